@@ -1,0 +1,46 @@
+// Result<T>: a value or an Error that says what failed (operation, errno, peer) — the tool's own errors as values.
+#pragma once
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace dd {
+
+struct Error {
+  std::string what;  // human sentence: "connect to 198.18.0.2:29500"
+  int err = 0;       // errno where one applies, else 0
+  std::string message() const {
+    return err ? what + ": " + std::strerror(err) : what;
+  }
+  static Error from_errno(std::string what) { return Error{std::move(what), errno}; }
+};
+
+template <typename T>
+class Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}
+  Result(Error e) : v_(std::move(e)) {}
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+  T& value() { return std::get<0>(v_); }
+  const T& value() const { return std::get<0>(v_); }
+  T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Error& error() const { return std::get<1>(v_); }
+  T value_or(T other) const { return ok() ? value() : std::move(other); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+// Status: Result without a value.
+struct Ok {};
+using Status = Result<Ok>;
+inline Status ok_status() { return Status(Ok{}); }
+
+}  // namespace dd

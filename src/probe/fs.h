@@ -1,0 +1,26 @@
+// Fs: the seam between probes and the filesystem (sysfs, /proc, /etc). Tests hand probes a recorded tree.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+
+namespace dd::probe {
+
+class Fs {
+ public:
+  virtual ~Fs() = default;
+  virtual Result<std::string> read(const std::string& path) const = 0;        // whole file
+  virtual Result<std::vector<std::string>> list(const std::string& dir) const = 0;  // names, sorted, no . ..
+  virtual bool exists(const std::string& path) const = 0;
+  virtual Result<std::string> readlink(const std::string& path) const = 0;    // target of a symlink
+};
+
+// The real filesystem, optionally under a root prefix ("" = "/"): RealFs("/tmp/rec") reads /tmp/rec/sys/...
+std::unique_ptr<Fs> make_real_fs(std::string root = "");
+
+// Reads a file and trims trailing whitespace/newline; error if unreadable.
+Result<std::string> read_trimmed(const Fs& fs, const std::string& path);
+
+}  // namespace dd::probe

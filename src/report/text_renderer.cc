@@ -1,0 +1,88 @@
+// Text renderer: findings grouped by area, one line each with a mark, the fix under warn/fail, a verdict line.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report/report.h"
+
+namespace dd::report {
+
+bool want_color(int fd) {
+  const char* no = std::getenv("NO_COLOR");
+  if (no && *no) return false;
+  const char* term = std::getenv("TERM");
+  if (term && std::string(term) == "dumb") return false;
+  return isatty(fd) == 1;
+}
+
+namespace {
+
+struct Style {
+  bool on;
+  std::string c(const char* code, const std::string& s) const {
+    return on ? fmt::format("\033[{}m{}\033[0m", code, s) : s;
+  }
+};
+
+std::string mark(Severity s, const Style& st) {
+  switch (s) {
+    case Severity::ok: return st.c("32", "[ ok ]");
+    case Severity::info: return st.c("36", "[info]");
+    case Severity::warn: return st.c("33", "[warn]");
+    case Severity::fail: return st.c("1;31", "[FAIL]");
+  }
+  return "[    ]";
+}
+
+std::string who(const Finding& f) {
+  if (f.node.empty() && f.rank < 0) return "";
+  if (f.rank < 0) return fmt::format(" ({})", f.node);
+  if (f.node.empty()) return fmt::format(" (rank {})", f.rank);
+  return fmt::format(" ({}, rank {})", f.node, f.rank);
+}
+
+}  // namespace
+
+void render_text(const Report& r, std::ostream& out, const TextOptions& opt) {
+  Style st{opt.color};
+  if (!r.title.empty()) out << st.c("1", r.title) << "\n";
+  for (const auto& n : r.notes) out << "  " << n << "\n";
+  // Keep areas in order of first appearance so the report follows the probe order.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const Finding*>> by_area;
+  for (const auto& f : r.findings) {
+    auto a = finding_area(f);
+    if (!by_area.count(a)) order.push_back(a);
+    by_area[a].push_back(&f);
+  }
+  int counts[4] = {0, 0, 0, 0};
+  for (const auto& a : order) {
+    bool header = false;
+    for (const Finding* f : by_area[a]) {
+      counts[static_cast<int>(f->severity)]++;
+      if (f->severity == Severity::ok && !opt.show_ok) continue;
+      if (f->severity == Severity::info && !opt.show_info) continue;
+      if (!header) {
+        out << "\n" << st.c("1", a) << "\n";
+        header = true;
+      }
+      out << "  " << mark(f->severity, st) << " " << f->title << who(*f) << "  " << st.c("2", f->id) << "\n";
+      if (f->severity >= Severity::warn) {
+        for (const auto& e : f->evidence) out << "         " << st.c("2", "evidence: ") << e << "\n";
+        if (!f->fix.empty()) out << "         " << st.c("1", "fix: ") << f->fix << "\n";
+      }
+    }
+  }
+  Verdict v = r.verdict();
+  const char* color = v == Verdict::pass ? "1;32" : v == Verdict::warn ? "1;33" : "1;31";
+  out << "\n"
+      << st.c(color, fmt::format("verdict: {}", verdict_name(v)))
+      << fmt::format("  ({} fail, {} warn, {} info, {} ok)", counts[3], counts[2], counts[1], counts[0]);
+  if (v != Verdict::pass) out << "  — `distdoctor explain ID` for details";
+  out << "\n";
+}
+
+}  // namespace dd::report

@@ -1,0 +1,40 @@
+// The rule table: pure functions from facts to findings, each with the finding ids it may emit and their docs.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "probe/facts.h"
+#include "report/finding.h"
+
+namespace dd::rules {
+
+// What the user asked for, beyond the facts (flags of `check`).
+struct CheckOptions {
+  int nproc_per_node = 0;  // processes the job will start on this node; 0 = not given
+};
+
+// Long form of a finding id, printed by `distdoctor explain ID`.
+struct FindingDoc {
+  std::string id;
+  std::string title;        // short
+  std::string explanation;  // what it means, why it matters, how to fix; several sentences
+};
+
+using NodeRuleFn = std::vector<report::Finding> (*)(const probe::NodeFacts& facts, const CheckOptions& opt);
+
+struct NodeRule {
+  const char* name;              // "gpu.busy"
+  NodeRuleFn fn;
+  std::vector<FindingDoc> docs;  // every id fn can emit
+};
+
+// All single-node rules, in report order.
+const std::vector<NodeRule>& node_rules();
+
+// Runs every node rule; findings are tagged with the node's hostname.
+std::vector<report::Finding> run_node_rules(const probe::NodeFacts& facts, const CheckOptions& opt);
+
+// Docs of every finding id known to the rules (node and cluster).
+std::vector<FindingDoc> all_rule_docs();
+
+}  // namespace dd::rules

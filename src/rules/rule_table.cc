@@ -1,0 +1,31 @@
+// The table of single-node rules. Adding a check: one new file in src/rules/ and one row here.
+#include "rules/node_rules.h"
+#include "rules/rule.h"
+
+namespace dd::rules {
+
+const std::vector<NodeRule>& node_rules() {
+  static const std::vector<NodeRule> table = {
+      gpu_presence_rule(),
+  };
+  return table;
+}
+
+std::vector<report::Finding> run_node_rules(const probe::NodeFacts& facts, const CheckOptions& opt) {
+  std::vector<report::Finding> out;
+  for (const auto& r : node_rules()) {
+    for (auto& f : r.fn(facts, opt)) {
+      if (f.node.empty()) f.node = facts.host.hostname;
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+std::vector<FindingDoc> all_rule_docs() {
+  std::vector<FindingDoc> docs;
+  for (const auto& r : node_rules()) docs.insert(docs.end(), r.docs.begin(), r.docs.end());
+  return docs;
+}
+
+}  // namespace dd::rules
