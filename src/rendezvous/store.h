@@ -1,0 +1,34 @@
+// Store: the key-value rendezvous every multi-node feature meets through (embedded TCP, etcd, in-memory, prefix).
+// Every blocking call takes a deadline; passing it is an Error, never a hang.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+
+namespace dd::rendezvous {
+
+using Clock = std::chrono::steady_clock;
+using Deadline = Clock::time_point;
+
+inline Deadline deadline_in(std::chrono::milliseconds d) { return Clock::now() + d; }
+
+class Store {
+ public:
+  virtual ~Store() = default;
+  virtual Status set(const std::string& key, const std::string& value) = 0;
+  // Blocks until the key exists or the deadline passes.
+  virtual Result<std::string> get(const std::string& key, Deadline deadline) = 0;
+  // Atomically adds delta to an integer counter (missing = 0) and returns the new value.
+  virtual Result<int64_t> add(const std::string& key, int64_t delta) = 0;
+  // Blocks until all keys exist or the deadline passes; on timeout the Error names the missing keys.
+  virtual Status wait(const std::vector<std::string>& keys, Deadline deadline) = 0;
+  // Which of these keys exist now (no blocking): used to name who is missing.
+  virtual Result<std::vector<bool>> check(const std::vector<std::string>& keys) = 0;
+  virtual Status remove(const std::string& key) = 0;
+};
+
+}  // namespace dd::rendezvous
