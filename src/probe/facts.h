@@ -46,6 +46,8 @@ struct Gpu {
   int nvlink_version = -1;
   int pcie_gen = -1;
   int pcie_width = -1;
+  int pcie_gen_max = -1;              // what the link could do (current gen drops when the GPU idles)
+  int pcie_width_max = -1;
   int numa_node = -1;
   std::string cpu_affinity;           // "0-55,112-167"
 };
@@ -179,7 +181,7 @@ DD_FACTS_JSON(GpuProcess, pid, name, used_mib)
 DD_FACTS_JSON(Gpu, index, name, uuid, pci_bus_id, memory_total_mib, memory_used_mib, utilization_pct, processes,
               ecc_enabled, ecc_uncorrected_volatile, ecc_uncorrected_aggregate, retired_pages_pending,
               remapped_rows_pending, remapped_rows_failure, mig_mode, nvlinks_active, nvlinks_total,
-              nvlink_version, pcie_gen, pcie_width, numa_node, cpu_affinity)
+              nvlink_version, pcie_gen, pcie_width, numa_node, cpu_affinity, pcie_gen_max, pcie_width_max)
 DD_FACTS_JSON(GpuFacts, nvml_loaded, nvml_error, nvml_library, driver_version, cuda_driver_version, gpus, p2p_read,
               topology)
 DD_FACTS_JSON(CudaFacts, visible_devices_set, visible_devices, driver_loaded, driver_error, device_count)

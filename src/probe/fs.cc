@@ -5,6 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
+#include <cstdlib>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -41,6 +44,24 @@ class RealFs : public Fs {
   bool exists(const std::string& path) const override {
     struct stat st;
     return ::stat((root_ + path).c_str(), &st) == 0;
+  }
+
+  Result<std::string> realpath(const std::string& path) const override {
+    char buf[PATH_MAX];
+    if (!::realpath((root_ + path).c_str(), buf)) return Error::from_errno("realpath " + path);
+    std::string r = buf;
+    if (!root_.empty()) {
+      char rootbuf[PATH_MAX];
+      std::string rr = ::realpath(root_.c_str(), rootbuf) ? rootbuf : root_;
+      if (r.compare(0, rr.size(), rr) == 0) r = r.substr(rr.size());
+      if (r.empty()) r = "/";
+    }
+    return r;
+  }
+
+  bool is_dir(const std::string& path) const override {
+    struct stat st;
+    return ::stat((root_ + path).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
   }
 
   Result<std::string> readlink(const std::string& path) const override {

@@ -15,6 +15,8 @@ class Fs {
   virtual Result<std::vector<std::string>> list(const std::string& dir) const = 0;  // names, sorted, no . ..
   virtual bool exists(const std::string& path) const = 0;
   virtual Result<std::string> readlink(const std::string& path) const = 0;    // target of a symlink
+  virtual Result<std::string> realpath(const std::string& path) const = 0;    // canonical path, under the root
+  virtual bool is_dir(const std::string& path) const = 0;
 };
 
 // The real filesystem, optionally under a root prefix ("" = "/"): RealFs("/tmp/rec") reads /tmp/rec/sys/...

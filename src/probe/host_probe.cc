@@ -25,7 +25,7 @@ std::string detect_container(const Fs& fs, bool has_k8s_env) {
   return "none";
 }
 
-HostFacts probe_host(const Fs& fs) {
+HostFacts probe_host(const Fs& fs, bool resolve) {
   HostFacts h;
   char name[256] = {0};
   if (gethostname(name, sizeof(name) - 1) == 0) h.hostname = name;
@@ -40,7 +40,7 @@ HostFacts probe_host(const Fs& fs) {
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_CANONNAME;
   addrinfo* res = nullptr;
-  if (!h.hostname.empty() && getaddrinfo(h.hostname.c_str(), nullptr, &hints, &res) == 0) {
+  if (resolve && !h.hostname.empty() && getaddrinfo(h.hostname.c_str(), nullptr, &hints, &res) == 0) {
     if (res && res->ai_canonname) h.fqdn = res->ai_canonname;
     for (addrinfo* a = res; a; a = a->ai_next) {
       char buf[INET6_ADDRSTRLEN] = {0};

@@ -1,0 +1,46 @@
+// Child processes with a deadline: code that may hang or crash (NVML, cuInit, dlopen of an unknown libnccl,
+// name resolution) runs in a forked child that writes its answer to a pipe. Children run in parallel while
+// the parent does other work; wait() collects every answer, killing children that pass their deadline.
+#pragma once
+#include <functional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+#include "common/result.h"
+
+namespace dd::probe {
+
+using ChildFn = std::function<std::string()>;  // runs in the child; its return value is the answer
+
+class Children {
+ public:
+  Children() = default;
+  ~Children();  // kills and reaps anything not waited for
+  Children(const Children&) = delete;
+  Children& operator=(const Children&) = delete;
+
+  // Forks now; the child's stdout/stderr go to /dev/null. Returns the slot of its answer in wait().
+  size_t start(const ChildFn& fn, int deadline_ms);
+
+  // Answers in start() order: the child's text, or an error ("timed out after N ms", "crashed: signal 11
+  // (Segmentation fault)", "exited with status N", "fork: ...").
+  std::vector<Result<std::string>> wait();
+
+ private:
+  struct Kid {
+    pid_t pid = -1;
+    int fd = -1;
+    int64_t deadline = 0;  // CLOCK_MONOTONIC ms
+    int deadline_ms = 0;
+    std::string out;
+    bool eof = false;
+    std::string start_error;
+  };
+  std::vector<Kid> kids_;
+};
+
+// Convenience: start all, wait for all, one deadline each.
+std::vector<Result<std::string>> run_children(const std::vector<ChildFn>& fns, int deadline_ms);
+
+}  // namespace dd::probe

@@ -1,0 +1,16 @@
+// GPU probe: everything NVML says about each GPU, the P2P read matrix and the `nvidia-smi topo -m` matrix.
+#pragma once
+#include "dynlib/nvml.h"
+#include "probe/facts.h"
+#include "probe/fs.h"
+
+namespace dd::probe {
+
+// Reads every GPU through an already loaded NVML table (calls nvmlInit/nvmlShutdown itself). Missing symbols
+// and failing calls leave -1 / "" in the facts; nothing here aborts. `fs` gives /proc/PID/comm and sysfs.
+GpuFacts probe_gpu_with(const dynlib::Nvml& nvml, const Fs& fs);
+
+// Loads NVML and probes. Run it in a child process (collect.cc does): the driver may hang or crash.
+GpuFacts probe_gpu(const Fs& fs);
+
+}  // namespace dd::probe

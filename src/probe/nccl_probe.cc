@@ -1,0 +1,212 @@
+// NCCL library discovery, ld.so cache scan, config-file settings, and the child-process version query.
+#include "probe/nccl_probe.h"
+
+#include <set>
+
+#include "dynlib/library.h"
+#include "dynlib/nccl.h"
+
+namespace dd::probe {
+namespace {
+
+constexpr const char* kSoname = "libnccl.so.2";
+
+std::vector<std::string> split(const std::string& s, const std::string& seps) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (seps.find(c) != std::string::npos) {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+// Entries of `dir` whose name starts with `prefix` (as full paths).
+std::vector<std::string> glob_prefix(const Fs& fs, const std::string& dir, const std::string& prefix) {
+  std::vector<std::string> out;
+  auto names = fs.list(dir);
+  if (!names) return out;
+  for (const auto& n : *names)
+    if (n.rfind(prefix, 0) == 0) out.push_back(dir + "/" + n);
+  return out;
+}
+
+class Collector {
+ public:
+  explicit Collector(const Fs& fs) : fs_(fs) {}
+  void add_file(const std::string& path, const std::string& source) {
+    if (path.empty() || !fs_.exists(path) || fs_.is_dir(path)) return;
+    auto real = fs_.realpath(path);
+    std::string key = real ? *real : path;
+    if (!seen_.insert(key).second) return;
+    out_.push_back({key, source});
+  }
+  void add_dir(const std::string& dir, const std::string& source) { add_file(dir + "/" + kSoname, source); }
+  std::vector<NcclCandidate> take() { return std::move(out_); }
+
+ private:
+  const Fs& fs_;
+  std::set<std::string> seen_;
+  std::vector<NcclCandidate> out_;
+};
+
+}  // namespace
+
+std::vector<std::string> parse_ld_so_cache(const std::string& bytes, const std::string& soname) {
+  std::vector<std::string> out;
+  const std::string tail = "/" + soname;
+  size_t start = 0;
+  while (start < bytes.size()) {
+    size_t end = bytes.find('\0', start);
+    if (end == std::string::npos) end = bytes.size();
+    if (bytes[start] == '/' && end - start > tail.size() &&
+        bytes.compare(end - tail.size(), tail.size(), tail) == 0) {
+      std::string p = bytes.substr(start, end - start);
+      bool dup = false;
+      for (const auto& o : out) dup = dup || o == p;
+      if (!dup) out.push_back(p);
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env, const std::string& nccl_lib) {
+  Collector c(fs);
+  if (!nccl_lib.empty()) {
+    if (fs.is_dir(nccl_lib))
+      c.add_dir(nccl_lib, "--nccl-lib");
+    else
+      c.add_file(nccl_lib, "--nccl-lib");
+  }
+  for (const auto& d : split(env_get(env, "LD_LIBRARY_PATH"), ":;")) c.add_dir(d, "LD_LIBRARY_PATH");
+  for (const auto& root : glob_prefix(fs, "/usr/local", "cuda")) {
+    c.add_dir(root + "/lib64", "cuda");
+    c.add_dir(root + "/lib", "cuda");
+    for (const auto& t : glob_prefix(fs, root + "/targets", "")) c.add_dir(t + "/lib", "cuda");
+  }
+  if (auto cache = fs.read("/etc/ld.so.cache"))
+    for (const auto& p : parse_ld_so_cache(*cache, kSoname)) c.add_file(p, "system");
+  for (const char* d : {"/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu",
+                        "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+                        "/usr/local/lib"})
+    c.add_dir(d, "system");
+
+  // Python frameworks ship NCCL as the nvidia-nccl-cu* wheel: <site>/nvidia/nccl/lib/libnccl.so.2.
+  std::vector<std::string> lib_dirs = {"/usr/lib", "/usr/local/lib", "/opt/conda/lib"};
+  std::string home = env_get(env, "HOME");
+  if (!home.empty()) lib_dirs.push_back(home + "/.local/lib");
+  for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
+    std::string v = env_get(env, var);
+    if (!v.empty()) lib_dirs.push_back(v + "/lib");
+  }
+  std::string pyenv = env_get(env, "PYENV_ROOT");
+  if (pyenv.empty() && !home.empty()) pyenv = home + "/.pyenv";
+  if (!pyenv.empty())
+    for (const auto& v : glob_prefix(fs, pyenv + "/versions", "")) lib_dirs.push_back(v + "/lib");
+  for (const auto& ld : lib_dirs)
+    for (const auto& py : glob_prefix(fs, ld, "python3"))
+      for (const char* sp : {"/site-packages", "/dist-packages"}) {
+        c.add_dir(py + sp + "/nvidia/nccl/lib", "site-packages");
+        c.add_dir(py + sp + "/torch/lib", "site-packages");
+      }
+  for (const auto& d : split(env_get(env, "PYTHONPATH"), ":")) c.add_dir(d + "/nvidia/nccl/lib", "PYTHONPATH");
+  std::string conda = env_get(env, "CONDA_PREFIX");
+  if (!conda.empty()) c.add_dir(conda + "/lib", "conda");
+  c.add_dir("/opt/conda/lib", "conda");
+  return c.take();
+}
+
+std::vector<std::pair<std::string, std::string>> parse_nccl_conf(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    auto eq = line.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    std::string key = line.substr(0, std::min<size_t>(eq, 1023));
+    bool dup = false;
+    for (const auto& kv : out) dup = dup || kv.first == key;
+    if (!dup) out.emplace_back(key, line.substr(eq + 1, 1023));
+  }
+  return out;
+}
+
+std::map<std::string, EnvSetting> nccl_settings(const Fs& fs, const EnvMap& env, std::vector<std::string>* errors) {
+  std::map<std::string, EnvSetting> out;
+  for (const auto& [k, v] : env)
+    if (k.rfind("NCCL_", 0) == 0) out[k] = EnvSetting{v, "env"};
+  std::vector<std::string> files;
+  std::string user = env_get(env, "NCCL_CONF_FILE");
+  if (!user.empty())
+    files.push_back(user);
+  else if (std::string home = env_get(env, "HOME"); !home.empty())
+    files.push_back(home + "/.nccl.conf");
+  files.push_back("/etc/nccl.conf");
+  for (const auto& file : files) {
+    if (!fs.exists(file)) continue;
+    auto text = fs.read(file);
+    if (!text) {
+      if (errors) errors->push_back("nccl: " + text.error().message());
+      continue;
+    }
+    for (const auto& [k, v] : parse_nccl_conf(*text))
+      if (k.rfind("NCCL_", 0) == 0 && !out.count(k)) out[k] = EnvSetting{v, file};
+  }
+  return out;
+}
+
+std::string nccl_version_child(const std::string& path) {
+  auto v = dynlib::nccl_get_version(path);
+  nlohmann::json j;
+  j["path"] = path;
+  if (v)
+    j["version_code"] = *v;
+  else
+    j["error"] = v.error().message();
+  return j.dump();
+}
+
+std::string nccl_loader_child() {
+  nlohmann::json j;
+  auto lib = dynlib::Library::open({kSoname});
+  if (!lib) {
+    j["error"] = lib.error().message();
+    return j.dump();
+  }
+  j["path"] = lib->path();
+  using Fn = int (*)(int*);
+  int v = 0;
+  if (auto fn = lib->fn<Fn>({"ncclGetVersion"}); fn && fn(&v) == 0)
+    j["version_code"] = v;
+  else
+    j["error"] = "ncclGetVersion missing or failed";
+  return j.dump();
+}
+
+void apply_nccl_answer(const Result<std::string>& answer, NcclLib& lib) {
+  if (!answer) {
+    lib.error = "loading " + (lib.path.empty() ? std::string(kSoname) : lib.path) + ": " + answer.error().message();
+    return;
+  }
+  try {
+    auto j = nlohmann::json::parse(*answer);
+    if (lib.path.empty()) lib.path = j.value("path", "");
+    lib.version_code = j.value("version_code", -1);
+    lib.version = dynlib::nccl_version_string(lib.version_code);
+    lib.error = j.value("error", "");
+  } catch (const std::exception& e) {
+    lib.error = std::string("unreadable answer from the NCCL child: ") + e.what();
+  }
+}
+
+}  // namespace dd::probe
