@@ -2,15 +2,15 @@
 #include "probe/fs.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace dd::probe {
 namespace {
@@ -20,12 +20,24 @@ class RealFs : public Fs {
   explicit RealFs(std::string root) : root_(std::move(root)) {}
 
   Result<std::string> read(const std::string& path) const override {
-    std::ifstream in(root_ + path, std::ios::binary);
-    if (!in) return Error::from_errno("read " + path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) return Error::from_errno("read " + path);
-    return ss.str();
+    int fd = ::open((root_ + path).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return Error::from_errno("read " + path);
+    std::string out;
+    char buf[16384];
+    for (;;) {
+      ssize_t n = ::read(fd, buf, sizeof(buf));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {  // EISDIR, EINVAL (sysfs "speed" of a down link), EIO...
+        Error e = Error::from_errno("read " + path);
+        ::close(fd);
+        return e;
+      }
+      if (n == 0) break;
+      out.append(buf, size_t(n));
+      if (out.size() > (64u << 20)) break;  // never slurp something huge by mistake
+    }
+    ::close(fd);
+    return out;
   }
 
   Result<std::vector<std::string>> list(const std::string& dir) const override {
@@ -50,12 +62,12 @@ class RealFs : public Fs {
     char buf[PATH_MAX];
     if (!::realpath((root_ + path).c_str(), buf)) return Error::from_errno("realpath " + path);
     std::string r = buf;
-    if (!root_.empty()) {
-      char rootbuf[PATH_MAX];
-      std::string rr = ::realpath(root_.c_str(), rootbuf) ? rootbuf : root_;
-      if (r.compare(0, rr.size(), rr) == 0) r = r.substr(rr.size());
-      if (r.empty()) r = "/";
-    }
+    if (root_.empty()) return r;
+    char rootbuf[PATH_MAX];
+    const char* rr = ::realpath(root_.c_str(), rootbuf) ? rootbuf : root_.c_str();
+    const size_t n = std::strlen(rr);
+    if (r.size() >= n && std::strncmp(r.c_str(), rr, n) == 0) r = std::string(r.c_str() + n);
+    if (r.empty()) return std::string(1, '/');
     return r;
   }
 
