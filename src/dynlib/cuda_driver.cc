@@ -23,7 +23,8 @@ Result<int> cuda_device_count() {
     return Error{std::string(call) + " failed: " + n + " (" + std::to_string(rc) + ")", 0};
   };
   constexpr int kNoDevice = 100;  // CUDA_ERROR_NO_DEVICE: e.g. CUDA_VISIBLE_DEVICES hides every GPU
-  if (int rc = init(0); rc != 0) return rc == kNoDevice ? Result<int>(0) : Result<int>(describe("cuInit", rc));
+  if (int rc = init(0); rc != 0)
+    return rc == kNoDevice ? Result<int>(0) : Result<int>(describe("cuInit", rc));
   int n = 0;
   if (int rc = count(&n); rc != 0) return describe("cuDeviceGetCount", rc);
   return n;

@@ -13,7 +13,8 @@ Library::~Library() {
   if (handle_) dlclose(handle_);
 }
 
-Library::Library(Library&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)), path_(std::move(o.path_)) {}
+Library::Library(Library&& o) noexcept
+    : handle_(std::exchange(o.handle_, nullptr)), path_(std::move(o.path_)) {}
 
 Library& Library::operator=(Library&& o) noexcept {
   if (this != &o) {
@@ -56,7 +57,8 @@ Result<Library> Library::open(const std::vector<std::string>& names, const char*
     if (!errors.empty()) errors += "; ";
     errors += e ? std::string(e) : "dlopen " + n + " failed";
   }
-  return Error{"cannot load " + (tries.empty() ? std::string("(nothing)") : tries.front()) + via + ": " + errors, 0};
+  return Error{
+      "cannot load " + (tries.empty() ? std::string("(nothing)") : tries.front()) + via + ": " + errors, 0};
 }
 
 void* Library::sym(std::initializer_list<const char*> names, std::string* found) const {

@@ -25,14 +25,16 @@ Result<Nvml> load_nvml() {
   n.SystemGetCudaDriverVersion = l.fn<decltype(n.SystemGetCudaDriverVersion)>(
       {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"});
   n.DeviceGetCount = l.fn<decltype(n.DeviceGetCount)>({"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"});
-  n.DeviceGetHandleByIndex =
-      l.fn<decltype(n.DeviceGetHandleByIndex)>({"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
+  n.DeviceGetHandleByIndex = l.fn<decltype(n.DeviceGetHandleByIndex)>(
+      {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
   n.DeviceGetName = l.fn<decltype(n.DeviceGetName)>({"nvmlDeviceGetName"});
   n.DeviceGetUUID = l.fn<decltype(n.DeviceGetUUID)>({"nvmlDeviceGetUUID"});
   // _v2 and _v3 share the nvmlPciInfo_t layout declared above; the unversioned one is older and smaller.
-  n.DeviceGetPciInfo = l.fn<decltype(n.DeviceGetPciInfo)>({"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"});
+  n.DeviceGetPciInfo =
+      l.fn<decltype(n.DeviceGetPciInfo)>({"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"});
   n.DeviceGetMemoryInfo = l.fn<decltype(n.DeviceGetMemoryInfo)>({"nvmlDeviceGetMemoryInfo"});
-  n.DeviceGetUtilizationRates = l.fn<decltype(n.DeviceGetUtilizationRates)>({"nvmlDeviceGetUtilizationRates"});
+  n.DeviceGetUtilizationRates =
+      l.fn<decltype(n.DeviceGetUtilizationRates)>({"nvmlDeviceGetUtilizationRates"});
   n.DeviceGetComputeRunningProcesses = l.fn<decltype(n.DeviceGetComputeRunningProcesses)>(
       {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"});
   if (!n.DeviceGetComputeRunningProcesses)
@@ -46,17 +48,19 @@ Result<Nvml> load_nvml() {
   n.DeviceGetMigMode = l.fn<decltype(n.DeviceGetMigMode)>({"nvmlDeviceGetMigMode"});
   n.DeviceGetNvLinkState = l.fn<decltype(n.DeviceGetNvLinkState)>({"nvmlDeviceGetNvLinkState"});
   n.DeviceGetNvLinkVersion = l.fn<decltype(n.DeviceGetNvLinkVersion)>({"nvmlDeviceGetNvLinkVersion"});
-  n.DeviceGetNvLinkRemotePciInfo = l.fn<decltype(n.DeviceGetNvLinkRemotePciInfo)>(
-      {"nvmlDeviceGetNvLinkRemotePciInfo_v2"});
+  n.DeviceGetNvLinkRemotePciInfo =
+      l.fn<decltype(n.DeviceGetNvLinkRemotePciInfo)>({"nvmlDeviceGetNvLinkRemotePciInfo_v2"});
   n.DeviceGetNvLinkRemoteDeviceType =
       l.fn<decltype(n.DeviceGetNvLinkRemoteDeviceType)>({"nvmlDeviceGetNvLinkRemoteDeviceType"});
   n.DeviceGetArchitecture = l.fn<decltype(n.DeviceGetArchitecture)>({"nvmlDeviceGetArchitecture"});
   n.DeviceGetCurrPcieLinkGeneration =
       l.fn<decltype(n.DeviceGetCurrPcieLinkGeneration)>({"nvmlDeviceGetCurrPcieLinkGeneration"});
-  n.DeviceGetCurrPcieLinkWidth = l.fn<decltype(n.DeviceGetCurrPcieLinkWidth)>({"nvmlDeviceGetCurrPcieLinkWidth"});
+  n.DeviceGetCurrPcieLinkWidth =
+      l.fn<decltype(n.DeviceGetCurrPcieLinkWidth)>({"nvmlDeviceGetCurrPcieLinkWidth"});
   n.DeviceGetMaxPcieLinkGeneration =
       l.fn<decltype(n.DeviceGetMaxPcieLinkGeneration)>({"nvmlDeviceGetMaxPcieLinkGeneration"});
-  n.DeviceGetMaxPcieLinkWidth = l.fn<decltype(n.DeviceGetMaxPcieLinkWidth)>({"nvmlDeviceGetMaxPcieLinkWidth"});
+  n.DeviceGetMaxPcieLinkWidth =
+      l.fn<decltype(n.DeviceGetMaxPcieLinkWidth)>({"nvmlDeviceGetMaxPcieLinkWidth"});
   n.DeviceGetNumaNodeId = l.fn<decltype(n.DeviceGetNumaNodeId)>({"nvmlDeviceGetNumaNodeId"});
   n.DeviceGetCpuAffinity = l.fn<decltype(n.DeviceGetCpuAffinity)>({"nvmlDeviceGetCpuAffinity"});
   n.DeviceGetTopologyCommonAncestor =

@@ -42,8 +42,14 @@ struct nvmlProcessInfo_t {  // _v2 and _v3
 };
 
 // nvmlGpuTopologyLevel_t
-enum NvmlTopo { kTopoInternal = 0, kTopoSingle = 10, kTopoMultiple = 20, kTopoHostbridge = 30, kTopoNode = 40,
-                kTopoSystem = 50 };
+enum NvmlTopo {
+  kTopoInternal = 0,
+  kTopoSingle = 10,
+  kTopoMultiple = 20,
+  kTopoHostbridge = 30,
+  kTopoNode = 40,
+  kTopoSystem = 50
+};
 constexpr int kNvmlP2PCapsIndexRead = 0;
 constexpr int kNvmlNvlinkMaxLinks = 18;
 constexpr int kNvmlNvlinkDeviceTypeGpu = 0, kNvmlNvlinkDeviceTypeSwitch = 2;
@@ -66,8 +72,10 @@ struct Nvml {
   nvmlReturn_t (*DeviceGetPciInfo)(nvmlDevice_t, nvmlPciInfo_t*) = nullptr;
   nvmlReturn_t (*DeviceGetMemoryInfo)(nvmlDevice_t, nvmlMemory_t*) = nullptr;
   nvmlReturn_t (*DeviceGetUtilizationRates)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
-  nvmlReturn_t (*DeviceGetComputeRunningProcesses)(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*) = nullptr;  // v3/v2
-  nvmlReturn_t (*DeviceGetComputeRunningProcesses_v1)(nvmlDevice_t, unsigned*, nvmlProcessInfo_v1_t*) = nullptr;
+  nvmlReturn_t (*DeviceGetComputeRunningProcesses)(nvmlDevice_t, unsigned*,
+                                                   nvmlProcessInfo_t*) = nullptr;  // v3/v2
+  nvmlReturn_t (*DeviceGetComputeRunningProcesses_v1)(nvmlDevice_t, unsigned*,
+                                                      nvmlProcessInfo_v1_t*) = nullptr;
   nvmlReturn_t (*DeviceGetEccMode)(nvmlDevice_t, int*, int*) = nullptr;
   nvmlReturn_t (*DeviceGetTotalEccErrors)(nvmlDevice_t, int, int, unsigned long long*) = nullptr;
   nvmlReturn_t (*DeviceGetRetiredPagesPendingStatus)(nvmlDevice_t, int*) = nullptr;

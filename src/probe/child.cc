@@ -131,7 +131,8 @@ std::vector<Result<std::string>> Children::wait() {
     if (timed_out)
       res.emplace_back(Error{"timed out after " + std::to_string(k.deadline_ms) + " ms", 0});
     else if (WIFSIGNALED(st))
-      res.emplace_back(Error{"crashed: signal " + std::to_string(WTERMSIG(st)) + " (" + strsignal(WTERMSIG(st)) + ")", 0});
+      res.emplace_back(
+          Error{"crashed: signal " + std::to_string(WTERMSIG(st)) + " (" + strsignal(WTERMSIG(st)) + ")", 0});
     else if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
       res.emplace_back(Error{"exited with status " + std::to_string(WEXITSTATUS(st)), 0});
     else

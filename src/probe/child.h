@@ -2,9 +2,10 @@
 // name resolution) runs in a forked child that writes its answer to a pipe. Children run in parallel while
 // the parent does other work; wait() collects every answer, killing children that pass their deadline.
 #pragma once
+#include <sys/types.h>
+
 #include <functional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 #include "common/result.h"

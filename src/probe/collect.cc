@@ -46,7 +46,8 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
   const std::vector<NcclCandidate> cands = find_nccl_candidates(*fs, env, opt.nccl_lib);
 
   Children kids;
-  const size_t host_i = kids.start([&] { return nlohmann::json(probe_host(*fs, true)).dump(); }, kHostDeadlineMs);
+  const size_t host_i =
+      kids.start([&] { return nlohmann::json(probe_host(*fs, true)).dump(); }, kHostDeadlineMs);
   size_t gpu_i = SIZE_MAX, cuda_i = SIZE_MAX;
   if (!opt.skip_gpu) {
     gpu_i = kids.start([&] { return nlohmann::json(probe_gpu(*fs)).dump(); }, kGpuDeadlineMs);
@@ -54,7 +55,8 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
   }
   const size_t loader_i = kids.start(nccl_loader_child, kNcclDeadlineMs);
   std::vector<size_t> lib_i;
-  for (const auto& c : cands) lib_i.push_back(kids.start([&c] { return nccl_version_child(c.path); }, kNcclDeadlineMs));
+  for (const auto& c : cands)
+    lib_i.push_back(kids.start([&c] { return nccl_version_child(c.path); }, kNcclDeadlineMs));
 
   // In-process probes while the children work.
   f.env = filter_env(env);

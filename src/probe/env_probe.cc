@@ -23,13 +23,14 @@ EnvMap read_environment() {
 bool env_name_wanted(const std::string& name) {
   for (const char* bad : {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL"})
     if (name.find(bad) != std::string::npos) return false;
-  static constexpr std::array<const char*, 11> kPrefixes = {"NCCL_", "CUDA_", "GLOO_", "UCX_",  "OMPI_", "NVIDIA_",
-                                                            "TORCH_", "SLURM_", "PMI_", "PMIX_", "TORCHELASTIC_"};
+  static constexpr std::array<const char*, 11> kPrefixes = {"NCCL_", "CUDA_",   "GLOO_",        "UCX_",
+                                                            "OMPI_", "NVIDIA_", "TORCH_",       "SLURM_",
+                                                            "PMI_",  "PMIX_",   "TORCHELASTIC_"};
   for (const char* p : kPrefixes)
     if (name.rfind(p, 0) == 0) return true;
   static constexpr std::array<const char*, 11> kNames = {
-      "MASTER_ADDR", "MASTER_PORT",     "RANK",       "WORLD_SIZE",   "LOCAL_RANK",     "LOCAL_WORLD_SIZE",
-      "NODE_RANK",   "LD_LIBRARY_PATH", "PYTHONPATH", "LD_PRELOAD",   "OMP_NUM_THREADS"};
+      "MASTER_ADDR", "MASTER_PORT",     "RANK",       "WORLD_SIZE", "LOCAL_RANK",     "LOCAL_WORLD_SIZE",
+      "NODE_RANK",   "LD_LIBRARY_PATH", "PYTHONPATH", "LD_PRELOAD", "OMP_NUM_THREADS"};
   for (const char* n : kNames)
     if (name == n) return true;
   return false;

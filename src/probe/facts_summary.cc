@@ -43,7 +43,8 @@ void matrix(std::ostream& out, const char* title, const std::vector<std::vector<
 void print_facts_summary(const NodeFacts& f, std::ostream& out) {
   const auto& h = f.host;
   out << fmt::format("Host     {} (fqdn {}, resolves to {}), kernel {}, container {}\n", h.hostname, h.fqdn,
-                     h.resolved_addrs.empty() ? "nothing" : join(h.resolved_addrs, ", "), h.kernel, h.container);
+                     h.resolved_addrs.empty() ? "nothing" : join(h.resolved_addrs, ", "), h.kernel,
+                     h.container);
 
   const auto& g = f.gpu;
   if (!g.nvml_loaded) {
@@ -53,18 +54,22 @@ void print_facts_summary(const NodeFacts& f, std::ostream& out) {
                        g.driver_version, g.cuda_driver_version / 1000, (g.cuda_driver_version % 1000) / 10);
     for (const auto& d : g.gpus) {
       out << fmt::format("  [{}] {} {} {}\n", d.index, d.name, d.pci_bus_id, d.uuid);
-      out << fmt::format("      memory {}/{} MiB, util {}%, ECC {} (uncorrected volatile {}, aggregate {}), "
-                         "retired pending {}, row remap pending {} failure {}, MIG {}\n",
-                         num(d.memory_used_mib), num(d.memory_total_mib), num(d.utilization_pct),
-                         d.ecc_enabled < 0 ? "?" : d.ecc_enabled ? "on" : "off", num(d.ecc_uncorrected_volatile),
-                         num(d.ecc_uncorrected_aggregate), num(d.retired_pages_pending),
-                         num(d.remapped_rows_pending), num(d.remapped_rows_failure), num(d.mig_mode));
+      out << fmt::format(
+          "      memory {}/{} MiB, util {}%, ECC {} (uncorrected volatile {}, aggregate {}), "
+          "retired pending {}, row remap pending {} failure {}, MIG {}\n",
+          num(d.memory_used_mib), num(d.memory_total_mib), num(d.utilization_pct),
+          d.ecc_enabled < 0 ? "?"
+          : d.ecc_enabled   ? "on"
+                            : "off",
+          num(d.ecc_uncorrected_volatile), num(d.ecc_uncorrected_aggregate), num(d.retired_pages_pending),
+          num(d.remapped_rows_pending), num(d.remapped_rows_failure), num(d.mig_mode));
       out << fmt::format("      NVLink {}/{} active (v{}), PCIe gen {}/{} x{}/{}, NUMA {}, CPUs {}\n",
                          num(d.nvlinks_active), num(d.nvlinks_total), num(d.nvlink_version), num(d.pcie_gen),
                          num(d.pcie_gen_max), num(d.pcie_width), num(d.pcie_width_max), d.numa_node,
                          d.cpu_affinity.empty() ? "?" : d.cpu_affinity);
       for (const auto& p : d.processes)
-        out << fmt::format("      process {} {} {} MiB\n", p.pid, p.name.empty() ? "?" : p.name, num(p.used_mib));
+        out << fmt::format("      process {} {} {} MiB\n", p.pid, p.name.empty() ? "?" : p.name,
+                           num(p.used_mib));
     }
     matrix(out, "P2P read (nvidia-smi topo -p2p r)", g.p2p_read);
     matrix(out, "Topology (nvidia-smi topo -m)", g.topology);
@@ -74,22 +79,25 @@ void print_facts_summary(const NodeFacts& f, std::ostream& out) {
                      c.visible_devices_set ? "\"" + c.visible_devices + "\"" : "(unset)", num(c.device_count),
                      c.driver_error.empty() ? "" : " — " + c.driver_error);
 
-  out << "NCCL     loader picks " << (f.nccl.loader_choice.empty() ? "nothing" : f.nccl.loader_choice) << "\n";
+  out << "NCCL     loader picks " << (f.nccl.loader_choice.empty() ? "nothing" : f.nccl.loader_choice)
+      << "\n";
   for (const auto& l : f.nccl.libs)
     out << fmt::format("  {:<8} {} ({}){}\n", l.version.empty() ? "?" : l.version, l.path, l.source,
                        l.error.empty() ? "" : " — " + l.error);
   for (const auto& [k, s] : f.nccl.settings) out << fmt::format("  {}={} (from {})\n", k, s.value, s.source);
 
-  out << "Network  default route via " << (f.net.default_route_ifname.empty() ? "none" : f.net.default_route_ifname)
-      << "\n";
+  out << "Network  default route via "
+      << (f.net.default_route_ifname.empty() ? "none" : f.net.default_route_ifname) << "\n";
   for (const auto& i : f.net.interfaces) {
     std::string addrs = join(i.ipv4);
     if (!i.ipv6.empty()) addrs += (addrs.empty() ? "" : " ") + join(i.ipv6);
-    out << fmt::format("  {:<16} {:<9} {:<4}{:<8} mtu {:<5} {:>7} {}{}\n", i.name, i.kind, i.up ? "up" : "down",
-                       i.running ? " running" : "", i.mtu, i.speed_mbps < 0 ? "" : std::to_string(i.speed_mbps) + "Mb",
+    out << fmt::format("  {:<16} {:<9} {:<4}{:<8} mtu {:<5} {:>7} {}{}\n", i.name, i.kind,
+                       i.up ? "up" : "down", i.running ? " running" : "", i.mtu,
+                       i.speed_mbps < 0 ? "" : std::to_string(i.speed_mbps) + "Mb",
                        addrs.empty() ? "(no address)" : addrs, i.master.empty() ? "" : " master " + i.master);
   }
-  if (f.ib.devices.empty()) out << "RDMA     " << (f.ib.sysfs_present ? "no devices" : "no /sys/class/infiniband") << "\n";
+  if (f.ib.devices.empty())
+    out << "RDMA     " << (f.ib.sysfs_present ? "no devices" : "no /sys/class/infiniband") << "\n";
   for (const auto& d : f.ib.devices) {
     out << fmt::format("RDMA     {} {} fw {} netdevs {}\n", d.name, d.node_type, d.fw_ver,
                        d.netdevs.empty() ? "-" : join(d.netdevs, ","));
@@ -100,14 +108,15 @@ void print_facts_summary(const NodeFacts& f, std::ostream& out) {
     }
   }
   const auto& s = f.system;
-  out << fmt::format("System   /dev/shm {} ({} free), memlock {}/{}, nofile {}/{}\n", bytes(s.shm_total_bytes),
-                     bytes(s.shm_free_bytes), limit(s.memlock_soft), limit(s.memlock_hard), limit(s.nofile_soft),
-                     limit(s.nofile_hard));
-  out << fmt::format("  modules: {}\n", s.modules_readable ? (s.modules.empty() ? "none of interest" : join(s.modules))
-                                                           : "unreadable");
+  out << fmt::format("System   /dev/shm {} ({} free), memlock {}/{}, nofile {}/{}\n",
+                     bytes(s.shm_total_bytes), bytes(s.shm_free_bytes), limit(s.memlock_soft),
+                     limit(s.memlock_hard), limit(s.nofile_soft), limit(s.nofile_hard));
+  out << fmt::format("  modules: {}\n", s.modules_readable
+                                            ? (s.modules.empty() ? "none of interest" : join(s.modules))
+                                            : "unreadable");
   for (const auto& o : s.sysv_orphans)
-    out << fmt::format("  orphaned SysV shm id {} key {} {} created by pid {}\n", o.shmid, o.key, bytes(o.bytes),
-                       o.cpid);
+    out << fmt::format("  orphaned SysV shm id {} key {} {} created by pid {}\n", o.shmid, o.key,
+                       bytes(o.bytes), o.cpid);
   if (!f.env.empty()) {
     out << "Env\n";
     for (const auto& [k, v] : f.env) out << "  " << k << "=" << v << "\n";

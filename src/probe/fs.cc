@@ -6,11 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-
-#include <algorithm>
 
 namespace dd::probe {
 namespace {
@@ -95,7 +94,8 @@ Result<std::string> read_trimmed(const Fs& fs, const std::string& path) {
   auto r = fs.read(path);
   if (!r) return r;
   std::string s = std::move(*r);
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.pop_back();
   return s;
 }
 

@@ -11,11 +11,11 @@ namespace dd::probe {
 class Fs {
  public:
   virtual ~Fs() = default;
-  virtual Result<std::string> read(const std::string& path) const = 0;        // whole file
+  virtual Result<std::string> read(const std::string& path) const = 0;              // whole file
   virtual Result<std::vector<std::string>> list(const std::string& dir) const = 0;  // names, sorted, no . ..
   virtual bool exists(const std::string& path) const = 0;
-  virtual Result<std::string> readlink(const std::string& path) const = 0;    // target of a symlink
-  virtual Result<std::string> realpath(const std::string& path) const = 0;    // canonical path, under the root
+  virtual Result<std::string> readlink(const std::string& path) const = 0;  // target of a symlink
+  virtual Result<std::string> realpath(const std::string& path) const = 0;  // canonical path, under the root
   virtual bool is_dir(const std::string& path) const = 0;
 };
 

@@ -8,13 +8,20 @@ namespace dd::probe {
 
 std::string p2p_status_label(int status) {
   switch (status) {
-    case 0: return "OK";   // NVML_P2P_STATUS_OK
-    case 1: return "CNS";  // CHIPSET_NOT_SUPPORTED
-    case 2: return "GNS";  // GPU_NOT_SUPPORTED
-    case 3: return "TNS";  // IOH_TOPOLOGY_NOT_SUPPORTED
-    case 4: return "NS";   // DISABLED_BY_REGKEY
-    case 5: return "NS";   // NOT_SUPPORTED
-    default: return "U";   // UNKNOWN or anything newer
+    case 0:
+      return "OK";  // NVML_P2P_STATUS_OK
+    case 1:
+      return "CNS";  // CHIPSET_NOT_SUPPORTED
+    case 2:
+      return "GNS";  // GPU_NOT_SUPPORTED
+    case 3:
+      return "TNS";  // IOH_TOPOLOGY_NOT_SUPPORTED
+    case 4:
+      return "NS";  // DISABLED_BY_REGKEY
+    case 5:
+      return "NS";  // NOT_SUPPORTED
+    default:
+      return "U";  // UNKNOWN or anything newer
   }
 }
 
@@ -22,12 +29,18 @@ std::string topology_label(int nvml_level, int nvlinks) {
   if (nvlinks > 0) return "NV" + std::to_string(nvlinks);
   switch (nvml_level) {
     case 0:
-    case 10: return "PIX";
-    case 20: return "PXB";
-    case 30: return "PHB";
-    case 40: return "NODE";
-    case 50: return "SYS";
-    default: return "";
+    case 10:
+      return "PIX";
+    case 20:
+      return "PXB";
+    case 30:
+      return "PHB";
+    case 40:
+      return "NODE";
+    case 50:
+      return "SYS";
+    default:
+      return "";
   }
 }
 
@@ -64,22 +77,34 @@ std::string normalize_bus_id(const std::string& bus_id) {
 
 int nvlink_major_version(int raw, int arch) {
   switch (arch) {  // nvmlDeviceArchitecture_t
-    case 5: return 2;   // Volta
-    case 7: return 3;   // Ampere
-    case 9: return 4;   // Hopper
-    case 10: return 5;  // Blackwell
-    default: break;
+    case 5:
+      return 2;  // Volta
+    case 7:
+      return 3;  // Ampere
+    case 9:
+      return 4;  // Hopper
+    case 10:
+      return 5;  // Blackwell
+    default:
+      break;
   }
   switch (raw) {  // nvmlNvlinkVersion_t
-    case 1: return 1;
+    case 1:
+      return 1;
     case 2:
-    case 3: return 2;
+    case 3:
+      return 2;
     case 4:
-    case 5: return 3;
-    case 6: return 4;
-    case 7: return 5;
-    case 8: return 6;
-    default: return -1;
+    case 5:
+      return 3;
+    case 6:
+      return 4;
+    case 7:
+      return 5;
+    case 8:
+      return 6;
+    default:
+      return -1;
   }
 }
 

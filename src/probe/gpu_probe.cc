@@ -17,7 +17,8 @@ using dynlib::nvmlReturn_t;
 struct LinkMap {
   std::map<std::string, int> to_bus;
   int to_switch = 0;
-  int type_unknown = 0;  // links whose remote type NVML could not say (old driver): decided after all GPUs are read
+  int type_unknown =
+      0;  // links whose remote type NVML could not say (old driver): decided after all GPUs are read
 };
 
 std::string trim_nul(const char* s, size_t n) {
@@ -39,12 +40,14 @@ void read_processes(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g) {
       r = n.DeviceGetComputeRunningProcesses(d, &count, buf.data());
     }
     if (r != kNvmlSuccess) return;
-    for (unsigned i = 0; i < count && i < buf.size(); ++i) procs.emplace_back(buf[i].pid, buf[i].usedGpuMemory);
+    for (unsigned i = 0; i < count && i < buf.size(); ++i)
+      procs.emplace_back(buf[i].pid, buf[i].usedGpuMemory);
   } else if (n.DeviceGetComputeRunningProcesses_v1) {
     std::vector<dynlib::nvmlProcessInfo_v1_t> buf(256);
     count = unsigned(buf.size());
     if (n.DeviceGetComputeRunningProcesses_v1(d, &count, buf.data()) != kNvmlSuccess) return;
-    for (unsigned i = 0; i < count && i < buf.size(); ++i) procs.emplace_back(buf[i].pid, buf[i].usedGpuMemory);
+    for (unsigned i = 0; i < count && i < buf.size(); ++i)
+      procs.emplace_back(buf[i].pid, buf[i].usedGpuMemory);
   } else {
     return;
   }
@@ -70,7 +73,8 @@ void read_nvlinks(const Nvml& n, nvmlDevice_t d, Gpu& g, LinkMap& links) {
     if (state != 1) continue;
     ++active;
     unsigned ver = 0;
-    if (g.nvlink_version < 0 && n.DeviceGetNvLinkVersion && n.DeviceGetNvLinkVersion(d, l, &ver) == kNvmlSuccess)
+    if (g.nvlink_version < 0 && n.DeviceGetNvLinkVersion &&
+        n.DeviceGetNvLinkVersion(d, l, &ver) == kNvmlSuccess)
       g.nvlink_version = nvlink_major_version(int(ver), have_arch ? int(arch) : -1);
     int type = -1;
     if (n.DeviceGetNvLinkRemoteDeviceType && n.DeviceGetNvLinkRemoteDeviceType(d, l, &type) == kNvmlSuccess &&
@@ -145,8 +149,10 @@ GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
       links.emplace_back();
       continue;
     }
-    if (n.DeviceGetName && n.DeviceGetName(d, buf, sizeof(buf) - 1) == kNvmlSuccess) g.name = trim_nul(buf, sizeof(buf));
-    if (n.DeviceGetUUID && n.DeviceGetUUID(d, buf, sizeof(buf) - 1) == kNvmlSuccess) g.uuid = trim_nul(buf, sizeof(buf));
+    if (n.DeviceGetName && n.DeviceGetName(d, buf, sizeof(buf) - 1) == kNvmlSuccess)
+      g.name = trim_nul(buf, sizeof(buf));
+    if (n.DeviceGetUUID && n.DeviceGetUUID(d, buf, sizeof(buf) - 1) == kNvmlSuccess)
+      g.uuid = trim_nul(buf, sizeof(buf));
     dynlib::nvmlPciInfo_t pci{};
     if (n.DeviceGetPciInfo && n.DeviceGetPciInfo(d, &pci) == kNvmlSuccess)
       g.pci_bus_id = trim_nul(pci.busId, sizeof(pci.busId));
@@ -166,12 +172,13 @@ GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
       if (n.DeviceGetTotalEccErrors(d, dynlib::kNvmlMemoryErrorUncorrected, dynlib::kNvmlVolatileEcc, &ecc) ==
           kNvmlSuccess)
         g.ecc_uncorrected_volatile = int64_t(ecc);
-      if (n.DeviceGetTotalEccErrors(d, dynlib::kNvmlMemoryErrorUncorrected, dynlib::kNvmlAggregateEcc, &ecc) ==
-          kNvmlSuccess)
+      if (n.DeviceGetTotalEccErrors(d, dynlib::kNvmlMemoryErrorUncorrected, dynlib::kNvmlAggregateEcc,
+                                    &ecc) == kNvmlSuccess)
         g.ecc_uncorrected_aggregate = int64_t(ecc);
     }
     int pending = 0;
-    if (n.DeviceGetRetiredPagesPendingStatus && n.DeviceGetRetiredPagesPendingStatus(d, &pending) == kNvmlSuccess)
+    if (n.DeviceGetRetiredPagesPendingStatus &&
+        n.DeviceGetRetiredPagesPendingStatus(d, &pending) == kNvmlSuccess)
       g.retired_pages_pending = pending ? 1 : 0;
     unsigned corr = 0, unc = 0, rpend = 0, rfail = 0;
     if (n.DeviceGetRemappedRows && n.DeviceGetRemappedRows(d, &corr, &unc, &rpend, &rfail) == kNvmlSuccess) {
@@ -185,7 +192,8 @@ GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
     unsigned v = 0;
     if (n.DeviceGetCurrPcieLinkGeneration && n.DeviceGetCurrPcieLinkGeneration(d, &v) == kNvmlSuccess)
       g.pcie_gen = int(v);
-    if (n.DeviceGetCurrPcieLinkWidth && n.DeviceGetCurrPcieLinkWidth(d, &v) == kNvmlSuccess) g.pcie_width = int(v);
+    if (n.DeviceGetCurrPcieLinkWidth && n.DeviceGetCurrPcieLinkWidth(d, &v) == kNvmlSuccess)
+      g.pcie_width = int(v);
     if (n.DeviceGetMaxPcieLinkGeneration && n.DeviceGetMaxPcieLinkGeneration(d, &v) == kNvmlSuccess)
       g.pcie_gen_max = int(v);
     if (n.DeviceGetMaxPcieLinkWidth && n.DeviceGetMaxPcieLinkWidth(d, &v) == kNvmlSuccess)
@@ -197,7 +205,8 @@ GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
   }
 
   const size_t ng = handles.size();
-  // Without nvmlDeviceGetNvLinkRemoteDeviceType, a link to a bus id that is no GPU of ours ends at an NVSwitch.
+  // Without nvmlDeviceGetNvLinkRemoteDeviceType, a link to a bus id that is no GPU of ours ends at an
+  // NVSwitch.
   for (auto& lm : links) {
     if (!lm.type_unknown) continue;
     for (auto it = lm.to_bus.begin(); it != lm.to_bus.end();) {
@@ -227,7 +236,8 @@ GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
       int nv = 0;
       auto it = links[i].to_bus.find(normalize_bus_id(f.gpus[j].pci_bus_id));
       if (it != links[i].to_bus.end()) nv += it->second;
-      if (links[i].to_switch > 0 && links[j].to_switch > 0) nv += std::min(links[i].to_switch, links[j].to_switch);
+      if (links[i].to_switch > 0 && links[j].to_switch > 0)
+        nv += std::min(links[i].to_switch, links[j].to_switch);
       int level = -1;
       if (n.DeviceGetTopologyCommonAncestor &&
           n.DeviceGetTopologyCommonAncestor(handles[i], handles[j], &level) != kNvmlSuccess)

@@ -1,10 +1,10 @@
 // Host probe implementation (uname, gethostname, getaddrinfo with AI_CANONNAME).
 #include "probe/host_probe.h"
 
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <arpa/inet.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -44,8 +44,10 @@ HostFacts probe_host(const Fs& fs, bool resolve) {
     if (res && res->ai_canonname) h.fqdn = res->ai_canonname;
     for (addrinfo* a = res; a; a = a->ai_next) {
       char buf[INET6_ADDRSTRLEN] = {0};
-      const void* src = a->ai_family == AF_INET ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(a->ai_addr)->sin_addr)
-                                                : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(a->ai_addr)->sin6_addr);
+      const void* src =
+          a->ai_family == AF_INET
+              ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(a->ai_addr)->sin_addr)
+              : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(a->ai_addr)->sin6_addr);
       if (inet_ntop(a->ai_family, src, buf, sizeof(buf))) {
         std::string s = buf;
         if (std::find(h.resolved_addrs.begin(), h.resolved_addrs.end(), s) == h.resolved_addrs.end())

@@ -9,7 +9,8 @@ namespace dd::probe {
 // a child with a deadline).
 HostFacts probe_host(const Fs& fs, bool resolve = true);
 
-// Container kind from /.dockerenv, /proc/1/cgroup and the Kubernetes env: "docker", "kubernetes", "other", "none".
+// Container kind from /.dockerenv, /proc/1/cgroup and the Kubernetes env: "docker", "kubernetes", "other",
+// "none".
 std::string detect_container(const Fs& fs, bool has_k8s_env);
 
 }  // namespace dd::probe

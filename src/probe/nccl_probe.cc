@@ -76,7 +76,8 @@ std::vector<std::string> parse_ld_so_cache(const std::string& bytes, const std::
   return out;
 }
 
-std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env, const std::string& nccl_lib) {
+std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env,
+                                                const std::string& nccl_lib) {
   Collector c(fs);
   if (!nccl_lib.empty()) {
     if (fs.is_dir(nccl_lib))
@@ -92,9 +93,9 @@ std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env,
   }
   if (auto cache = fs.read("/etc/ld.so.cache"))
     for (const auto& p : parse_ld_so_cache(*cache, kSoname)) c.add_file(p, "system");
-  for (const char* d : {"/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu",
-                        "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
-                        "/usr/local/lib"})
+  for (const char* d :
+       {"/lib", "/usr/lib", "/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+        "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/local/lib"})
     c.add_dir(d, "system");
 
   // Python frameworks ship NCCL as the nvidia-nccl-cu* wheel: <site>/nvidia/nccl/lib/libnccl.so.2.
@@ -115,7 +116,8 @@ std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env,
         c.add_dir(py + sp + "/nvidia/nccl/lib", "site-packages");
         c.add_dir(py + sp + "/torch/lib", "site-packages");
       }
-  for (const auto& d : split(env_get(env, "PYTHONPATH"), ":")) c.add_dir(d + "/nvidia/nccl/lib", "PYTHONPATH");
+  for (const auto& d : split(env_get(env, "PYTHONPATH"), ":"))
+    c.add_dir(d + "/nvidia/nccl/lib", "PYTHONPATH");
   std::string conda = env_get(env, "CONDA_PREFIX");
   if (!conda.empty()) c.add_dir(conda + "/lib", "conda");
   c.add_dir("/opt/conda/lib", "conda");
@@ -141,7 +143,8 @@ std::vector<std::pair<std::string, std::string>> parse_nccl_conf(const std::stri
   return out;
 }
 
-std::map<std::string, EnvSetting> nccl_settings(const Fs& fs, const EnvMap& env, std::vector<std::string>* errors) {
+std::map<std::string, EnvSetting> nccl_settings(const Fs& fs, const EnvMap& env,
+                                                std::vector<std::string>* errors) {
   std::map<std::string, EnvSetting> out;
   for (const auto& [k, v] : env)
     if (k.rfind("NCCL_", 0) == 0) out[k] = EnvSetting{v, "env"};
@@ -195,7 +198,8 @@ std::string nccl_loader_child() {
 
 void apply_nccl_answer(const Result<std::string>& answer, NcclLib& lib) {
   if (!answer) {
-    lib.error = "loading " + (lib.path.empty() ? std::string(kSoname) : lib.path) + ": " + answer.error().message();
+    lib.error =
+        "loading " + (lib.path.empty() ? std::string(kSoname) : lib.path) + ": " + answer.error().message();
     return;
   }
   try {

@@ -12,8 +12,9 @@
 namespace dd::probe {
 
 struct NcclCandidate {
-  std::string path;    // real path (symlinks resolved), the dedupe key
-  std::string source;  // "--nccl-lib", "LD_LIBRARY_PATH", "cuda", "system", "site-packages", "conda", "PYTHONPATH"
+  std::string path;  // real path (symlinks resolved), the dedupe key
+  std::string
+      source;  // "--nccl-lib", "LD_LIBRARY_PATH", "cuda", "system", "site-packages", "conda", "PYTHONPATH"
 };
 
 // Looks in: --nccl-lib, LD_LIBRARY_PATH, /usr/local/cuda*/{lib64,lib,targets/*/lib}, the ld.so cache and the
@@ -29,7 +30,8 @@ std::vector<std::string> parse_ld_so_cache(const std::string& bytes, const std::
 std::vector<std::pair<std::string, std::string>> parse_nccl_conf(const std::string& text);
 
 // Every NCCL_* in effect with where it came from; unreadable config files other than "absent" go to errors.
-std::map<std::string, EnvSetting> nccl_settings(const Fs& fs, const EnvMap& env, std::vector<std::string>* errors);
+std::map<std::string, EnvSetting> nccl_settings(const Fs& fs, const EnvMap& env,
+                                                std::vector<std::string>* errors);
 
 // Child-side work (runs in a forked child): JSON text {"path":..., "version_code":N} or {"error":...}.
 std::string nccl_version_child(const std::string& path);

@@ -7,14 +7,14 @@ namespace dd::probe {
 
 // What sysfs (and the driver name) says about one interface; filled by read_if_sysfs or by a test.
 struct IfTraits {
-  bool loopback = false;      // IFF_LOOPBACK or ARPHRD_LOOPBACK (772)
-  bool bridge = false;        // /sys/class/net/X/bridge exists
-  bool bond = false;          // /sys/class/net/X/bonding exists
-  bool vlan = false;          // /proc/net/vlan/X exists or uevent DEVTYPE=vlan
-  bool has_device = false;    // /sys/class/net/X/device exists (backed by real hardware)
-  int type = -1;              // /sys/class/net/X/type (ARPHRD_*: 1 ether, 32 infiniband, 772 loopback)
-  std::string devtype;        // DEVTYPE= from uevent ("vlan", "bond", "bridge", "wlan", ...)
-  std::string driver;         // device/driver link name, else the ethtool driver ("veth", "bridge", "bonding")
+  bool loopback = false;    // IFF_LOOPBACK or ARPHRD_LOOPBACK (772)
+  bool bridge = false;      // /sys/class/net/X/bridge exists
+  bool bond = false;        // /sys/class/net/X/bonding exists
+  bool vlan = false;        // /proc/net/vlan/X exists or uevent DEVTYPE=vlan
+  bool has_device = false;  // /sys/class/net/X/device exists (backed by real hardware)
+  int type = -1;            // /sys/class/net/X/type (ARPHRD_*: 1 ether, 32 infiniband, 772 loopback)
+  std::string devtype;      // DEVTYPE= from uevent ("vlan", "bond", "bridge", "wlan", ...)
+  std::string driver;       // device/driver link name, else the ethtool driver ("veth", "bridge", "bonding")
 };
 
 // "loopback", "docker", "bridge", "bond", "vlan", "veth", "ipoib", "ethernet" or "virtual".

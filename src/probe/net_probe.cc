@@ -154,7 +154,8 @@ NetFacts build_net_facts(const std::vector<IfAddrEntry>& entries, const Fs& fs,
     if (auto mac = read_trimmed(fs, d + "/address")) i.mac = *mac;
     if (auto m = fs.readlink(d + "/master")) i.master = basename_of(*m);
     i.kind = classify_interface(name, read_if_traits(fs, name, fl, driver_of));
-    if (!fs.exists(d) && errors) errors->push_back("net: " + d + " missing (sysfs not mounted for this namespace?)");
+    if (!fs.exists(d) && errors)
+      errors->push_back("net: " + d + " missing (sysfs not mounted for this namespace?)");
     for (const auto& e : entries) {
       if (e.name != name || e.addr.empty()) continue;
       std::string a = e.addr + (e.prefix >= 0 ? "/" + std::to_string(e.prefix) : "");

@@ -31,7 +31,8 @@ std::string ethtool_driver(const std::string& ifname);
 IfTraits read_if_traits(const Fs& fs, const std::string& name, unsigned flags,
                         const std::function<std::string(const std::string&)>& driver_of);
 
-// Builds the facts from the entries plus sysfs; interfaces sysfs lists but getifaddrs lacks are added at the end.
+// Builds the facts from the entries plus sysfs; interfaces sysfs lists but getifaddrs lacks are added at the
+// end.
 NetFacts build_net_facts(const std::vector<IfAddrEntry>& entries, const Fs& fs,
                          const std::function<std::string(const std::string&)>& driver_of,
                          std::vector<std::string>* errors);

@@ -40,9 +40,10 @@ std::vector<ShmSegment> parse_sysvipc_shm(const std::string& text) {
 }
 
 std::vector<std::string> parse_proc_modules(const std::string& text) {
-  static const char* kExact[] = {"nvidia", "nvidia_uvm", "nvidia_peermem", "nvidia_drm", "nvidia_modeset",
-                                 "nv_peer_mem", "gdrdrv", "ib_core", "ib_uverbs", "mlx5_core", "mlx5_ib",
-                                 "mlx4_core", "mlx4_ib", "rdma_cm", "rdma_ucm", "ib_ipoib", "bonding", "8021q"};
+  static const char* kExact[] = {
+      "nvidia",  "nvidia_uvm", "nvidia_peermem", "nvidia_drm", "nvidia_modeset", "nv_peer_mem",
+      "gdrdrv",  "ib_core",    "ib_uverbs",      "mlx5_core",  "mlx5_ib",        "mlx4_core",
+      "mlx4_ib", "rdma_cm",    "rdma_ucm",       "ib_ipoib",   "bonding",        "8021q"};
   std::vector<std::string> out;
   std::istringstream in(text);
   std::string line;

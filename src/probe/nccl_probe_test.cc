@@ -1,0 +1,104 @@
+// NCCL probe: library discovery on the recorded tree, ld.so cache scan, NCCL config files and precedence,
+// version answers from children (real libnccl when installed, a non-library file, a missing file).
+#include "probe/nccl_probe.h"
+
+#include <gtest/gtest.h>
+
+#include "dynlib/nccl.h"
+#include "probe/child.h"
+
+namespace dd::probe {
+namespace {
+
+const std::string kRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
+
+TEST(NcclProbe, CandidatesDedupedByRealPathFirstSourceWins) {
+  auto fs = make_real_fs(kRoot);
+  EnvMap env = {
+      {"HOME", "/home/u"}, {"LD_LIBRARY_PATH", "/work/ldpath::/nonexistent"}, {"VIRTUAL_ENV", "/opt/venv"}};
+  auto c = find_nccl_candidates(*fs, env, "/usr/lib/python3.10/dist-packages/nvidia/nccl/lib");
+  std::vector<std::pair<std::string, std::string>> got;
+  for (const auto& x : c) got.emplace_back(x.path, x.source);
+  std::vector<std::pair<std::string, std::string>> want = {
+      {"/usr/lib/python3.10/dist-packages/nvidia/nccl/lib/libnccl.so.2", "--nccl-lib"},
+      {"/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3", "LD_LIBRARY_PATH"},  // symlinks resolved
+      {"/usr/local/cuda-12.4/targets/x86_64-linux/lib/libnccl.so.2", "cuda"},
+      {"/home/u/.local/lib/python3.11/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
+      {"/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
+  };
+  EXPECT_EQ(got, want);
+}
+
+TEST(NcclProbe, LdSoCacheScan) {
+  using namespace std::string_literals;
+  std::string cache =
+      "glibc-ld.so.cache1.1\0libnccl.so.2\0/a/libnccl.so.2\0/b/libnccl.so.2.1\0/c/xlibnccl.so.2\0"s
+      "/a/libnccl.so.2\0/d/libnccl.so.2"s;
+  EXPECT_EQ(parse_ld_so_cache(cache, "libnccl.so.2"),
+            (std::vector<std::string>{"/a/libnccl.so.2", "/d/libnccl.so.2"}));
+  EXPECT_TRUE(parse_ld_so_cache("", "libnccl.so.2").empty());
+}
+
+TEST(NcclProbe, ConfSyntaxLikeSetEnvFile) {
+  auto kv = parse_nccl_conf("# comment\nA=1\nA=2\nB = x\n=oops\nnovalue\nC=\nD=a=b\r\n");
+  std::vector<std::pair<std::string, std::string>> want = {{"A", "1"}, {"B ", " x"}, {"C", ""}, {"D", "a=b"}};
+  EXPECT_EQ(kv, want);
+}
+
+TEST(NcclProbe, SettingsPrecedenceEnvThenUserFileThenEtc) {
+  auto fs = make_real_fs(kRoot);
+  std::vector<std::string> errors;
+  auto s = nccl_settings(*fs, {{"HOME", "/home/u"}, {"NCCL_SOCKET_IFNAME", "=eth0"}}, &errors);
+  EXPECT_EQ(s["NCCL_SOCKET_IFNAME"].value, "=eth0");
+  EXPECT_EQ(s["NCCL_SOCKET_IFNAME"].source, "env");
+  EXPECT_EQ(s["NCCL_DEBUG"].value, "INFO");  // ~/.nccl.conf before /etc/nccl.conf
+  EXPECT_EQ(s["NCCL_DEBUG"].source, "/home/u/.nccl.conf");
+  EXPECT_EQ(s["NCCL_IB_HCA"].value, "mlx5_bond_0");  // first line in a file wins
+  EXPECT_EQ(s["NCCL_IB_GID_INDEX"].source, "/etc/nccl.conf");
+  EXPECT_EQ(s.count("NOT_NCCL"), 0u);
+  EXPECT_EQ(s.count("NCCL_NET_GDR_LEVEL "), 1u);  // spaces are part of the name, as in NCCL
+  EXPECT_TRUE(errors.empty());
+
+  // NCCL_CONF_FILE replaces ~/.nccl.conf; /etc/nccl.conf is still read.
+  auto t = nccl_settings(*fs, {{"HOME", "/home/u"}, {"NCCL_CONF_FILE", "/home/u/custom.conf"}}, nullptr);
+  EXPECT_EQ(t["NCCL_P2P_DISABLE"].source, "/home/u/custom.conf");
+  EXPECT_EQ(t["NCCL_DEBUG"].value, "WARN");
+  EXPECT_EQ(t["NCCL_CONF_FILE"].source, "env");
+}
+
+TEST(NcclProbe, VersionStrings) {
+  EXPECT_EQ(dynlib::nccl_version_string(22809), "2.28.9");
+  EXPECT_EQ(dynlib::nccl_version_string(21803), "2.18.3");
+  EXPECT_EQ(dynlib::nccl_version_string(2708), "2.7.8");
+  EXPECT_EQ(dynlib::nccl_version_string(-1), "");
+}
+
+TEST(NcclProbe, VersionChildOnBadFiles) {
+  auto ans =
+      run_children({[] { return nccl_version_child(kRoot + "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3"); },
+                    [] { return nccl_version_child("/nonexistent/libnccl.so.2"); }},
+                   5000);
+  NcclLib fake, missing;
+  apply_nccl_answer(ans[0], fake);
+  apply_nccl_answer(ans[1], missing);
+  EXPECT_EQ(fake.version_code, -1);
+  EXPECT_NE(fake.error.find("cannot load"), std::string::npos) << fake.error;
+  EXPECT_NE(missing.error.find("No such file"), std::string::npos) << missing.error;
+  NcclLib crashed;
+  apply_nccl_answer(Result<std::string>(Error{"crashed: signal 11 (Segmentation fault)", 0}), crashed);
+  EXPECT_NE(crashed.error.find("signal 11"), std::string::npos);
+}
+
+TEST(NcclProbe, RealLibraryVersionWhenInstalled) {
+  const std::string path = "/usr/local/cuda/lib64/libnccl.so.2";
+  if (!make_real_fs()->exists(path)) GTEST_SKIP() << path << " not installed";
+  auto ans = run_children({[&] { return nccl_version_child(path); }}, 5000);
+  NcclLib l;
+  apply_nccl_answer(ans[0], l);
+  EXPECT_TRUE(l.error.empty()) << l.error;
+  EXPECT_GE(l.version_code, 20000);
+  EXPECT_EQ(l.version, dynlib::nccl_version_string(l.version_code));
+}
+
+}  // namespace
+}  // namespace dd::probe
