@@ -52,7 +52,8 @@ int reap(pid_t pid, bool kill_first) {
 size_t Children::start(const ChildFn& fn, int deadline_ms) {
   Kid k;
   k.deadline_ms = deadline_ms;
-  k.deadline = now_ms() + deadline_ms;
+  k.started = now_ms();
+  k.deadline = k.started + deadline_ms;
   int p[2];
   if (pipe2(p, O_CLOEXEC) != 0) {
     k.start_error = std::string("pipe: ") + std::strerror(errno);
@@ -116,10 +117,13 @@ std::vector<Result<std::string>> Children::wait() {
         k.out.append(buf, size_t(r));
       else if (r == 0 || errno != EINTR)
         k.eof = true;
+      if (k.eof) k.finished = now_ms();
     }
   }
   std::vector<Result<std::string>> res;
+  elapsed_.clear();
   for (Kid& k : kids_) {
+    elapsed_.push_back(k.pid < 0 ? 0 : (k.finished ? k.finished : now_ms()) - k.started);
     if (k.pid < 0) {
       res.emplace_back(Error{k.start_error, 0});
       continue;

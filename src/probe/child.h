@@ -28,17 +28,23 @@ class Children {
   // (Segmentation fault)", "exited with status N", "fork: ...").
   std::vector<Result<std::string>> wait();
 
+  // Wall time of each child from start() to its answer (or deadline), in start() order, after wait().
+  const std::vector<int64_t>& elapsed_ms() const { return elapsed_; }
+
  private:
   struct Kid {
     pid_t pid = -1;
     int fd = -1;
-    int64_t deadline = 0;  // CLOCK_MONOTONIC ms
+    int64_t started = 0;   // CLOCK_MONOTONIC ms
+    int64_t finished = 0;
+    int64_t deadline = 0;
     int deadline_ms = 0;
     std::string out;
     bool eof = false;
     std::string start_error;
   };
   std::vector<Kid> kids_;
+  std::vector<int64_t> elapsed_;
 };
 
 // Convenience: start all, wait for all, one deadline each.

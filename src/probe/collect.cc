@@ -3,6 +3,11 @@
 // children's answers are folded in. A probe that fails records an error in probe_errors and leaves defaults.
 #include "probe/collect.h"
 
+#include <time.h>
+
+#include <cstdio>
+#include <cstdlib>
+
 #include "probe/child.h"
 #include "probe/cuda_probe.h"
 #include "probe/env_probe.h"
@@ -22,6 +27,12 @@ constexpr int kGpuDeadlineMs = 5000;   // nvmlInit without persistence mode can 
 constexpr int kCudaDeadlineMs = 2000;  // cuInit
 constexpr int kNcclDeadlineMs = 2000;  // dlopen + ncclGetVersion
 
+int64_t now_ms() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return int64_t(t.tv_sec) * 1000 + t.tv_nsec / 1000000;
+}
+
 template <typename T>
 bool parse_answer(const Result<std::string>& a, T& out, std::string* err) {
   if (!a) {
@@ -40,6 +51,7 @@ bool parse_answer(const Result<std::string>& a, T& out, std::string* err) {
 }  // namespace
 
 NodeFacts collect_node_facts(const ProbeOptions& opt) {
+  const int64_t t0 = now_ms();
   auto fs = make_real_fs();
   NodeFacts f;
   const EnvMap env = read_environment();
@@ -66,7 +78,17 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
   f.ib = probe_ib(*fs, &f.probe_errors);
   f.system = probe_system(*fs, &f.probe_errors);
 
+  const int64_t t_local = now_ms() - t0;
   auto ans = kids.wait();
+  if (const char* t = std::getenv("DISTDOCTOR_PROBE_TIMING"); t && *t && *t != '0') {
+    const auto& el = kids.elapsed_ms();
+    std::string line = "probe timing (ms): in-process " + std::to_string(t_local) + ", host " +
+                       std::to_string(el[host_i]);
+    if (gpu_i != SIZE_MAX) line += ", nvml " + std::to_string(el[gpu_i]) + ", cuda " + std::to_string(el[cuda_i]);
+    line += ", nccl loader " + std::to_string(el[loader_i]);
+    for (size_t k = 0; k < cands.size(); ++k) line += ", " + cands[k].path + " " + std::to_string(el[lib_i[k]]);
+    std::fprintf(stderr, "%s, total %lld\n", line.c_str(), static_cast<long long>(now_ms() - t0));
+  }
   std::string err;
   if (!parse_answer(ans[host_i], f.host, &err)) {
     f.host = probe_host(*fs, false);
