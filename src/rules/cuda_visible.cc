@@ -169,6 +169,8 @@ std::vector<Finding> check_cuda_visible(const probe::NodeFacts& f, const CheckOp
   std::vector<std::string> ev = {
       shown, fmt::format("nvml_gpus={}", ngpu < 0 ? std::string("unknown") : std::to_string(ngpu)),
       fmt::format("cuda_visible_count={}", visible < 0 ? std::string("unknown") : std::to_string(visible))};
+  ev.push_back(fmt::format("cvd_predicted_count={}",
+                           cv.count < 0 ? std::string("unknown") : std::to_string(cv.count)));
   if (f.cuda.device_count >= 0) ev.push_back(fmt::format("cuDeviceGetCount={}", f.cuda.device_count));
   std::vector<std::string> idx;
   for (int i : cv.nvml_indices) idx.push_back(std::to_string(i));
@@ -217,9 +219,12 @@ std::vector<Finding> check_cuda_visible(const probe::NodeFacts& f, const CheckOp
   if (short_of_procs && !cv.duplicate) {
     out.push_back(
         {"cuda.visible_devices.too_few", Severity::fail,
-         fmt::format("{} GPU(s) visible to CUDA but --nproc-per-node={}: ranks {}..{} fail with \"invalid "
-                     "device ordinal\", the others wait forever in ncclCommInitRank",
-                     visible, opt.nproc_per_node, visible, opt.nproc_per_node - 1),
+         fmt::format("{} GPU(s) visible to CUDA but --nproc-per-node={}: {} fail with \"invalid device "
+                     "ordinal\", the others wait forever in ncclCommInitRank",
+                     visible, opt.nproc_per_node,
+                     opt.nproc_per_node - visible == 1
+                         ? fmt::format("local rank {}", visible)
+                         : fmt::format("local ranks {}..{}", visible, opt.nproc_per_node - 1)),
          ev, fmt::format("Start at most {} processes on this node, or {}", visible, fix_all)});
   }
   if (f.cuda.device_count >= 0 && cv.count >= 0 && f.cuda.device_count != cv.count && !cv.duplicate) {

@@ -87,7 +87,7 @@ TEST(CudaVisibleRule, FewerGpusThanProcesses) {
   auto* f = find(v, "cuda.visible_devices.too_few");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, report::Severity::fail);
-  EXPECT_NE(f->title.find("ranks 3..3"), std::string::npos);
+  EXPECT_NE(f->title.find("local rank 3 fail"), std::string::npos);
   o.nproc_per_node = 3;
   v = run(cuda_visible_rule(), facts_with(8, "4,5,6"), o);
   EXPECT_TRUE(has(v, "cuda.visible_devices.ok"));

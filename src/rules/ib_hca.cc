@@ -132,6 +132,9 @@ std::vector<Finding> check_ib(const probe::NodeFacts& f, const CheckOptions&) {
         {"ib.hca.bond_mixed", Severity::warn,
          "NCCL will use a bonded RDMA device together with plain ones (" + join(sel_labels) + ")", ev,
          "Select either the bond or the individual ports, the same on every node: export NCCL_IB_HCA==..."});
+  if (has_bond && !has_plain)
+    out.push_back({"ib.hca.bond", Severity::info,
+                   "NCCL will use bonded RDMA device(s) (RoCE LAG): " + join(sel_labels), ev});
   if (has_ib && has_roce)
     out.push_back({"ib.link_layer_mix", Severity::warn,
                    "NCCL will use both InfiniBand and RoCE ports (" + join(sel_labels) +
@@ -213,6 +216,10 @@ NodeRule ib_hca_rule() {
        {"ib.hca.bond_mixed", "Bond and plain RDMA devices together",
         "A RoCE LAG device (mlx5_bond_N) already aggregates its member ports; using it together with plain "
         "devices gives NCCL NICs of unequal speed and usually differs between nodes."},
+       {"ib.hca.bond", "Bonded RDMA device in use",
+        "A RoCE LAG device (mlx5_bond_N) aggregates two ports; NCCL sees one NIC. Make sure every node uses "
+        "the "
+        "same kind of device, or NCCL's topology and ring choices differ between nodes."},
        {"ib.link_layer_mix", "InfiniBand and RoCE ports mixed",
         "NCCL cannot connect an InfiniBand port to a RoCE port (\"Attempted to connect incompatible "
         "devices\"). "

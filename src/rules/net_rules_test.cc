@@ -171,6 +171,10 @@ TEST(IbHcaRule, DisabledDownMixBond) {
   EXPECT_TRUE(has(run(ib_hca_rule(), f), "ib.link_layer_mix"));
   f.ib.devices = {ib_dev("mlx5_bond_0", "Ethernet"), ib_dev("mlx5_2", "Ethernet")};
   EXPECT_TRUE(has(run(ib_hca_rule(), f), "ib.hca.bond_mixed"));
+  f.ib.devices = {ib_dev("mlx5_bond_0", "Ethernet")};
+  auto bond = run(ib_hca_rule(), f);
+  EXPECT_TRUE(has(bond, "ib.hca.bond"));
+  EXPECT_FALSE(has(bond, "ib.hca.bond_mixed"));
   f.ib.devices = {ib_dev("mlx5_0", "InfiniBand"), ib_dev("mlx5_1", "InfiniBand", "1: DOWN")};
   set_nccl(f, "NCCL_IB_HCA", "=mlx5_0,mlx5_1");
   EXPECT_TRUE(has(run(ib_hca_rule(), f), "ib.hca.port_down"));
