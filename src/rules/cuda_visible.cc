@@ -234,7 +234,7 @@ std::vector<Finding> check_cuda_visible(const probe::NodeFacts& f, const CheckOp
          ev});
   }
   if (out.empty() || (out.size() == 1 && out[0].severity == Severity::info)) {
-    if (value || opt.nproc_per_node > 0)
+    if (value || opt.nproc_per_node > 0 || ngpu > 0)
       out.push_back(
           {"cuda.visible_devices.ok", Severity::ok,
            fmt::format("{}: {} GPU(s) visible to CUDA{}", shown,

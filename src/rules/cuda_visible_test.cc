@@ -92,7 +92,8 @@ TEST(CudaVisibleRule, FewerGpusThanProcesses) {
   v = run(cuda_visible_rule(), facts_with(8, "4,5,6"), o);
   EXPECT_TRUE(has(v, "cuda.visible_devices.ok"));
   EXPECT_EQ(worst(v), report::Severity::ok);
-  // Unset: every GPU counts.
+  // Unset: every GPU counts, and the report says so.
+  EXPECT_TRUE(has(run(cuda_visible_rule(), facts_with(2, std::nullopt), {}), "cuda.visible_devices.ok"));
   o.nproc_per_node = 2;
   EXPECT_EQ(worst(run(cuda_visible_rule(), facts_with(2, std::nullopt), o)), report::Severity::ok);
   o.nproc_per_node = 4;
