@@ -163,7 +163,7 @@ dummy "$NS" eth0 198.18.0.1/24
 dummy "$NS" enp3s0 198.18.2.1/24
 settle
 compare "$NS" basic
-for v in eth =eth0 "^docker,lo" "^=eth0" 198.18.0.1 nomatch = "" en docker "^=" ",," "=eth" "eth0:1234" "^" "lo" "^eth,docker"; do
+for v in eth =eth0 "^docker,lo" "^=eth0" 198.18.0.1 nomatch = "" en docker "^=" ",," "=eth" "eth0:1234" "^" "lo" "^eth,docker" "^docker0" "eth0,enp3s0" "=enp3s0,=eth0"; do
   compare "$NS" basic "NCCL_SOCKET_IFNAME=$v"
 done
 compare "$NS" family NCCL_SOCKET_FAMILY=AF_INET6

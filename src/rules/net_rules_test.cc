@@ -70,6 +70,12 @@ TEST(SocketIfnameRule, UserValueFailures) {
   set_nccl(f, "NCCL_SOCKET_IFNAME", "=eth0");
   v = run(socket_ifname_rule(), f);
   EXPECT_EQ(worst(v), Severity::ok);
+  set_nccl(f, "NCCL_SOCKET_IFNAME", "^docker0");  // keeps lo, which is scanned first
+  v = run(socket_ifname_rule(), f);
+  EXPECT_TRUE(has(v, "net.socket_ifname.local_first"));
+  EXPECT_EQ(evidence_any(v, "nccl_bootstrap_if"), "lo");
+  set_nccl(f, "NCCL_SOCKET_IFNAME", "^docker,lo");
+  EXPECT_EQ(worst(run(socket_ifname_rule(), f)), Severity::ok);
 }
 
 TEST(SocketIfnameRule, DownInterfaceExplained) {

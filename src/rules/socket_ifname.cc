@@ -124,6 +124,16 @@ void check_user_value(const probe::NodeFacts& f, const std::string& v, const IfS
                                suggest_name(f))});
     return;
   }
+  // "^docker0" style lists keep lo, which comes first in getifaddrs order: the bootstrap then listens on lo.
+  if (all.matched[0].iface && iface_is_local_only(*all.matched[0].iface)) {
+    out.push_back(
+        {"net.socket_ifname.local_first", Severity::warn,
+         fmt::format("NCCL_SOCKET_IFNAME=\"{}\" also selects {}, which comes first: NCCL bootstraps on {} "
+                     "({}) and other nodes cannot connect",
+                     v, all.matched[0].name, all.matched[0].name, all.matched[0].addr),
+         ev, fmt::format("export NCCL_SOCKET_IFNAME={}   (or exclude it too: ^docker,lo)", suggest_name(f))});
+    return;
+  }
   out.push_back({"net.nccl_if.selected", Severity::ok,
                  fmt::format("NCCL_SOCKET_IFNAME=\"{}\": NCCL uses {} ({})", v, all.matched[0].name,
                              all.matched[0].addr),
@@ -250,6 +260,11 @@ NodeRule socket_ifname_rule() {
         "this machine, so ranks on other nodes cannot connect and the job hangs in init. Name the interface "
         "on "
         "the network the nodes share."},
+       {"net.socket_ifname.local_first", "NCCL_SOCKET_IFNAME lets lo/docker come first",
+        "NCCL's bootstrap uses the first interface that NCCL_SOCKET_IFNAME selects, in getifaddrs order, "
+        "where lo "
+        "is normally first. An exclude list such as ^docker0 or ^eth1 still selects lo, so rank 0 listens on "
+        "127.0.0.1 and the other nodes hang in init. Exclude lo as well (^docker,lo) or name the interface."},
        {"net.socket_ifname.ignored", "NCCL_SOCKET_IFNAME too short, ignored",
         "NCCL only honours NCCL_SOCKET_IFNAME when it is at least 2 characters long (strlen(env) > 1). An "
         "empty "
