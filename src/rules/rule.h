@@ -1,4 +1,5 @@
-// The rule table: pure functions from facts to findings, each with the finding ids it may emit and their docs.
+// The rule table: pure functions from facts to findings, each with the finding ids it may emit and their
+// docs.
 #pragma once
 #include <string>
 #include <vector>
@@ -23,7 +24,7 @@ struct FindingDoc {
 using NodeRuleFn = std::vector<report::Finding> (*)(const probe::NodeFacts& facts, const CheckOptions& opt);
 
 struct NodeRule {
-  const char* name;              // "gpu.busy"
+  const char* name;  // "gpu.busy"
   NodeRuleFn fn;
   std::vector<FindingDoc> docs;  // every id fn can emit
 };

@@ -1,0 +1,49 @@
+// Rule: the CUDA driver (libcuda.so.1, cuInit) is usable where NVML sees GPUs.
+#include <fmt/format.h>
+
+#include "rules/node_rules.h"
+#include "rules/rule_util.h"
+
+namespace dd::rules {
+
+using report::Finding;
+using report::Severity;
+
+namespace {
+
+std::vector<Finding> check_cuda_driver(const probe::NodeFacts& f, const CheckOptions&) {
+  if (f.gpu.gpus.empty()) return {};
+  if (!f.cuda.driver_loaded && !f.cuda.driver_error.empty()) {
+    return {{"cuda.driver_unusable",
+             Severity::fail,
+             fmt::format("NVML sees {} GPU(s) but the CUDA driver cannot be used: {}", f.gpu.gpus.size(),
+                         f.cuda.driver_error),
+             {f.cuda.driver_error,
+              fmt::format("driver {} (CUDA {}.{})", f.gpu.driver_version, f.gpu.cuda_driver_version / 1000,
+                          (f.gpu.cuda_driver_version % 1000) / 10)},
+             "Check dmesg for Xid errors; on NVSwitch systems start nvidia-fabricmanager (cuInit error 802 "
+             "\"system "
+             "not yet initialized\"); match the container's CUDA to the driver (error 803/804)"}};
+  }
+  if (f.cuda.driver_loaded)
+    return {{"cuda.driver_ok",
+             Severity::ok,
+             fmt::format("CUDA driver usable, {} device(s) visible", f.cuda.device_count),
+             {}}};
+  return {};
+}
+
+}  // namespace
+
+NodeRule cuda_driver_rule() {
+  return {
+      "cuda.driver",
+      check_cuda_driver,
+      {{"cuda.driver_ok", "CUDA driver usable", "libcuda.so.1 loaded and cuInit succeeded."},
+       {"cuda.driver_unusable", "CUDA driver unusable",
+        "NVML sees GPUs but cuInit fails, so no CUDA program (and no NCCL) can run. Common causes: Fabric "
+        "Manager not running on NVSwitch machines (error 802), a container CUDA newer than the driver "
+        "(803/804), a GPU fallen off the bus, or CUDA_VISIBLE_DEVICES hiding every GPU (error 100)."}}};
+}
+
+}  // namespace dd::rules

@@ -1,0 +1,303 @@
+// Rule: which socket interface NCCL will use (NCCL_SOCKET_IFNAME with NCCL's grammar, or NCCL's automatic
+// order), and whether other nodes can reach it. The prediction is in the evidence as "nccl_bootstrap_if=NAME"
+// (or "none").
+#include <fmt/format.h>
+
+#include "rules/nccl_iflist.h"
+#include "rules/nccl_ifselect.h"
+#include "rules/node_rules.h"
+#include "rules/rule_util.h"
+
+namespace dd::rules {
+
+using report::Finding;
+using report::Severity;
+
+namespace {
+
+std::vector<std::string> names(const std::vector<IfCandidate>& c) {
+  std::vector<std::string> out;
+  for (const auto& x : c) out.push_back(x.name);
+  return out;
+}
+
+// True when NCCL will move data over sockets on this node (no usable IB/RoCE port, IB disabled, or
+// NCCL_NET=Socket).
+bool data_over_sockets(const probe::NodeFacts& f) {
+  auto net = nccl_setting(f, "NCCL_NET");
+  if (net && (*net == "Socket" || *net == "socket")) return true;
+  auto dis = nccl_setting(f, "NCCL_IB_DISABLE");
+  if (dis && nccl_int(*dis) != 0) return true;
+  for (const auto& d : f.ib.devices)
+    for (const auto& p : d.ports)
+      if (p.state.find("ACTIVE") != std::string::npos) return false;
+  return true;
+}
+
+std::vector<std::string> base_evidence(const probe::NodeFacts& f, const IfSelection& boot,
+                                       const IfSelection& all) {
+  std::vector<std::string> ev;
+  ev.push_back("nccl_bootstrap_if=" + (boot.found() ? boot.matched[0].name : std::string("none")));
+  if (boot.found()) ev.push_back("nccl_bootstrap_addr=" + boot.matched[0].addr);
+  ev.push_back("nccl_socket_ifs=" + (all.found() ? join(names(all.matched), ",") : std::string("none")));
+  ev.push_back(describe_setting(f, "NCCL_SOCKET_IFNAME"));
+  if (nccl_setting(f, "NCCL_SOCKET_FAMILY")) ev.push_back(describe_setting(f, "NCCL_SOCKET_FAMILY"));
+  if (nccl_setting(f, "NCCL_COMM_ID")) ev.push_back(describe_setting(f, "NCCL_COMM_ID"));
+  ev.push_back("selected by: " + (boot.stage.empty() ? all.stage : boot.stage));
+  return ev;
+}
+
+// Interfaces the user's list would match if they were running (to explain a no-match).
+std::vector<std::string> matching_but_not_running(const probe::NetFacts& net, const std::string& value) {
+  IfList l = parse_if_list(value, kNcclMaxIfs);
+  std::vector<std::string> out;
+  for (const auto& i : net.interfaces) {
+    if (!if_list_selects(l, i.name)) continue;
+    if (!i.running)
+      out.push_back(i.name + (i.up ? " (up, no carrier)" : " (down)"));
+    else if (i.ipv4.empty() && i.ipv6.empty())
+      out.push_back(i.name + " (no address)");
+  }
+  return out;
+}
+
+std::string suggest_name(const probe::NodeFacts& f) {
+  for (const auto& i : f.net.interfaces) {
+    if (f.net.default_route_ifname == i.name && i.running && !iface_is_local_only(i)) return i.name;
+  }
+  for (const auto& i : f.net.interfaces)
+    if (i.running && !iface_is_local_only(i) && !i.ipv4.empty()) return i.name;
+  return "<interface>";
+}
+
+void check_user_value(const probe::NodeFacts& f, const std::string& v, const IfSelection& all,
+                      const std::vector<std::string>& ev, std::vector<Finding>& out) {
+  // An IP address instead of a name: NCCL compares it with interface names and matches nothing.
+  IfList l = parse_if_list(v, kNcclMaxIfs);
+  std::string body = v.substr((l.exclude ? 1 : 0) + (l.exact ? 1 : 0));
+  for (size_t start = 0; start <= body.size();) {
+    size_t end = body.find(',', start);
+    if (end == std::string::npos) end = body.size();
+    std::string tok = body.substr(start, end - start);
+    if (looks_like_ip(tok)) {
+      const auto* holder = iface_with_addr(f.net, tok.substr(0, tok.find('/')));
+      std::string name = holder ? holder->name : suggest_name(f);
+      out.push_back({"net.socket_ifname.is_ip", Severity::fail,
+                     fmt::format("NCCL_SOCKET_IFNAME=\"{}\" is an IP address, not an interface name", v), ev,
+                     fmt::format("export NCCL_SOCKET_IFNAME={}{}", name,
+                                 holder ? fmt::format("   # {} holds {}", name, tok) : "")});
+      return;
+    }
+    start = end + 1;
+  }
+  if (l.overlong || l.dropped > 0) {
+    out.push_back({"net.socket_ifname.syntax", Severity::warn,
+                   l.overlong
+                       ? "NCCL_SOCKET_IFNAME has an entry of 64+ characters (overflows NCCL's buffer)"
+                       : fmt::format("NCCL_SOCKET_IFNAME lists more than {} entries; NCCL ignores {} of them",
+                                     kNcclMaxIfs, l.dropped),
+                   ev, "Name the interfaces to use, e.g. export NCCL_SOCKET_IFNAME=" + suggest_name(f)});
+  }
+  if (!all.found()) {
+    auto why = matching_but_not_running(f.net, v);
+    auto ev2 = ev;
+    if (!why.empty()) ev2.push_back("matching but unusable: " + join(why));
+    out.push_back(
+        {"net.socket_ifname.no_match", Severity::fail,
+         fmt::format("NCCL_SOCKET_IFNAME=\"{}\" matches no running interface: NCCL fails with "
+                     "\"Bootstrap : no socket interface found\"",
+                     v),
+         ev2,
+         fmt::format("export NCCL_SOCKET_IFNAME={}   (see `ip -br addr`; prefix match, '=' exact, '^' "
+                     "excludes)",
+                     suggest_name(f))});
+    return;
+  }
+  bool all_local = true;
+  for (const auto& c : all.matched) all_local = all_local && c.iface && iface_is_local_only(*c.iface);
+  if (all_local) {
+    out.push_back({"net.socket_ifname.virtual_only", Severity::warn,
+                   fmt::format("NCCL_SOCKET_IFNAME=\"{}\" selects only local/virtual interfaces ({})", v,
+                               join(names(all.matched))),
+                   ev,
+                   fmt::format("export NCCL_SOCKET_IFNAME={}   (an interface other nodes can reach)",
+                               suggest_name(f))});
+    return;
+  }
+  // "^docker0" style lists keep lo, which comes first in getifaddrs order: the bootstrap then listens on lo.
+  if (all.matched[0].iface && iface_is_local_only(*all.matched[0].iface)) {
+    out.push_back(
+        {"net.socket_ifname.local_first", Severity::warn,
+         fmt::format("NCCL_SOCKET_IFNAME=\"{}\" also selects {}, which comes first: NCCL bootstraps on {} "
+                     "({}) and other nodes cannot connect",
+                     v, all.matched[0].name, all.matched[0].name, all.matched[0].addr),
+         ev, fmt::format("export NCCL_SOCKET_IFNAME={}   (or exclude it too: ^docker,lo)", suggest_name(f))});
+    return;
+  }
+  out.push_back({"net.nccl_if.selected", Severity::ok,
+                 fmt::format("NCCL_SOCKET_IFNAME=\"{}\": NCCL uses {} ({})", v, all.matched[0].name,
+                             all.matched[0].addr),
+                 ev});
+}
+
+void check_auto(const probe::NodeFacts& f, const IfSelection& boot, const IfSelection& all,
+                const std::vector<std::string>& ev, std::vector<Finding>& out) {
+  if (!boot.found()) {
+    out.push_back(
+        {"net.nccl_if.none", Severity::fail,
+         "NCCL finds no usable socket interface (none running with an address): \"Bootstrap : no socket "
+         "interface found\"",
+         ev, "Bring up a network interface with an IP address (ip link set IF up; ip addr add ...)."});
+    return;
+  }
+  const auto& c = boot.matched[0];
+  if (c.iface && iface_is_local_only(*c.iface)) {
+    bool lo = c.iface->kind == "loopback" || c.name.rfind("lo", 0) == 0;
+    out.push_back(
+        {lo ? "net.nccl_auto_if.loopback" : "net.nccl_auto_if.docker", Severity::warn,
+         fmt::format("NCCL_SOCKET_IFNAME unset: NCCL will pick {} ({}), which other nodes cannot reach",
+                     c.name, c.addr),
+         ev, fmt::format("export NCCL_SOCKET_IFNAME={} (and GLOO_SOCKET_IFNAME for gloo)", suggest_name(f))});
+    return;
+  }
+  // Slow pick while a faster interface exists: only matters when NCCL moves data over sockets.
+  if (data_over_sockets(f) && c.iface && c.iface->speed_mbps > 0) {
+    const probe::NetInterface* best = nullptr;
+    for (const auto& i : f.net.interfaces) {
+      if (!i.running || iface_is_local_only(i) || (i.ipv4.empty() && i.ipv6.empty())) continue;
+      if (i.speed_mbps > c.iface->speed_mbps && (!best || i.speed_mbps > best->speed_mbps)) best = &i;
+    }
+    if (best) {
+      out.push_back({"net.nccl_if.slow", Severity::warn,
+                     fmt::format("NCCL will use {} ({} Mb/s) for socket traffic while {} runs at {} Mb/s",
+                                 c.name, c.iface->speed_mbps, best->name, best->speed_mbps),
+                     ev, fmt::format("export NCCL_SOCKET_IFNAME={}", best->name)});
+      return;
+    }
+  }
+  std::string why = boot.stage == "ib"             ? "IPoIB first"
+                    : boot.stage == "NCCL_COMM_ID" ? "subnet of NCCL_COMM_ID"
+                                                   : "first usable interface";
+  out.push_back({"net.nccl_if.selected", Severity::ok,
+                 fmt::format("NCCL_SOCKET_IFNAME unset: NCCL will use {} ({}; {})", c.name, c.addr, why),
+                 ev});
+}
+
+std::vector<Finding> check_socket_ifname(const probe::NodeFacts& f, const CheckOptions&) {
+  std::vector<Finding> out;
+  if (f.net.interfaces.empty()) {
+    return {{"net.interfaces.unknown",
+             Severity::info,
+             "No network interface facts: NCCL interface choice not checked",
+             {}}};
+  }
+  IfSelectInput in;
+  in.net = &f.net;
+  in.socket_ifname = nccl_setting(f, "NCCL_SOCKET_IFNAME");
+  in.socket_family = nccl_setting(f, "NCCL_SOCKET_FAMILY");
+  in.comm_id = nccl_setting(f, "NCCL_COMM_ID");
+  in.nccl_version_code = nccl_min_version_code(f);
+  IfSelection all = nccl_select_interfaces(in);
+  IfSelection boot = nccl_bootstrap_interface(in);
+  auto ev = base_evidence(f, boot, all);
+  if (!boot.error.empty() || !all.error.empty()) {
+    out.push_back({"net.nccl_comm_id.invalid", Severity::fail, boot.error.empty() ? all.error : boot.error,
+                   ev, "Set NCCL_COMM_ID to <ipv4>:<port> or [<ipv6>]:<port> of rank 0, or unset it."});
+    return out;
+  }
+  if (in.comm_id && !boot.found()) {
+    out.push_back(
+        {"net.nccl_comm_id.no_subnet", Severity::fail,
+         fmt::format("No local address is in the subnet of NCCL_COMM_ID={}: NCCL fails with \"No usable "
+                     "listening interface found\"",
+                     *in.comm_id),
+         ev, "Set NCCL_COMM_ID to an address of rank 0 on a network this node is attached to."});
+    return out;
+  }
+  if (all.ignored_short) {
+    out.push_back({"net.socket_ifname.ignored", Severity::warn,
+                   fmt::format("NCCL_SOCKET_IFNAME=\"{}\" is ignored by NCCL (shorter than 2 characters); it "
+                               "chooses by itself",
+                               *in.socket_ifname),
+                   ev, fmt::format("export NCCL_SOCKET_IFNAME={}   or unset it", suggest_name(f))});
+  }
+  if (all.user_list) {
+    check_user_value(f, *in.socket_ifname, all, ev, out);
+  } else {
+    check_auto(f, boot, all, ev, out);
+  }
+  return out;
+}
+
+}  // namespace
+
+NodeRule socket_ifname_rule() {
+  return {
+      "net.socket_ifname",
+      check_socket_ifname,
+      {{"net.nccl_if.selected", "NCCL's socket interface",
+        "The interface NCCL will use for its bootstrap and socket traffic, predicted with NCCL's own rules: "
+        "NCCL_SOCKET_IFNAME when it is longer than one character (prefix match, '=' for exact names, '^' to "
+        "exclude, comma lists, ':port' suffixes ignored), otherwise the first running interface named ib*, "
+        "then one in the subnet of NCCL_COMM_ID, then anything but docker*/lo/virbr*, then docker*, lo, "
+        "virbr*. "
+        "Interfaces are scanned in getifaddrs order (all IPv4 addresses first, then IPv6), only running ones "
+        "count, and IPv6 loopback is skipped. The evidence nccl_bootstrap_if=NAME is the prediction."},
+       {"net.socket_ifname.no_match", "NCCL_SOCKET_IFNAME matches no running interface",
+        "NCCL found no interface matching NCCL_SOCKET_IFNAME, so ncclCommInitRank fails with \"Bootstrap : "
+        "no "
+        "socket interface found\" (or \"NET/Socket : no interface found\"). Typical causes: a typo, an "
+        "interface "
+        "name from another machine (eth0 vs ens3f0), an interface that is down or has no carrier, or '=' "
+        "exact "
+        "match on a prefix. Fix: list real names from `ip -br addr` on every node."},
+       {"net.socket_ifname.is_ip", "NCCL_SOCKET_IFNAME holds an IP address",
+        "NCCL_SOCKET_IFNAME takes interface names (or name prefixes), never addresses. An address matches no "
+        "interface, so NCCL cannot bootstrap. Use the name of the interface holding that address."},
+       {"net.socket_ifname.virtual_only", "NCCL_SOCKET_IFNAME selects only loopback/docker interfaces",
+        "The only interfaces NCCL_SOCKET_IFNAME selects are lo, docker* or virbr*: their addresses are local "
+        "to "
+        "this machine, so ranks on other nodes cannot connect and the job hangs in init. Name the interface "
+        "on "
+        "the network the nodes share."},
+       {"net.socket_ifname.local_first", "NCCL_SOCKET_IFNAME lets lo/docker come first",
+        "NCCL's bootstrap uses the first interface that NCCL_SOCKET_IFNAME selects, in getifaddrs order, "
+        "where lo "
+        "is normally first. An exclude list such as ^docker0 or ^eth1 still selects lo, so rank 0 listens on "
+        "127.0.0.1 and the other nodes hang in init. Exclude lo as well (^docker,lo) or name the interface."},
+       {"net.socket_ifname.ignored", "NCCL_SOCKET_IFNAME too short, ignored",
+        "NCCL only honours NCCL_SOCKET_IFNAME when it is at least 2 characters long (strlen(env) > 1). An "
+        "empty "
+        "value or a single character such as \"=\" or \"^\" is silently ignored and NCCL picks an interface "
+        "by "
+        "itself, which may not be the one intended."},
+       {"net.socket_ifname.syntax", "NCCL_SOCKET_IFNAME too long",
+        "NCCL keeps at most 16 entries of NCCL_SOCKET_IFNAME, each under 64 characters; longer lists are cut "
+        "and overlong entries overflow NCCL's fixed buffers."},
+       {"net.nccl_auto_if.docker", "NCCL would pick a docker/virtual bridge",
+        "NCCL_SOCKET_IFNAME is unset and the only running interfaces with an address are docker*/virbr* "
+        "bridges, "
+        "so NCCL binds there and other nodes cannot reach it. Set NCCL_SOCKET_IFNAME to the real interface."},
+       {"net.nccl_auto_if.loopback", "NCCL would pick the loopback interface",
+        "NCCL_SOCKET_IFNAME is unset and only lo is usable: fine for a single node, a hang for multi-node "
+        "jobs. "
+        "Bring up the real interface or set NCCL_SOCKET_IFNAME."},
+       {"net.nccl_if.slow", "NCCL's socket interface is slower than another one",
+        "NCCL moves data over TCP sockets here (no active IB/RoCE port, or IB disabled) and its automatic "
+        "choice "
+        "is the first usable interface, not the fastest. A faster interface exists; name it in "
+        "NCCL_SOCKET_IFNAME."},
+       {"net.nccl_if.none", "No usable socket interface",
+        "No interface is running with an IPv4/IPv6 address, so NCCL cannot bootstrap at all."},
+       {"net.nccl_comm_id.invalid", "NCCL_COMM_ID cannot be used",
+        "NCCL_COMM_ID must be <ipv4>:<port>, [<ipv6>]:<port> or <hostname>:<port>. With it set, NCCL's "
+        "bootstrap uses the interface in the same subnet as that address and ignores NCCL_SOCKET_IFNAME."},
+       {"net.nccl_comm_id.no_subnet", "No interface in NCCL_COMM_ID's subnet",
+        "With NCCL_COMM_ID set, NCCL's bootstrap listens on the local address in the same subnet as the "
+        "address "
+        "given; none exists here, so init fails with \"NET/Socket : No usable listening interface found\"."},
+       {"net.interfaces.unknown", "Interfaces not known",
+        "The network probe recorded no interface, so the interface rules could not run."}}};
+}
+
+}  // namespace dd::rules
