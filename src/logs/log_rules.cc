@@ -80,6 +80,11 @@ void init_rules(const LogsResult& r, std::vector<Finding>& out) {
                                              p.comm_inits, p.init_complete));
     }
   }
+  size_t complete = 0;
+  for (const auto& p : r.processes) complete += p.init_complete > 0 ? 1 : 0;
+  if (never.evidence.empty() && complete > 0)
+    out.push_back(make("logs.init.complete", Severity::ok,
+                       fmt::format("All {} NCCL process(es) reached Init COMPLETE", complete), ""));
   if (!never.evidence.empty()) {
     never.title = fmt::format("{} process(es) never reached NCCL Init COMPLETE", never.evidence.size());
     out.push_back(std::move(never));
