@@ -2,6 +2,8 @@
 // (a cheap prefilter), an optional regex (run only on lines holding a needle, for confirmation and captures),
 // and the id, severity, title, cause, fix and references that become a finding.
 #pragma once
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <regex>
 #include <string>
@@ -22,8 +24,9 @@ struct CatalogueEntry {
   std::vector<std::string> references;
   std::vector<std::string> needles;  // any of these literals must be in the line
   std::string pattern;               // ECMAScript regex; empty = needles suffice
-  bool info_lines = false;           // also scan NCCL INFO lines (most entries skip them: they are the bulk)
-  std::string source;                // "nccl", "pytorch", "paddle", "mindspore", "hccl", "mpi", "cuda", ...
+  bool info_lines = false;  // also test NCCL INFO lines, where a needle must START the message (INFO lines
+                            // are the bulk of a log; other entries skip them)
+  std::string source;  // "nccl", "pytorch", "paddle", "mindspore", "hccl", "mpi", "cuda", ...
   std::shared_ptr<const std::regex> re;
 };
 
@@ -50,8 +53,20 @@ class Catalogue {
   static std::string render_title(const CatalogueEntry& e, const std::vector<std::string>& captures);
 
  private:
+  void build_prefilter();
+
   std::vector<CatalogueEntry> entries_;
   std::vector<size_t> info_entries_;  // indices of entries with info_lines
+  // Prefilter: each needle is anchored on its rarest byte pair; one pass over the line checks a 64 Kbit map
+  // of anchors and compares needles only where an anchor occurs.
+  struct NeedleRef {
+    uint32_t entry;
+    uint32_t needle;
+    uint32_t anchor;  // offset of the anchor pair inside the needle
+  };
+  std::array<bool, 256> info_first_{};  // first bytes of info_lines needles
+  std::vector<uint64_t> anchor_bits_;
+  std::vector<std::vector<NeedleRef>> anchors_;
 };
 
 }  // namespace dd::logs

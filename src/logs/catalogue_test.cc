@@ -80,15 +80,15 @@ TEST(LogsCatalogue, ParseRejectsBrokenEntries) {
   auto ok = Catalogue::parse(R"J([{"id":"a.b","title":"got {1}","needles":["boom"],"pattern":"boom (\\d+)"
 }])J");
   ASSERT_TRUE(ok.ok());
-std::vector<CatalogueMatch> m;
-ok->match("xx boom 42", false, m);
-ASSERT_EQ(m.size(), 1u);
-EXPECT_EQ(Catalogue::render_title(ok->entries()[0], m[0].captures), "got 42");
-m.clear();
-ok->match("xx boom", false, m);  // needle but no regex match
-EXPECT_TRUE(m.empty());
-ok->match("xx boom 42", true, m);  // INFO lines only see info_lines entries
-EXPECT_TRUE(m.empty());
+  std::vector<CatalogueMatch> m;
+  ok->match("xx boom 42", false, m);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(Catalogue::render_title(ok->entries()[0], m[0].captures), "got 42");
+  m.clear();
+  ok->match("xx boom", false, m);  // needle but no regex match
+  EXPECT_TRUE(m.empty());
+  ok->match("xx boom 42", true, m);  // INFO lines only see info_lines entries
+  EXPECT_TRUE(m.empty());
 }
 
 TEST(LogsCatalogue, MatchTextForExplain) {

@@ -9,6 +9,9 @@
 
 namespace dd::logs {
 
+// Calls per collective ("AllReduce" -> n); looked up by string_view on the hot path.
+using OpCounts = std::map<std::string, uint64_t, std::less<>>;
+
 // Where something was seen: "file:line".
 struct Where {
   std::string file;
@@ -36,10 +39,10 @@ struct ProcessFacts {
   uint32_t comm_inits = 0;                             // communicator init starts seen
   uint32_t init_complete = 0;                          // "Init COMPLETE" lines
   Where first_init_complete;
-  double init_total_s = -1;                                 // "Init timings ... total X"
-  std::string init_timings;                                 // the timings text after "total"
-  std::map<std::string, uint64_t> coll_counts;              // NCCL_DEBUG_SUBSYS=COLL: op -> calls
-  std::vector<std::map<std::string, uint64_t>> iterations;  // the same, split on --iteration-pattern
+  double init_total_s = -1;          // "Init timings ... total X"
+  std::string init_timings;          // the timings text after "total"
+  OpCounts coll_counts;              // NCCL_DEBUG_SUBSYS=COLL: op -> calls
+  std::vector<OpCounts> iterations;  // the same, split on --iteration-pattern
   uint64_t nccl_lines = 0;
   uint64_t warns = 0;
   std::string first_warn;

@@ -204,7 +204,7 @@ void coll_rules(const LogsResult& r, std::vector<Finding>& out) {
       const auto& ref = ps[0]->iterations[it];
       for (const auto* p : ps) {
         if (p->iterations[it] == ref) continue;
-        auto show = [](const std::map<std::string, uint64_t>& m) {
+        auto show = [](const OpCounts& m) {
           std::string s;
           for (const auto& [op, n] : m) s += fmt::format("{}{}={}", s.empty() ? "" : " ", op, n);
           return s.empty() ? std::string("none") : s;

@@ -108,8 +108,15 @@ std::string_view coll_op_name(std::string_view msg) {
 std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const Where& at) {
   if (msg.empty()) return {};
   if (std::string_view op = coll_op_name(msg); !op.empty()) {
-    ++p.coll_counts[std::string(op)];
-    if (!p.iterations.empty()) ++p.iterations.back()[std::string(op)];
+    auto bump = [op](OpCounts& m) {
+      auto it = m.find(op);
+      if (it != m.end())
+        ++it->second;
+      else if (m.size() < 64)
+        m.emplace(std::string(op), 1);
+    };
+    bump(p.coll_counts);
+    if (!p.iterations.empty()) bump(p.iterations.back());
     return op;
   }
   switch (msg[0]) {
