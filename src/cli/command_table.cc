@@ -9,6 +9,7 @@ const std::vector<CommandEntry>& commands() {
        setup_check},
       {"facts", "Print what the probes read on this node (--json for the full record)", setup_facts},
       {"explain", "Explain a finding id, or match a pasted error message", setup_explain},
+      {"logs", "Read NCCL and framework logs (files, dirs, .gz, -) and say what went wrong", setup_logs},
   };
   return table;
 }

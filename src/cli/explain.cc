@@ -1,13 +1,28 @@
-// `distdoctor explain ID` prints the long form of a finding id; `--list` prints every id.
-#include <iostream>
-
+// `distdoctor explain ID` prints the long form of a finding id (rules or the known-error catalogue);
+// `explain "TEXT"` matches a pasted error message against the catalogue; `--list` prints every id.
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "cli/command.h"
+#include "logs/analyze.h"
+#include "logs/catalogue.h"
 #include "report/report.h"
 #include "rules/rule.h"
 
 namespace dd::cli {
+
+namespace {
+
+void print_entry(const logs::CatalogueEntry& e, const std::vector<std::string>& captures) {
+  std::cout << e.id << " [" << report::severity_name(e.severity)
+            << "]: " << logs::Catalogue::render_title(e, captures) << "\n\n";
+  if (!e.cause.empty()) std::cout << "Cause: " << e.cause << "\n\n";
+  if (!e.fix.empty()) std::cout << "Fix: " << e.fix << "\n";
+  for (const auto& r : e.references) std::cout << "See: " << r << "\n";
+}
+
+}  // namespace
 
 Runner setup_explain(CLI::App& sub) {
   auto list = std::make_shared<bool>(false);
@@ -16,8 +31,10 @@ Runner setup_explain(CLI::App& sub) {
   sub.add_option("id_or_text", *query, "A finding id, or an error message to match");
   return [list, query]() -> int {
     auto docs = rules::all_rule_docs();
+    const auto& cat = logs::Catalogue::builtin();
     if (*list) {
       for (const auto& d : docs) std::cout << fmt::format("{:<36} {}\n", d.id, d.title);
+      for (const auto& e : cat.entries()) std::cout << fmt::format("{:<36} {}\n", e.id, e.title);
       return report::kExitPass;
     }
     if (query->empty()) {
@@ -31,6 +48,29 @@ Runner setup_explain(CLI::App& sub) {
         std::cout << d.id << ": " << d.title << "\n\n" << d.explanation << "\n";
         return report::kExitPass;
       }
+    }
+    if (const auto* e = cat.find(q)) {
+      print_entry(*e, {});
+      return report::kExitPass;
+    }
+    // Not an id: treat it as pasted log text.
+    auto found = logs::match_text(q, cat);
+    if (!found.empty()) {
+      bool first = true;
+      for (const auto& f : found) {
+        if (!first) std::cout << "\n----\n";
+        first = false;
+        const auto* e = cat.find(f.id);
+        std::vector<std::string> caps;
+        // The title of the finding already has the captures filled in; print it with the entry's text.
+        std::cout << "matches " << f.id << " [" << report::severity_name(f.severity) << "]: " << f.title
+                  << "\n\n";
+        if (e && !e->cause.empty()) std::cout << "Cause: " << e->cause << "\n\n";
+        if (e && !e->fix.empty()) std::cout << "Fix: " << e->fix << "\n";
+        if (e)
+          for (const auto& r : e->references) std::cout << "See: " << r << "\n";
+      }
+      return report::kExitPass;
     }
     std::cerr << "distdoctor explain: no finding id or known error matches \"" << q << "\"\n";
     return report::kExitCannotRun;

@@ -1,0 +1,72 @@
+// The known-error catalogue: data/known_errors.json, embedded at build time. Each entry has literal needles
+// (a cheap prefilter), an optional regex (run only on lines holding a needle, for confirmation and captures),
+// and the id, severity, title, cause, fix and references that become a finding.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+#include "report/finding.h"
+
+namespace dd::logs {
+
+struct CatalogueEntry {
+  std::string id;
+  report::Severity severity = report::Severity::fail;
+  std::string title;  // may hold {1}, {2}: regex captures
+  std::string cause;
+  std::string fix;
+  std::vector<std::string> references;
+  std::vector<std::string> needles;  // any of these literals must be in the line
+  std::string pattern;               // ECMAScript regex; empty = needles suffice
+  bool info_lines = false;  // also test NCCL INFO lines, where a needle must START the message (INFO lines
+                            // are the bulk of a log; other entries skip them)
+  std::string source;  // "nccl", "pytorch", "paddle", "mindspore", "hccl", "mpi", "cuda", ...
+  std::shared_ptr<const std::regex> re;
+};
+
+struct CatalogueMatch {
+  size_t entry;                       // index into entries()
+  std::vector<std::string> captures;  // regex groups 1..n
+};
+
+class Catalogue {
+ public:
+  // Parses a catalogue document; an error names the entry at fault.
+  static Result<Catalogue> parse(std::string_view json_text);
+  // The embedded catalogue (parsed once; a broken embedded file aborts: it is a build bug, caught by tests).
+  static const Catalogue& builtin();
+
+  const std::vector<CatalogueEntry>& entries() const { return entries_; }
+  const CatalogueEntry* find(std::string_view id) const;
+  bool has_info_entries() const { return !info_entries_.empty(); }
+
+  // Appends matches for one line. nccl_info: the line is NCCL INFO output (only info_lines entries apply).
+  void match(std::string_view line, bool nccl_info, std::vector<CatalogueMatch>& out) const;
+
+  // Title with {n} replaced by captures.
+  static std::string render_title(const CatalogueEntry& e, const std::vector<std::string>& captures);
+
+ private:
+  void build_prefilter();
+
+  std::vector<CatalogueEntry> entries_;
+  std::vector<size_t> info_entries_;  // indices of entries with info_lines
+  // Prefilter: each needle is anchored on its rarest byte pair; one pass over the line checks a 64 Kbit map
+  // of anchors and compares needles only where an anchor occurs.
+  struct NeedleRef {
+    uint32_t entry;
+    uint32_t needle;
+    uint32_t anchor;  // offset of the anchor pair inside the needle
+  };
+  std::array<bool, 256> info_first_{};  // first bytes of info_lines needles
+  std::vector<uint64_t> anchor_bits_;
+  std::vector<std::vector<NeedleRef>> anchors_;
+};
+
+}  // namespace dd::logs

@@ -1,0 +1,111 @@
+// Every catalogue entry is triggered by its fixture (fixtures/logs/catalogue/<id>.log, realistic excerpts),
+// and healthy NCCL INFO logs trigger nothing. Also: the catalogue's own validation.
+#include "logs/catalogue.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "logs/analyze.h"
+#include "logs/file_scan.h"
+
+namespace dd::logs {
+namespace {
+
+const std::string kFix = std::string(DD_FIXTURE_DIR) + "/logs";
+
+std::string slurp(const std::string& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+TEST(LogsCatalogue, BuiltinIsWellFormed) {
+  const auto& cat = Catalogue::builtin();
+  ASSERT_GE(cat.entries().size(), 40u);
+  for (const auto& e : cat.entries()) {
+    EXPECT_FALSE(e.cause.empty()) << e.id;
+    EXPECT_FALSE(e.fix.empty()) << e.id;
+    EXPECT_NE(e.id.find('.'), std::string::npos) << e.id;
+    EXPECT_FALSE(e.source.empty()) << e.id;
+  }
+}
+
+TEST(LogsCatalogue, EveryEntryHasAFixtureThatTriggersIt) {
+  const auto& cat = Catalogue::builtin();
+  ScanOptions opt;
+  for (size_t i = 0; i < cat.entries().size(); ++i) {
+    const auto& e = cat.entries()[i];
+    std::string path = kFix + "/catalogue/" + e.id + ".log";
+    ASSERT_TRUE(std::filesystem::exists(path)) << "no fixture for " << e.id;
+    FileResult r = scan_file(path, cat, opt);
+    ASSERT_TRUE(r.hits.count(i)) << e.id << " not triggered by " << path;
+    const Hit& h = r.hits[i].samples.at(0);
+    EXPECT_GT(h.line, 0u);
+    EXPECT_EQ(h.file, path);
+    // Titles with {n} must have their captures.
+    std::string title = Catalogue::render_title(e, h.captures);
+    EXPECT_EQ(title.find('?'), std::string::npos) << e.id << ": " << title;
+  }
+}
+
+TEST(LogsCatalogue, HealthyInfoLogsTriggerNothing) {
+  const auto& cat = Catalogue::builtin();
+  LogsOptions opt;
+  opt.paths = {kFix + "/healthy"};
+  LogsResult r = analyze_logs(opt, cat);
+  ASSERT_EQ(r.files.size(), 2u);
+  EXPECT_TRUE(r.hits.empty());
+  EXPECT_EQ(r.unmatched_warns.count, 0u);
+  for (const auto& f : logs_findings(r, cat))
+    EXPECT_LT(f.severity, report::Severity::warn) << f.id << ": " << f.title;
+  // The same text repeated many times (bulk INFO) still matches nothing.
+  std::string text;
+  std::string one = slurp(kFix + "/healthy/nccl.gpu-node-1.12345.log");
+  for (int i = 0; i < 200; ++i) text += one;
+  FileResult big = scan_buffer("big", text, cat, ScanOptions{});
+  EXPECT_TRUE(big.hits.empty());
+}
+
+TEST(LogsCatalogue, ParseRejectsBrokenEntries) {
+  EXPECT_FALSE(Catalogue::parse("not json").ok());
+  EXPECT_FALSE(Catalogue::parse(R"J([{"id":"a.b","title":"t"}])J").ok());  // no needles
+  EXPECT_FALSE(Catalogue::parse(R"J([{"id":"a.b","title":"t","needles":["x"],"pattern":"(["}])J").ok());
+  EXPECT_FALSE(Catalogue::parse(
+                   R"J([{"id":"a.b","title":"t","needles":["x"]},{"id":"a.b","title":"t","needles":["y"]}])J")
+                   .ok());
+  auto ok = Catalogue::parse(R"J([{"id":"a.b","title":"got {1}","needles":["boom"],"pattern":"boom (\\d+)"
+}])J");
+  ASSERT_TRUE(ok.ok());
+  std::vector<CatalogueMatch> m;
+  ok->match("xx boom 42", false, m);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(Catalogue::render_title(ok->entries()[0], m[0].captures), "got 42");
+  m.clear();
+  ok->match("xx boom", false, m);  // needle but no regex match
+  EXPECT_TRUE(m.empty());
+  ok->match("xx boom 42", true, m);  // INFO lines only see info_lines entries
+  EXPECT_TRUE(m.empty());
+}
+
+TEST(LogsCatalogue, MatchTextForExplain) {
+  const auto& cat = Catalogue::builtin();
+  auto f = match_text("NCCL WARN Bootstrap : no socket interface found", cat);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "nccl.bootstrap_no_interface");
+  f = match_text(
+      "torch.distributed.DistBackendError: NCCL error ... Last error:\nDuplicate GPU detected : rank 1 and "
+      "rank 0 both on CUDA device 18000",
+      cat);
+  bool dup = false;
+  for (const auto& x : f)
+    dup |= x.id == "nccl.duplicate_gpu" && x.title.find("Ranks 1 and 0") != std::string::npos;
+  EXPECT_TRUE(dup);
+  EXPECT_TRUE(match_text("all good here", cat).empty());
+}
+
+}  // namespace
+}  // namespace dd::logs

@@ -1,0 +1,189 @@
+// The per-line hot path: parse the NCCL header, update facts, and run the catalogue only where it can match.
+#include "logs/file_scan.h"
+
+#include <cstring>
+#include <unordered_map>
+
+#include "logs/framework.h"
+#include "logs/nccl_facts.h"
+#include "logs/nccl_line.h"
+
+namespace dd::logs {
+
+namespace {
+
+class Scanner {
+ public:
+  Scanner(const std::string& name, const Catalogue& cat, const ScanOptions& opt) : cat_(cat), opt_(opt) {
+    res_.file.path = name;
+    at_.file = name;
+  }
+
+  void line(std::string_view raw, uint64_t lineno) {
+    at_.line = lineno;
+    NcclLine l = parse_nccl_line(raw);
+    if (l.level == NcclLevel::none) {
+      other_line(l, raw);
+      return;
+    }
+    ++res_.file.nccl_lines;
+    if (l.level == NcclLevel::version) {  // bare "NCCL version" line: belongs to the last process seen
+      if (last_ >= 0 && procs_[last_].nccl_version.empty())
+        procs_[last_].nccl_version = std::string(l.msg.substr(13));
+      else if (pending_version_.empty())
+        pending_version_ = std::string(l.msg.substr(13));
+      return;
+    }
+    int idx = process_index(l);
+    ProcessFacts& p = procs_[idx];
+    ++p.nccl_lines;
+    p.last_at.line = lineno;
+    if (l.fw_rank >= 0 && p.rank < 0) p.rank = l.fw_rank;
+    if (p.cuda_dev < 0 && l.dev >= 0) p.cuda_dev = l.dev;
+    if (l.level == NcclLevel::info) {
+      absorb_nccl_info(p, l.msg, at_);
+      if (cat_.has_info_entries()) {
+        matches_.clear();
+        cat_.match(l.msg, true, matches_);
+        record(matches_, raw, idx, l.fw_rank);
+      }
+    } else if (l.level == NcclLevel::warn) {
+      if (p.warns++ == 0) {
+        p.first_warn = std::string(l.msg.substr(0, 300));
+        p.first_warn_at = at_;
+      }
+      matches_.clear();
+      cat_.match(l.msg, false, matches_);
+      if (matches_.empty()) add_sample(res_.unmatched_warns, raw, idx, l.fw_rank, {});
+      record(matches_, raw, idx, l.fw_rank);
+    }
+  }
+
+  FileResult finish(const ReadStats& st) {
+    FileFacts& f = res_.file;
+    f.bytes = st.bytes;
+    f.lines = st.lines;
+    f.truncated_lines = st.truncated_lines;
+    f.longest_line = st.longest_line;
+    f.nul_bytes = st.nul_bytes;
+    f.gzip = st.gzip;
+    f.error = st.error;
+    f.last_line = st.last_line;
+    for (auto& p : procs_) {
+      if (p.nccl_version.empty()) p.nccl_version = pending_version_;
+      p.last_at.file = f.path;
+      f.init_complete += p.init_complete;
+      f.processes.push_back(p.label());
+    }
+    // Resolve evidence labels now that ranks are known.
+    auto label = [&](Hit& h, int idx) {
+      if (idx >= 0) {
+        if (h.rank < 0) h.rank = procs_[idx].rank;
+        h.who = procs_[idx].label();
+      } else if (h.rank >= 0) {
+        h.who = "[rank" + std::to_string(h.rank) + "]";
+      }
+    };
+    for (auto& [i, eh] : res_.hits)
+      for (size_t k = 0; k < eh.samples.size(); ++k) label(eh.samples[k], sample_proc_[key(i, k)]);
+    for (size_t k = 0; k < res_.unmatched_warns.samples.size(); ++k)
+      label(res_.unmatched_warns.samples[k], sample_proc_[key(SIZE_MAX, k)]);
+    res_.processes = std::move(procs_);
+    res_.watchdogs = std::move(fw_.watchdogs);
+    res_.child_failures = std::move(fw_.child_failures);
+    return std::move(res_);
+  }
+
+ private:
+  static uint64_t key(size_t entry, size_t k) { return (static_cast<uint64_t>(entry) << 8) ^ k; }
+
+  int process_index(const NcclLine& l) {
+    if (last_ >= 0 && l.pid == last_pid_ && l.host == last_host_) return last_;
+    std::string k(l.host);
+    k += ':';
+    k += std::to_string(l.pid);
+    auto it = index_.find(k);
+    int idx;
+    if (it == index_.end()) {
+      idx = static_cast<int>(procs_.size());
+      ProcessFacts p;
+      p.file = res_.file.path;
+      p.host = std::string(l.host);
+      p.pid = l.pid;
+      procs_.push_back(std::move(p));
+      index_.emplace(std::move(k), idx);
+    } else {
+      idx = it->second;
+    }
+    last_ = idx;
+    last_pid_ = l.pid;
+    last_host_ = procs_[idx].host;
+    return idx;
+  }
+
+  void other_line(const NcclLine& l, std::string_view raw) {
+    if (l.msg.empty()) return;
+    matches_.clear();
+    cat_.match(l.msg, false, matches_);
+    record(matches_, raw, -1, l.fw_rank);
+    fw_.line(l.msg, l.fw_rank, at_);
+    if (!opt_.iteration_pattern.empty() &&
+        memmem(l.msg.data(), l.msg.size(), opt_.iteration_pattern.data(), opt_.iteration_pattern.size())) {
+      int idx = last_;
+      if (l.fw_rank >= 0)
+        for (size_t i = 0; i < procs_.size(); ++i)
+          if (procs_[i].rank == l.fw_rank) idx = static_cast<int>(i);
+      if (idx >= 0 && procs_[idx].iterations.size() < 100000) procs_[idx].iterations.emplace_back();
+    }
+  }
+
+  void record(const std::vector<CatalogueMatch>& ms, std::string_view raw, int idx, int fw_rank) {
+    for (const auto& m : ms) add_sample(res_.hits[m.entry], raw, idx, fw_rank, m.captures, m.entry);
+  }
+
+  void add_sample(EntryHits& eh, std::string_view raw, int idx, int fw_rank,
+                  const std::vector<std::string>& caps, size_t entry = SIZE_MAX) {
+    ++eh.count;
+    if (eh.samples.size() >= opt_.max_samples) return;
+    Hit h;
+    h.file = res_.file.path;
+    h.line = at_.line;
+    h.rank = fw_rank;
+    h.excerpt = std::string(raw.substr(0, 300));
+    h.captures = caps;
+    sample_proc_[key(entry, eh.samples.size())] = idx;
+    eh.samples.push_back(std::move(h));
+  }
+
+  const Catalogue& cat_;
+  const ScanOptions& opt_;
+  FileResult res_;
+  Where at_;
+  std::vector<ProcessFacts> procs_;
+  std::unordered_map<std::string, int> index_;
+  std::unordered_map<uint64_t, int> sample_proc_;
+  int last_ = -1;
+  int64_t last_pid_ = -1;
+  std::string last_host_;
+  std::string pending_version_;
+  std::vector<CatalogueMatch> matches_;
+  FrameworkScanner fw_;
+};
+
+}  // namespace
+
+FileResult scan_file(const std::string& path, const Catalogue& cat, const ScanOptions& opt) {
+  Scanner sc(path == "-" ? std::string("<stdin>") : path, cat, opt);
+  ReadStats st = read_lines(path, opt.read, [&](std::string_view l, uint64_t n) { sc.line(l, n); });
+  return sc.finish(st);
+}
+
+FileResult scan_buffer(const std::string& name, std::string_view text, const Catalogue& cat,
+                       const ScanOptions& opt) {
+  Scanner sc(name, cat, opt);
+  ReadStats st =
+      read_lines_from_buffer(text, opt.read, [&](std::string_view l, uint64_t n) { sc.line(l, n); });
+  return sc.finish(st);
+}
+
+}  // namespace dd::logs

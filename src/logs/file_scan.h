@@ -1,0 +1,48 @@
+// Scans one log input (file, .gz or stdin) in a single streaming pass: NCCL facts per process, catalogue
+// matches with line numbers, framework failures, and a per-file summary. Bounded memory whatever the size.
+#pragma once
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logs/catalogue.h"
+#include "logs/line_reader.h"
+#include "logs/log_facts.h"
+
+namespace dd::logs {
+
+struct Hit {
+  std::string file;
+  uint64_t line = 0;
+  int rank = -1;
+  std::string who;      // process label or "[rankN]"
+  std::string excerpt;  // the line (capped)
+  std::vector<std::string> captures;
+};
+
+struct EntryHits {
+  uint64_t count = 0;
+  std::vector<Hit> samples;  // the first few
+};
+
+struct ScanOptions {
+  ReadOptions read;
+  std::string iteration_pattern;  // a literal; each line holding it starts a new iteration
+  size_t max_samples = 4;         // evidence lines kept per catalogue entry and file
+};
+
+struct FileResult {
+  FileFacts file;
+  std::vector<ProcessFacts> processes;
+  std::map<size_t, EntryHits> hits;  // catalogue index -> matches
+  EntryHits unmatched_warns;         // NCCL WARN lines no catalogue entry explains
+  std::vector<WatchdogTimeout> watchdogs;
+  std::vector<ChildFailure> child_failures;
+};
+
+FileResult scan_file(const std::string& path, const Catalogue& cat, const ScanOptions& opt);
+FileResult scan_buffer(const std::string& name, std::string_view text, const Catalogue& cat,
+                       const ScanOptions& opt);
+
+}  // namespace dd::logs

@@ -1,0 +1,122 @@
+// Hand-written matchers for PyTorch ProcessGroupNCCL watchdog lines and torchrun failure summaries.
+#include "logs/framework.h"
+
+#include <cstring>
+
+#include "logs/nccl_line.h"
+
+namespace dd::logs {
+
+namespace {
+
+bool contains(std::string_view s, std::string_view n) {
+  return memmem(s.data(), s.size(), n.data(), n.size());
+}
+
+int64_t int_after(std::string_view s, std::string_view key) {
+  size_t k = s.find(key);
+  if (k == std::string_view::npos) return -1;
+  int64_t v;
+  return parse_int(s.substr(k + key.size()), v) ? v : -1;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// "[Rank 3]" / "[PG ID 0 PG GUID 0(default_pg) Rank 3]" / "[PG 0 (default_pg) Rank 3]".
+int rank_in_brackets(std::string_view s) {
+  size_t k = s.find("Rank ");
+  if (k == std::string_view::npos) return -1;
+  int64_t v;
+  size_t used;
+  if (!parse_int(s.substr(k + 5), v, &used)) return -1;
+  return k + 5 + used < s.size() && s[k + 5 + used] == ']' ? static_cast<int>(v) : -1;
+}
+
+}  // namespace
+
+void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) {
+  if (block_lines_left_ > 0) {
+    --block_lines_left_;
+    std::string_view t = trim(msg);
+    if (t.size() >= 20 && t.compare(0, 20, "====================") == 0 &&
+        child_failures.size() > block_start_) {
+      block_lines_left_ = 0;  // closing rule of the summary
+      return;
+    }
+    if (t.size() > 2 && t[0] == '[' && t.back() == ':' &&
+        t[t.size() - 2] == ']') {  // "[0]:" starts a failure
+      if (child_failures.size() < 1024) child_failures.push_back(ChildFailure{.at = at});
+      return;
+    }
+    size_t colon = t.find(" : ");
+    if (colon == std::string_view::npos && t.size() > 10 && t.compare(0, 10, "error_file") == 0) colon = 10;
+    if (colon != std::string_view::npos && colon < 16 && !child_failures.empty())
+      child_field(trim(t.substr(0, colon)), trim(t.substr(colon + 3 > t.size() ? t.size() : colon + 3)), at);
+    return;
+  }
+  if (contains(msg, "ChildFailedError")) {
+    block_lines_left_ = 400;
+    block_start_ = child_failures.size();
+    return;
+  }
+  if (contains(msg, "Watchdog caught collective operation timeout")) {
+    WatchdogTimeout w;
+    w.at = at;
+    w.rank = rank_in_brackets(msg);
+    if (w.rank < 0) w.rank = fw_rank;
+    w.seq = int_after(msg, "SeqNum=");
+    size_t k = msg.find("OpType=");
+    if (k != std::string_view::npos) {
+      std::string_view op = msg.substr(k + 7);
+      w.op = std::string(op.substr(0, op.find_first_of(", )")));
+    }
+    w.timeout_ms = int_after(msg, "Timeout(ms)=");
+    w.ran_ms = int_after(msg, "ran for ");
+    watchdogs.push_back(std::move(w));
+    return;
+  }
+  if (contains(msg, "ast enqueued NCCL work: ")) {
+    int rank = rank_in_brackets(msg);
+    if (rank < 0) rank = fw_rank;
+    int64_t enq = int_after(msg, "ast enqueued NCCL work: ");
+    int64_t done = int_after(msg, "last completed NCCL work: ");
+    for (auto it = watchdogs.rbegin(); it != watchdogs.rend(); ++it) {
+      if (it->rank == rank) {
+        if (it->last_completed < 0) {
+          it->last_enqueued = enq;
+          it->last_completed = done;
+        }
+        return;
+      }
+    }
+    WatchdogTimeout w;  // a rank that did not time out itself but reported where it stood
+    w.at = at;
+    w.rank = rank;
+    w.last_enqueued = enq;
+    w.last_completed = done;
+    watchdogs.push_back(std::move(w));
+  }
+}
+
+void FrameworkScanner::child_field(std::string_view key, std::string_view value, const Where& at) {
+  ChildFailure& c = child_failures.back();
+  int64_t v;
+  if (key == "host")
+    c.host = std::string(value);
+  else if (key == "time")
+    c.time = std::string(value);
+  else if (key == "rank") {
+    if (parse_int(value, v)) c.rank = static_cast<int>(v);
+    int64_t lr = int_after(value, "local_rank: ");
+    if (lr >= 0) c.local_rank = static_cast<int>(lr);
+  } else if (key == "exitcode") {
+    if (parse_int(value, v)) c.exitcode = static_cast<int>(v);
+    c.pid = int_after(value, "pid: ");
+  }
+}
+
+}  // namespace dd::logs

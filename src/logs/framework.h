@@ -1,0 +1,26 @@
+// Structured facts from framework output that the catalogue alone cannot give: PyTorch watchdog timeouts
+// (op, SeqNum, timeout, last enqueued/completed work per rank) and torchrun's ChildFailedError summary
+// blocks.
+#pragma once
+#include <string_view>
+#include <vector>
+
+#include "logs/log_facts.h"
+
+namespace dd::logs {
+
+class FrameworkScanner {
+ public:
+  // One non-NCCL line, framework prefix already stripped (fw_rank = its rank, or -1).
+  void line(std::string_view msg, int fw_rank, const Where& at);
+
+  std::vector<WatchdogTimeout> watchdogs;  // also ranks that only reported "last completed" on a dump
+  std::vector<ChildFailure> child_failures;
+
+ private:
+  void child_field(std::string_view key, std::string_view value, const Where& at);
+  int block_lines_left_ = 0;  // > 0 while inside a ChildFailedError summary
+  size_t block_start_ = 0;    // failures before the current summary began
+};
+
+}  // namespace dd::logs

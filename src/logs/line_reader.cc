@@ -1,0 +1,186 @@
+// Streaming line reader: read(2) or zlib inflate into a fixed buffer, memchr for newlines, cut long lines.
+#include "logs/line_reader.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace dd::logs {
+
+namespace {
+
+// Splits a byte stream into lines; keeps at most max_line bytes of a pending partial line.
+class Splitter {
+ public:
+  Splitter(const ReadOptions& opt, const LineFn& fn, ReadStats& st) : opt_(opt), fn_(fn), st_(st) {
+    pending_.reserve(1024);
+  }
+
+  void feed(const char* p, size_t n) {
+    st_.bytes += n;
+    for (const char* q = p; (q = static_cast<const char*>(memchr(q, 0, p + n - q))) != nullptr; ++q)
+      ++st_.nul_bytes;
+    const char* end = p + n;
+    while (p < end) {
+      const char* nl = static_cast<const char*>(memchr(p, '\n', end - p));
+      if (!nl) {
+        append_partial(p, end - p);
+        keep_last();
+        return;
+      }
+      if (pending_.empty() && pending_len_ == 0) {
+        emit(std::string_view(p, nl - p), nl - p);
+      } else {
+        append_partial(p, nl - p);
+        emit(pending_, pending_len_);
+        keep_last();
+        pending_.clear();
+        pending_len_ = 0;
+      }
+      p = nl + 1;
+    }
+    keep_last();
+  }
+
+  void finish() {
+    if (!pending_.empty() || pending_len_ > 0) emit(pending_, pending_len_);
+    keep_last();
+    pending_.clear();
+    pending_len_ = 0;
+  }
+
+ private:
+  void append_partial(const char* p, size_t n) {
+    pending_len_ += n;
+    if (pending_.size() < opt_.max_line) pending_.append(p, std::min(n, opt_.max_line - pending_.size()));
+  }
+  void emit(std::string_view line, uint64_t full_len) {
+    ++st_.lines;
+    if (full_len > st_.longest_line) st_.longest_line = full_len;
+    if (line.size() > opt_.max_line) line = line.substr(0, opt_.max_line);
+    if (full_len > opt_.max_line) ++st_.truncated_lines;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) last_ = line;
+    fn_(line, st_.lines);
+  }
+  // The last line is copied once per chunk, not once per line (views die with the chunk buffer).
+  void keep_last() {
+    if (!last_.empty()) st_.last_line.assign(last_.substr(0, 400));
+    last_ = {};
+  }
+
+  const ReadOptions& opt_;
+  const LineFn& fn_;
+  ReadStats& st_;
+  std::string pending_;
+  uint64_t pending_len_ = 0;
+  std::string_view last_;
+};
+
+struct FdCloser {
+  int fd;
+  ~FdCloser() {
+    if (fd > 0) ::close(fd);
+  }
+};
+
+ssize_t read_full(int fd, char* buf, size_t n) {
+  for (;;) {
+    ssize_t r = ::read(fd, buf, n);
+    if (r < 0 && errno == EINTR) continue;
+    return r;
+  }
+}
+
+void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp, ReadStats& st,
+                    const ReadOptions& opt) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 15 + 32) != Z_OK) {
+    st.error = "zlib init failed";
+    return;
+  }
+  std::vector<char> out(opt.chunk);
+  zs.next_in = reinterpret_cast<Bytef*>(in.data());
+  zs.avail_in = static_cast<uInt>(already);
+  bool stream_end = false;
+  for (;;) {
+    if (zs.avail_in == 0) {
+      ssize_t r = read_full(fd, in.data(), in.size());
+      if (r < 0) {
+        st.error = std::string("read: ") + std::strerror(errno);
+        break;
+      }
+      if (r == 0) {
+        if (!stream_end) st.error = "truncated gzip stream (ends before the end of the compressed data)";
+        break;
+      }
+      zs.next_in = reinterpret_cast<Bytef*>(in.data());
+      zs.avail_in = static_cast<uInt>(r);
+    }
+    if (stream_end) {  // another gzip member follows (gzip a b > c)
+      inflateReset(&zs);
+      stream_end = false;
+    }
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    int ret = inflate(&zs, Z_NO_FLUSH);
+    if (ret == Z_NEED_DICT || ret == Z_DATA_ERROR || ret == Z_MEM_ERROR || ret == Z_STREAM_ERROR) {
+      st.error = std::string("corrupt gzip data: ") + (zs.msg ? zs.msg : "inflate error");
+      sp.feed(out.data(), out.size() - zs.avail_out);
+      break;
+    }
+    sp.feed(out.data(), out.size() - zs.avail_out);
+    if (ret == Z_STREAM_END) stream_end = true;
+  }
+  inflateEnd(&zs);
+}
+
+}  // namespace
+
+ReadStats read_lines(const std::string& path, const ReadOptions& opt, const LineFn& on_line) {
+  ReadStats st;
+  int fd = 0;
+  if (path != "-") {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      st.error = std::string("cannot open: ") + std::strerror(errno);
+      return st;
+    }
+  }
+  FdCloser closer{fd};
+  std::vector<char> buf(opt.chunk);
+  Splitter sp(opt, on_line, st);
+  ssize_t r = read_full(fd, buf.data(), buf.size());
+  if (r < 0) {
+    st.error = std::string("read: ") + std::strerror(errno);
+    return st;
+  }
+  if (r >= 2 && static_cast<unsigned char>(buf[0]) == 0x1f && static_cast<unsigned char>(buf[1]) == 0x8b) {
+    st.gzip = true;
+    inflate_stream(fd, buf, static_cast<size_t>(r), sp, st, opt);
+    sp.finish();
+    return st;
+  }
+  while (r > 0) {
+    sp.feed(buf.data(), static_cast<size_t>(r));
+    r = read_full(fd, buf.data(), buf.size());
+  }
+  if (r < 0) st.error = std::string("read: ") + std::strerror(errno);
+  sp.finish();
+  return st;
+}
+
+ReadStats read_lines_from_buffer(std::string_view text, const ReadOptions& opt, const LineFn& on_line) {
+  ReadStats st;
+  Splitter sp(opt, on_line, st);
+  sp.feed(text.data(), text.size());
+  sp.finish();
+  return st;
+}
+
+}  // namespace dd::logs

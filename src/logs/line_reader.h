@@ -1,0 +1,36 @@
+// Streaming line reader for log inputs: plain files, gzip (by magic bytes, streamed through zlib) and stdin
+// ("-"). Memory stays bounded: lines longer than max_line are cut (the rest is skipped and counted), never
+// buffered whole.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace dd::logs {
+
+struct ReadStats {
+  uint64_t bytes = 0;  // bytes of text seen (after gunzip)
+  uint64_t lines = 0;
+  uint64_t truncated_lines = 0;  // lines longer than max_line (cut to max_line)
+  uint64_t longest_line = 0;     // length of the longest line, before cutting
+  uint64_t nul_bytes = 0;        // NUL bytes seen: a sign of binary data
+  bool gzip = false;
+  std::string error;      // open/read/gunzip error ("" = read to the end)
+  std::string last_line;  // last non-empty line (capped at 400 bytes)
+};
+
+struct ReadOptions {
+  size_t max_line = 64 * 1024;  // longer lines are cut to this
+  size_t chunk = 1 << 20;       // read size
+};
+
+// Calls on_line(line, line_number) for each line (no '\n'; a trailing '\r' is dropped). Line numbers start
+// at 1. Returns the stats; errors are in stats.error, never thrown.
+using LineFn = std::function<void(std::string_view line, uint64_t lineno)>;
+ReadStats read_lines(const std::string& path, const ReadOptions& opt, const LineFn& on_line);
+
+// Same, over an in-memory buffer (tests, `explain` text).
+ReadStats read_lines_from_buffer(std::string_view text, const ReadOptions& opt, const LineFn& on_line);
+
+}  // namespace dd::logs

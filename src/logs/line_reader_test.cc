@@ -1,0 +1,131 @@
+// Tests for the streaming reader: gzip (whole, concatenated, truncated), long lines, binary, empty,
+// unreadable.
+#include "logs/line_reader.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace dd::logs {
+namespace {
+
+std::string tmp_path(const char* name) {
+  return std::string(::testing::TempDir()) + "/dd_logs_" + std::to_string(getpid()) + "_" + name;
+}
+
+void write_file(const std::string& p, const std::string& data) { std::ofstream(p, std::ios::binary) << data; }
+
+std::string gzip(const std::string& data) {
+  z_stream zs{};
+  deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, data.size()) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = data.size();
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = out.size();
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+std::vector<std::string> read_all(const std::string& p, ReadStats& st, size_t max_line = 64 * 1024) {
+  std::vector<std::string> lines;
+  ReadOptions o;
+  o.max_line = max_line;
+  o.chunk = 4096;  // small chunks exercise lines that cross chunk edges
+  st = read_lines(p, o, [&](std::string_view l, uint64_t n) {
+    EXPECT_EQ(n, lines.size() + 1);
+    lines.emplace_back(l);
+  });
+  return lines;
+}
+
+TEST(LogsLineReader, PlainCrlfAndNoTrailingNewline) {
+  auto p = tmp_path("plain");
+  write_file(p, "a\r\nbb\n\nccc");
+  ReadStats st;
+  auto l = read_all(p, st);
+  ASSERT_EQ(l.size(), 4u);
+  EXPECT_EQ(l[0], "a");
+  EXPECT_EQ(l[2], "");
+  EXPECT_EQ(l[3], "ccc");
+  EXPECT_EQ(st.last_line, "ccc");
+  EXPECT_TRUE(st.error.empty());
+  unlink(p.c_str());
+}
+
+TEST(LogsLineReader, GzipWholeConcatenatedAndTruncated) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "host:1:1 [0] NCCL INFO line " + std::to_string(i) + "\n";
+  auto p = tmp_path("gz");
+  write_file(p, gzip(text));
+  ReadStats st;
+  auto l = read_all(p, st);
+  EXPECT_TRUE(st.gzip);
+  EXPECT_TRUE(st.error.empty()) << st.error;
+  ASSERT_EQ(l.size(), 20000u);
+  EXPECT_EQ(l.back(), "host:1:1 [0] NCCL INFO line 19999");
+
+  write_file(p, gzip("one\n") + gzip("two\n"));
+  l = read_all(p, st);
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_EQ(l[1], "two");
+  EXPECT_TRUE(st.error.empty());
+
+  std::string gz = gzip(text);
+  write_file(p, gz.substr(0, gz.size() / 2));
+  l = read_all(p, st);
+  EXPECT_NE(st.error.find("truncated"), std::string::npos) << st.error;
+  EXPECT_GT(l.size(), 100u);  // what was there is still read
+  EXPECT_LT(l.size(), 20000u);
+  unlink(p.c_str());
+}
+
+TEST(LogsLineReader, TenMegabyteLineIsCut) {
+  auto p = tmp_path("long");
+  std::string big(10 << 20, 'x');
+  write_file(p, "before\n" + big + "\nafter\n");
+  ReadStats st;
+  auto l = read_all(p, st, 1024);
+  ASSERT_EQ(l.size(), 3u);
+  EXPECT_EQ(l[1].size(), 1024u);
+  EXPECT_EQ(st.truncated_lines, 1u);
+  EXPECT_EQ(st.longest_line, big.size());
+  EXPECT_EQ(l[2], "after");
+  unlink(p.c_str());
+}
+
+TEST(LogsLineReader, BinaryEmptyAndMissing) {
+  auto p = tmp_path("bin");
+  std::mt19937 rng(7);
+  std::string junk(1 << 20, '\0');
+  for (auto& c : junk) c = static_cast<char>(rng());
+  write_file(p, junk);
+  ReadStats st;
+  auto l = read_all(p, st);
+  EXPECT_GT(st.nul_bytes, 0u);
+  EXPECT_EQ(st.bytes, junk.size());
+  write_file(p, "");
+  l = read_all(p, st);
+  EXPECT_TRUE(l.empty());
+  EXPECT_TRUE(st.error.empty());
+  EXPECT_EQ(st.bytes, 0u);
+  unlink(p.c_str());
+  l = read_all(p, st);
+  EXPECT_NE(st.error.find("cannot open"), std::string::npos);
+  // A gzip header followed by garbage.
+  write_file(p, std::string("\x1f\x8b\x08\x00garbagegarbage", 18));
+  l = read_all(p, st);
+  EXPECT_FALSE(st.error.empty());
+  unlink(p.c_str());
+}
+
+}  // namespace
+}  // namespace dd::logs

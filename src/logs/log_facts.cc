@@ -1,0 +1,77 @@
+// JSON forms of LogFacts and the process label used in evidence.
+#include "logs/log_facts.h"
+
+namespace dd::logs {
+
+std::string ProcessFacts::label() const {
+  std::string s = host.empty() ? std::string("?") : host;
+  s += ":" + std::to_string(pid);
+  if (rank >= 0) s += " (rank " + std::to_string(rank) + ")";
+  return s;
+}
+
+void to_json(nlohmann::json& j, const ProcessFacts& p) {
+  j = nlohmann::json{{"file", p.file},
+                     {"host", p.host},
+                     {"pid", p.pid},
+                     {"rank", p.rank},
+                     {"nranks", p.nranks},
+                     {"cuda_dev", p.cuda_dev},
+                     {"nccl_version", p.nccl_version},
+                     {"cuda_driver", p.cuda_driver},
+                     {"bootstrap_if", p.bootstrap_if},
+                     {"bootstrap_ip", p.bootstrap_ip},
+                     {"network", p.network},
+                     {"net_devices", p.net_devices},
+                     {"ib_devices", p.ib_devices},
+                     {"oob_if", p.oob_if},
+                     {"net_plugin", p.net_plugin},
+                     {"gdr", p.gdr},
+                     {"channel_transports", p.channel_transports},
+                     {"comm_inits", p.comm_inits},
+                     {"init_complete", p.init_complete},
+                     {"init_total_s", p.init_total_s},
+                     {"init_timings", p.init_timings},
+                     {"coll_counts", p.coll_counts},
+                     {"nccl_lines", p.nccl_lines},
+                     {"warns", p.warns},
+                     {"first_warn", p.first_warn},
+                     {"error_trace", p.error_trace}};
+  if (p.init_complete) j["first_init_complete"] = p.first_init_complete.str();
+  if (p.warns) j["first_warn_at"] = p.first_warn_at.str();
+  if (!p.iterations.empty()) j["iterations"] = p.iterations.size();
+}
+
+void to_json(nlohmann::json& j, const FileFacts& f) {
+  j = nlohmann::json{{"path", f.path},
+                     {"bytes", f.bytes},
+                     {"lines", f.lines},
+                     {"nccl_lines", f.nccl_lines},
+                     {"gzip", f.gzip},
+                     {"truncated_lines", f.truncated_lines},
+                     {"longest_line", f.longest_line},
+                     {"nul_bytes", f.nul_bytes},
+                     {"last_line", f.last_line},
+                     {"init_complete", f.init_complete},
+                     {"processes", f.processes}};
+  if (!f.error.empty()) j["error"] = f.error;
+}
+
+void to_json(nlohmann::json& j, const WatchdogTimeout& w) {
+  j = nlohmann::json{{"at", w.at.str()},
+                     {"rank", w.rank},
+                     {"seq", w.seq},
+                     {"op", w.op},
+                     {"timeout_ms", w.timeout_ms},
+                     {"ran_ms", w.ran_ms},
+                     {"last_enqueued", w.last_enqueued},
+                     {"last_completed", w.last_completed}};
+}
+
+void to_json(nlohmann::json& j, const ChildFailure& c) {
+  j = nlohmann::json{
+      {"at", c.at.str()},       {"host", c.host}, {"rank", c.rank}, {"local_rank", c.local_rank},
+      {"exitcode", c.exitcode}, {"pid", c.pid},   {"time", c.time}};
+}
+
+}  // namespace dd::logs

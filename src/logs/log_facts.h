@@ -1,0 +1,98 @@
+// LogFacts: what the logs say, per process (host+pid, with the rank where NCCL prints it) and per file.
+// Plain data with a JSON form; the rules in log_rules.cc turn it into findings.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dd::logs {
+
+// Calls per collective ("AllReduce" -> n); looked up by string_view on the hot path.
+using OpCounts = std::map<std::string, uint64_t, std::less<>>;
+
+// Where something was seen: "file:line".
+struct Where {
+  std::string file;
+  uint64_t line = 0;
+  std::string str() const { return file + ":" + std::to_string(line); }
+};
+
+struct ProcessFacts {
+  std::string file;  // first file it appeared in
+  std::string host;
+  int64_t pid = -1;
+  int rank = -1;  // from "comm ... rank N nranks M", Init COMPLETE, "Init timings", or a "[rankN]:" prefix
+  int nranks = -1;
+  int cuda_dev = -1;
+  std::string nccl_version;  // "2.28.9+cuda12.9"
+  int cuda_driver = -1;      // cudaDriverVersion, e.g. 12080
+  std::string bootstrap_if, bootstrap_ip;
+  std::string network;                   // "Using network X": IB, Socket, or a plugin's name
+  std::vector<std::string> net_devices;  // from "NET/<name> : Using [0]dev..." (first list seen)
+  std::vector<std::string> ib_devices;   // IB HCAs NCCL listed (NET/IB : Using ...)
+  std::string oob_if;                    // "; OOB eth0:10.0.0.1<0>" from NET/IB
+  std::string net_plugin;                // "internal" (no plugin found) or the plugin's name
+  int gdr = -1;                          // GPU Direct RDMA: 1 on, 0 off, -1 not said
+  std::map<std::string, uint32_t> channel_transports;  // "P2P/CUMEM" -> channels
+  uint32_t comm_inits = 0;                             // communicator init starts seen
+  uint32_t init_complete = 0;                          // "Init COMPLETE" lines
+  Where first_init_complete;
+  double init_total_s = -1;          // "Init timings ... total X"
+  std::string init_timings;          // the timings text after "total"
+  OpCounts coll_counts;              // NCCL_DEBUG_SUBSYS=COLL: op -> calls
+  std::vector<OpCounts> iterations;  // the same, split on --iteration-pattern
+  uint64_t nccl_lines = 0;
+  uint64_t warns = 0;
+  std::string first_warn;
+  Where first_warn_at;
+  std::vector<std::string> error_trace;  // "init.cc:1234 -> 2" lines (first few)
+  Where last_at;
+  std::string label() const;  // "host:pid (rank r)"
+};
+
+struct FileFacts {
+  std::string path;
+  uint64_t bytes = 0;
+  uint64_t lines = 0;
+  uint64_t nccl_lines = 0;
+  uint64_t truncated_lines = 0;
+  uint64_t longest_line = 0;
+  uint64_t nul_bytes = 0;
+  bool gzip = false;
+  std::string error;  // could not be read (fully)
+  std::string last_line;
+  uint32_t init_complete = 0;
+  std::vector<std::string> processes;  // labels of processes seen in this file
+};
+
+// PyTorch ProcessGroupNCCL watchdog timeout.
+struct WatchdogTimeout {
+  Where at;
+  int rank = -1;
+  int64_t seq = -1;
+  std::string op;
+  int64_t timeout_ms = -1;
+  int64_t ran_ms = -1;
+  int64_t last_enqueued = -1;
+  int64_t last_completed = -1;
+};
+
+// One failure from torchrun's ChildFailedError summary.
+struct ChildFailure {
+  Where at;
+  std::string host;
+  int rank = -1;
+  int local_rank = -1;
+  int exitcode = 0;
+  int64_t pid = -1;
+  std::string time;
+};
+
+void to_json(nlohmann::json& j, const ProcessFacts& p);
+void to_json(nlohmann::json& j, const FileFacts& f);
+void to_json(nlohmann::json& j, const WatchdogTimeout& w);
+void to_json(nlohmann::json& j, const ChildFailure& c);
+
+}  // namespace dd::logs

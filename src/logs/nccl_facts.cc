@@ -1,0 +1,212 @@
+// NCCL INFO message -> ProcessFacts. Formats follow NCCL's sources (init.cc, bootstrap.cc, transport/*.cc,
+// plugin/*.cc, enqueue.cc) from 2.1x to 2.30; unknown lines are ignored.
+#include "logs/nccl_facts.h"
+
+#include <cstring>
+
+#include "logs/nccl_line.h"
+
+namespace dd::logs {
+
+namespace {
+
+bool starts(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
+}
+bool ends(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+// Value of the integer after `key` (e.g. " rank "), or -1.
+int64_t int_after(std::string_view s, std::string_view key) {
+  size_t k = s.find(key);
+  if (k == std::string_view::npos) return -1;
+  int64_t v;
+  return parse_int(s.substr(k + key.size()), v) ? v : -1;
+}
+
+std::string_view first_token(std::string_view s) {
+  size_t sp = s.find(' ');
+  return sp == std::string_view::npos ? s : s.substr(0, sp);
+}
+
+void set_rank(ProcessFacts& p, std::string_view msg, std::string_view rank_key, std::string_view nranks_key) {
+  int64_t r = int_after(msg, rank_key), n = int_after(msg, nranks_key);
+  if (p.rank < 0 && r >= 0) p.rank = static_cast<int>(r);
+  if (p.nranks < 0 && n > 0) p.nranks = static_cast<int>(n);
+}
+
+// "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.0.1<0>"
+void absorb_net_using(ProcessFacts& p, std::string_view name, std::string_view list) {
+  std::vector<std::string> devs;
+  size_t i = 0;
+  while (i < list.size()) {
+    size_t j = list.find(' ', i);
+    if (j == std::string_view::npos) j = list.size();
+    std::string_view tok = list.substr(i, j - i);
+    if (tok.size() > 3 && tok[0] == '[' && tok[1] >= '0' && tok[1] <= '9') {
+      size_t rb = tok.find(']');
+      if (rb != std::string_view::npos) {
+        std::string_view dev = tok.substr(rb + 1);
+        if (size_t lt = dev.find('<'); lt != std::string_view::npos) dev = dev.substr(0, lt);
+        if (!dev.empty() && dev.back() == ';') dev.remove_suffix(1);
+        devs.emplace_back(dev);
+      }
+    } else if (tok == "OOB" && j < list.size()) {
+      std::string_view rest = first_token(list.substr(j + 1));
+      std::string ip;
+      split_if_addr(rest, p.oob_if, ip);
+    }
+    i = j + 1;
+  }
+  if (name == "IB") {
+    if (p.ib_devices.empty()) p.ib_devices = devs;
+  }
+  if (p.net_devices.empty()) p.net_devices = std::move(devs);
+  if (p.network.empty()) p.network = std::string(name);
+}
+
+void absorb_channel(ProcessFacts& p, std::string_view msg) {
+  size_t v = msg.find(" via ");
+  if (v == std::string_view::npos) return;
+  std::string_view t = first_token(msg.substr(v + 5));
+  // Keep two components: P2P/CUMEM, P2P/IPC, P2P/direct, SHM/direct, NET/IB, NET/Socket, CollNet/...
+  size_t s1 = t.find('/');
+  std::string_view key = t;
+  if (s1 != std::string_view::npos) {
+    size_t s2 = t.find('/', s1 + 1);
+    if (s2 != std::string_view::npos) key = t.substr(0, s2);
+  }
+  if (starts(t, "NET/") && t.find("GDRDMA") != std::string_view::npos) p.gdr = 1;
+  if (p.channel_transports.size() < 32) ++p.channel_transports[std::string(key)];
+}
+
+}  // namespace
+
+void split_if_addr(std::string_view tok, std::string& ifname, std::string& addr) {
+  size_t c = tok.find(':');
+  if (c == std::string_view::npos) {
+    ifname = std::string(tok);
+    return;
+  }
+  ifname = std::string(tok.substr(0, c));
+  std::string_view a = tok.substr(c + 1);
+  if (size_t lt = a.find('<'); lt != std::string_view::npos) a = a.substr(0, lt);
+  addr = std::string(a);
+}
+
+std::string_view coll_op_name(std::string_view msg) {
+  // "AllReduce: opCount 3 sendbuff ..."; op names are short words without spaces.
+  size_t n = msg.size() < 32 ? msg.size() : 32;
+  const void* c = memchr(msg.data(), ':', n);
+  if (!c) return {};
+  size_t k = static_cast<const char*>(c) - msg.data();
+  if (k == 0 || msg.compare(k, 10, ": opCount ") != 0) return {};
+  return msg.substr(0, k);
+}
+
+std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const Where& at) {
+  if (msg.empty()) return {};
+  if (std::string_view op = coll_op_name(msg); !op.empty()) {
+    auto bump = [op](OpCounts& m) {
+      auto it = m.find(op);
+      if (it != m.end())
+        ++it->second;
+      else if (m.size() < 64)
+        m.emplace(std::string(op), 1);
+    };
+    bump(p.coll_counts);
+    if (!p.iterations.empty()) bump(p.iterations.back());
+    return op;
+  }
+  switch (msg[0]) {
+    case 'C':
+      if (starts(msg, "Channel "))
+        absorb_channel(p, msg);
+      else if (starts(msg, "Connected all rings")) {
+        int64_t g = int_after(msg, " GDR ");
+        if (g >= 0 && p.gdr < 0) p.gdr = g ? 1 : 0;
+      }
+      return {};
+    case 'c':
+      if (starts(msg, "cudaDriverVersion ")) {
+        int64_t v;
+        if (parse_int(msg.substr(18), v)) p.cuda_driver = static_cast<int>(v);
+      } else if (starts(msg, "comm 0x") && msg.find(" nRanks ") != std::string_view::npos &&
+                 msg.find(" localRank") != std::string_view::npos) {
+        ++p.comm_inits;
+        set_rank(p, msg, " rank ", " nRanks ");
+      }
+      return {};
+    case 'N':
+      if (starts(msg, "NCCL version ")) {
+        if (p.nccl_version.empty()) p.nccl_version = std::string(first_token(msg.substr(13)));
+      } else if (starts(msg, "NET/Plugin")) {
+        std::string_view r = msg.substr(10);
+        if (r.find("No plugin found") != std::string_view::npos ||
+            r.find("Could not find") != std::string_view::npos ||
+            r.find("internal") != std::string_view::npos) {
+          if (p.net_plugin.empty()) p.net_plugin = "internal";
+        } else if (size_t k = r.find("Loaded net plugin "); k != std::string_view::npos) {
+          p.net_plugin = std::string(first_token(r.substr(k + 18)));
+        }
+      } else if (starts(msg, "NET/")) {
+        size_t sep = msg.find(" : ");
+        if (sep == std::string_view::npos) return {};
+        std::string_view name = msg.substr(4, sep - 4), rest = msg.substr(sep + 3);
+        if (starts(rest, "Using "))
+          absorb_net_using(p, name, rest.substr(6));
+        else if (starts(rest, "GPU Direct RDMA Enabled"))
+          p.gdr = 1;
+        else if (starts(rest, "GPU Direct RDMA Disabled") && p.gdr < 0)
+          p.gdr = 0;
+      }
+      return {};
+    case 'B':
+      if (starts(msg, "Bootstrap")) {
+        size_t u = msg.find("Using ");
+        if (u != std::string_view::npos && u < 14 && p.bootstrap_if.empty())
+          split_if_addr(first_token(msg.substr(u + 6)), p.bootstrap_if, p.bootstrap_ip);
+      }
+      return {};
+    case 'U':
+      if (starts(msg, "Using network ")) p.network = std::string(msg.substr(14));
+      return {};
+    case 'I':
+      if (starts(msg, "Init timings")) {
+        set_rank(p, msg, " rank ", " nranks ");
+        size_t t = msg.find(" total ");
+        if (t != std::string_view::npos) {
+          p.init_timings = std::string(msg.substr(t + 1, 200));
+          p.init_total_s = std::strtod(std::string(first_token(msg.substr(t + 7))).c_str(), nullptr);
+        }
+      }
+      return {};
+    case 'G':
+      if (starts(msg, "GPU Direct RDMA Enabled"))
+        p.gdr = 1;
+      else if (starts(msg, "GPU Direct RDMA Disabled") && p.gdr < 0)
+        p.gdr = 0;
+      return {};
+    case 'S':
+      if (starts(msg, "Successfully loaded external network plugin "))
+        p.net_plugin = std::string(msg.substr(44));
+      return {};
+    default:
+      break;
+  }
+  if (ends(msg, "Init COMPLETE")) {
+    if (p.init_complete++ == 0) p.first_init_complete = at;
+    set_rank(p, msg, " rank ", " nranks ");
+    return {};
+  }
+  // Error trace "init.cc:1234 -> 2" (NCCLCHECK on the way up from a failure).
+  size_t sp = msg.find(' ');
+  if (sp != std::string_view::npos && sp < 64 && msg.compare(sp, 4, " -> ") == 0 &&
+      msg.substr(0, sp).find(':') != std::string_view::npos) {
+    if (p.error_trace.size() < 8) p.error_trace.emplace_back(msg.substr(0, 120));
+  }
+  return {};
+}
+
+}  // namespace dd::logs
