@@ -106,6 +106,10 @@ Result<Message> TcpStoreClient::blocking_call(Message req, Deadline deadline) {
 
 Status TcpStoreClient::set(const std::string& key, const std::string& value) {
   std::lock_guard lock(mu_);
+  if (key.size() > opt_.limits.max_key || value.size() > opt_.limits.max_value)
+    return Error{fmt::format("set '{}': key of {} or value of {} bytes is over the cap ({} / {} bytes)",
+                             key.substr(0, 64), key.size(), value.size(), opt_.limits.max_key,
+                             opt_.limits.max_value)};
   Message m;
   m.op = Op::kSet;
   m.key = key;
