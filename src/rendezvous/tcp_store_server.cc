@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -131,6 +132,7 @@ std::vector<std::string> TcpStoreServer::recent_log() const {
 }
 
 void TcpStoreServer::Impl::run() {
+  ::pthread_setname_np(::pthread_self(), "dd-store");
   std::vector<epoll_event> events(1024);
   while (true) {
     auto now = Clock::now();
