@@ -87,6 +87,7 @@ bool run_once(int n, const std::string& token) {
   ServerOptions so;
   so.bind_host = "127.0.0.1";
   so.token = token;
+  so.expected_clients = static_cast<size_t>(n);
   auto server = TcpStoreServer::start(so);
   if (!server) {
     std::fprintf(stderr, "server: %s\n", server.error().message().c_str());
