@@ -1,0 +1,59 @@
+// TcpStoreServer: the embedded rendezvous store the master runs in-process (one epoll thread, non-blocking,
+// thousands of clients). Clients authenticate with the job token before any key is touched; waits are parked
+// server-side and answered when the keys arrive or their deadline passes.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "rendezvous/store.h"
+#include "rendezvous/wire.h"
+
+namespace dd::rendezvous {
+
+struct ServerOptions {
+  std::string bind_host = "0.0.0.0";  // an IP literal; "::" for IPv6
+  uint16_t port = 0;                  // 0: the kernel picks (see port())
+  std::string token;                  // job token (secret; never logged)
+  wire::Limits limits;
+  size_t max_total_keys = 1u << 20;
+  size_t max_connections = 60000;
+  size_t max_out_bytes = 64u << 20;  // per connection, answers not yet read by a slow client
+  std::chrono::milliseconds handshake_timeout{10000};  // hello..auth must finish in this time (slowloris)
+  // Where log lines go (dropped connections, refused tokens). Default: stderr, prefixed "distdoctor store: ".
+  std::function<void(const std::string&)> log;
+};
+
+struct ServerStats {
+  uint64_t accepted = 0, authenticated = 0, refused_token = 0, dropped_bad_input = 0, open_connections = 0;
+  uint64_t parked_waits = 0;
+};
+
+class TcpStoreServer {
+ public:
+  // Binds, listens and starts the loop thread; raises RLIMIT_NOFILE to the hard limit first.
+  static Result<std::unique_ptr<TcpStoreServer>> start(ServerOptions options);
+  ~TcpStoreServer();
+  TcpStoreServer(const TcpStoreServer&) = delete;
+  TcpStoreServer& operator=(const TcpStoreServer&) = delete;
+
+  // Closes every connection (clients waiting see an error at once) and joins the thread. Idempotent.
+  void stop();
+  uint16_t port() const;
+
+  // The master's view of the store, safe from any thread: which keys exist, and their values.
+  std::vector<std::string> keys(const std::string& prefix) const;
+  std::vector<bool> check(const std::vector<std::string>& keys) const;
+  std::optional<std::string> peek(const std::string& key) const;
+  ServerStats stats() const;
+  // The last log lines (at most 256), for tests and for the master's report.
+  std::vector<std::string> recent_log() const;
+
+  struct Impl;
+
+ private:
+  explicit TcpStoreServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dd::rendezvous
