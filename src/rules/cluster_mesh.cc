@@ -97,20 +97,31 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
   int failures = 0;
   for (const auto& [target, probes] : by_target) {
     const auto& tn = v.nodes[target.first];
-    std::vector<std::string> ok_from, bad;
+    std::vector<std::string> ok_from, bad, bad_from;
     for (const auto* p : probes) {
       if (p->ok) ok_from.push_back(node_label(v.nodes[p->from]));
       else bad.push_back(fmt::format("from {}: {}", node_label(v.nodes[p->from]), why(*p)));
+      if (!p->ok) bad_from.push_back(node_label(v.nodes[p->from]));
     }
     if (bad.empty()) continue;
     failures++;
-    bool primary = primary_if(tn) == target.second;
+    // NCCL's path: the interface it picks there, or one its NCCL_SOCKET_IFNAME names (even if it is down).
+    const std::string& setting = tn.lead.nccl_ifname_setting;
+    bool primary = primary_if(tn) == target.second ||
+                   (setting.size() > 1 && cluster::nccl_if_matches(target.second, setting));
+    // Off NCCL's path and failing only from nodes that have no interface of that name: worth knowing only.
+    bool sources_lack_it = true;
+    for (const auto* p : probes)
+      if (!p->ok)
+        for (const auto& i : v.nodes[p->from].facts.net.interfaces)
+          if (i.name == target.second) sources_lack_it = false;
     std::string what = fmt::format("{} of {} ({})", target.second, node_label(tn), probes[0]->to_addr);
     Finding f{ok_from.empty() ? "cluster.mesh.unreachable" : "cluster.mesh.partial",
-              primary ? Severity::fail : Severity::warn,
+              primary ? Severity::fail : sources_lack_it ? Severity::info : Severity::warn,
               ok_from.empty() ? fmt::format("{} cannot be reached from any peer", what)
-                              : fmt::format("{} is reached from {} but not from {} peer(s)", what,
-                                            join_labels(ok_from), bad.size()),
+                              : fmt::format("{} is reached from {} but not from {}", what, join_labels(ok_from),
+                                            bad_from.size() <= 4 ? join_labels(bad_from)
+                                                                 : fmt::format("{} peers", bad_from.size())),
               bad};
     if (primary) f.evidence.push_back(fmt::format("NCCL on {} uses {}", node_label(tn), target.second));
     f.fix = "Check cabling/link state (ip -br link), VLAN and firewall rules between these nodes on this "
