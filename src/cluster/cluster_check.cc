@@ -128,6 +128,10 @@ int run_cluster_check(const ClusterArgs& args, const OutputOptions& out, const E
     }
   }
 
+  // etcd outlives the run and may serve several jobs: each job gets its own key prefix unless one is given.
+  bool etcd = spec.store_url.rfind("etcd://", 0) == 0;
+  if (etcd && spec.store_url.find('/', 7) == std::string::npos)
+    spec.store_url += fmt::format("/distdoctor-{:016x}", fnv1a(token + "|" + spec.job_id));
   rendezvous::OpenOptions oo;
   auto opened = rendezvous::open_store(spec.store_url, token,
                                        spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient,
@@ -163,6 +167,7 @@ int run_cluster_check(const ClusterArgs& args, const OutputOptions& out, const E
   cfg.expected_hosts = spec.expected_hosts;
   cfg.notes = notes;
   cfg.master_desc = master_desc;
+  cfg.cleanup = etcd;
   if (spec.by_hand && spec.rank == 0)
     cfg.progress = [](const std::string& line) { std::cerr << "distdoctor: " << line << "\n"; };
   JoinOutcome o = run_join(*opened->store, cfg);
@@ -171,6 +176,9 @@ int run_cluster_check(const ClusterArgs& args, const OutputOptions& out, const E
   bool alone = o.report.title.empty();
   if (alone) o.report.title = fmt::format("distdoctor check — {} {}", spec.by_hand ? "node rank" : "rank", spec.rank);
   if (spec.by_hand || o.leader || alone) print(o.report, out, o.leader ? o.full : nlohmann::json(nullptr));
+  // Launchers (mpirun) kill the whole job when one rank exits non-zero, which would cut rank 0's report
+  // short: the other ranks exit 0 when they share rank 0's verdict, and rank 0 carries its exit code.
+  if (!spec.by_hand && !o.leader && !alone) return report::kExitPass;
   return o.report.exit_code();
 }
 

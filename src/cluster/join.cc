@@ -78,16 +78,22 @@ std::vector<MeshProbe> my_mesh(const nlohmann::json& plan, const JoinConfig& cfg
 
 // Publishes the verdict and gives the others a moment to read it (the master's store dies with us).
 void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::string& go, int readers,
-                     Clock::time_point end) {
+                     Clock::time_point end, bool cleanup) {
   nlohmann::json v{{"title", r.title}, {"notes", r.notes}, {"findings", r.findings}};
   (void)s.set(kVerdict, v.dump());
   (void)s.set(kGo, go);
   auto until = std::min(end + 3s, Clock::now() + 5s);
-  while (readers > 0 && Clock::now() < until) {
+  bool all_read = readers <= 0;
+  while (!all_read && Clock::now() < until) {
     auto n = s.add(kRead, 0);
-    if (!n || *n >= readers) break;
-    std::this_thread::sleep_for(20ms);
+    if (!n) break;
+    all_read = *n >= readers;
+    if (!all_read) std::this_thread::sleep_for(20ms);
   }
+  // A shared store (etcd) outlives the run: remove its keys once everyone has the verdict.
+  if (cleanup && all_read)
+    if (auto keys = s.list("dd/"))
+      for (const auto& key : *keys) (void)s.remove(key);
 }
 
 JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
@@ -182,7 +188,7 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     o.report.notes = cfg.notes;
     o.report.add(f);
     o.full = {{"members", view.members}, {"missing_ranks", missing}};
-    publish_verdict(s, o.report, "abort", readers, end);
+    publish_verdict(s, o.report, "abort", readers, end, cfg.cleanup);
     return o;
   }
   for (const auto& m : view.members)
@@ -244,7 +250,7 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     nodes.push_back({{"node_rank", n.node_rank}, {"hostname", n.hostname}, {"ranks", n.ranks},
                      {"facts", n.has_facts ? nlohmann::json(n.facts) : nlohmann::json(nullptr)}});
   o.full = {{"nodes", nodes}, {"members", view.members}, {"mesh", view.mesh}};
-  publish_verdict(s, o.report, "done", readers, end);
+  publish_verdict(s, o.report, "done", readers, end, cfg.cleanup);
   return o;
 }
 
