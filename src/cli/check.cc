@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cluster/cluster_check.h"
 #include "probe/collect.h"
 #include "report/report.h"
 #include "rules/rule.h"
@@ -16,6 +17,7 @@ struct CheckArgs {
   bool json = false;
   bool quiet_ok = false;
   int nproc_per_node = 0;
+  cluster::ClusterArgs cluster;  // multi-node flags; the flow lives in src/cluster/
 };
 }  // namespace
 
@@ -27,7 +29,21 @@ Runner setup_check(CLI::App& sub) {
       ->check(CLI::Range(1, 4096));
   sub.add_flag("--json", a->json, "Print the report as JSON");
   sub.add_flag("--brief", a->quiet_ok, "Hide ok and info findings in the text report");
+  auto& c = a->cluster;
+  sub.add_option("--nnodes", c.nnodes, "Nodes in the job: check all of them together (run on every node)")
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--node-rank", c.node_rank, "This node's rank, 0 .. nnodes-1 (0 runs the store)")
+      ->check(CLI::Range(0, 1 << 20));
+  sub.add_option("--master", c.master, "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT");
+  sub.add_option("--token", c.token, "Job token (else --token-file or DISTDOCTOR_TOKEN)");
+  sub.add_option("--token-file", c.token_file, "Read the job token from this file");
+  sub.add_option("--timeout", c.timeout_s, "Seconds for the whole cluster run (default 60)")
+      ->check(CLI::Range(1.0, 86400.0));
+  sub.add_flag("--mesh-bandwidth", c.mesh_bandwidth, "Also measure TCP bandwidth between every pair of nodes");
   return [a]() -> int {
+    auto env = cluster::current_env();
+    if (a->facts_file.empty() && cluster::cluster_requested(a->cluster, cluster::detect_launcher(env)))
+      return cluster::run_cluster_check(a->cluster, {a->json, a->quiet_ok, a->nccl_lib, a->nproc_per_node}, env);
     probe::NodeFacts facts;
     if (!a->facts_file.empty()) {
       std::ifstream in(a->facts_file);

@@ -17,6 +17,8 @@ struct HostFacts {
   std::string container;                    // "none", "docker", "kubernetes", "other"
   std::string distdoctor_version;
   int64_t pid = 0;
+  std::string boot_id;                      // /proc/sys/kernel/random/boot_id (same = same running kernel)
+  std::string netns;                        // /proc/self/ns/net link, "net:[4026531992]"
 };
 
 struct GpuProcess {
@@ -179,7 +181,8 @@ struct NodeFacts {
 };
 
 #define DD_FACTS_JSON(T, ...) NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(T, __VA_ARGS__)
-DD_FACTS_JSON(HostFacts, hostname, fqdn, resolved_addrs, kernel, container, distdoctor_version, pid)
+DD_FACTS_JSON(HostFacts, hostname, fqdn, resolved_addrs, kernel, container, distdoctor_version, pid, boot_id,
+              netns)
 DD_FACTS_JSON(GpuProcess, pid, name, used_mib)
 DD_FACTS_JSON(Gpu, index, name, uuid, pci_bus_id, memory_total_mib, memory_used_mib, utilization_pct,
               processes, ecc_enabled, ecc_uncorrected_volatile, ecc_uncorrected_aggregate,

@@ -37,5 +37,6 @@ std::vector<report::Finding> run_node_rules(const probe::NodeFacts& facts, const
 
 // Docs of every finding id known to the rules (node and cluster).
 std::vector<FindingDoc> all_rule_docs();
+std::vector<FindingDoc> cluster_rule_docs();  // cluster_rule_table.cc
 
 }  // namespace dd::rules

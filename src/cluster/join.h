@@ -1,0 +1,48 @@
+// The join protocol of a cluster run over any Store: claim a rank, publish identity (+ node facts), wait for
+// everyone under one deadline, run the TCP mesh, and let the leader (first claimer of rank 0) publish one
+// verdict that every process prints. Passing the deadline, a lost master or a refused token end as findings.
+#pragma once
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cluster/cluster_view.h"
+#include "rendezvous/store.h"
+#include "report/report.h"
+
+namespace dd::cluster {
+
+struct JoinConfig {
+  int world = 0;                      // processes expected (by hand: nodes)
+  bool by_hand = true;                // ranks are nodes
+  Member self;                        // rank, identity, mesh endpoints
+  std::string facts_json;             // this node's NodeFacts when self.has_facts
+  std::chrono::milliseconds timeout{60000};  // the whole run
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  uint64_t job_tag = 0;               // mesh handshake tag (not secret)
+  size_t bandwidth_bytes = 0;         // --mesh-bandwidth
+  std::chrono::milliseconds mesh_connect_timeout{2000};
+  std::vector<std::string> expected_hosts;  // by node rank, when known (Slurm node list)
+  std::vector<std::string> notes;     // context lines for the report (leader's go into the verdict)
+  std::string master_desc;            // "198.18.0.1:29500" for findings
+  bool cleanup = false;               // leader removes the run's keys at the end (shared stores: etcd)
+  std::function<void(const std::string&)> progress;  // leader's "waiting for ..." lines (stderr)
+};
+
+struct JoinOutcome {
+  report::Report report;  // what this process prints
+  bool leader = false;
+  nlohmann::json full;    // leader: the full JSON (facts of every node, members, mesh)
+};
+
+// Runs the protocol; never blocks past cfg.start + cfg.timeout (+ a few seconds of grace for non-leaders).
+JoinOutcome run_join(rendezvous::Store& store, const JoinConfig& cfg);
+
+// Leader side analysis: node rules on every node's facts plus the cluster rules; exposed for tests.
+report::Report analyze_cluster(const ClusterView& view, const JoinConfig& cfg);
+
+// Ranks compressed for messages: "2,3,5-9".
+std::string rank_ranges(const std::vector<int>& ranks);
+
+}  // namespace dd::cluster
