@@ -10,6 +10,7 @@ using Runner = std::function<int()>;  // returns the process exit code
 Runner setup_check(CLI::App& sub);
 Runner setup_facts(CLI::App& sub);
 Runner setup_explain(CLI::App& sub);
+Runner setup_bench(CLI::App& sub);
 
 struct CommandEntry {
   const char* name;

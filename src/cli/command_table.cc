@@ -9,6 +9,7 @@ const std::vector<CommandEntry>& commands() {
        setup_check},
       {"facts", "Print what the probes read on this node (--json for the full record)", setup_facts},
       {"explain", "Explain a finding id, or match a pasted error message", setup_explain},
+      {"bench", "Measure collective bandwidth (NCCL or Gloo) with verified data, like nccl-tests", setup_bench},
   };
   return table;
 }
