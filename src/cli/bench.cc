@@ -201,7 +201,7 @@ Runner setup_bench(CLI::App& sub) {
         j["pairs"] = m.busbw;
       }
       if (a->transport && b.run.engine == "nccl" && res.run.ok) {
-        comm::TransportProbe p = comm::run_transport_probe(b, res.run.nccl_log, std::min<uint64_t>(b.max_bytes, 256ull << 20));
+        comm::TransportProbe p = comm::run_transport_probe(b, res.run.nccl_log, std::min<uint64_t>(b.max_bytes, 64ull << 20));
         for (auto& f : p.findings) r.findings.push_back(f);
         if (!p.net_run.ops.empty()) j["net_probe_busbw_gbps"] = p.net_run.ops[0].busbw;
       }

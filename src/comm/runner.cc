@@ -375,6 +375,10 @@ RunOutcome run_collectives(const RunOptions& opt) {
     if (id == "comm.error" && st[r].error.find("deadline") != std::string::npos)
       id = st[r].error_stage == "init" ? "comm.init.timeout" : "comm.op.timeout";
     std::string title = where;
+    if (id == "comm.net.no_interface" && std::getenv("NCCL_SOCKET_IFNAME"))
+      title += ": NCCL_SOCKET_IFNAME=" + std::string(std::getenv("NCCL_SOCKET_IFNAME")) + " matches no usable interface";
+    else if (id == "comm.gpu.duplicate")
+      title += ": two ranks on the same GPU (Duplicate GPU detected)";
     if (!never.empty()) title += ": rank(s) " + join_ranks(never) + " never joined";
     else if (!stalled.empty()) title += ": rank(s) " + join_ranks(stalled) + " stalled";
     fail(id, title, ev, cause.fix, r);
