@@ -1,12 +1,14 @@
 #!/bin/bash
 # Device batch for the collectives (issue 5), run on the 2xH200 machine from the repo root:
 # check-pass timing, full bench sweep (+pairs, +NET transport probe, SVG), PyTorch comparison, --threads,
-# --tune, and the failure paths. Needs .devcarry/distdoctor (stripped build) and .devcarry/lib (its .so's).
+# --tune, and the failure paths. Expects beside itself (one carried folder): distdoctor (stripped build),
+# lib/ (its shared libraries), torch_busbw.py and compare_torch.py (from bench/).
 # Writes log.txt, bench.json, torch.json, busbw.svg under $OUT.
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
-export LD_LIBRARY_PATH=$PWD/.devcarry/lib:${LD_LIBRARY_PATH:-}
-DD=$PWD/.devcarry/distdoctor
+export LD_LIBRARY_PATH=$HERE/lib:${LD_LIBRARY_PATH:-}
+DD=$HERE/distdoctor
 O=${OUT:-/tmp/dd-out}
 mkdir -p "$O"
 L=$O/log.txt
@@ -48,8 +50,8 @@ PY
 fi
 if has torch; then
   step "torch.distributed same sizes"
-  timeout 200 python3 bench/torch_busbw.py >"$O/torch.json" 2>>"$L"; echo "rc=$?" >>"$L"
-  run python3 bench/compare_torch.py "$O/bench.json" "$O/torch.json"
+  timeout 200 python3 "$HERE/torch_busbw.py" >"$O/torch.json" 2>>"$L"; echo "rc=$?" >>"$L"
+  run python3 "$HERE/compare_torch.py" "$O/bench.json" "$O/torch.json"
 fi
 if has threads; then
   step "--threads mode"
