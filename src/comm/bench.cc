@@ -87,7 +87,8 @@ BenchResult run_bench(const BenchOptions& b) {
   r.run = run_collectives(ro);
   r.findings = r.run.findings;
   if (ro.engine == "nccl") {
-    r.link = intra_node_limit(read_link_facts(), world);
+    r.link_facts = read_link_facts();
+    r.link = intra_node_limit(r.link_facts, world);
     for (auto& f : link_findings(r.run, r.link)) r.findings.push_back(f);
   }
   if (r.run.ok) {
@@ -182,7 +183,12 @@ nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
   for (const auto& [t, n] : r.run.nccl_log.transports) transports[t] = n;
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : r.findings) findings.push_back(f);
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const auto& g : r.link_facts.gpus)
+    gpus.push_back({{"index", g.index}, {"name", g.name}, {"nvlinks_active", g.nvlinks_active},
+                    {"nvlink_version", g.nvlink_version}, {"pcie_gen", g.pcie_gen}, {"pcie_width", g.pcie_width}});
   return {{"engine", b.run.engine}, {"library", r.run.library}, {"world", r.run.world},
+          {"link_facts", {{"nvml_ok", r.link_facts.nvml_ok}, {"error", r.link_facts.error}, {"gpus", gpus}}},
           {"warmup", b.warmup}, {"iters", b.iters}, {"ok", r.run.ok}, {"wall_s", r.run.wall_s},
           {"link", {{"gbps", r.link.gbps}, {"description", r.link.description}}},
           {"nccl", {{"version", r.run.nccl_log.version}, {"transports", transports},

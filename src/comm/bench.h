@@ -31,6 +31,7 @@ std::chrono::milliseconds auto_timeout(uint64_t bytes, int runs);
 
 struct BenchResult {
   RunOutcome run;
+  LinkFacts link_facts;
   LinkLimit link;
   std::vector<report::Finding> findings;  // run failures plus link and transport findings
 };

@@ -70,7 +70,7 @@ double nvlink_gbps_per_link(int version) {
   if (version >= 2 && version <= 4) return 25.0;
   if (version == 5) return 50.0;
   if (version == 1) return 20.0;
-  return 0;
+  return 25.0;  // active links of a version this table does not know: the common NVLink 2-4 rate
 }
 
 double pcie_gbps(int gen, int width) {

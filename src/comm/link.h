@@ -24,7 +24,7 @@ struct LinkFacts {
 // Reads NVML (libnvidia-ml.so.1); on failure nvml_ok is false and error says why.
 LinkFacts read_link_facts();
 
-// GB/s per direction of one NVLink of this version (NVLink 2-4: 25, 5: 50); 0 when unknown.
+// GB/s per direction of one NVLink of this version (NVLink 2-4: 25, 5: 50; unknown: 25).
 double nvlink_gbps_per_link(int version);
 // GB/s per direction of a PCIe link (after encoding); 0 when unknown.
 double pcie_gbps(int gen, int width);

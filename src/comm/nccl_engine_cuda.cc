@@ -214,7 +214,7 @@ class NcclEngine : public Engine {
 
   // Polls every communicator until none is in progress; aborts on error or deadline.
   Status settle(Deadline deadline, const char* what) {
-    for (;;) {
+    for (int spins = 0;; ) {
       bool busy = false;
       for (auto& l : locals_) {
         ncclResult_t st = ncclSuccess;
@@ -233,7 +233,8 @@ class NcclEngine : public Engine {
         abort_all();
         return Error{std::string(what) + " did not finish before the deadline (ncclInProgress); communicator aborted"};
       }
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      if (++spins < 2000) std::this_thread::yield();  // enqueue usually settles within microseconds
+      else std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
   }
 
@@ -301,20 +302,27 @@ class NcclEngine : public Engine {
     for (int it = 0; it < n; ++it) {
       if (group) api_->ncclGroupStart();
       ncclResult_t first = ncclSuccess;
+      bool pending = false;  // non-blocking communicators: a call may return ncclInProgress
       for (Local* l : active) {
         cudaSetDevice(l->dev);
         ncclResult_t rc = issue(req, *l);
-        if (rc != ncclSuccess && rc != ncclInProgress && first == ncclSuccess) first = rc;
+        if (rc == ncclInProgress) pending = true;
+        else if (rc != ncclSuccess && first == ncclSuccess) first = rc;
       }
       ncclResult_t rc = group ? api_->ncclGroupEnd() : ncclSuccess;
-      if (first != ncclSuccess) rc = first;
       if (rc == ncclInProgress) {
-        if (auto st = settle(deadline, coll_info(req.coll).name); !st) return st;
-      } else if (rc != ncclSuccess) {
+        pending = true;
+        rc = ncclSuccess;
+      }
+      if (first != ncclSuccess) rc = first;
+      if (rc != ncclSuccess) {
         Error e = nccl_error(std::string(coll_info(req.coll).name), rc, active[0]);
         abort_all();
         return e;
       }
+      // Every later call needs the communicator ready again (ncclCommGetAsyncError == ncclSuccess).
+      if (pending)
+        if (auto st = settle(deadline, coll_info(req.coll).name); !st) return st;
     }
     if (record_stop)
       for (Local* l : active) {

@@ -10,6 +10,7 @@ TEST(NcclLog, ExtractsTransportsNetworkAndWarnings) {
       "host:1:1 [0] NCCL INFO Bootstrap: Using eth0:198.18.0.2<0>\n"
       "host:1:1 [0] NCCL INFO NCCL version 2.28.9+cuda13.0\n"
       "host:1:9 [0] NCCL INFO NET/Socket : Using [0]eth0:198.18.0.2<0> [1]eth1:198.19.0.2<0>\n"
+      "host:1:9 [0] NCCL INFO NET/IB : Using [RO]; OOB eth0:198.18.0.2<0>\n"
       "host:1:9 [0] NCCL INFO Using network Socket\n"
       "host:1:9 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n"
       "host:1:9 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n"

@@ -361,8 +361,9 @@ RunOutcome run_collectives(const RunOptions& opt) {
     std::vector<std::string> ev = {st[r].error};
     for (auto& w : warn_ev) ev.push_back(w);
     // A stalled rank: alive, no error, no result for the op the others gave up on.
-    std::vector<int> stalled, never;
-    for (int q = 0; q < world; ++q) {
+    std::vector<int> stalled, never;  // only a timeout makes the silent ranks suspects
+    const bool timed_out = st[r].error.find("deadline") != std::string::npos;
+    for (int q = 0; q < world && timed_out; ++q) {
       if (!st[q].error.empty() || st[q].done || !alive_at_stop[st[q].worker]) continue;
       (st[q].ready ? stalled : never).push_back(q);
     }
