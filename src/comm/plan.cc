@@ -148,6 +148,11 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
     emit(fd, {{"ev", "result"}, {"op", i}, {"ranks", rr}});
   }
   emit(fd, {{"ev", "done"}, {"ranks", ranks}});
+  // Leave together: a rank that exits early closes its sockets under peers still at work (Gloo aborts).
+  std::vector<std::string> keys;
+  for (int r = 0; r < plan.world; ++r) keys.push_back(plan.prefix + "exit/" + std::to_string(r));
+  for (int r : ranks) store.set(keys[r], "1");
+  store.wait(keys, rendezvous::deadline_in(std::chrono::seconds(10)));
   return 0;
 }
 

@@ -74,6 +74,10 @@ struct RankState {
   int worker = -1;
 };
 
+bool is_timeout(const std::string& msg) {
+  return msg.find("deadline") != std::string::npos || msg.find("imed out") != std::string::npos;
+}
+
 std::string human_bytes(uint64_t b) {
   const char* u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int i = 0;
@@ -362,7 +366,7 @@ RunOutcome run_collectives(const RunOptions& opt) {
     for (auto& w : warn_ev) ev.push_back(w);
     // A stalled rank: alive, no error, no result for the op the others gave up on.
     std::vector<int> stalled, never;  // only a timeout makes the silent ranks suspects
-    const bool timed_out = st[r].error.find("deadline") != std::string::npos;
+    const bool timed_out = is_timeout(st[r].error);
     for (int q = 0; q < world && timed_out; ++q) {
       if (!st[q].error.empty() || st[q].done || !alive_at_stop[st[q].worker]) continue;
       (st[q].ready ? stalled : never).push_back(q);
@@ -373,7 +377,7 @@ RunOutcome run_collectives(const RunOptions& opt) {
                    (st[stalled[0]].last_op >= 0 ? "starting " + op_label(opt.ops[st[stalled[0]].last_op])
                                                 : std::string(st[stalled[0]].init_done ? "after init" : "in init")));
     std::string id = cause.id;
-    if (id == "comm.error" && st[r].error.find("deadline") != std::string::npos)
+    if (id == "comm.error" && timed_out)
       id = st[r].error_stage == "init" ? "comm.init.timeout" : "comm.op.timeout";
     std::string title = where;
     if (id == "comm.net.no_interface" && std::getenv("NCCL_SOCKET_IFNAME"))
