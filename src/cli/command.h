@@ -11,6 +11,7 @@ Runner setup_check(CLI::App& sub);
 Runner setup_facts(CLI::App& sub);
 Runner setup_explain(CLI::App& sub);
 Runner setup_logs(CLI::App& sub);
+Runner setup_bench(CLI::App& sub);
 
 struct CommandEntry {
   const char* name;

@@ -1,0 +1,217 @@
+// run_bench and its companions: sweeps, table, JSON, SVG, link comparison, pair matrix, NET probe, tune.
+#include "comm/bench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "comm/svg_plot.h"
+
+namespace dd::comm {
+
+using report::Finding;
+using report::Severity;
+
+namespace {
+Finding make(const char* id, Severity s, std::string title, std::vector<std::string> ev = {}, std::string fix = "") {
+  Finding f;
+  f.id = id;
+  f.severity = s;
+  f.title = std::move(title);
+  f.evidence = std::move(ev);
+  f.fix = std::move(fix);
+  f.area = "comm";
+  return f;
+}
+std::string fmt_gbps(double v) {
+  char b[32];
+  snprintf(b, sizeof b, "%.1f", v);
+  return b;
+}
+std::string size_str(uint64_t b) {
+  const char* u[] = {"B", "KiB", "MiB", "GiB"};
+  int i = 0;
+  double v = double(b);
+  while (v >= 1024 && i < 3) v /= 1024, ++i;
+  char buf[32];
+  snprintf(buf, sizeof buf, "%g %s", v, u[i]);
+  return buf;
+}
+}  // namespace
+
+std::chrono::milliseconds auto_timeout(uint64_t bytes, int runs) {
+  return std::chrono::milliseconds(10000 + int64_t(double(bytes) * std::max(runs, 1) / 5e9 * 1000));
+}
+
+std::vector<OpRequest> build_sweep(const BenchOptions& b, int world) {
+  std::vector<OpRequest> ops;
+  const size_t es = dtype_size(b.dtype);
+  for (Coll c : b.colls) {
+    const CollInfo& ci = coll_info(c);
+    uint64_t last = 0;
+    for (double x = double(std::max<uint64_t>(b.min_bytes, 1)); x <= double(b.max_bytes) * 1.0000001;
+         x *= std::max(b.step_factor, 1.0001)) {
+      uint64_t bytes = uint64_t(x);
+      // Round down to whole elements per rank, as the collective's sizing does, and skip duplicates.
+      Sizing s = ci.size(bytes, es, world, 0);
+      if (s.bytes == 0 || s.bytes == last) continue;
+      last = s.bytes;
+      for (int mode = 0; mode < 2; ++mode) {
+        bool inplace = mode == 1;
+        if (inplace && (!b.in_place || !ci.has_in_place)) continue;
+        if (!inplace && !b.out_of_place) continue;
+        OpRequest r;
+        r.coll = c;
+        r.dtype = b.dtype;
+        r.bytes = s.bytes;
+        r.in_place = inplace;
+        r.warmup = b.warmup;
+        r.iters = b.iters;
+        r.check = b.check;
+        r.timeout = b.op_timeout.count() > 0 ? b.op_timeout : auto_timeout(s.bytes * 2, b.warmup + b.iters + 1);
+        ops.push_back(r);
+      }
+      if (b.step_factor <= 1.0) break;
+    }
+  }
+  return ops;
+}
+
+BenchResult run_bench(const BenchOptions& b) {
+  BenchResult r;
+  RunOptions ro = b.run;
+  int world = ro.nproc > 0 ? ro.nproc : (ro.engine == "nccl" ? visible_gpu_count() : 2);
+  ro.nproc = world;
+  ro.ops = build_sweep(b, world);
+  r.run = run_collectives(ro);
+  r.findings = r.run.findings;
+  if (ro.engine == "nccl") {
+    r.link_facts = read_link_facts();
+    r.link = intra_node_limit(r.link_facts, world);
+    for (auto& f : link_findings(r.run, r.link)) r.findings.push_back(f);
+  }
+  if (r.run.ok) {
+    size_t checked = 0;
+    for (const auto& o : r.run.ops) checked += o.req.check ? 1 : 0;
+    r.findings.insert(r.findings.begin(),
+                      make("comm.collectives.ok", Severity::ok,
+                           std::to_string(r.run.ops.size()) + " runs on " + std::to_string(world) + " ranks, " +
+                               std::to_string(checked) + " with every output element verified",
+                           {r.run.library}));
+  }
+  return r;
+}
+
+std::vector<Finding> link_findings(const RunOutcome& run, const LinkLimit& link) {
+  std::vector<Finding> out;
+  if (link.gbps <= 0 || run.world < 2) return out;
+  std::map<Coll, const OpOutcome*> largest;
+  for (const auto& o : run.ops) {
+    if (!o.complete || o.req.in_place || o.req.pair_a >= 0) continue;
+    auto& cur = largest[o.req.coll];
+    if (!cur || o.bytes > cur->bytes) cur = &o;
+  }
+  for (const auto& [c, o] : largest) {
+    if (o->bytes < (64ull << 20)) continue;  // small sizes measure latency, not the link
+    double frac = o->busbw / link.gbps;
+    std::string title = std::string(coll_info(c).name) + " busbw " + fmt_gbps(o->busbw) + " GB/s at " +
+                        size_str(o->bytes) + " = " + std::to_string(int(std::lround(frac * 100))) + "% of " +
+                        link.description;
+    if (frac < 0.4)
+      out.push_back(make("comm.bw.low", Severity::warn, title, {"limit " + fmt_gbps(link.gbps) + " GB/s"},
+                         "Bus bandwidth far below the link: check `nvidia-smi topo -m`, that P2P is allowed "
+                         "(NCCL_P2P_DISABLE unset, IOMMU/ACS off), and which transport NCCL chose (bench --transport)."));
+    else
+      out.push_back(make("comm.bw.link", Severity::info, title));
+  }
+  return out;
+}
+
+void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream& out) {
+  const auto& run = r.run;
+  out << "# distdoctor bench: " << run.world << " ranks, " << dtype_name(b.dtype) << ", warmup " << b.warmup
+      << ", iters " << b.iters << (run.library.empty() ? "" : ", " + run.library) << "\n";
+  if (r.link.gbps > 0) out << "# link: " << r.link.description << "\n";
+  std::map<std::pair<int, uint64_t>, std::pair<const OpOutcome*, const OpOutcome*>> rows;
+  std::vector<std::pair<int, uint64_t>> order;
+  for (const auto& o : run.ops) {
+    auto key = std::make_pair(int(o.req.coll), o.bytes);
+    if (!rows.count(key)) order.push_back(key);
+    (o.req.in_place ? rows[key].second : rows[key].first) = &o;
+  }
+  int cur = -1;
+  char line[256];
+  for (const auto& key : order) {
+    if (key.first != cur) {
+      cur = key.first;
+      out << "#\n# " << coll_info(Coll(cur)).name << "\n";
+      snprintf(line, sizeof line, "# %12s %12s  %10s %8s %8s %7s  %10s %8s %8s %7s\n", "size(B)", "count", "time(us)",
+               "algbw", "busbw", "#wrong", "time(us)", "algbw", "busbw", "#wrong");
+      out << line;
+      out << "#                            ---------- out-of-place ----------  ------------ in-place ------------\n";
+    }
+    auto [op, ip] = rows[key];
+    const OpOutcome* any = op ? op : ip;
+    uint64_t count = any->bytes / dtype_size(b.dtype);
+    auto cols = [&](const OpOutcome* o) -> std::string {
+      char c[96];
+      if (!o) return "         -        -        -       -";
+      if (!o->complete) return "    failed        -        -       -";
+      snprintf(c, sizeof c, "%10.1f %8.2f %8.2f %7s", o->time_us, o->algbw, o->busbw,
+               o->req.check ? std::to_string(o->wrong).c_str() : "N/A");
+      return c;
+    };
+    snprintf(line, sizeof line, "  %12llu %12llu  %s  %s\n", (unsigned long long)any->bytes,
+             (unsigned long long)count, cols(op).c_str(), cols(ip).c_str());
+    out << line;
+  }
+}
+
+nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
+  nlohmann::json res = nlohmann::json::array();
+  for (const auto& o : r.run.ops) {
+    nlohmann::json ranks = nlohmann::json::array();
+    for (const auto& rr : o.ranks)
+      ranks.push_back({{"rank", rr.rank}, {"time_us", rr.time_us}, {"wrong", rr.wrong}, {"checked", rr.checked}});
+    res.push_back({{"collective", coll_info(o.req.coll).name}, {"dtype", dtype_name(o.req.dtype)},
+                   {"bytes", o.bytes}, {"in_place", o.req.in_place}, {"complete", o.complete},
+                   {"time_us", o.time_us}, {"algbw_gbps", o.algbw}, {"busbw_gbps", o.busbw},
+                   {"wrong", o.req.check ? nlohmann::json(o.wrong) : nlohmann::json()}, {"ranks", ranks}});
+  }
+  nlohmann::json transports = nlohmann::json::object();
+  for (const auto& [t, n] : r.run.nccl_log.transports) transports[t] = n;
+  nlohmann::json findings = nlohmann::json::array();
+  for (const auto& f : r.findings) findings.push_back(f);
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const auto& g : r.link_facts.gpus)
+    gpus.push_back({{"index", g.index}, {"name", g.name}, {"nvlinks_active", g.nvlinks_active},
+                    {"nvlink_version", g.nvlink_version}, {"pcie_gen", g.pcie_gen}, {"pcie_width", g.pcie_width}});
+  return {{"engine", b.run.engine}, {"library", r.run.library}, {"world", r.run.world},
+          {"link_facts", {{"nvml_ok", r.link_facts.nvml_ok}, {"error", r.link_facts.error}, {"gpus", gpus}}},
+          {"warmup", b.warmup}, {"iters", b.iters}, {"ok", r.run.ok}, {"wall_s", r.run.wall_s},
+          {"link", {{"gbps", r.link.gbps}, {"description", r.link.description}}},
+          {"nccl", {{"version", r.run.nccl_log.version}, {"transports", transports},
+                    {"network", r.run.nccl_log.network}, {"nics", r.run.nccl_log.nics},
+                    {"warnings", r.run.nccl_log.warnings}}},
+          {"results", res}, {"findings", findings}};
+}
+
+std::string bench_svg(const BenchResult& r, const BenchOptions& b) {
+  std::map<std::string, PlotSeries> series;
+  std::vector<std::string> order;
+  for (const auto& o : r.run.ops) {
+    if (!o.complete) continue;
+    std::string label = std::string(coll_info(o.req.coll).name) + (o.req.in_place ? " in-place" : "");
+    if (!series.count(label)) order.push_back(label);
+    series[label].label = label;
+    series[label].points.push_back({double(o.bytes), o.busbw});
+  }
+  std::vector<PlotSeries> v;
+  for (const auto& l : order) v.push_back(series[l]);
+  std::string title = "busbw vs size: " + std::to_string(r.run.world) + " ranks, " + dtype_name(b.dtype) +
+                      (r.run.library.empty() ? "" : ", " + r.run.library.substr(0, r.run.library.find(" (")));
+  return render_busbw_svg(v, title, r.link.gbps, r.link.description);
+}
+
+}  // namespace dd::comm

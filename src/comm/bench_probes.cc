@@ -1,0 +1,218 @@
+// The extra passes of `distdoctor bench`: per-pair send/recv matrix, NET transport probe, and --tune.
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "comm/bench.h"
+
+namespace dd::comm {
+
+using report::Finding;
+using report::Severity;
+
+namespace {
+Finding make(const char* id, Severity s, std::string title, std::vector<std::string> ev = {}, std::string fix = "") {
+  Finding f;
+  f.id = id;
+  f.severity = s;
+  f.title = std::move(title);
+  f.evidence = std::move(ev);
+  f.fix = std::move(fix);
+  f.area = "comm";
+  return f;
+}
+std::string gb(double v) {
+  char b[32];
+  snprintf(b, sizeof b, "%.1f GB/s", v);
+  return b;
+}
+OpRequest one_op(const BenchOptions& b, Coll c, uint64_t bytes, bool check) {
+  OpRequest r;
+  r.coll = c;
+  r.dtype = b.dtype;
+  r.bytes = bytes;
+  r.warmup = b.warmup;
+  r.iters = b.iters;
+  r.check = check;
+  r.timeout = b.op_timeout.count() > 0 ? b.op_timeout : auto_timeout(bytes * 2, b.warmup + b.iters + 1);
+  return r;
+}
+}  // namespace
+
+PairMatrix run_pair_matrix(const BenchOptions& b, uint64_t bytes) {
+  PairMatrix m;
+  RunOptions ro = b.run;
+  int world = ro.nproc > 0 ? ro.nproc : (ro.engine == "nccl" ? visible_gpu_count() : 2);
+  ro.nproc = world;
+  m.world = world;
+  m.busbw.assign(world, std::vector<double>(world, 0));
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < world; ++i)
+    for (int j = i + 1; j < world; ++j) {
+      OpRequest r = one_op(b, Coll::sendrecv, bytes, b.check);
+      r.pair_a = i;
+      r.pair_b = j;
+      ro.ops.push_back(r);
+      pairs.push_back({i, j});
+    }
+  RunOutcome run = run_collectives(ro);
+  m.findings = run.findings;
+  std::vector<double> all;
+  for (size_t k = 0; k < run.ops.size(); ++k) {
+    auto [i, j] = pairs[k];
+    m.busbw[i][j] = m.busbw[j][i] = run.ops[k].busbw;
+    if (run.ops[k].complete) all.push_back(run.ops[k].busbw);
+  }
+  if (all.size() >= 3) {
+    std::vector<double> s = all;
+    std::sort(s.begin(), s.end());
+    double median = s[s.size() / 2];
+    for (size_t k = 0; k < run.ops.size(); ++k) {
+      auto [i, j] = pairs[k];
+      if (run.ops[k].complete && run.ops[k].busbw < 0.5 * median)
+        m.findings.push_back(make("comm.bw.slow_pair", Severity::warn,
+                                  "ranks " + std::to_string(i) + " and " + std::to_string(j) + " exchange at " +
+                                      gb(run.ops[k].busbw) + ", under half the median pair (" + gb(median) + ")",
+                                  {}, "Check the link between these two GPUs (nvidia-smi nvlink -s, topo -m) and their "
+                                      "PCIe width/generation; a degraded link slows every collective."));
+    }
+  }
+  return m;
+}
+
+void print_pair_matrix(const PairMatrix& m, std::ostream& out) {
+  out << "#\n# send/recv busbw per pair (GB/s)\n#      ";
+  for (int j = 0; j < m.world; ++j) out << "  rank" << j << " ";
+  out << "\n";
+  char b[32];
+  for (int i = 0; i < m.world; ++i) {
+    snprintf(b, sizeof b, "  rank%-2d", i);
+    out << b;
+    for (int j = 0; j < m.world; ++j) {
+      if (i == j) snprintf(b, sizeof b, " %7s ", "-");
+      else snprintf(b, sizeof b, " %7.1f ", m.busbw[i][j]);
+      out << b;
+    }
+    out << "\n";
+  }
+}
+
+TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& normal, uint64_t bytes) {
+  TransportProbe p;
+  auto describe = [](const NcclLogSummary& s) {
+    std::string t;
+    for (const auto& [name, n] : s.transports) t += (t.empty() ? "" : ", ") + name + " x" + std::to_string(n);
+    return t.empty() ? std::string("none seen in NCCL's log") : t;
+  };
+  if (!normal.transports.empty())
+    p.findings.push_back(make("comm.transport.default", Severity::info, "NCCL chose " + describe(normal),
+                              {"from NCCL's own INFO log of the run"}));
+  RunOptions ro = b.run;
+  ro.env.push_back({"NCCL_P2P_DISABLE", "1"});
+  ro.env.push_back({"NCCL_SHM_DISABLE", "1"});
+  ro.capture_nccl_log = true;
+  ro.ops = {one_op(b, Coll::all_reduce, bytes, true)};
+  p.net_run = run_collectives(ro);
+  const auto& s = p.net_run.nccl_log;
+  std::vector<std::string> ev = {"NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1"};
+  if (!s.network.empty()) ev.push_back("network plugin: " + s.network);
+  for (const auto& n : s.nics) ev.push_back("NIC " + n);
+  if (!s.bootstrap.empty()) ev.push_back("bootstrap interface " + s.bootstrap);
+  if (!p.net_run.ok) {
+    for (const auto& f : p.net_run.findings) ev.push_back(f.title);
+    p.findings.push_back(make("comm.transport.net_failed", Severity::warn,
+                              "With P2P and SHM off, NCCL could not run over its network path", ev,
+                              "The network transport (NET/IB or NET/Socket) is what crosses nodes: fix it before a "
+                              "multi-node job (NCCL_SOCKET_IFNAME, NCCL_IB_HCA, firewall)."));
+    return p;
+  }
+  const OpOutcome& o = p.net_run.ops[0];
+  ev.push_back("all_reduce " + std::to_string(bytes >> 20) + " MiB busbw " + gb(o.busbw));
+  p.findings.push_back(make("comm.transport.net", Severity::info, "Network path: NCCL chose " + describe(s), ev));
+  return p;
+}
+
+TuneResult run_tune(const BenchOptions& b, uint64_t bytes, std::ostream& progress) {
+  TuneResult t;
+  Coll c = b.colls.empty() ? Coll::all_reduce : b.colls[0];
+  auto measure = [&](const std::vector<std::pair<std::string, std::string>>& env, bool check) -> double {
+    RunOptions ro = b.run;
+    for (const auto& kv : env) ro.env.push_back(kv);
+    ro.capture_nccl_log = false;
+    ro.ops = {one_op(b, c, bytes, check)};
+    RunOutcome r = run_collectives(ro);
+    if (!r.ok) {
+      for (const auto& f : r.findings) t.findings.push_back(f);
+      return 0;
+    }
+    return r.ops[0].busbw;
+  };
+  using Env = std::vector<std::pair<std::string, std::string>>;
+  std::vector<std::pair<std::string, Env>> cands = {
+      {"NCCL_MIN_NCHANNELS=32", {{"NCCL_MIN_NCHANNELS", "32"}}},
+      {"NCCL_MIN_NCHANNELS=16", {{"NCCL_MIN_NCHANNELS", "16"}}},
+      {"NCCL_ALGO=Tree", {{"NCCL_ALGO", "Tree"}}},
+      {"NCCL_ALGO=Ring", {{"NCCL_ALGO", "Ring"}}},
+      {"NCCL_PROTO=Simple", {{"NCCL_PROTO", "Simple"}}},
+      {"NCCL_BUFFSIZE=8388608", {{"NCCL_BUFFSIZE", "8388608"}}},
+      {"NCCL_NTHREADS=512", {{"NCCL_NTHREADS", "512"}}},
+  };
+  auto row = [&](const std::string& name, double v) {
+    t.rows.push_back({name, v});
+    char line[160];
+    snprintf(line, sizeof line, "  %-48s %9.1f GB/s %+7.1f%%\n", name.c_str(), v,
+             t.base > 0 ? (v / t.base - 1) * 100 : 0.0);
+    progress << line << std::flush;
+  };
+  progress << "# tune: " << coll_info(c).name << " " << (bytes >> 20) << " MiB, busbw per setting\n";
+  t.base = measure({}, true);
+  row("(default)", t.base);
+  std::vector<std::pair<double, size_t>> gains;
+  for (size_t i = 0; i < cands.size(); ++i) {
+    double v = measure(cands[i].second, false);
+    row(cands[i].first, v);
+    gains.push_back({v, i});
+  }
+  std::sort(gains.rbegin(), gains.rend());
+  t.best_busbw = t.base;
+  std::string best_name;
+  Env best_env;
+  if (!gains.empty() && gains[0].first > t.best_busbw) {
+    t.best_busbw = gains[0].first;
+    best_name = cands[gains[0].second].first;
+    best_env = cands[gains[0].second].second;
+  }
+  // The best two together, when they touch different variables.
+  if (gains.size() >= 2 && gains[1].first > t.base &&
+      cands[gains[0].second].second[0].first != cands[gains[1].second].second[0].first) {
+    Env both = cands[gains[0].second].second;
+    for (const auto& kv : cands[gains[1].second].second) both.push_back(kv);
+    std::string name = cands[gains[0].second].first + " " + cands[gains[1].second].first;
+    double v = measure(both, false);
+    row(name, v);
+    if (v > t.best_busbw) {
+      t.best_busbw = v;
+      best_name = name;
+      best_env = both;
+    }
+  }
+  if (!best_name.empty() && t.best_busbw >= t.base * 1.01) {
+    t.best = best_name;
+    // Confirm the winner with the data check on, so a recommendation never breaks correctness.
+    double confirm = measure(best_env, true);
+    row(best_name + " (checked)", confirm);
+    std::string exports;
+    for (const auto& kv : best_env) exports += "export " + kv.first + "=" + kv.second + "\n";
+    t.findings.push_back(make("comm.tune.better", Severity::info,
+                              best_name + " raises " + coll_info(c).name + " busbw from " + gb(t.base) + " to " +
+                                  gb(t.best_busbw),
+                              {"measured at " + std::to_string(bytes >> 20) + " MiB on this node"},
+                              "Add to the job's environment:\n" + exports));
+  } else {
+    t.findings.push_back(make("comm.tune.default_best", Severity::info,
+                              "No tried NCCL setting beat the default by 1% (" + gb(t.base) + ")"));
+  }
+  return t;
+}
+
+}  // namespace dd::comm

@@ -1,0 +1,66 @@
+// The short collective pass for `check`: 7 collectives at 1 MiB plus one all_reduce bandwidth point.
+#include "comm/check_pass.h"
+
+#include <cstdio>
+
+#include "comm/bench.h"
+
+namespace dd::comm {
+
+std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt) {
+  RunOptions ro;
+  ro.engine = opt.engine.empty() ? (visible_gpu_count() > 0 ? "nccl" : "gloo") : opt.engine;
+  ro.nproc = opt.nproc;
+  ro.nccl_lib = opt.nccl_lib;
+  ro.init_timeout = opt.init_timeout;
+  ro.self_exe = opt.self_exe;
+  for (const auto& c : collectives()) {
+    OpRequest r;
+    r.coll = c.coll;
+    r.bytes = 1 << 20;
+    r.warmup = 0;
+    r.iters = 1;
+    r.timeout = std::chrono::milliseconds(5000);
+    r.dtype = c.coll == Coll::all_reduce ? Dtype::bf16 : Dtype::f32;
+    ro.ops.push_back(r);
+  }
+  if (opt.bandwidth_bytes > 0) {
+    OpRequest r;
+    r.coll = Coll::all_reduce;
+    r.bytes = opt.bandwidth_bytes;
+    r.warmup = 2;
+    r.iters = 5;
+    r.check = false;
+    r.timeout = auto_timeout(opt.bandwidth_bytes * 2, 8);
+    ro.ops.push_back(r);
+  }
+  RunOutcome run = run_collectives(ro);
+  std::vector<report::Finding> out = run.findings;
+  if (run.ok) {
+    report::Finding f;
+    f.id = "comm.collectives.ok";
+    f.severity = report::Severity::ok;
+    f.area = "comm";
+    f.title = std::to_string(collectives().size()) + " collectives verified element by element on " +
+              std::to_string(run.world) + " ranks (" + ro.engine + ")";
+    f.evidence = {run.library};
+    char b[128];
+    snprintf(b, sizeof b, "wall time %.2f s", run.wall_s);
+    f.evidence.push_back(b);
+    out.push_back(f);
+    if (ro.engine == "nccl")
+      for (auto& lf : link_findings(run, intra_node_limit(read_link_facts(), run.world))) out.push_back(lf);
+    if (!run.nccl_log.transports.empty()) {
+      report::Finding t;
+      t.id = "comm.transport.default";
+      t.severity = report::Severity::info;
+      t.area = "comm";
+      t.title = "NCCL chose";
+      for (const auto& [name, n] : run.nccl_log.transports) t.title += " " + name + " x" + std::to_string(n);
+      out.push_back(t);
+    }
+  }
+  return out;
+}
+
+}  // namespace dd::comm

@@ -1,0 +1,23 @@
+// run_check_pass: the short collective pass `check` can run: every collective once with its data
+// verified, one bandwidth point compared with the link, all within a few seconds; returns findings.
+#pragma once
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "report/finding.h"
+
+namespace dd::comm {
+
+struct CheckPassOptions {
+  std::string engine;  // "nccl", "gloo", "" = nccl when GPUs are visible, else gloo
+  int nproc = 0;       // 0 = one per visible GPU (gloo: 2)
+  std::string nccl_lib;
+  std::chrono::milliseconds init_timeout{10000};
+  uint64_t bandwidth_bytes = 256ull << 20;  // 0 = no bandwidth point
+  std::string self_exe;                     // worker binary; empty = /proc/self/exe
+};
+
+std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt);
+
+}  // namespace dd::comm

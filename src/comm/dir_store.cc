@@ -1,0 +1,107 @@
+// DirStore: file-per-key store for processes of one node; every wait polls with a deadline.
+#include "comm/dir_store.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace dd::comm {
+
+namespace {
+bool read_file(const std::string& p, std::string* out) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *out = ss.str();
+  return true;
+}
+}  // namespace
+
+std::string DirStore::path_of(const std::string& key) const {
+  static const char* hex = "0123456789abcdef";
+  std::string name = "k_";
+  for (unsigned char c : key) {
+    if (std::isalnum(c) || c == '_' || c == '-' || c == '.') {
+      name += char(c);
+    } else {
+      name += '%';
+      name += hex[c >> 4];
+      name += hex[c & 15];
+    }
+  }
+  return dir_ + "/" + name;
+}
+
+Status DirStore::set(const std::string& key, const std::string& value) {
+  std::string p = path_of(key);
+  std::string tmp = p + ".tmp." + std::to_string(getpid()) + "." +
+                    std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Error::from_errno("create " + tmp);
+    out.write(value.data(), std::streamsize(value.size()));
+    if (!out) return Error::from_errno("write " + tmp);
+  }
+  if (::rename(tmp.c_str(), p.c_str()) != 0) return Error::from_errno("rename " + tmp);
+  return ok_status();
+}
+
+Result<std::string> DirStore::get(const std::string& key, rendezvous::Deadline deadline) {
+  std::string v;
+  auto pause = std::chrono::microseconds(200);
+  for (;;) {
+    if (read_file(path_of(key), &v)) return v;
+    if (rendezvous::Clock::now() >= deadline) return Error{"key '" + key + "' did not appear before the deadline"};
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(5000));
+  }
+}
+
+Result<int64_t> DirStore::add(const std::string& key, int64_t delta) {
+  std::string lock = dir_ + "/.lock";
+  int fd = ::open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) return Error::from_errno("open " + lock);
+  ::flock(fd, LOCK_EX);
+  std::string v;
+  int64_t cur = 0;
+  if (read_file(path_of(key), &v)) cur = std::strtoll(v.c_str(), nullptr, 10);
+  cur += delta;
+  auto st = set(key, std::to_string(cur));
+  ::flock(fd, LOCK_UN);
+  ::close(fd);
+  if (!st) return st.error();
+  return cur;
+}
+
+Status DirStore::wait(const std::vector<std::string>& keys, rendezvous::Deadline deadline) {
+  auto pause = std::chrono::microseconds(200);
+  for (;;) {
+    auto have = check(keys);
+    if (!have) return have.error();
+    std::string missing;
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (!(*have)[i]) missing += (missing.empty() ? "" : ", ") + keys[i];
+    if (missing.empty()) return ok_status();
+    if (rendezvous::Clock::now() >= deadline) return Error{"keys still missing at the deadline: " + missing};
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(5000));
+  }
+}
+
+Result<std::vector<bool>> DirStore::check(const std::vector<std::string>& keys) {
+  std::vector<bool> out;
+  for (const auto& k : keys) out.push_back(::access(path_of(k).c_str(), F_OK) == 0);
+  return out;
+}
+
+Status DirStore::remove(const std::string& key) {
+  if (::unlink(path_of(key).c_str()) != 0 && errno != ENOENT) return Error::from_errno("unlink " + key);
+  return ok_status();
+}
+
+}  // namespace dd::comm

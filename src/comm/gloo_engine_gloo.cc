@@ -1,0 +1,208 @@
+// The Gloo engine: CPU collectives over TCP (interface from GLOO_SOCKET_IFNAME or a given address), with
+// the same data pattern and checks as NCCL. Meets the other ranks through a dd Store (adapted to Gloo's).
+#include <gloo/allgather.h>
+#include <gloo/allreduce.h>
+#include <gloo/alltoall.h>
+#include <gloo/broadcast.h>
+#include <gloo/reduce.h>
+#include <gloo/rendezvous/context.h>
+#include <gloo/rendezvous/store.h>
+#include <gloo/transport/tcp/device.h>
+
+#include <thread>
+
+#include "comm/engine.h"
+#include "comm/host_data.h"
+
+namespace dd::comm {
+
+namespace {
+
+using rendezvous::Clock;
+
+// Gloo's Store on top of ours; a missed deadline becomes a gloo::IoException, which the engine catches.
+class GlooStoreAdapter : public gloo::rendezvous::Store {
+ public:
+  GlooStoreAdapter(rendezvous::Store* s, std::string prefix, std::chrono::milliseconds timeout)
+      : s_(s), prefix_(std::move(prefix)), timeout_(timeout) {}
+  void set(const std::string& key, const std::vector<char>& data) override {
+    auto st = s_->set(prefix_ + key, std::string(data.begin(), data.end()));
+    if (!st) throw gloo::IoException(st.error().message());
+  }
+  std::vector<char> get(const std::string& key) override {
+    auto v = s_->get(prefix_ + key, Clock::now() + timeout_);
+    if (!v) throw gloo::IoException(v.error().message());
+    return std::vector<char>(v->begin(), v->end());
+  }
+  void wait(const std::vector<std::string>& keys) override { wait(keys, timeout_); }
+  void wait(const std::vector<std::string>& keys, const std::chrono::milliseconds& timeout) override {
+    std::vector<std::string> full;
+    for (const auto& k : keys) full.push_back(prefix_ + k);
+    auto st = s_->wait(full, Clock::now() + std::min(timeout, timeout_));
+    if (!st) throw gloo::IoException(st.error().message());
+  }
+
+ private:
+  rendezvous::Store* s_;
+  std::string prefix_;
+  std::chrono::milliseconds timeout_;
+};
+
+class GlooEngine : public Engine {
+ public:
+  const char* name() const override { return "gloo"; }
+  std::string describe() const override { return "Gloo (TCP, " + where_ + ")"; }
+
+  Status init(const EngineConfig& cfg) override {
+    if (cfg.ranks.size() != 1) return Error{"the Gloo engine serves one rank per process (no --threads)"};
+    if (!cfg.store) return Error{"the Gloo engine needs a store"};
+    rank_ = cfg.ranks[0];
+    world_ = cfg.world;
+    auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.init_deadline - Clock::now());
+    if (timeout.count() < 100) timeout = std::chrono::milliseconds(100);
+    try {
+      gloo::transport::tcp::attr attr;
+      std::string iface = cfg.gloo_iface;
+      if (iface.empty())
+        if (const char* e = std::getenv("GLOO_SOCKET_IFNAME")) iface = e;
+      if (!iface.empty()) {
+        attr.iface = iface;
+        where_ = "interface " + iface;
+      } else {
+        attr.hostname = cfg.gloo_host.empty() ? "127.0.0.1" : cfg.gloo_host;
+        where_ = "address " + attr.hostname;
+      }
+      auto dev = gloo::transport::tcp::CreateDevice(attr);
+      ctx_ = std::make_shared<gloo::rendezvous::Context>(rank_, world_);
+      ctx_->setTimeout(timeout);
+      GlooStoreAdapter store(cfg.store, cfg.prefix + "gloo/", timeout);
+      ctx_->connectFullMesh(store, dev);
+    } catch (const std::exception& e) {
+      return Error{std::string("Gloo connectFullMesh: ") + e.what()};
+    }
+    return ok_status();
+  }
+
+  Result<std::vector<RankResult>> run(const OpRequest& req) override {
+    const uint32_t tag = uint32_t(++seq_ & 0xffffff);
+    RankResult rr;
+    rr.rank = rank_;
+    if (req.pair_a >= 0 && rank_ != req.pair_a && rank_ != req.pair_b) {
+      rr.participated = false;
+      return std::vector<RankResult>{rr};
+    }
+    const size_t es = dtype_size(req.dtype);
+    Sizing s = coll_info(req.coll).size(req.bytes, es, world_, rank_);
+    send_.assign(std::max<size_t>(s.send_count * es, 8), 0);
+    recv_.assign(std::max<size_t>(s.recv_count * es, 8), 0);
+    host_fill_const(req.dtype, recv_.data(), s.recv_count, kPoison);
+    host_fill_input(req.dtype, send_.data(), s.send_count, req.coll, rank_);
+    bool in_place = req.in_place && (req.coll == Coll::all_reduce || req.coll == Coll::broadcast);
+    if (in_place) host_fill_input(req.dtype, recv_.data(), s.recv_count, req.coll, rank_);
+    try {
+      if (req.check) {
+        issue(req, s, tag, in_place);
+        if (req.corrupt) host_fill_const(req.dtype, recv_.data(), 1, kPoison);
+        ExpectCtx x{req.coll, rank_, world_, req.root, 0, s.chunk};
+        x.peer = req.pair_a >= 0 ? (rank_ == req.pair_a ? req.pair_b : req.pair_a) : (rank_ - 1 + world_) % world_;
+        rr.wrong = host_check(req.dtype, recv_.data(), s.check_count, x);
+        rr.checked = (req.coll == Coll::reduce && rank_ != req.root) ? 0 : int64_t(s.check_count);
+      }
+      for (int i = 0; i < req.warmup; ++i) issue(req, s, tag, in_place);
+      auto t0 = Clock::now();
+      for (int i = 0; i < req.iters; ++i) issue(req, s, tag, in_place);
+      rr.time_us = req.iters > 0 ? std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / req.iters : 0;
+    } catch (const std::exception& e) {
+      return Error{std::string(coll_info(req.coll).name) + " (Gloo): " + e.what()};
+    }
+    return std::vector<RankResult>{rr};
+  }
+
+ private:
+  void issue(const OpRequest& req, const Sizing& s, uint32_t tag, bool in_place) {
+    const Dtype t = req.dtype;
+    auto fn = [t](void* o, const void* a, const void* b, size_t n) { host_sum(t, o, a, b, n); };
+    char* sp = in_place ? recv_.data() : send_.data();
+    char* rp = recv_.data();
+    const size_t es = dtype_size(t);
+    auto set_io = [&](auto& opts, char* in, size_t nin, char* outp, size_t nout) {
+      if (es == 2) {
+        if (in) opts.template setInput<uint16_t>(reinterpret_cast<uint16_t*>(in), nin);
+        opts.template setOutput<uint16_t>(reinterpret_cast<uint16_t*>(outp), nout);
+      } else {
+        if (in) opts.template setInput<uint32_t>(reinterpret_cast<uint32_t*>(in), nin);
+        opts.template setOutput<uint32_t>(reinterpret_cast<uint32_t*>(outp), nout);
+      }
+      opts.setTag(tag);
+      opts.setTimeout(req.timeout);
+    };
+    switch (req.coll) {
+      case Coll::all_reduce: {
+        gloo::AllreduceOptions o(ctx_);
+        set_io(o, sp, s.send_count, rp, s.recv_count);
+        o.setReduceFunction(fn);
+        gloo::allreduce(o);
+        return;
+      }
+      case Coll::reduce_scatter: {  // Gloo has no typed reduce-scatter: all-reduce, keep this rank's chunk
+        std::vector<char> tmp(send_);
+        gloo::AllreduceOptions o(ctx_);
+        set_io(o, tmp.data(), s.send_count, tmp.data(), s.send_count);
+        o.setReduceFunction(fn);
+        gloo::allreduce(o);
+        std::memcpy(rp, tmp.data() + size_t(rank_) * s.chunk * es, s.chunk * es);
+        return;
+      }
+      case Coll::all_gather: {
+        gloo::AllgatherOptions o(ctx_);
+        set_io(o, sp, s.chunk, rp, s.recv_count);
+        gloo::allgather(o);
+        return;
+      }
+      case Coll::broadcast: {
+        gloo::BroadcastOptions o(ctx_);  // only the root may name an input; in place, the output is the input
+        set_io(o, rank_ == req.root && !in_place ? sp : nullptr, s.send_count, rp, s.recv_count);
+        o.setRoot(req.root);
+        gloo::broadcast(o);
+        return;
+      }
+      case Coll::reduce: {
+        gloo::ReduceOptions o(ctx_);
+        set_io(o, sp, s.send_count, rp, s.recv_count);
+        o.setRoot(req.root);
+        o.setReduceFunction(fn);
+        gloo::reduce(o);
+        return;
+      }
+      case Coll::alltoall: {
+        gloo::AlltoallOptions o(ctx_);
+        set_io(o, sp, s.send_count, rp, s.recv_count);
+        gloo::alltoall(o);
+        return;
+      }
+      case Coll::sendrecv: {
+        int to = (rank_ + 1) % world_, from = (rank_ - 1 + world_) % world_;
+        if (req.pair_a >= 0) to = from = rank_ == req.pair_a ? req.pair_b : req.pair_a;
+        auto sb = ctx_->createUnboundBuffer(sp, s.send_count * es);
+        auto rb = ctx_->createUnboundBuffer(rp, s.recv_count * es);
+        rb->recv(from, uint64_t(tag));
+        sb->send(to, uint64_t(tag));
+        if (!sb->waitSend(req.timeout)) throw gloo::IoException("send to rank " + std::to_string(to) + " timed out");
+        if (!rb->waitRecv(req.timeout)) throw gloo::IoException("recv from rank " + std::to_string(from) + " timed out");
+        return;
+      }
+    }
+  }
+
+  int rank_ = 0, world_ = 1;
+  uint64_t seq_ = 0;
+  std::string where_;
+  std::shared_ptr<gloo::rendezvous::Context> ctx_;
+  std::vector<char> send_, recv_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_gloo_engine() { return std::make_unique<GlooEngine>(); }
+
+}  // namespace dd::comm

@@ -1,0 +1,21 @@
+// Device-side data handling for the correctness checks: fill inputs with the known pattern, poison
+// outputs, and count the elements that differ from the expected value (all on the GPU, every element).
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "comm/dtype.h"
+#include "comm/pattern.h"
+
+namespace dd::comm {
+
+// p[j] = input_value(coll, rank, j) for j < count.
+cudaError_t launch_fill_input(Dtype t, void* p, uint64_t count, Coll coll, int rank, cudaStream_t s);
+// p[j] = value for j < count.
+cudaError_t launch_fill_const(Dtype t, void* p, uint64_t count, int value, cudaStream_t s);
+// *d_wrong += number of j < count with p[j] != expected_value(x, j) (where checked).
+cudaError_t launch_check(Dtype t, const void* p, uint64_t count, const ExpectCtx& x,
+                         unsigned long long* d_wrong, cudaStream_t s);
+
+}  // namespace dd::comm

@@ -1,0 +1,39 @@
+// Link limits for bandwidth comparison: NVLink count/version and PCIe generation/width of each GPU
+// (read through NVML loaded at run time), and the per-direction bandwidth a collective can hope for.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace dd::comm {
+
+struct GpuLink {
+  int index = -1;
+  std::string name;
+  int nvlinks_active = 0;
+  int nvlink_version = -1;
+  int pcie_gen = -1;
+  int pcie_width = -1;
+};
+
+struct LinkFacts {
+  bool nvml_ok = false;
+  std::string error;
+  std::vector<GpuLink> gpus;
+};
+
+// Reads NVML (libnvidia-ml.so.1); on failure nvml_ok is false and error says why.
+LinkFacts read_link_facts();
+
+// GB/s per direction of one NVLink of this version (NVLink 2-4: 25, 5: 50; unknown: 25).
+double nvlink_gbps_per_link(int version);
+// GB/s per direction of a PCIe link (after encoding); 0 when unknown.
+double pcie_gbps(int gen, int width);
+
+struct LinkLimit {
+  double gbps = 0;           // per-direction limit for GPU-to-GPU traffic inside the node
+  std::string description;   // "NVLink 4 x18 = 450 GB/s"
+};
+// The weakest GPU's limit among the first `ngpus` GPUs: NVLink when every GPU has active links, else PCIe.
+LinkLimit intra_node_limit(const LinkFacts& f, int ngpus);
+
+}  // namespace dd::comm

@@ -1,0 +1,47 @@
+// NcclApi: libnccl.so.2 loaded at run time (dlopen), never linked. nccl.h is used for its types only;
+// each function pointer has the type of the declaration it stands for.
+#pragma once
+#include <nccl.h>
+
+#include <string>
+
+#include "common/result.h"
+
+namespace dd::comm {
+
+struct NcclApi {
+  void* handle = nullptr;
+  std::string path;  // the library that was loaded (dladdr of a symbol)
+  int version = 0;   // ncclGetVersion: 22809 = 2.28.9
+
+#define DD_NCCL_FN(name) decltype(&::name) name = nullptr;
+  DD_NCCL_FN(ncclGetVersion)
+  DD_NCCL_FN(ncclGetUniqueId)
+  DD_NCCL_FN(ncclCommInitRankConfig)
+  DD_NCCL_FN(ncclCommGetAsyncError)
+  DD_NCCL_FN(ncclCommAbort)
+  DD_NCCL_FN(ncclCommDestroy)
+  DD_NCCL_FN(ncclCommFinalize)
+  DD_NCCL_FN(ncclGetErrorString)
+  DD_NCCL_FN(ncclGetLastError)
+  DD_NCCL_FN(ncclGroupStart)
+  DD_NCCL_FN(ncclGroupEnd)
+  DD_NCCL_FN(ncclAllReduce)
+  DD_NCCL_FN(ncclAllGather)
+  DD_NCCL_FN(ncclReduceScatter)
+  DD_NCCL_FN(ncclBroadcast)
+  DD_NCCL_FN(ncclReduce)
+  DD_NCCL_FN(ncclSend)
+  DD_NCCL_FN(ncclRecv)
+  DD_NCCL_FN(ncclCommRegister)
+  DD_NCCL_FN(ncclCommDeregister)
+#undef DD_NCCL_FN
+
+  std::string version_string() const;
+};
+
+// Loads NCCL from `path` (empty: libnccl.so.2 through the normal search, then the copy PyTorch ships).
+// Loaded once per process; later calls return the same table.
+Result<const NcclApi*> load_nccl(const std::string& path);
+
+}  // namespace dd::comm
