@@ -169,8 +169,15 @@ TEST(IbHcaRule, DisabledDownMixBond) {
   auto f = ib_host();
   set_nccl(f, "NCCL_IB_DISABLE", "1");
   EXPECT_TRUE(has(run(ib_hca_rule(), f), "ib.disabled_but_active"));
+  set_nccl(f, "NCCL_IB_DISABLE", "yes");  // read as 0 by NCCL
+  auto yes = run(ib_hca_rule(), f);
+  EXPECT_TRUE(has(yes, "nccl.setting_not_a_number"));
+  EXPECT_FALSE(has(yes, "ib.disabled_but_active"));
   set_nccl(f, "NCCL_IB_DISABLE", "0");
   EXPECT_FALSE(has(run(ib_hca_rule(), f), "ib.disabled_but_active"));
+  set_nccl(f, "NCCL_NET", "Socket");
+  EXPECT_TRUE(has(run(ib_hca_rule(), f), "ib.disabled_but_active"));
+  f.nccl.settings.erase("NCCL_NET");
   f.ib.devices = {ib_dev("mlx5_0", "InfiniBand", "1: DOWN")};
   EXPECT_TRUE(has(run(ib_hca_rule(), f), "ib.ports_down"));
   f.ib.devices = {ib_dev("mlx5_0", "InfiniBand"), ib_dev("mlx5_1", "Ethernet")};
