@@ -27,6 +27,13 @@ cat > "$TMP/uid.c" <<'C'
 int main(int argc, char** argv) {
   void* h = dlopen(argv[1], RTLD_NOW);
   if (!h) { fprintf(stderr, "dlopen: %s\n", dlerror()); return 3; }
+  if (argc > 2) {  /* "version": print ncclGetVersion's code */
+    int (*ver)(int*) = (int (*)(int*))dlsym(h, "ncclGetVersion");
+    int v = -1;
+    if (!ver || ver(&v)) return 3;
+    printf("%d\n", v);
+    return 0;
+  }
   int (*get)(void*) = (int (*)(void*))dlsym(h, "ncclGetUniqueId");
   if (!get) return 3;
   char id[128];
@@ -76,6 +83,7 @@ C
 gcc -O1 -o "$TMP/uid" "$TMP/uid.c" -ldl || { echo "FAIL: cannot compile uid.c"; exit 1; }
 gcc -O1 -o "$TMP/ifaddrs" "$TMP/ifaddrs.c" || { echo "FAIL: cannot compile ifaddrs.c"; exit 1; }
 
+NCCL_CODE=$("$TMP/uid" "$LIB" version) || { echo "FAIL: ncclGetVersion"; exit 1; }
 PASS=0
 FAILS=0
 MODE=""
@@ -106,7 +114,9 @@ predict() {  # prints "IF ADDR" or "none"
   else
     local envjson='{}' kv
     for kv in "$@"; do envjson=$(jq -c --arg k "${kv%%=*}" --arg v "${kv#*=}" '. + {($k): $v}' <<<"$envjson"); done
-    ip netns exec "$ns" "$TMP/ifaddrs" | jq --argjson e "$envjson" '. + {env: $e}' > "$TMP/facts.json"
+    ip netns exec "$ns" "$TMP/ifaddrs" |
+      jq --argjson e "$envjson" --arg lib "$LIB" --argjson code "$NCCL_CODE" \
+        '. + {env: $e, nccl: {libs: [{path: $lib, source: "test", version_code: $code}]}}' > "$TMP/facts.json"
     json=$("$BIN" check --facts "$TMP/facts.json" --json 2>/dev/null)
   fi
   local ifn addr
@@ -212,5 +222,19 @@ compare "$NS" carrier
 compare "$NS" carrier NCCL_SOCKET_IFNAME=eth
 compare "$NS" carrier NCCL_SOCKET_IFNAME=enp
 
-echo "nccl_ifselect: $PASS agree, $FAILS disagree (mode $MODE, $LIB)"
+# 5. virbr* (libvirt) bridges: NCCL 2.28.3+ skips them until after lo; older versions treat them as normal.
+NS=$(mkns e)
+dummy "$NS" virbr0 198.18.5.1/24
+dummy "$NS" eth0 198.18.0.1/24
+settle
+compare "$NS" virbr
+ip -n "$NS" link set eth0 down
+settle
+compare "$NS" virbr
+ip -n "$NS" link set lo down
+settle
+compare "$NS" virbr
+compare "$NS" virbr NCCL_SOCKET_IFNAME=vir
+
+echo "nccl_ifselect: $PASS agree, $FAILS disagree (mode $MODE, $LIB, NCCL version code $NCCL_CODE)"
 [ "$FAILS" -eq 0 ]
