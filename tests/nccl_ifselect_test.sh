@@ -96,8 +96,10 @@ truth() {  # prints "IF ADDR" or "none"
   local out
   out=$(run_env "$ns" "$@" NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=ALL timeout 20 "$TMP/uid" "$LIB" 2>&1)
   local line
-  line=$(printf '%s\n' "$out" | grep -m1 -E 'Bootstrap: Using|no socket interface found|No usable listening interface found')
-  if [[ $line == *"no socket interface found"* || $line == *"No usable listening"* ]]; then echo none; return; fi
+  line=$(printf '%s\n' "$out" | grep -m1 -E 'Bootstrap: Using|no socket interface found|No usable listening interface found|Invalid NCCL_COMM_ID')
+  if [[ $line == *"no socket interface found"* || $line == *"No usable listening"* || $line == *"Invalid NCCL_COMM_ID"* ]]; then
+    echo none; return
+  fi
   if [[ $line =~ Bootstrap:\ Using\ ([^:]+):(.*)$ ]]; then
     local name=${BASH_REMATCH[1]} addr=${BASH_REMATCH[2]}
     addr=${addr%%<*}; addr=${addr%%\%*}
@@ -180,6 +182,9 @@ compare "$NS" family NCCL_SOCKET_FAMILY=AF_INET6
 compare "$NS" family NCCL_SOCKET_FAMILY=AF_INET6 NCCL_SOCKET_IFNAME=enp
 compare "$NS" commid NCCL_COMM_ID=198.18.2.77:29500
 compare "$NS" commid NCCL_COMM_ID=198.18.2.77:29500 NCCL_SOCKET_IFNAME=eth0
+compare "$NS" commid NCCL_COMM_ID=198.19.0.1:29500
+compare "$NS" commid NCCL_COMM_ID=:29500
+compare "$NS" commid NCCL_COMM_ID==
 
 # 2. An IPoIB-style name wins when unset, even after eth0.
 NS=$(mkns b)

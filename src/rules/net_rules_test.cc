@@ -103,7 +103,13 @@ TEST(SocketIfnameRule, SlowOnlyWhenSocketsCarryData) {
 
 TEST(SocketIfnameRule, CommIdAndEmptyFacts) {
   auto f = typical();
-  set_nccl(f, "NCCL_COMM_ID", "node1:29500");
+  set_nccl(f, "NCCL_COMM_ID", "node1:29500");  // valid for NCCL (resolved), just not predictable
+  auto v = run(socket_ifname_rule(), f);
+  EXPECT_TRUE(has(v, "net.nccl_comm_id.hostname"));
+  EXPECT_EQ(evidence_any(v, "nccl_bootstrap_if"), "unknown");
+  set_nccl(f, "NCCL_COMM_ID", "[fd00::1:29500");
+  EXPECT_TRUE(has(run(socket_ifname_rule(), f), "net.nccl_comm_id.invalid"));
+  set_nccl(f, "NCCL_COMM_ID", "=");
   EXPECT_TRUE(has(run(socket_ifname_rule(), f), "net.nccl_comm_id.invalid"));
   set_nccl(f, "NCCL_COMM_ID", "198.20.0.1:29500");
   EXPECT_TRUE(has(run(socket_ifname_rule(), f), "net.nccl_comm_id.no_subnet"));
