@@ -27,6 +27,13 @@ cat > "$TMP/uid.c" <<'C'
 int main(int argc, char** argv) {
   void* h = dlopen(argv[1], RTLD_NOW);
   if (!h) { fprintf(stderr, "dlopen: %s\n", dlerror()); return 3; }
+  if (argc > 2) {  /* "version": print ncclGetVersion's code */
+    int (*ver)(int*) = (int (*)(int*))dlsym(h, "ncclGetVersion");
+    int v = -1;
+    if (!ver || ver(&v)) return 3;
+    printf("%d\n", v);
+    return 0;
+  }
   int (*get)(void*) = (int (*)(void*))dlsym(h, "ncclGetUniqueId");
   if (!get) return 3;
   char id[128];
@@ -76,6 +83,7 @@ C
 gcc -O1 -o "$TMP/uid" "$TMP/uid.c" -ldl || { echo "FAIL: cannot compile uid.c"; exit 1; }
 gcc -O1 -o "$TMP/ifaddrs" "$TMP/ifaddrs.c" || { echo "FAIL: cannot compile ifaddrs.c"; exit 1; }
 
+NCCL_CODE=$("$TMP/uid" "$LIB" version) || { echo "FAIL: ncclGetVersion"; exit 1; }
 PASS=0
 FAILS=0
 MODE=""
@@ -88,8 +96,10 @@ truth() {  # prints "IF ADDR" or "none"
   local out
   out=$(run_env "$ns" "$@" NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=ALL timeout 20 "$TMP/uid" "$LIB" 2>&1)
   local line
-  line=$(printf '%s\n' "$out" | grep -m1 -E 'Bootstrap: Using|no socket interface found|No usable listening interface found')
-  if [[ $line == *"no socket interface found"* || $line == *"No usable listening"* ]]; then echo none; return; fi
+  line=$(printf '%s\n' "$out" | grep -m1 -E 'Bootstrap: Using|no socket interface found|No usable listening interface found|Invalid NCCL_COMM_ID')
+  if [[ $line == *"no socket interface found"* || $line == *"No usable listening"* || $line == *"Invalid NCCL_COMM_ID"* ]]; then
+    echo none; return
+  fi
   if [[ $line =~ Bootstrap:\ Using\ ([^:]+):(.*)$ ]]; then
     local name=${BASH_REMATCH[1]} addr=${BASH_REMATCH[2]}
     addr=${addr%%<*}; addr=${addr%%\%*}
@@ -106,7 +116,9 @@ predict() {  # prints "IF ADDR" or "none"
   else
     local envjson='{}' kv
     for kv in "$@"; do envjson=$(jq -c --arg k "${kv%%=*}" --arg v "${kv#*=}" '. + {($k): $v}' <<<"$envjson"); done
-    ip netns exec "$ns" "$TMP/ifaddrs" | jq --argjson e "$envjson" '. + {env: $e}' > "$TMP/facts.json"
+    ip netns exec "$ns" "$TMP/ifaddrs" |
+      jq --argjson e "$envjson" --arg lib "$LIB" --argjson code "$NCCL_CODE" \
+        '. + {env: $e, nccl: {libs: [{path: $lib, source: "test", version_code: $code}]}}' > "$TMP/facts.json"
     json=$("$BIN" check --facts "$TMP/facts.json" --json 2>/dev/null)
   fi
   local ifn addr
@@ -170,6 +182,9 @@ compare "$NS" family NCCL_SOCKET_FAMILY=AF_INET6
 compare "$NS" family NCCL_SOCKET_FAMILY=AF_INET6 NCCL_SOCKET_IFNAME=enp
 compare "$NS" commid NCCL_COMM_ID=198.18.2.77:29500
 compare "$NS" commid NCCL_COMM_ID=198.18.2.77:29500 NCCL_SOCKET_IFNAME=eth0
+compare "$NS" commid NCCL_COMM_ID=198.19.0.1:29500
+compare "$NS" commid NCCL_COMM_ID=:29500
+compare "$NS" commid NCCL_COMM_ID==
 
 # 2. An IPoIB-style name wins when unset, even after eth0.
 NS=$(mkns b)
@@ -212,5 +227,19 @@ compare "$NS" carrier
 compare "$NS" carrier NCCL_SOCKET_IFNAME=eth
 compare "$NS" carrier NCCL_SOCKET_IFNAME=enp
 
-echo "nccl_ifselect: $PASS agree, $FAILS disagree (mode $MODE, $LIB)"
+# 5. virbr* (libvirt) bridges: NCCL 2.28.3+ skips them until after lo; older versions treat them as normal.
+NS=$(mkns e)
+dummy "$NS" virbr0 198.18.5.1/24
+dummy "$NS" eth0 198.18.0.1/24
+settle
+compare "$NS" virbr
+ip -n "$NS" link set eth0 down
+settle
+compare "$NS" virbr
+ip -n "$NS" link set lo down
+settle
+compare "$NS" virbr
+compare "$NS" virbr NCCL_SOCKET_IFNAME=vir
+
+echo "nccl_ifselect: $PASS agree, $FAILS disagree (mode $MODE, $LIB, NCCL version code $NCCL_CODE)"
 [ "$FAILS" -eq 0 ]

@@ -210,6 +210,17 @@ std::vector<Finding> check_cuda_visible(const probe::NodeFacts& f, const CheckOp
                                visible < 0 ? std::string("?") : std::to_string(visible)),
                    ev, fix_all});
   }
+  // CUDA numbers GPUs fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID; NVML/nvidia-smi by PCI bus id.
+  bool mixed = false;
+  for (const auto& g : f.gpu.gpus) mixed = mixed || g.name != f.gpu.gpus[0].name;
+  auto order = env_value(f, "CUDA_DEVICE_ORDER");
+  if (mixed && (!order || *order != "PCI_BUS_ID") && cv.mode == CudaVisible::Mode::indices) {
+    out.push_back(
+        {"cuda.device_order", Severity::info,
+         "GPUs of different models and CUDA_DEVICE_ORDER is not PCI_BUS_ID: CUDA's index N may not be "
+         "nvidia-smi's GPU N",
+         ev, "export CUDA_DEVICE_ORDER=PCI_BUS_ID"});
+  }
   if (cv.mode == CudaVisible::Mode::mig) {
     out.push_back({"cuda.visible_devices.mig", Severity::info,
                    fmt::format("{} lists {} MIG instance(s); distdoctor cannot check MIG ids", shown,
@@ -279,6 +290,11 @@ NodeRule cuda_visible_rule() {
         "MIG ids are passed through to CUDA; distdoctor cannot verify them. NCCL does not support "
         "communication "
         "between MIG instances of the same GPU."},
+       {"cuda.device_order", "CUDA and nvidia-smi number GPUs differently",
+        "By default CUDA enumerates the fastest GPU first; nvidia-smi and NVML use PCI bus order. On a "
+        "machine "
+        "with different GPU models the indices in CUDA_VISIBLE_DEVICES then name other GPUs than nvidia-smi "
+        "shows. Set CUDA_DEVICE_ORDER=PCI_BUS_ID (or use GPU UUIDs)."},
        {"cuda.device_count.mismatch", "CUDA's device count differs from the prediction",
         "cuDeviceGetCount under the current environment returned a different count than distdoctor's reading "
         "of CUDA_VISIBLE_DEVICES; the measured count is used."}}};

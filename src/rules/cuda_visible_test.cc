@@ -119,6 +119,15 @@ TEST(CudaVisibleRule, MalformedDuplicateEmpty) {
   EXPECT_EQ(worst(v), report::Severity::ok);
 }
 
+TEST(CudaVisibleRule, DeviceOrderOnMixedModels) {
+  auto f = facts_with(2, "1");
+  EXPECT_FALSE(has(run(cuda_visible_rule(), f, {}), "cuda.device_order"));
+  f.gpu.gpus[1].name = "NVIDIA RTX 6000 Ada";
+  EXPECT_TRUE(has(run(cuda_visible_rule(), f, {}), "cuda.device_order"));
+  set_env(f, "CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+  EXPECT_FALSE(has(run(cuda_visible_rule(), f, {}), "cuda.device_order"));
+}
+
 TEST(CudaVisibleRule, MeasuredCountWins) {
   auto f = facts_with(4, "0,1");
   f.cuda.device_count = 1;  // e.g. one GPU fell off the bus

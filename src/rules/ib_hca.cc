@@ -77,6 +77,19 @@ std::vector<Finding> check_ib(const probe::NodeFacts& f, const CheckOptions&) {
   int ver = nccl_min_version_code(f);
 
   auto disable = nccl_setting(f, "NCCL_IB_DISABLE");
+  if (disable && nccl_int_unparsed(*disable))
+    out.push_back({"nccl.setting_not_a_number", Severity::warn,
+                   fmt::format("NCCL_IB_DISABLE=\"{}\" is read by NCCL as 0: IB stays enabled", *disable), ev,
+                   "Use 1 to disable (NCCL parses these settings with strtoll): export NCCL_IB_DISABLE=1"});
+  auto net_name = nccl_setting(f, "NCCL_NET");
+  if (net_name && (*net_name == "Socket" || *net_name == "socket") && !all_active.empty()) {
+    out.push_back(
+        {"ib.disabled_but_active", Severity::warn,
+         fmt::format("NCCL_NET={} while {} active IB/RoCE port(s) exist: NCCL uses TCP sockets between nodes",
+                     *net_name, all_active.size()),
+         ev, "unset NCCL_NET   (NCCL picks IB when it is usable)"});
+    return out;
+  }
   if (disable && nccl_int(*disable) != 0) {
     if (!all_active.empty())
       out.push_back(

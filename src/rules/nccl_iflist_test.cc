@@ -168,7 +168,8 @@ TEST(NcclIfSelect, CommIdSubnet) {
   // Bootstrap with NCCL_COMM_ID: subnet match only, any link state, NCCL_SOCKET_IFNAME not consulted.
   EXPECT_EQ(boot(n, "eth0", std::nullopt, "198.19.5.5:1234"), "eth1/198.19.0.1");
   EXPECT_EQ(boot(n, std::nullopt, std::nullopt, "198.20.0.1:1234"), "none");
-  EXPECT_EQ(boot(n, std::nullopt, std::nullopt, "headnode:1234"), "error");
+  EXPECT_EQ(boot(n, std::nullopt, std::nullopt, "headnode:1234"), "none");  // resolved by NCCL: unpredictable
+  EXPECT_EQ(boot(n, std::nullopt, std::nullopt, ":1234"), "error");
   EXPECT_EQ(boot(n, std::nullopt, std::nullopt, ""), "error");
   EXPECT_EQ(boot(n, std::nullopt, std::nullopt, "[fd00::1]:1234"), "none");
 }

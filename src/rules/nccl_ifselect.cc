@@ -87,6 +87,14 @@ int parse_comm_id(const std::string& v, std::array<unsigned char, 16>& out) {
   return parse_addr(host, out) == 4 ? 4 : 0;
 }
 
+// What ncclSocketGetAddrFromString() rejects outright: fewer than 2 characters, "[" without "]", no host
+// part.
+bool comm_id_malformed(const std::string& v) {
+  if (v.size() <= 1) return true;
+  if (v[0] == '[') return v.find(']') == std::string::npos;
+  return v.find_first_of(":,") == 0;
+}
+
 // ncclFindInterfaceMatchSubnet(): the first address (any interface state) in the same subnet as `remote`.
 std::optional<IfCandidate> first_subnet_match(const probe::NetFacts& net,
                                               const std::array<unsigned char, 16>& remote, int rf) {
@@ -160,8 +168,11 @@ IfSelection nccl_select_interfaces(const IfSelectInput& in, int max_ifs) {
     std::array<unsigned char, 16> remote;
     int rf = parse_comm_id(*in.comm_id, remote);
     if (rf == 0) {
-      sel.error = "NCCL_COMM_ID \"" + *in.comm_id +
-                  "\" is not a numeric <ip>:<port>; cannot predict the subnet match";
+      if (comm_id_malformed(*in.comm_id))
+        sel.error =
+            "NCCL_COMM_ID \"" + *in.comm_id + "\" is not <ip>:<port>, [<ipv6>]:<port> or <host>:<port>";
+      else
+        sel.unpredictable = true;
     } else if (auto m = first_subnet_match(net, remote, rf)) {
       sel.stage = "NCCL_COMM_ID";
       sel.matched = {*m};
@@ -182,7 +193,11 @@ IfSelection nccl_bootstrap_interface(const IfSelectInput& in) {
     std::array<unsigned char, 16> remote;
     int rf = in.comm_id->size() > 1 ? parse_comm_id(*in.comm_id, remote) : 0;
     if (rf == 0) {
-      sel.error = "NCCL_COMM_ID \"" + *in.comm_id + "\" is not a numeric <ip>:<port> NCCL can use here";
+      if (comm_id_malformed(*in.comm_id))
+        sel.error =
+            "NCCL_COMM_ID \"" + *in.comm_id + "\" is not <ip>:<port>, [<ipv6>]:<port> or <host>:<port>";
+      else
+        sel.unpredictable = true;
       return sel;
     }
     static const probe::NetFacts kEmpty;

@@ -30,6 +30,7 @@ struct IfSelection {
   std::string stage;  // which step found them: "NCCL_SOCKET_IFNAME", "ib", "NCCL_COMM_ID", "^docker,lo", ...
   std::vector<IfCandidate> matched;  // what NCCL keeps, in its order (first = bootstrap interface)
   std::string error;                 // set when NCCL itself would stop with an error (bad NCCL_COMM_ID)
+  bool unpredictable = false;        // NCCL_COMM_ID names a host: NCCL resolves it, a pure rule cannot
   bool found() const { return !matched.empty(); }
 };
 

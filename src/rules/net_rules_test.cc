@@ -103,7 +103,13 @@ TEST(SocketIfnameRule, SlowOnlyWhenSocketsCarryData) {
 
 TEST(SocketIfnameRule, CommIdAndEmptyFacts) {
   auto f = typical();
-  set_nccl(f, "NCCL_COMM_ID", "node1:29500");
+  set_nccl(f, "NCCL_COMM_ID", "node1:29500");  // valid for NCCL (resolved), just not predictable
+  auto v = run(socket_ifname_rule(), f);
+  EXPECT_TRUE(has(v, "net.nccl_comm_id.hostname"));
+  EXPECT_EQ(evidence_any(v, "nccl_bootstrap_if"), "unknown");
+  set_nccl(f, "NCCL_COMM_ID", "[fd00::1:29500");
+  EXPECT_TRUE(has(run(socket_ifname_rule(), f), "net.nccl_comm_id.invalid"));
+  set_nccl(f, "NCCL_COMM_ID", "=");
   EXPECT_TRUE(has(run(socket_ifname_rule(), f), "net.nccl_comm_id.invalid"));
   set_nccl(f, "NCCL_COMM_ID", "198.20.0.1:29500");
   EXPECT_TRUE(has(run(socket_ifname_rule(), f), "net.nccl_comm_id.no_subnet"));
@@ -169,8 +175,15 @@ TEST(IbHcaRule, DisabledDownMixBond) {
   auto f = ib_host();
   set_nccl(f, "NCCL_IB_DISABLE", "1");
   EXPECT_TRUE(has(run(ib_hca_rule(), f), "ib.disabled_but_active"));
+  set_nccl(f, "NCCL_IB_DISABLE", "yes");  // read as 0 by NCCL
+  auto yes = run(ib_hca_rule(), f);
+  EXPECT_TRUE(has(yes, "nccl.setting_not_a_number"));
+  EXPECT_FALSE(has(yes, "ib.disabled_but_active"));
   set_nccl(f, "NCCL_IB_DISABLE", "0");
   EXPECT_FALSE(has(run(ib_hca_rule(), f), "ib.disabled_but_active"));
+  set_nccl(f, "NCCL_NET", "Socket");
+  EXPECT_TRUE(has(run(ib_hca_rule(), f), "ib.disabled_but_active"));
+  f.nccl.settings.erase("NCCL_NET");
   f.ib.devices = {ib_dev("mlx5_0", "InfiniBand", "1: DOWN")};
   EXPECT_TRUE(has(run(ib_hca_rule(), f), "ib.ports_down"));
   f.ib.devices = {ib_dev("mlx5_0", "InfiniBand"), ib_dev("mlx5_1", "Ethernet")};

@@ -98,6 +98,10 @@ TEST(NodeRules, P2pTransport) {
   v = run(p2p_transport_rule(), f);
   EXPECT_FALSE(has(v, "nccl.p2p_disabled"));
   EXPECT_TRUE(has(v, "nccl.shm_disabled"));
+  set_nccl(f, "NCCL_SHM_DISABLE", "true");  // strtoll reads 0: no effect
+  v = run(p2p_transport_rule(), f);
+  EXPECT_TRUE(has(v, "nccl.setting_not_a_number"));
+  EXPECT_FALSE(has(v, "nccl.shm_disabled"));
   f = healthy();
   f.gpu.p2p_read[0][1] = f.gpu.p2p_read[1][0] = "CNS";
   v = run(p2p_transport_rule(), f);

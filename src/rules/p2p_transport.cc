@@ -28,6 +28,14 @@ std::vector<Finding> check_p2p(const probe::NodeFacts& f, const CheckOptions&) {
   size_t n = f.gpu.gpus.size();
   for (const char* var : {"NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE"}) {
     auto v = nccl_setting(f, var);
+    if (v && nccl_int_unparsed(*v)) {
+      out.push_back({"nccl.setting_not_a_number",
+                     Severity::warn,
+                     fmt::format("{}=\"{}\" is read by NCCL as 0: the setting has no effect", var, *v),
+                     {describe_setting(f, var)},
+                     fmt::format("Use 0 or 1 (NCCL parses it with strtoll), or unset {}", var)});
+      continue;
+    }
     if (!v || nccl_int(*v) == 0) continue;
     bool p2p = std::string(var) == "NCCL_P2P_DISABLE";
     out.push_back(
@@ -89,7 +97,10 @@ NodeRule p2p_transport_rule() {
   return {
       "gpu.p2p",
       check_p2p,
-      {{"gpu.p2p.ok", "Intra-node GPU paths", "Every GPU pair can use P2P and no NVLink is down."},
+      {{"nccl.setting_not_a_number", "An NCCL switch is not a number",
+        "NCCL reads its integer settings (NCCL_P2P_DISABLE, NCCL_SHM_DISABLE, NCCL_IB_DISABLE, ...) with "
+        "strtoll: \"true\", \"yes\" or \"on\" read as 0, so the switch silently does nothing. Use 0 or 1."},
+       {"gpu.p2p.ok", "Intra-node GPU paths", "Every GPU pair can use P2P and no NVLink is down."},
        {"nccl.p2p_disabled", "NCCL_P2P_DISABLE is set",
         "NCCL_P2P_DISABLE=1 stops NCCL from using NVLink or PCIe peer-to-peer between GPUs; traffic goes "
         "through host shared memory, several times slower. It is often copied from a forum answer for a "

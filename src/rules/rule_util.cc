@@ -42,6 +42,13 @@ int64_t nccl_int(const std::string& v, int64_t dflt) {
   return x;
 }
 
+bool nccl_int_unparsed(const std::string& v) {
+  if (v.empty()) return false;
+  char* end = nullptr;
+  std::strtoll(v.c_str(), &end, 0);
+  return end == v.c_str();
+}
+
 int nccl_version_code(const probe::NcclLib& lib) {
   int maj = 0, min = 0, pat = 0;
   if (!lib.version.empty() && std::sscanf(lib.version.c_str(), "%d.%d.%d", &maj, &min, &pat) >= 2 &&

@@ -21,6 +21,9 @@ std::optional<std::string> env_value(const probe::NodeFacts& f, const std::strin
 // default).
 int64_t nccl_int(const std::string& v, int64_t dflt = 0);
 
+// True when NCCL's strtoll reads no digits from a non-empty value ("true", "yes"): NCCL then uses 0.
+bool nccl_int_unparsed(const std::string& v);
+
 // Version code in NCCL's >=2.9 scheme (major*10000 + minor*100 + patch) from a lib record; -1 unknown.
 int nccl_version_code(const probe::NcclLib& lib);
 // Lowest version among the loadable libs (the one a job may get); -1 when none known.

@@ -205,6 +205,16 @@ std::vector<Finding> check_socket_ifname(const probe::NodeFacts& f, const CheckO
                    ev, "Set NCCL_COMM_ID to <ipv4>:<port> or [<ipv6>]:<port> of rank 0, or unset it."});
     return out;
   }
+  if (boot.unpredictable || all.unpredictable) {
+    ev[0] = "nccl_bootstrap_if=unknown";
+    out.push_back(
+        {"net.nccl_comm_id.hostname", Severity::info,
+         fmt::format("NCCL_COMM_ID={} names a host: NCCL uses the interface in the subnet of the address it "
+                     "resolves to (not predicted here)",
+                     *in.comm_id),
+         ev});
+    return out;
+  }
   if (in.comm_id && !boot.found()) {
     out.push_back(
         {"net.nccl_comm_id.no_subnet", Severity::fail,
@@ -292,6 +302,10 @@ NodeRule socket_ifname_rule() {
        {"net.nccl_comm_id.invalid", "NCCL_COMM_ID cannot be used",
         "NCCL_COMM_ID must be <ipv4>:<port>, [<ipv6>]:<port> or <hostname>:<port>. With it set, NCCL's "
         "bootstrap uses the interface in the same subnet as that address and ignores NCCL_SOCKET_IFNAME."},
+       {"net.nccl_comm_id.hostname", "NCCL_COMM_ID names a host",
+        "With NCCL_COMM_ID=<host>:<port> NCCL resolves the host and bootstraps on the local interface in the "
+        "same "
+        "subnet; distdoctor does not resolve names in its rules, so it does not predict the interface."},
        {"net.nccl_comm_id.no_subnet", "No interface in NCCL_COMM_ID's subnet",
         "With NCCL_COMM_ID set, NCCL's bootstrap listens on the local address in the same subnet as the "
         "address "
