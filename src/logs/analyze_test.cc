@@ -37,7 +37,14 @@ LogsResult scan_texts(const std::vector<std::string>& texts, const std::string& 
   return merge_results(std::move(rs), Catalogue::builtin());
 }
 
+bool documented(const std::string& id) {
+  for (const auto& d : logs_finding_docs())
+    if (id == d.id) return true;
+  return Catalogue::builtin().find(id) != nullptr;
+}
+
 const report::Finding* find(const std::vector<report::Finding>& fs, const std::string& id) {
+  for (const auto& f : fs) EXPECT_TRUE(documented(f.id)) << f.id << " has no explain text";
   for (const auto& f : fs)
     if (f.id == id) return &f;
   return nullptr;

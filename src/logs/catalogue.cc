@@ -177,7 +177,7 @@ std::string Catalogue::render_title(const CatalogueEntry& e, const std::vector<s
     if (e.title[i] == '{' && i + 2 < e.title.size() && e.title[i + 2] == '}' && e.title[i + 1] >= '1' &&
         e.title[i + 1] <= '9') {
       size_t g = static_cast<size_t>(e.title[i + 1] - '1');
-      t += g < captures.size() ? captures[g] : "?";
+      t += g < captures.size() ? captures[g] : "…";
       i += 2;
     } else {
       t += e.title[i];
