@@ -84,6 +84,7 @@ TEST(LogsAnalyze, RankWithoutInitComplete) {
       "\n[2026-11-21 10:14:03] gpu-node-1:12352:12407 [1] misc/socket.cc:71 NCCL WARN socketProgress: "
       "Connection "
       "closed by remote peer gpu-node-1<38120>\n";
+  r1 += "gpu-node-1:12352:12407 [1] NCCL INFO misc/socket.cc:812 -> 6\n";
   LogsResult r = scan_texts({slurp(kR0), r1});
   auto fs = logs_findings(r, Catalogue::builtin());
   const auto* f = find(fs, "logs.init.incomplete");
@@ -92,6 +93,8 @@ TEST(LogsAnalyze, RankWithoutInitComplete) {
   EXPECT_EQ(f->rank, 1);
   ASSERT_EQ(f->evidence.size(), 1u);
   EXPECT_NE(f->evidence[0].find("Connection closed"), std::string::npos);
+  EXPECT_NE(f->evidence[0].find("misc/socket.cc:812 -> 6 (remote error)"), std::string::npos)
+      << f->evidence[0];
   const auto* c = find(fs, "nccl.remote_closed");
   ASSERT_NE(c, nullptr);
   EXPECT_NE(c->evidence[0].find("rank1.log:"), std::string::npos);

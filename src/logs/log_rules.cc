@@ -47,6 +47,17 @@ void disagreement(const LogsResult& r, std::vector<Finding>& out, const char* id
   out.push_back(std::move(f));
 }
 
+// " (invalid usage)" for a trace line ending in "-> 5" (ncclResult_t values from nccl.h).
+std::string nccl_result_name(const std::string& trace) {
+  static const char* names[] = {"success",          "unhandled cuda error", "system error", "internal error",
+                                "invalid argument", "invalid usage",        "remote error", "in progress"};
+  size_t k = trace.find("-> ");
+  if (k == std::string::npos || k + 3 >= trace.size()) return "";
+  int v = trace[k + 3] - '0';
+  if (v < 0 || v > 7 || (k + 4 < trace.size() && trace[k + 4] >= '0' && trace[k + 4] <= '9')) return "";
+  return std::string(" (") + names[v] + ")";
+}
+
 bool bad_iface(const std::string& n) {
   return n == "lo" || n.rfind("docker", 0) == 0 || n.rfind("veth", 0) == 0 || n.rfind("virbr", 0) == 0 ||
          n.rfind("br-", 0) == 0;
@@ -70,6 +81,11 @@ void init_rules(const LogsResult& r, std::vector<Finding>& out) {
           fmt::format("{} in {}: no Init COMPLETE; last NCCL line {}", p.label(), p.file, p.last_at.line);
       if (!p.first_warn.empty())
         ev += fmt::format("; first WARN at line {}: {}", p.first_warn_at.line, p.first_warn);
+      if (!p.error_trace.empty())
+        ev += "; NCCL error trace: " + p.error_trace[0] + nccl_result_name(p.error_trace[0]);
+      for (const auto& f : r.files)
+        if (f.path == p.file && !f.error.empty())
+          ev += " (this file could not be read to its end: " + f.error + ")";
       never.evidence.push_back(std::move(ev));
       if (never.evidence.size() == 1)
         never.rank = p.rank;
@@ -181,6 +197,8 @@ void coll_rules(const LogsResult& r, std::vector<Finding>& out) {
            "uneven last batch, a rank-0-only call) runs a collective on some ranks only. The job hangs "
            "at the first unmatched call. TORCH_DISTRIBUTED_DEBUG=DETAIL reports the mismatching op.");
   for (const auto& op : ops) {
+    // Point-to-point counts differ by design between pipeline stages: only collectives must agree.
+    if (op == "Send" || op == "Recv") continue;
     std::map<uint64_t, std::vector<const ProcessFacts*>> by;
     for (const auto* p : ps) {
       auto it = p->coll_counts.find(op);
