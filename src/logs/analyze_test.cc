@@ -182,7 +182,10 @@ TEST(LogsAnalyze, WatchdogAndTorchrunSummaries) {
   EXPECT_EQ(r.child_failures[0].pid, 20418);
   EXPECT_EQ(r.child_failures[0].host, "gpu-node-1");
   auto fs = logs_findings(r, Catalogue::builtin());
-  ASSERT_NE(find(fs, "logs.pytorch.watchdog_summary"), nullptr);
+  const auto* ws = find(fs, "logs.pytorch.watchdog_summary");
+  ASSERT_NE(ws, nullptr);
+  EXPECT_NE(ws->evidence[0].find("rank(s) 0 (last enqueued 2, others 3)"), std::string::npos)
+      << ws->evidence[0];
   ASSERT_NE(find(fs, "logs.torchrun.failures"), nullptr);
   EXPECT_EQ(find(fs, "logs.torchrun.failures")->rank, 1);
 }

@@ -80,9 +80,7 @@ class Scanner {
       if (idx >= 0) {
         if (h.rank < 0) h.rank = procs_[idx].rank;
         h.who = procs_[idx].label();
-      } else if (h.rank >= 0) {
-        h.who = "[rank" + std::to_string(h.rank) + "]";
-      }
+      }  // framework lines carry their own "[rankN]:" prefix in the excerpt
     };
     for (auto& [i, eh] : res_.hits)
       for (size_t k = 0; k < eh.samples.size(); ++k) label(eh.samples[k], sample_proc_[key(i, k)]);

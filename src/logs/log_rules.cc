@@ -265,6 +265,24 @@ void framework_rules(const LogsResult& r, std::vector<Finding>& out) {
                         w->op.empty() ? "" : w->op + " SeqNum=" + std::to_string(w->seq) + " ",
                         w->timeout_ms > 0 ? "timeout " + std::to_string(w->timeout_ms) + " ms, " : "",
                         w->last_enqueued, w->last_completed));
+    // The rank that enqueued least never issued the collective the others wait in (skipped or stuck before
+    // it).
+    int64_t elo = INT64_MAX, ehi = INT64_MIN;
+    for (const auto* w : all)
+      if (w->last_enqueued >= 0) {
+        elo = std::min(elo, w->last_enqueued);
+        ehi = std::max(ehi, w->last_enqueued);
+      }
+    if (elo != INT64_MAX && elo < ehi) {
+      std::string who;
+      for (const auto* w : all)
+        if (w->last_enqueued == elo) who += (who.empty() ? "" : ", ") + std::to_string(w->rank);
+      f.evidence.insert(
+          f.evidence.begin(),
+          fmt::format("never issued the awaited collective: rank(s) {} (last enqueued {}, others {}); "
+                      "look at what it did instead",
+                      who, elo, ehi));
+    }
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (const auto* w : all)
       if (w->last_completed >= -1 && w->last_enqueued >= 0) {
