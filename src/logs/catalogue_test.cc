@@ -91,6 +91,20 @@ TEST(LogsCatalogue, ParseRejectsBrokenEntries) {
   EXPECT_TRUE(m.empty());
 }
 
+TEST(LogsCatalogue, LongLinesWithNeedlesDoNotBlowTheRegexStack) {
+  // std::regex recursed per character over 60 KB lines and crashed before the regex window existed.
+  const auto& cat = Catalogue::builtin();
+  std::string text = "Container rank 1 status failed cmd " + std::string(60000, 'x') + " code 1 log a.log\n" +
+                     "[rank0]: torch.distributed.DistBackendError: " + std::string(60000, 'y') + "\n" +
+                     std::string(30000, ' ') +
+                     "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1a000\n";
+  FileResult r = scan_buffer("long", text, cat, ScanOptions{});
+  bool dup = false;
+  for (const auto& [i, eh] : r.hits)
+    dup |= cat.entries()[i].id == "nccl.duplicate_gpu" && eh.samples[0].captures.at(2) == "1a000";
+  EXPECT_TRUE(dup);
+}
+
 TEST(LogsCatalogue, MatchTextForExplain) {
   const auto& cat = Catalogue::builtin();
   auto f = match_text("NCCL WARN Bootstrap : no socket interface found", cat);
