@@ -12,6 +12,9 @@ namespace dd::logs {
 
 namespace {
 
+constexpr size_t kMaxProcesses = 65536;   // per file
+constexpr size_t kMaxIterations = 20000;  // per process, with --iteration-pattern
+
 class Scanner {
  public:
   Scanner(const std::string& name, const Catalogue& cat, const ScanOptions& opt) : cat_(cat), opt_(opt) {
@@ -102,7 +105,9 @@ class Scanner {
     k += std::to_string(l.pid);
     auto it = index_.find(k);
     int idx;
-    if (it == index_.end()) {
+    if (it == index_.end() && procs_.size() >= kMaxProcesses) {
+      idx = static_cast<int>(procs_.size()) - 1;  // pathological input: keep memory bounded, lump the rest
+    } else if (it == index_.end()) {
       idx = static_cast<int>(procs_.size());
       ProcessFacts p;
       p.file = res_.file.path;
@@ -131,7 +136,7 @@ class Scanner {
       if (l.fw_rank >= 0)
         for (size_t i = 0; i < procs_.size(); ++i)
           if (procs_[i].rank == l.fw_rank) idx = static_cast<int>(i);
-      if (idx >= 0 && procs_[idx].iterations.size() < 100000) procs_[idx].iterations.emplace_back();
+      if (idx >= 0 && procs_[idx].iterations.size() < kMaxIterations) procs_[idx].iterations.emplace_back();
     }
   }
 
