@@ -56,7 +56,7 @@ class Scanner {
         p.first_warn_at = at_;
       }
       matches_.clear();
-      cat_.match(l.msg, false, matches_);
+      cat_.match(raw, false, matches_);  // the whole line: some entries key on the source file ("nvls.cc:")
       if (matches_.empty()) add_sample(res_.unmatched_warns, raw, idx, l.fw_rank, {});
       record(matches_, raw, idx, l.fw_rank);
     }
