@@ -195,7 +195,9 @@ void coll_rules(const LogsResult& r, std::vector<Finding>& out) {
       make("logs.coll.desync", Severity::fail, "",
            "Ranks issued different numbers of collectives: some code path (a data-dependent branch, an "
            "uneven last batch, a rank-0-only call) runs a collective on some ranks only. The job hangs "
-           "at the first unmatched call. TORCH_DISTRIBUTED_DEBUG=DETAIL reports the mismatching op.");
+           "at the first unmatched call. TORCH_DISTRIBUTED_DEBUG=DETAIL reports the mismatching op. (Logs "
+           "cut at different "
+           "moments, e.g. a job killed mid-step, also differ by the few calls in flight.)");
   for (const auto& op : ops) {
     // Point-to-point counts differ by design between pipeline stages: only collectives must agree.
     if (op == "Send" || op == "Recv") continue;
