@@ -34,6 +34,7 @@ Runner setup_explain(CLI::App& sub) {
     const auto& cat = logs::Catalogue::builtin();
     if (*list) {
       for (const auto& d : docs) std::cout << fmt::format("{:<36} {}\n", d.id, d.title);
+      for (const auto& d : logs::logs_finding_docs()) std::cout << fmt::format("{:<36} {}\n", d.id, d.title);
       for (const auto& e : cat.entries()) std::cout << fmt::format("{:<36} {}\n", e.id, e.title);
       return report::kExitPass;
     }
@@ -45,6 +46,12 @@ Runner setup_explain(CLI::App& sub) {
     for (const auto& w : *query) q += (q.empty() ? "" : " ") + w;
     for (const auto& d : docs) {
       if (d.id == q) {
+        std::cout << d.id << ": " << d.title << "\n\n" << d.explanation << "\n";
+        return report::kExitPass;
+      }
+    }
+    for (const auto& d : logs::logs_finding_docs()) {
+      if (q == d.id) {
         std::cout << d.id << ": " << d.title << "\n\n" << d.explanation << "\n";
         return report::kExitPass;
       }
@@ -61,7 +68,6 @@ Runner setup_explain(CLI::App& sub) {
         if (!first) std::cout << "\n----\n";
         first = false;
         const auto* e = cat.find(f.id);
-        std::vector<std::string> caps;
         // The title of the finding already has the captures filled in; print it with the entry's text.
         std::cout << "matches " << f.id << " [" << report::severity_name(f.severity) << "]: " << f.title
                   << "\n\n";

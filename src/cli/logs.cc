@@ -124,6 +124,15 @@ Runner setup_logs(CLI::App& sub) {
     bool nothing_read = true;
     for (const auto& f : r.files)
       if (f.error.empty() || f.bytes > 0) nothing_read = false;
+    if (nothing_read && !a->json) {
+      std::cerr << "distdoctor logs: "
+                << (r.files.empty() && r.input_errors.empty() ? "no files found under the given paths"
+                                                              : "none of the inputs could be read")
+                << "\n";
+      for (const auto& e : r.input_errors) std::cerr << "  " << e << "\n";
+      for (const auto& f : r.files) std::cerr << "  " << f.path << ": " << f.error << "\n";
+      return report::kExitCannotRun;
+    }
     if (a->json) {
       rep.facts = logs::logs_facts_json(r);
       auto j = report::render_json(rep);
@@ -137,10 +146,7 @@ Runner setup_logs(CLI::App& sub) {
       report::render_text(rep, std::cout, to);
     }
     std::cout.flush();
-    if (nothing_read) {
-      std::cerr << "distdoctor logs: none of the inputs could be read\n";
-      return report::kExitCannotRun;
-    }
+    if (nothing_read) return report::kExitCannotRun;
     return rep.exit_code();
   };
 }

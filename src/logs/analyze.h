@@ -42,6 +42,14 @@ std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue&
 // Cross-rank rules over the merged facts (log_rules.cc).
 std::vector<report::Finding> cross_rank_findings(const LogsResult& r);
 
+// Long forms of the logs.* ids the rules above emit (for `explain`): id, title, explanation.
+struct LogsDoc {
+  const char* id;
+  const char* title;
+  const char* explanation;
+};
+const std::vector<LogsDoc>& logs_finding_docs();
+
 // Facts as JSON (files, processes, collectives, framework failures) for --json.
 nlohmann::json logs_facts_json(const LogsResult& r);
 

@@ -37,7 +37,14 @@ LogsResult scan_texts(const std::vector<std::string>& texts, const std::string& 
   return merge_results(std::move(rs), Catalogue::builtin());
 }
 
+bool documented(const std::string& id) {
+  for (const auto& d : logs_finding_docs())
+    if (id == d.id) return true;
+  return Catalogue::builtin().find(id) != nullptr;
+}
+
 const report::Finding* find(const std::vector<report::Finding>& fs, const std::string& id) {
+  for (const auto& f : fs) EXPECT_TRUE(documented(f.id)) << f.id << " has no explain text";
   for (const auto& f : fs)
     if (f.id == id) return &f;
   return nullptr;
@@ -77,6 +84,7 @@ TEST(LogsAnalyze, RankWithoutInitComplete) {
       "\n[2026-11-21 10:14:03] gpu-node-1:12352:12407 [1] misc/socket.cc:71 NCCL WARN socketProgress: "
       "Connection "
       "closed by remote peer gpu-node-1<38120>\n";
+  r1 += "gpu-node-1:12352:12407 [1] NCCL INFO misc/socket.cc:812 -> 6\n";
   LogsResult r = scan_texts({slurp(kR0), r1});
   auto fs = logs_findings(r, Catalogue::builtin());
   const auto* f = find(fs, "logs.init.incomplete");
@@ -85,6 +93,8 @@ TEST(LogsAnalyze, RankWithoutInitComplete) {
   EXPECT_EQ(f->rank, 1);
   ASSERT_EQ(f->evidence.size(), 1u);
   EXPECT_NE(f->evidence[0].find("Connection closed"), std::string::npos);
+  EXPECT_NE(f->evidence[0].find("misc/socket.cc:812 -> 6 (remote error)"), std::string::npos)
+      << f->evidence[0];
   const auto* c = find(fs, "nccl.remote_closed");
   ASSERT_NE(c, nullptr);
   EXPECT_NE(c->evidence[0].find("rank1.log:"), std::string::npos);
@@ -172,7 +182,10 @@ TEST(LogsAnalyze, WatchdogAndTorchrunSummaries) {
   EXPECT_EQ(r.child_failures[0].pid, 20418);
   EXPECT_EQ(r.child_failures[0].host, "gpu-node-1");
   auto fs = logs_findings(r, Catalogue::builtin());
-  ASSERT_NE(find(fs, "logs.pytorch.watchdog_summary"), nullptr);
+  const auto* ws = find(fs, "logs.pytorch.watchdog_summary");
+  ASSERT_NE(ws, nullptr);
+  EXPECT_NE(ws->evidence[0].find("rank(s) 0 (last enqueued 2, others 3)"), std::string::npos)
+      << ws->evidence[0];
   ASSERT_NE(find(fs, "logs.torchrun.failures"), nullptr);
   EXPECT_EQ(find(fs, "logs.torchrun.failures")->rank, 1);
 }

@@ -2,6 +2,7 @@
 // only).
 #include "logs/catalogue.h"
 
+#include <algorithm>
 #include <bitset>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -126,6 +127,18 @@ namespace {
 void confirm(const CatalogueEntry& e, size_t idx, std::string_view line, std::vector<CatalogueMatch>& out) {
   CatalogueMatch m{idx, {}};
   if (e.re) {
+    // std::regex recurses per character: run it on a bounded window around the needle, never a whole long
+    // line.
+    constexpr size_t kBefore = 256, kWindow = 1024;
+    if (line.size() > kWindow) {
+      size_t pos = line.size();
+      for (const auto& n : e.needles)
+        if (const void* h = memmem(line.data(), line.size(), n.data(), n.size()))
+          pos = std::min(pos, static_cast<size_t>(static_cast<const char*>(h) - line.data()));
+      if (pos == line.size()) pos = 0;
+      size_t start = pos > kBefore ? pos - kBefore : 0;
+      line = line.substr(start, kWindow);
+    }
     std::match_results<std::string_view::const_iterator> mr;
     if (!std::regex_search(line.begin(), line.end(), mr, *e.re)) return;
     for (size_t g = 1; g < mr.size(); ++g) m.captures.push_back(mr[g].matched ? mr[g].str() : "");
@@ -177,7 +190,7 @@ std::string Catalogue::render_title(const CatalogueEntry& e, const std::vector<s
     if (e.title[i] == '{' && i + 2 < e.title.size() && e.title[i + 2] == '}' && e.title[i + 1] >= '1' &&
         e.title[i + 1] <= '9') {
       size_t g = static_cast<size_t>(e.title[i + 1] - '1');
-      t += g < captures.size() ? captures[g] : "?";
+      t += g < captures.size() ? captures[g] : "…";
       i += 2;
     } else {
       t += e.title[i];

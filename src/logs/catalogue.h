@@ -26,7 +26,7 @@ struct CatalogueEntry {
   std::string pattern;               // ECMAScript regex; empty = needles suffice
   bool info_lines = false;  // also test NCCL INFO lines, where a needle must START the message (INFO lines
                             // are the bulk of a log; other entries skip them)
-  std::string source;  // "nccl", "pytorch", "paddle", "mindspore", "hccl", "mpi", "cuda", ...
+  std::string source;       // "nccl", "pytorch", "paddle", "mindspore", "hccl", "mpi", "cuda", ...
   std::shared_ptr<const std::regex> re;
 };
 

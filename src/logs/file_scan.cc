@@ -12,6 +12,9 @@ namespace dd::logs {
 
 namespace {
 
+constexpr size_t kMaxProcesses = 65536;   // per file
+constexpr size_t kMaxIterations = 20000;  // per process, with --iteration-pattern
+
 class Scanner {
  public:
   Scanner(const std::string& name, const Catalogue& cat, const ScanOptions& opt) : cat_(cat), opt_(opt) {
@@ -53,7 +56,7 @@ class Scanner {
         p.first_warn_at = at_;
       }
       matches_.clear();
-      cat_.match(l.msg, false, matches_);
+      cat_.match(raw, false, matches_);  // the whole line: some entries key on the source file ("nvls.cc:")
       if (matches_.empty()) add_sample(res_.unmatched_warns, raw, idx, l.fw_rank, {});
       record(matches_, raw, idx, l.fw_rank);
     }
@@ -80,9 +83,7 @@ class Scanner {
       if (idx >= 0) {
         if (h.rank < 0) h.rank = procs_[idx].rank;
         h.who = procs_[idx].label();
-      } else if (h.rank >= 0) {
-        h.who = "[rank" + std::to_string(h.rank) + "]";
-      }
+      }  // framework lines carry their own "[rankN]:" prefix in the excerpt
     };
     for (auto& [i, eh] : res_.hits)
       for (size_t k = 0; k < eh.samples.size(); ++k) label(eh.samples[k], sample_proc_[key(i, k)]);
@@ -104,7 +105,9 @@ class Scanner {
     k += std::to_string(l.pid);
     auto it = index_.find(k);
     int idx;
-    if (it == index_.end()) {
+    if (it == index_.end() && procs_.size() >= kMaxProcesses) {
+      idx = static_cast<int>(procs_.size()) - 1;  // pathological input: keep memory bounded, lump the rest
+    } else if (it == index_.end()) {
       idx = static_cast<int>(procs_.size());
       ProcessFacts p;
       p.file = res_.file.path;
@@ -133,7 +136,7 @@ class Scanner {
       if (l.fw_rank >= 0)
         for (size_t i = 0; i < procs_.size(); ++i)
           if (procs_[i].rank == l.fw_rank) idx = static_cast<int>(i);
-      if (idx >= 0 && procs_[idx].iterations.size() < 100000) procs_[idx].iterations.emplace_back();
+      if (idx >= 0 && procs_[idx].iterations.size() < kMaxIterations) procs_[idx].iterations.emplace_back();
     }
   }
 

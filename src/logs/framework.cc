@@ -79,11 +79,16 @@ void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) 
     watchdogs.push_back(std::move(w));
     return;
   }
-  if (contains(msg, "ast enqueued NCCL work: ")) {
+  // "last enqueued NCCL work: 3, last completed NCCL work: 2" (2.1-2.4) / "last enqueued work: 3, last
+  // completed work: 2" (2.5+, "PG status").
+  size_t ke = msg.find("ast enqueued ");
+  if (ke != std::string_view::npos && msg.find("work: ", ke) != std::string_view::npos) {
     int rank = rank_in_brackets(msg);
     if (rank < 0) rank = fw_rank;
-    int64_t enq = int_after(msg, "ast enqueued NCCL work: ");
-    int64_t done = int_after(msg, "last completed NCCL work: ");
+    std::string_view tail = msg.substr(ke);
+    int64_t enq = int_after(tail, "work: ");
+    size_t kc = tail.find("last completed ");
+    int64_t done = kc == std::string_view::npos ? -1 : int_after(tail.substr(kc), "work: ");
     for (auto it = watchdogs.rbegin(); it != watchdogs.rend(); ++it) {
       if (it->rank == rank) {
         if (it->last_completed < 0) {

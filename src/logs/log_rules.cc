@@ -47,6 +47,17 @@ void disagreement(const LogsResult& r, std::vector<Finding>& out, const char* id
   out.push_back(std::move(f));
 }
 
+// " (invalid usage)" for a trace line ending in "-> 5" (ncclResult_t values from nccl.h).
+std::string nccl_result_name(const std::string& trace) {
+  static const char* names[] = {"success",          "unhandled cuda error", "system error", "internal error",
+                                "invalid argument", "invalid usage",        "remote error", "in progress"};
+  size_t k = trace.find("-> ");
+  if (k == std::string::npos || k + 3 >= trace.size()) return "";
+  int v = trace[k + 3] - '0';
+  if (v < 0 || v > 7 || (k + 4 < trace.size() && trace[k + 4] >= '0' && trace[k + 4] <= '9')) return "";
+  return std::string(" (") + names[v] + ")";
+}
+
 bool bad_iface(const std::string& n) {
   return n == "lo" || n.rfind("docker", 0) == 0 || n.rfind("veth", 0) == 0 || n.rfind("virbr", 0) == 0 ||
          n.rfind("br-", 0) == 0;
@@ -70,6 +81,11 @@ void init_rules(const LogsResult& r, std::vector<Finding>& out) {
           fmt::format("{} in {}: no Init COMPLETE; last NCCL line {}", p.label(), p.file, p.last_at.line);
       if (!p.first_warn.empty())
         ev += fmt::format("; first WARN at line {}: {}", p.first_warn_at.line, p.first_warn);
+      if (!p.error_trace.empty())
+        ev += "; NCCL error trace: " + p.error_trace[0] + nccl_result_name(p.error_trace[0]);
+      for (const auto& f : r.files)
+        if (f.path == p.file && !f.error.empty())
+          ev += " (this file could not be read to its end: " + f.error + ")";
       never.evidence.push_back(std::move(ev));
       if (never.evidence.size() == 1)
         never.rank = p.rank;
@@ -179,8 +195,12 @@ void coll_rules(const LogsResult& r, std::vector<Finding>& out) {
       make("logs.coll.desync", Severity::fail, "",
            "Ranks issued different numbers of collectives: some code path (a data-dependent branch, an "
            "uneven last batch, a rank-0-only call) runs a collective on some ranks only. The job hangs "
-           "at the first unmatched call. TORCH_DISTRIBUTED_DEBUG=DETAIL reports the mismatching op.");
+           "at the first unmatched call. TORCH_DISTRIBUTED_DEBUG=DETAIL reports the mismatching op. (Logs "
+           "cut at different "
+           "moments, e.g. a job killed mid-step, also differ by the few calls in flight.)");
   for (const auto& op : ops) {
+    // Point-to-point counts differ by design between pipeline stages: only collectives must agree.
+    if (op == "Send" || op == "Recv") continue;
     std::map<uint64_t, std::vector<const ProcessFacts*>> by;
     for (const auto* p : ps) {
       auto it = p->coll_counts.find(op);
@@ -247,6 +267,24 @@ void framework_rules(const LogsResult& r, std::vector<Finding>& out) {
                         w->op.empty() ? "" : w->op + " SeqNum=" + std::to_string(w->seq) + " ",
                         w->timeout_ms > 0 ? "timeout " + std::to_string(w->timeout_ms) + " ms, " : "",
                         w->last_enqueued, w->last_completed));
+    // The rank that enqueued least never issued the collective the others wait in (skipped or stuck before
+    // it).
+    int64_t elo = INT64_MAX, ehi = INT64_MIN;
+    for (const auto* w : all)
+      if (w->last_enqueued >= 0) {
+        elo = std::min(elo, w->last_enqueued);
+        ehi = std::max(ehi, w->last_enqueued);
+      }
+    if (elo != INT64_MAX && elo < ehi) {
+      std::string who;
+      for (const auto* w : all)
+        if (w->last_enqueued == elo) who += (who.empty() ? "" : ", ") + std::to_string(w->rank);
+      f.evidence.insert(
+          f.evidence.begin(),
+          fmt::format("never issued the awaited collective: rank(s) {} (last enqueued {}, others {}); "
+                      "look at what it did instead",
+                      who, elo, ehi));
+    }
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (const auto* w : all)
       if (w->last_completed >= -1 && w->last_enqueued >= 0) {
@@ -282,6 +320,71 @@ void framework_rules(const LogsResult& r, std::vector<Finding>& out) {
 }
 
 }  // namespace
+
+const std::vector<LogsDoc>& logs_finding_docs() {
+  static const std::vector<LogsDoc> docs = {
+      {"logs.init.incomplete", "A process printed NCCL output but never reached Init COMPLETE",
+       "NCCL prints '... - Init COMPLETE' when a communicator is ready. A process that started init "
+       "(bootstrap, "
+       "version, comm lines) but never printed it stopped or hung inside ncclCommInitRank: a peer never "
+       "arrived, "
+       "sockets could not connect, or it crashed. Its last line and first WARN are the evidence."},
+      {"logs.init.partial", "A communicator init began without its Init COMPLETE",
+       "More communicator inits started than completed in one process: the job stopped while creating a "
+       "process "
+       "group (often ranks creating different groups), or the log was cut."},
+      {"logs.init.complete", "Every NCCL process reached Init COMPLETE",
+       "Initialisation finished on every rank seen."},
+      {"logs.net.transport_mismatch", "Ranks use different network transports",
+       "'Using network X' differs between ranks (e.g. IB on most, Socket on one): that rank lacks IB devices "
+       "or "
+       "drivers in its container, or runs with different NCCL_IB_DISABLE / NCCL_NET settings."},
+      {"logs.net.plugin_mismatch", "Ranks load different NCCL net plugins",
+       "Some ranks load an external net plugin and others do not; install the same plugin (or none) "
+       "everywhere."},
+      {"logs.net.bootstrap_if_mismatch", "Ranks bootstrap over different interfaces",
+       "NCCL chose different bootstrap interfaces on different ranks; fine when names differ by node type, "
+       "wrong "
+       "when one of them cannot reach the others. Pin NCCL_SOCKET_IFNAME."},
+      {"logs.net.bad_interface", "NCCL uses a loopback or container-bridge interface",
+       "lo, docker*, veth*, virbr* or br-* do not route between nodes; NCCL_SOCKET_IFNAME should name the "
+       "real "
+       "data interface."},
+      {"logs.net.bond_interface", "NCCL uses a bonded interface", "Informational: traffic goes over a bond."},
+      {"logs.net.socket_with_ib", "NCCL fell back to TCP sockets although IB devices exist",
+       "NCCL listed IB HCAs but used the Socket transport; check NCCL_IB_DISABLE, NCCL_NET, NCCL_IB_HCA, "
+       "/dev/infiniband in the container and libibverbs."},
+      {"logs.net.gdr_mismatch", "GPU Direct RDMA is on for some ranks and off for others",
+       "Usually nvidia-peermem (or DMA-BUF support) is missing on some nodes."},
+      {"logs.nccl.version_mismatch", "Ranks print different NCCL versions",
+       "Processes of one job loaded different libnccl builds; use one container image / framework build."},
+      {"logs.cuda.driver_mismatch", "Ranks run different CUDA drivers",
+       "cudaDriverVersion differs between nodes."},
+      {"logs.coll.desync", "Ranks issued different numbers of collectives",
+       "Counted from NCCL_DEBUG_SUBSYS=COLL lines per rank and operation; with --iteration-pattern the first "
+       "iteration where the counts split is named. A rank-dependent branch or an uneven last batch is the "
+       "usual "
+       "cause; the job hangs at the first unmatched call."},
+      {"logs.nccl.warn", "NCCL WARN lines the catalogue does not know",
+       "NCCL printed WARN lines that no catalogue entry explains; the first WARN of the first failing rank "
+       "is "
+       "usually the cause."},
+      {"logs.pytorch.watchdog_summary", "ProcessGroupNCCL watchdog timeouts, per rank",
+       "Collects the watchdog lines of all ranks: op, SeqNum, timeout, last enqueued and completed work. The "
+       "rank "
+       "with the lowest last completed work is the one the others wait for."},
+      {"logs.torchrun.failures", "torchrun's ChildFailedError summary",
+       "Rank, local rank, exit code, pid and host of each failed worker, from the summary torchrun prints."},
+      {"logs.input.unreadable", "An input could not be read (completely)",
+       "A path does not exist, cannot be opened, or a .gz is truncated or corrupt (its readable part is "
+       "used)."},
+      {"logs.input.empty", "An input file is empty", "Nothing was logged, or logging went elsewhere."},
+      {"logs.input.binary", "An input holds binary data", "NUL bytes were found; lines are still scanned."},
+      {"logs.input.long_lines", "Over-long lines were cut",
+       "Lines longer than --max-line-bytes are cut there."},
+  };
+  return docs;
+}
 
 std::vector<report::Finding> cross_rank_findings(const LogsResult& r) {
   std::vector<Finding> out;

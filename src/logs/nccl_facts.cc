@@ -136,8 +136,9 @@ std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const W
                  msg.find(" localRank") != std::string_view::npos) {
         ++p.comm_inits;
         set_rank(p, msg, " rank ", " nRanks ");
+        return {};
       }
-      return {};
+      break;  // 2.1x: "comm 0x... rank 0 nranks 2 ... - Init COMPLETE"
     case 'N':
       if (starts(msg, "NCCL version ")) {
         if (p.nccl_version.empty()) p.nccl_version = std::string(first_token(msg.substr(13)));

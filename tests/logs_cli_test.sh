@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# `distdoctor logs` and `explain` end to end: exit codes, --json evidence, stdin, gzip, bad inputs.
+# Usage: tests/logs_cli_test.sh path/to/distdoctor
+set -u
+BIN=${1:?usage: $0 path/to/distdoctor}
+FIX=$(cd "$(dirname "$0")/../fixtures/logs" && pwd)
+T=$(mktemp -d /tmp/dd_logs_cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0
+check() {  # description, expected rc, command...
+  local desc=$1 want=$2
+  shift 2
+  "$@" > "$T/out" 2> "$T/err"
+  local rc=$?
+  if [ "$rc" != "$want" ]; then
+    echo "FAIL: $desc: exit $rc, want $want"; head -20 "$T/out" "$T/err"; fails=$((fails + 1))
+  else
+    echo "ok: $desc"
+  fi
+}
+expect_out() {  # description, text that must be in the last output
+  if grep -qF -- "$2" "$T/out"; then echo "ok: $1"; else echo "FAIL: $1: no '$2' in output"; fails=$((fails + 1)); fi
+}
+
+check "healthy logs pass" 0 "$BIN" logs "$FIX/healthy"
+expect_out "summary lists ranks" "Init COMPLETE 1/1"
+expect_out "summary counts ops" "AllReduce:"
+check "duplicate GPU fails" 2 "$BIN" logs --json "$FIX/catalogue/nccl.duplicate_gpu.log"
+python3 - "$T/out" <<'PY' || fails=$((fails + 1))
+import json, sys
+j = json.load(open(sys.argv[1]))
+f = [x for x in j["findings"] if x["id"] == "nccl.duplicate_gpu"]
+assert f, "no nccl.duplicate_gpu finding"
+assert "nccl.duplicate_gpu.log:5" in f[0]["evidence"][0], f[0]["evidence"]
+assert f[0]["rank"] == 1, f[0]
+assert j["verdict"] == "fail"
+assert j["facts"]["processes"][0]["nccl_version"] == "2.28.9+cuda12.9"
+print("ok: json evidence has file:line and rank")
+PY
+check "stdin" 2 sh -c "cat '$FIX/catalogue/nccl.bootstrap_no_interface.log' | '$BIN' logs -"
+expect_out "stdin finding" "nccl.bootstrap_no_interface"
+gzip -c "$FIX/healthy/nccl.gpu-node-1.12345.log" > "$T/r0.log.gz"
+check "gzip input" 0 "$BIN" logs "$T/r0.log.gz"
+expect_out "gzip read" "49 lines"
+head -c $(( $(stat -c %s "$T/r0.log.gz") / 2 )) "$T/r0.log.gz" > "$T/cut.gz"
+check "truncated gzip: read what is there, report it" 2 "$BIN" logs "$T/cut.gz"
+expect_out "truncated gzip reported" "truncated gzip"
+head -c 1000000 /dev/urandom > "$T/garbage.bin"
+"$BIN" logs "$T/garbage.bin" > /dev/null 2>&1; rc=$?
+if [ "$rc" -le 2 ]; then echo "ok: binary garbage exit $rc"; else echo "FAIL: binary garbage exit $rc"; fails=$((fails + 1)); fi
+{ echo "start"; head -c 10485760 /dev/zero | tr '\0' 'x'; echo; echo "end"; } > "$T/long.log"
+check "10 MB line" 0 "$BIN" logs --json "$T/long.log"
+expect_out "long line counted" '"truncated_lines": 1'
+: > "$T/empty.log"
+check "empty file" 0 "$BIN" logs "$T/empty.log"
+check "nothing readable" 3 "$BIN" logs "$T/does-not-exist"
+check "many files at once" 2 "$BIN" logs "$FIX/healthy" "$FIX/catalogue"
+check "explain text" 0 "$BIN" explain "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 18000"
+expect_out "explain fills captures" "Ranks 1 and 0"
+check "explain catalogue id" 0 "$BIN" explain mpi.ucx_endpoint
+check "explain logs id" 0 "$BIN" explain logs.coll.desync
+check "explain --list" 0 "$BIN" explain --list
+expect_out "list has catalogue ids" "nccl.shm_alloc"
+check "explain unknown" 3 "$BIN" explain "nothing like an error"
+[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
+echo "all logs CLI checks passed"
