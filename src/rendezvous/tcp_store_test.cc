@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <atomic>
 #include <thread>
 
 #include "rendezvous/auth.h"
@@ -347,6 +348,40 @@ TEST(TcpStore, ParkedWaitsAreReleasedAndCounted) {
   ASSERT_TRUE(b->set("y", "1").ok());
   t.join();
   EXPECT_EQ(s->stats().parked_waits, 0u);
+}
+
+TEST(TcpStore, StoreFullIsAnErrorNotACrash) {
+  ServerOptions so;
+  so.max_total_keys = 3;
+  auto s = serve(so);
+  auto c = client(s->port());
+  for (const char* k : {"a", "b", "c"}) ASSERT_TRUE(c->set(k, "v").ok());
+  auto r = c->set("d", "v");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().what.find("store full"), std::string::npos) << r.error().what;
+  EXPECT_FALSE(c->add("e", 1).ok());
+  EXPECT_TRUE(c->set("a", "overwrite is fine").ok());
+}
+
+TEST(TcpStore, HundredsOfClientsBarrier) {
+  auto s = serve();
+  const int n = 400;
+  std::vector<std::thread> ts;
+  std::atomic<int> passed{0};
+  for (int i = 0; i < n; ++i) {
+    ts.emplace_back([&, i] {
+      auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, kToken, deadline_in(20s));
+      if (!c) return;
+      if (!(*c)->set("facts/" + std::to_string(i), std::string(2048, 'f')).ok()) return;
+      auto v = (*c)->add("arrived", 1);
+      if (v && *v == n) (*c)->set("done", "1");
+      if (v && (*c)->wait({"done"}, deadline_in(20s)).ok()) ++passed;
+    });
+  }
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(passed.load(), n);
+  EXPECT_EQ(s->keys("facts/").size(), static_cast<size_t>(n));
+  EXPECT_EQ(s->stats().authenticated, static_cast<uint64_t>(n));
 }
 
 }  // namespace
