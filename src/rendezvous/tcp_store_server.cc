@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -136,6 +137,7 @@ std::vector<std::string> TcpStoreServer::recent_log() const {
 
 void TcpStoreServer::Impl::run() {
   ::pthread_setname_np(::pthread_self(), "dd-store");
+  if (opt.thread_nice != 0) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), opt.thread_nice);
   std::vector<epoll_event> events(1024);
   while (true) {
     auto now = Clock::now();
