@@ -237,6 +237,17 @@ void TcpStoreServer::Impl::on_readable(Conn& c) {
         drop(id, fmt::format("{} bytes buffered without a complete answer (cap)", c.reader.buffered()));
         return;
       }
+      // Before authentication only the small handshake frames are legitimate: a stranger may not make us
+      // buffer megabytes. (An authenticating client may send its first request right behind its proof.)
+      if (c.state != Conn::kReady) {
+        process(c);
+        if (!conns.count(id)) return;
+      }
+      if (c.state != Conn::kReady && c.reader.buffered() > kMaxHandshakeBytes) {
+        drop(id, fmt::format("{} bytes sent before authenticating (handshake frames are small)",
+                             c.reader.buffered()));
+        return;
+      }
       if (static_cast<size_t>(n) < sizeof buf) break;
       continue;
     }
