@@ -150,7 +150,7 @@ TEST(TcpStore, TruncatedFrameThenCloseIsHarmless) {
 
 TEST(TcpStore, SlowlorisDoesNotBlockOthersAndIsDropped) {
   ServerOptions so;
-  so.handshake_timeout = 400ms;
+  so.handshake_timeout = 2s;
   auto s = serve(so);
   std::vector<int> stalled;
   for (int i = 0; i < 50; ++i) {
@@ -164,9 +164,9 @@ TEST(TcpStore, SlowlorisDoesNotBlockOthersAndIsDropped) {
   auto c = client(s->port());
   ASSERT_TRUE(c->set("x", "1").ok());
   EXPECT_EQ(*c->get("x", deadline_in(1s)), "1");
-  EXPECT_LT(Clock::now() - start, 300ms);
+  EXPECT_LT(Clock::now() - start, 1s);  // well before the stalled ones are dropped: they block nobody
   for (int fd : stalled) EXPECT_TRUE(closed_by_server(fd));
-  EXPECT_TRUE(log_has(*s, "no authentication within 400 ms"));
+  EXPECT_TRUE(log_has(*s, "no authentication within 2000 ms"));
   for (int fd : stalled) ::close(fd);
   ::close(half);
 }
@@ -321,7 +321,7 @@ TEST(TcpStore, ConnectGivesUpAtTheDeadline) {
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().what.find("gave up after"), std::string::npos) << c.error().message();
   EXPECT_EQ(c.error().err, ECONNREFUSED);
-  EXPECT_LT(took, 1s);
+  EXPECT_LT(took, 1500ms);
   EXPECT_GE(took, 400ms);
 }
 
