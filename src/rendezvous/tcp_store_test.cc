@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <random>
 #include <thread>
 
 #include "rendezvous/auth.h"
@@ -130,6 +131,37 @@ TEST(TcpStore, GarbageAndBadFramesDropOnlyThatConnection) {
   }
   EXPECT_EQ(*good->get("k", deadline_in(1s)), "v");  // the server and other connections carry on
   EXPECT_GE(s->stats().dropped_bad_input, 7u);
+}
+
+// Socket-level fuzz: hundreds of connections send random or mutated frames, some after a real handshake. The
+// server must stay up and keep serving a well-behaved client.
+TEST(TcpStore, SurvivesRandomTraffic) {
+  auto s = serve();
+  std::mt19937 rng(777);
+  wire::Message set;
+  set.op = wire::Op::kSet;
+  set.key = "fuzz";
+  set.value = "v";
+  std::string valid = wire::encode(set);
+  for (int i = 0; i < 300; ++i) {
+    int fd = i % 3 == 0 ? raw_authenticated(s->port()) : raw_connect(s->port());
+    ASSERT_GE(fd, 0);
+    std::string buf;
+    if (i % 2) {
+      buf.resize(rng() % 200);
+      for (auto& c : buf) c = static_cast<char>(rng());
+    } else {
+      buf = valid;
+      for (int k = 0; k < 3; ++k) buf[rng() % buf.size()] = static_cast<char>(rng());
+    }
+    ::send(fd, buf.data(), buf.size(), MSG_NOSIGNAL);
+    ::close(fd);
+  }
+  auto c = client(s->port());
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->set("after", "fuzz").ok());
+  EXPECT_EQ(*c->get("after", deadline_in(1s)), "fuzz");
+  EXPECT_GT(s->stats().dropped_bad_input, 100u);
 }
 
 TEST(TcpStore, TruncatedFrameThenCloseIsHarmless) {
