@@ -82,11 +82,13 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
   auto ans = kids.wait();
   if (const char* t = std::getenv("DISTDOCTOR_PROBE_TIMING"); t && *t && *t != '0') {
     const auto& el = kids.elapsed_ms();
-    std::string line = "probe timing (ms): in-process " + std::to_string(t_local) + ", host " +
-                       std::to_string(el[host_i]);
-    if (gpu_i != SIZE_MAX) line += ", nvml " + std::to_string(el[gpu_i]) + ", cuda " + std::to_string(el[cuda_i]);
+    std::string line =
+        "probe timing (ms): in-process " + std::to_string(t_local) + ", host " + std::to_string(el[host_i]);
+    if (gpu_i != SIZE_MAX)
+      line += ", nvml " + std::to_string(el[gpu_i]) + ", cuda " + std::to_string(el[cuda_i]);
     line += ", nccl loader " + std::to_string(el[loader_i]);
-    for (size_t k = 0; k < cands.size(); ++k) line += ", " + cands[k].path + " " + std::to_string(el[lib_i[k]]);
+    for (size_t k = 0; k < cands.size(); ++k)
+      line += ", " + cands[k].path + " " + std::to_string(el[lib_i[k]]);
     std::fprintf(stderr, "%s, total %lld\n", line.c_str(), static_cast<long long>(now_ms() - t0));
   }
   std::string err;
