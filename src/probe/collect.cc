@@ -106,11 +106,15 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
   NcclLib loader;
   apply_nccl_answer(ans[loader_i], loader);
   std::string loader_real;
-  if (loader.error.empty() || !loader.path.empty()) {
+  if (!loader.path.empty()) {
     auto r = fs->realpath(loader.path);
     loader_real = r ? *r : loader.path;
-    f.nccl.loader_choice = loader_real;
+  } else if (!ans[loader_i].ok()) {  // crashed or hung while loading: say which file by the loader's rules
+    loader_real = infer_loader_choice(*fs, env);
+    f.probe_errors.push_back("nccl: loading libnccl.so.2 as a job would " + ans[loader_i].error().message() +
+                             (loader_real.empty() ? "" : "; the loader's choice is " + loader_real));
   }
+  f.nccl.loader_choice = loader_real;
   for (size_t k = 0; k < cands.size(); ++k) {
     NcclLib l;
     l.path = cands[k].path;
