@@ -32,7 +32,7 @@ class FakeLibs : public ::testing::Test {
     ok_ = cc("", "fake_nvml.c", "libnvidia-ml.so.1") &&
           system(("mkdir -p " + dir_ + "/old " + dir_ + "/crash " + dir_ + "/hang").c_str()) == 0 &&
           cc("-DFAKE_VERSION=2708", "fake_nccl.c", "old/libnccl.so.2") &&
-          cc("-DFAKE_CRASH", "fake_nccl.c", "crash/libnccl.so.2") &&
+          cc("", "fake_cuda.c", "libcuda.so.1") && cc("-DFAKE_CRASH", "fake_nccl.c", "crash/libnccl.so.2") &&
           cc("-DFAKE_HANG", "fake_nccl.c", "hang/libnccl.so.2");
   }
   static void TearDownTestSuite() {
@@ -102,6 +102,30 @@ TEST_F(FakeLibs, BinaryReadsFakeNvmlAndNamedNccl) {
   ASSERT_GE(libs.size(), 1u);
   EXPECT_EQ(libs[0]["source"], "--nccl-lib");
   EXPECT_EQ(libs[0]["version"], "2.7.8");
+}
+
+TEST_F(FakeLibs, CudaDeviceCountUnderCudaVisibleDevices) {
+  auto facts = [&](const std::string& cvd, std::string lib = "") {
+    if (lib.empty()) lib = dir_ + "/libcuda.so.1";
+    auto j = nlohmann::json::parse(
+        run("env " + cvd + " DISTDOCTOR_CUDA_LIB=" + lib + " " + DD_BINARY + " facts --json"), nullptr,
+        false);
+    return j.is_discarded() ? nlohmann::json() : j["cuda"];
+  };
+  auto unset = facts("-u CUDA_VISIBLE_DEVICES");
+  EXPECT_EQ(unset["device_count"], 2) << unset.dump();
+  EXPECT_EQ(unset["driver_loaded"], true);
+  EXPECT_EQ(unset["visible_devices_set"], false);
+  auto one = facts("CUDA_VISIBLE_DEVICES=1");
+  EXPECT_EQ(one["device_count"], 1) << one.dump();
+  EXPECT_EQ(one["visible_devices"], "1");
+  auto none = facts("CUDA_VISIBLE_DEVICES=");
+  EXPECT_EQ(none["device_count"], 0) << none.dump();  // CUDA_ERROR_NO_DEVICE means zero devices
+  EXPECT_EQ(none["visible_devices_set"], true);
+  auto missing = facts("CUDA_VISIBLE_DEVICES=0", "/nonexistent/libcuda.so.1");
+  EXPECT_EQ(missing["device_count"], -1) << missing.dump();
+  EXPECT_EQ(missing["driver_loaded"], false);
+  EXPECT_NE(missing["driver_error"].get<std::string>().find("DISTDOCTOR_CUDA_LIB"), std::string::npos);
 }
 
 TEST_F(FakeLibs, CrashingNcclOnLoaderPathIsAFactNotACrash) {
