@@ -61,7 +61,23 @@ ip netns exec "$NS" "$BIN" facts --json >"$TMP/facts.json"
 ip netns exec "$NS" "$BIN" facts >"$TMP/facts.txt"
 grep -q "docker0" "$TMP/facts.txt" || { echo "FAIL: text summary lacks docker0"; cat "$TMP/facts.txt"; exit 1; }
 
-HAVE_BOND=$HAVE_BOND HAVE_VLAN=$HAVE_VLAN python3 - "$TMP/facts.json" <<'PY'
+# What NCCL itself picks (ncclGetUniqueId needs no GPU), for a few NCCL_SOCKET_IFNAME prefixes.
+NCCL_TRUTH=""
+nccl_pick() {
+  NCCL_DEBUG=INFO NCCL_SOCKET_IFNAME=$1 timeout 20 ip netns exec "$NS" python3 -c '
+import ctypes, sys
+lib = ctypes.CDLL("libnccl.so.2")
+buf = ctypes.create_string_buffer(128)
+sys.exit(lib.ncclGetUniqueId(buf))' 2>&1 | sed -n 's/.*Bootstrap: Using \([^:]*\):.*/\1/p' | head -1 || true
+}
+if python3 -c 'import ctypes; ctypes.CDLL("libnccl.so.2")' 2>/dev/null; then
+  for p in dd ddv6 docker; do NCCL_TRUTH+="$p=$(nccl_pick $p);"; done
+  echo "NCCL's own choices: $NCCL_TRUTH"
+else
+  echo "note: no loadable libnccl.so.2, NCCL ground-truth checks skipped"
+fi
+
+NCCL_TRUTH=$NCCL_TRUTH HAVE_BOND=$HAVE_BOND HAVE_VLAN=$HAVE_VLAN python3 - "$TMP/facts.json" <<'PY'
 import json, os, sys
 f = json.load(open(sys.argv[1]))
 net = f["net"]
@@ -113,6 +129,15 @@ if os.environ["HAVE_BOND"] == "1":
     check(ifs["ddslave0"]["master"] == "ddbond0", f"ddslave0 master {ifs['ddslave0']['master']}")
     check(ifs["ddbond0"]["ipv4"] == ["198.18.2.1/24"], "ddbond0 ipv4")
 check(not any(e.startswith("net:") for e in f["probe_errors"]), f"net probe errors: {f['probe_errors']}")
+
+# Ground truth, when a libnccl.so.2 is loadable: NCCL's own bootstrap choice for a prefix must be the first
+# running interface of that prefix, with an address, in the facts' order.
+truth = os.environ.get("NCCL_TRUTH", "")
+for line in filter(None, truth.split(";")):
+    prefix, used = line.split("=", 1)
+    want = next((i["name"] for i in net["interfaces"] if i["name"].startswith(prefix) and i["running"]
+                 and (i["ipv4"] or i["ipv6"])), "")
+    check(used == want, f"NCCL_SOCKET_IFNAME={prefix}: NCCL used {used!r}, facts order says {want!r}")
 
 if errors:
     print("FAIL:\n  " + "\n  ".join(errors))

@@ -46,6 +46,10 @@ Result<Nvml> load_nvml() {
       l.fn<decltype(n.DeviceGetRetiredPagesPendingStatus)>({"nvmlDeviceGetRetiredPagesPendingStatus"});
   n.DeviceGetRemappedRows = l.fn<decltype(n.DeviceGetRemappedRows)>({"nvmlDeviceGetRemappedRows"});
   n.DeviceGetMigMode = l.fn<decltype(n.DeviceGetMigMode)>({"nvmlDeviceGetMigMode"});
+  n.DeviceGetMaxMigDeviceCount =
+      l.fn<decltype(n.DeviceGetMaxMigDeviceCount)>({"nvmlDeviceGetMaxMigDeviceCount"});
+  n.DeviceGetMigDeviceHandleByIndex =
+      l.fn<decltype(n.DeviceGetMigDeviceHandleByIndex)>({"nvmlDeviceGetMigDeviceHandleByIndex"});
   n.DeviceGetNvLinkState = l.fn<decltype(n.DeviceGetNvLinkState)>({"nvmlDeviceGetNvLinkState"});
   n.DeviceGetNvLinkVersion = l.fn<decltype(n.DeviceGetNvLinkVersion)>({"nvmlDeviceGetNvLinkVersion"});
   n.DeviceGetNvLinkRemotePciInfo =

@@ -1,6 +1,7 @@
 // NVML, loaded at run time: the few types, constants and functions distdoctor uses, declared from NVML's
 // documented ABI (no nvml.h needed), resolved with versioned names first (nvmlInit_v2 before nvmlInit).
 #pragma once
+#include <cstddef>
 #include <string>
 
 #include "common/result.h"
@@ -40,6 +41,9 @@ struct nvmlProcessInfo_t {  // _v2 and _v3
   unsigned int gpuInstanceId;
   unsigned int computeInstanceId;
 };
+
+static_assert(sizeof(nvmlPciInfo_t) == 68 && offsetof(nvmlPciInfo_t, busId) == 36, "NVML ABI: nvmlPciInfo_t");
+static_assert(sizeof(nvmlProcessInfo_t) == 24 && sizeof(nvmlProcessInfo_v1_t) == 16, "NVML ABI: process info");
 
 // nvmlGpuTopologyLevel_t
 enum NvmlTopo {
@@ -81,6 +85,8 @@ struct Nvml {
   nvmlReturn_t (*DeviceGetRetiredPagesPendingStatus)(nvmlDevice_t, int*) = nullptr;
   nvmlReturn_t (*DeviceGetRemappedRows)(nvmlDevice_t, unsigned*, unsigned*, unsigned*, unsigned*) = nullptr;
   nvmlReturn_t (*DeviceGetMigMode)(nvmlDevice_t, unsigned*, unsigned*) = nullptr;
+  nvmlReturn_t (*DeviceGetMaxMigDeviceCount)(nvmlDevice_t, unsigned*) = nullptr;
+  nvmlReturn_t (*DeviceGetMigDeviceHandleByIndex)(nvmlDevice_t, unsigned, nvmlDevice_t*) = nullptr;
   nvmlReturn_t (*DeviceGetNvLinkState)(nvmlDevice_t, unsigned, int*) = nullptr;
   nvmlReturn_t (*DeviceGetNvLinkVersion)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
   nvmlReturn_t (*DeviceGetNvLinkRemotePciInfo)(nvmlDevice_t, unsigned, nvmlPciInfo_t*) = nullptr;

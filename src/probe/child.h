@@ -35,7 +35,7 @@ class Children {
   struct Kid {
     pid_t pid = -1;
     int fd = -1;
-    int64_t started = 0;   // CLOCK_MONOTONIC ms
+    int64_t started = 0;  // CLOCK_MONOTONIC ms
     int64_t finished = 0;
     int64_t deadline = 0;
     int deadline_ms = 0;

@@ -82,11 +82,13 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
   auto ans = kids.wait();
   if (const char* t = std::getenv("DISTDOCTOR_PROBE_TIMING"); t && *t && *t != '0') {
     const auto& el = kids.elapsed_ms();
-    std::string line = "probe timing (ms): in-process " + std::to_string(t_local) + ", host " +
-                       std::to_string(el[host_i]);
-    if (gpu_i != SIZE_MAX) line += ", nvml " + std::to_string(el[gpu_i]) + ", cuda " + std::to_string(el[cuda_i]);
+    std::string line =
+        "probe timing (ms): in-process " + std::to_string(t_local) + ", host " + std::to_string(el[host_i]);
+    if (gpu_i != SIZE_MAX)
+      line += ", nvml " + std::to_string(el[gpu_i]) + ", cuda " + std::to_string(el[cuda_i]);
     line += ", nccl loader " + std::to_string(el[loader_i]);
-    for (size_t k = 0; k < cands.size(); ++k) line += ", " + cands[k].path + " " + std::to_string(el[lib_i[k]]);
+    for (size_t k = 0; k < cands.size(); ++k)
+      line += ", " + cands[k].path + " " + std::to_string(el[lib_i[k]]);
     std::fprintf(stderr, "%s, total %lld\n", line.c_str(), static_cast<long long>(now_ms() - t0));
   }
   std::string err;
@@ -104,11 +106,15 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
   NcclLib loader;
   apply_nccl_answer(ans[loader_i], loader);
   std::string loader_real;
-  if (loader.error.empty() || !loader.path.empty()) {
+  if (!loader.path.empty()) {
     auto r = fs->realpath(loader.path);
     loader_real = r ? *r : loader.path;
-    f.nccl.loader_choice = loader_real;
+  } else if (!ans[loader_i].ok()) {  // crashed or hung while loading: say which file by the loader's rules
+    loader_real = infer_loader_choice(*fs, env);
+    f.probe_errors.push_back("nccl: loading libnccl.so.2 as a job would " + ans[loader_i].error().message() +
+                             (loader_real.empty() ? "" : "; the loader's choice is " + loader_real));
   }
+  f.nccl.loader_choice = loader_real;
   for (size_t k = 0; k < cands.size(); ++k) {
     NcclLib l;
     l.path = cands[k].path;

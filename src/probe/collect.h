@@ -7,8 +7,8 @@
 namespace dd::probe {
 
 struct ProbeOptions {
-  std::string nccl_lib;   // --nccl-lib PATH: also (and first) inspect this libnccl
-  bool skip_gpu = false;  // do not touch NVML/CUDA (tests, login nodes)
+  std::string nccl_lib;     // --nccl-lib PATH: also (and first) inspect this libnccl
+  bool skip_gpu = false;    // do not touch NVML/CUDA (tests, login nodes)
 };
 
 NodeFacts collect_node_facts(const ProbeOptions& opt);

@@ -187,6 +187,15 @@ GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
     }
     unsigned mig = 0, migp = 0;
     if (n.DeviceGetMigMode && n.DeviceGetMigMode(d, &mig, &migp) == kNvmlSuccess) g.mig_mode = mig ? 1 : 0;
+    unsigned max_mig = 0;
+    if (g.mig_mode == 1 && n.DeviceGetMaxMigDeviceCount && n.DeviceGetMigDeviceHandleByIndex &&
+        n.DeviceGetUUID && n.DeviceGetMaxMigDeviceCount(d, &max_mig) == kNvmlSuccess)
+      for (unsigned m = 0; m < max_mig && m < 64; ++m) {
+        nvmlDevice_t md = nullptr;
+        if (n.DeviceGetMigDeviceHandleByIndex(d, m, &md) == kNvmlSuccess &&
+            n.DeviceGetUUID(md, buf, sizeof(buf) - 1) == kNvmlSuccess)
+          g.mig_uuids.push_back(trim_nul(buf, sizeof(buf)));
+      }
     LinkMap lm;
     read_nvlinks(n, d, g, lm);
     unsigned v = 0;

@@ -43,7 +43,10 @@ Nvml fake_nvml() {
     return 0;
   };
   n.DeviceGetUUID = [](nvmlDevice_t d, char* b, unsigned l) {
-    std::snprintf(b, l, "GPU-0000000%u-aaaa", idx(d));
+    if (idx(d) >= 100)
+      std::snprintf(b, l, "MIG-%u", idx(d));
+    else
+      std::snprintf(b, l, "GPU-0000000%u-aaaa", idx(d));
     return 0;
   };
   n.DeviceGetPciInfo = [](nvmlDevice_t d, nvmlPciInfo_t* p) {
@@ -83,7 +86,19 @@ Nvml fake_nvml() {
     *fail = 0;
     return 0;
   };
-  n.DeviceGetMigMode = [](nvmlDevice_t, unsigned*, unsigned*) { return kNvmlErrorNotSupported; };
+  n.DeviceGetMigMode = [](nvmlDevice_t d, unsigned* c, unsigned* p) {
+    if (idx(d) != 2) return kNvmlErrorNotSupported;
+    *c = *p = 1;
+    return 0;
+  };
+  n.DeviceGetMaxMigDeviceCount = [](nvmlDevice_t, unsigned* c) {
+    *c = 7;
+    return 0;
+  };
+  n.DeviceGetMigDeviceHandleByIndex = [](nvmlDevice_t, unsigned i, nvmlDevice_t* m) {
+    *m = dev(100 + i);
+    return i < 2 ? 0 : 6;  // two MIG devices exist
+  };
   // GPUs 0 and 1: 18 NVLinks each to NVSwitches (link 17 of GPU 1 down); GPU 2: no NVLink.
   n.DeviceGetNvLinkState = [](nvmlDevice_t d, unsigned l, int* s) {
     if (idx(d) == 2) return kNvmlErrorNotSupported;
@@ -166,6 +181,9 @@ TEST(GpuProbe, FakeNvmlTwoSwitchedGpusAndOneOnPcie) {
   EXPECT_EQ(g2.nvlinks_active, 0);
   EXPECT_EQ(g2.ecc_uncorrected_aggregate, 3);
   EXPECT_EQ(g2.remapped_rows_pending, 1);
+  EXPECT_EQ(g2.mig_mode, 1);
+  EXPECT_EQ(g2.mig_uuids, (std::vector<std::string>{"MIG-100", "MIG-101"}));
+  EXPECT_TRUE(g0.mig_uuids.empty());
   EXPECT_NE(f.gpus[3].name.find("unavailable"), std::string::npos);
 
   std::vector<std::vector<std::string>> topo = {

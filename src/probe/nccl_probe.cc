@@ -57,6 +57,21 @@ class Collector {
 
 }  // namespace
 
+std::string infer_loader_choice(const Fs& fs, const EnvMap& env) {
+  std::vector<std::string> tries;
+  for (const auto& d : split(env_get(env, "LD_LIBRARY_PATH"), ":;")) tries.push_back(d + "/" + kSoname);
+  if (auto cache = fs.read("/etc/ld.so.cache"))
+    for (const auto& p : parse_ld_so_cache(*cache, kSoname)) tries.push_back(p);
+  for (const char* d : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"})
+    tries.push_back(std::string(d) + "/" + kSoname);
+  for (const auto& t : tries)
+    if (fs.exists(t) && !fs.is_dir(t)) {
+      auto r = fs.realpath(t);
+      return r ? *r : t;
+    }
+  return "";
+}
+
 std::vector<std::string> parse_ld_so_cache(const std::string& bytes, const std::string& soname) {
   std::vector<std::string> out;
   const std::string tail = "/" + soname;

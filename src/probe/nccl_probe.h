@@ -22,6 +22,10 @@ struct NcclCandidate {
 // PYTHONPATH. Each real file once, first source wins.
 std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env, const std::string& nccl_lib);
 
+// Where the dynamic loader would find libnccl.so.2 when asking it is impossible (the library crashed or hung
+// while loading): LD_LIBRARY_PATH dirs, then the ld.so cache, then the default dirs. Real path, or "".
+std::string infer_loader_choice(const Fs& fs, const EnvMap& env);
+
 // Paths of `soname` listed in /etc/ld.so.cache (either format: it scans the string table).
 std::vector<std::string> parse_ld_so_cache(const std::string& bytes, const std::string& soname);
 

@@ -29,6 +29,15 @@ TEST(NcclProbe, CandidatesDedupedByRealPathFirstSourceWins) {
   EXPECT_EQ(got, want);
 }
 
+TEST(NcclProbe, InferLoaderChoice) {
+  auto fs = make_real_fs(kRoot);
+  EXPECT_EQ(infer_loader_choice(*fs, {{"LD_LIBRARY_PATH", "/nonexistent:/work/ldpath"}}),
+            "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3");
+  // Without LD_LIBRARY_PATH: the cache's first existing entry (the tree's cache also names /opt/missing).
+  EXPECT_EQ(infer_loader_choice(*fs, {}), "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3");
+  EXPECT_EQ(infer_loader_choice(*make_real_fs(kRoot + "/nowhere"), {}), "");
+}
+
 TEST(NcclProbe, LdSoCacheScan) {
   using namespace std::string_literals;
   std::string cache =

@@ -14,6 +14,9 @@ step() {  # step NAME CMD...: stdout to $OUT/NAME, stderr to $OUT/NAME.err, exit
   echo "$name: exit $?" >>"$OUT/steps.txt"
 }
 : >"$OUT/steps.txt"
+# The binary needs libfmt.so.9 at run time: if the machine lacks it, carry it in build/lib.
+[ -d build/lib ] && export LD_LIBRARY_PATH="$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+step ldd.txt ldd "$BIN"
 step uname.txt uname -a
 step nvidia-smi.txt nvidia-smi
 step nvidia-smi_topo_m.txt nvidia-smi topo -m
