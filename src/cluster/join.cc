@@ -44,13 +44,15 @@ Finding lost_master(const JoinConfig& cfg, const char* phase, const Error& e, Cl
     f.id = "cluster.join.no_answer";
     f.title = fmt::format("no answer from the master {} {} within {:.0f} s", cfg.master_desc, phase,
                           secs(Clock::now() - cfg.start));
-    f.fix = "The master (node rank 0) did not finish in time: look at its output; it names the missing nodes. "
-            "Start every node within the --timeout window.";
+    f.fix =
+        "The master (node rank 0) did not finish in time: look at its output; it names the missing nodes. "
+        "Start every node within the --timeout window.";
   } else {
     f.id = "cluster.join.master_lost";
     f.title = fmt::format("lost the master {} {}", cfg.master_desc, phase);
-    f.fix = "The master process ended or its host became unreachable. Check that node (did it crash, was it "
-            "killed, is the network up?) and run the check again on every node.";
+    f.fix =
+        "The master process ended or its host became unreachable. Check that node (did it crash, was it "
+        "killed, is the network up?) and run the check again on every node.";
   }
   f.evidence.push_back(e.message());
   return f;
@@ -98,7 +100,8 @@ void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::s
 
 JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
   auto end = cfg.start + cfg.timeout;
-  auto reserve = std::clamp(cfg.timeout / 4, std::chrono::milliseconds(2000), std::chrono::milliseconds(15000));
+  auto reserve =
+      std::clamp(cfg.timeout / 4, std::chrono::milliseconds(2000), std::chrono::milliseconds(15000));
   if (reserve > cfg.timeout / 2) reserve = cfg.timeout / 2;
   auto join_deadline = end - reserve;
   std::vector<std::string> keys;
@@ -107,8 +110,11 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
   auto last_progress = Clock::now();
   for (;;) {
     auto have = s.check(keys);
-    if (!have) return alone(cfg, Finding{"cluster.join.store_error", Severity::fail, "the rendezvous store failed",
-                                         {have.error().message()}});
+    if (!have)
+      return alone(cfg, Finding{"cluster.join.store_error",
+                                Severity::fail,
+                                "the rendezvous store failed",
+                                {have.error().message()}});
     int missing = 0;
     for (int r = 0; r < cfg.world; ++r) {
       if ((*have)[r] && seen[r] < 0) seen[r] = secs(Clock::now() - cfg.start);
@@ -120,8 +126,9 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
       std::vector<int> m;
       for (int r = 0; r < cfg.world; ++r)
         if (seen[r] < 0) m.push_back(r);
-      cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)", who(cfg.by_hand) + "s", rank_ranges(m),
-                               secs(Clock::now() - cfg.start), secs(join_deadline - cfg.start)));
+      cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)", who(cfg.by_hand) + "s",
+                               rank_ranges(m), secs(Clock::now() - cfg.start),
+                               secs(join_deadline - cfg.start)));
     }
     std::this_thread::sleep_for(cfg.world > 256 ? 100ms : 30ms);
   }
@@ -175,13 +182,15 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
                           secs(Clock::now() - cfg.start), arrived.empty() ? "(none)" : arrived)};
     for (int r : missing)
       if (r < static_cast<int>(cfg.expected_hosts.size()))
-        f.evidence.push_back(fmt::format("{} {}: expected on host {}", who(cfg.by_hand), r, cfg.expected_hosts[r]));
+        f.evidence.push_back(
+            fmt::format("{} {}: expected on host {}", who(cfg.by_hand), r, cfg.expected_hosts[r]));
     f.evidence.push_back(fmt::format("{} of {} joined; join window {:.0f} s of --timeout {:.0f} s",
                                      view.members.size(), cfg.world, secs(join_deadline - cfg.start),
                                      secs(cfg.timeout)));
-    f.fix = "Start distdoctor on the missing nodes (the master printed the command), and check that they can "
-            "reach the master's address and port (firewall, wrong --master, wrong token: their own output says "
-            "which). Raise --timeout if nodes start slowly.";
+    f.fix =
+        "Start distdoctor on the missing nodes (the master printed the command), and check that they can "
+        "reach the master's address and port (firewall, wrong --master, wrong token: their own output says "
+        "which). Raise --timeout if nodes start slowly.";
     JoinOutcome o;
     o.leader = true;
     o.report.title = "distdoctor check — cluster (incomplete)";
@@ -210,15 +219,16 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
       auto ifs = guess_nccl_ifs(n.facts.net, n.lead.nccl_ifname_setting);
       if (!ifs.empty()) primary = ifs.front().name;
     }
-    plan["nodes"].push_back({{"index", i}, {"rank", n.lead.rank}, {"primary", primary},
-                             {"endpoints", n.lead.endpoints}});
+    plan["nodes"].push_back(
+        {{"index", i}, {"rank", n.lead.rank}, {"primary", primary}, {"endpoints", n.lead.endpoints}});
   }
   (void)s.set(kPlan, plan.dump());
   (void)s.set(kGo, "mesh");
   std::vector<std::string> mesh_keys;
   for (const auto& n : view.nodes)
     if (n.has_facts && !n.lead.endpoints.empty()) mesh_keys.push_back(k("mesh", n.lead.rank));
-  if (cfg.self.has_facts) (void)s.set(k("mesh", cfg.self.rank), nlohmann::json(my_mesh(plan, cfg, end - 1s)).dump());
+  if (cfg.self.has_facts)
+    (void)s.set(k("mesh", cfg.self.rank), nlohmann::json(my_mesh(plan, cfg, end - 1s)).dump());
   view.mesh.ran = !mesh_keys.empty();
   (void)s.wait(mesh_keys, end - 500ms);
   auto have = s.check(mesh_keys);
@@ -240,14 +250,18 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
   o.leader = true;
   o.report = analyze_cluster(view, cfg);
   if (!no_mesh.empty())
-    o.report.add(Finding{"cluster.mesh.incomplete", Severity::warn,
-                         fmt::format("no mesh results from ranks {} before the deadline", fmt::join(no_mesh, ",")),
-                         {},
-                         "Those nodes were too slow or lost their store connection; raise --timeout."});
+    o.report.add(
+        Finding{"cluster.mesh.incomplete",
+                Severity::warn,
+                fmt::format("no mesh results from ranks {} before the deadline", fmt::join(no_mesh, ",")),
+                {},
+                "Those nodes were too slow or lost their store connection; raise --timeout."});
   for (const auto& line : render_mesh_matrix(view)) o.report.notes.push_back(line);
   nlohmann::json nodes = nlohmann::json::array();
   for (const auto& n : view.nodes)
-    nodes.push_back({{"node_rank", n.node_rank}, {"hostname", n.hostname}, {"ranks", n.ranks},
+    nodes.push_back({{"node_rank", n.node_rank},
+                     {"hostname", n.hostname},
+                     {"ranks", n.ranks},
                      {"facts", n.has_facts ? nlohmann::json(n.facts) : nlohmann::json(nullptr)}});
   o.full = {{"nodes", nodes}, {"members", view.members}, {"mesh", view.mesh}};
   publish_verdict(s, o.report, "done", readers, end, cfg.cleanup);
@@ -265,7 +279,9 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
       auto probes = my_mesh(nlohmann::json::parse(*plan), cfg, cfg.start + cfg.timeout - 1s);
       (void)s.set(k("mesh", cfg.self.rank), nlohmann::json(probes).dump());
     } catch (const std::exception& e) {
-      return alone(cfg, Finding{"cluster.join.store_error", Severity::fail, "the mesh plan was unreadable", {e.what()}});
+      return alone(
+          cfg,
+          Finding{"cluster.join.store_error", Severity::fail, "the mesh plan was unreadable", {e.what()}});
     }
   }
   auto v = s.get(kVerdict, end);
@@ -277,7 +293,8 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
     o.report.notes = j.value("notes", std::vector<std::string>{});
     o.report.findings = j.value("findings", std::vector<Finding>{});
   } catch (const std::exception& e) {
-    return alone(cfg, Finding{"cluster.join.store_error", Severity::fail, "the verdict was unreadable", {e.what()}});
+    return alone(
+        cfg, Finding{"cluster.join.store_error", Severity::fail, "the verdict was unreadable", {e.what()}});
   }
   (void)s.add(kRead, 1);
   return o;
@@ -290,9 +307,9 @@ std::string rank_ranges(const std::vector<int>& ranks) {
   for (size_t i = 0; i < ranks.size();) {
     size_t j = i;
     while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") +
-           (j > i + 1 ? fmt::format("{}-{}", ranks[i], ranks[j])
-                      : j == i + 1 ? fmt::format("{},{}", ranks[i], ranks[j]) : std::to_string(ranks[i]));
+    out += (out.empty() ? "" : ",") + (j > i + 1    ? fmt::format("{}-{}", ranks[i], ranks[j])
+                                       : j == i + 1 ? fmt::format("{},{}", ranks[i], ranks[j])
+                                                    : std::to_string(ranks[i]));
     i = j + 1;
   }
   return out;
@@ -316,10 +333,14 @@ JoinOutcome run_join(rendezvous::Store& s, const JoinConfig& cfg) {
   }
   JoinOutcome o = (cfg.self.rank == 0 && !dup) ? lead(s, cfg) : follow(s, cfg, dup);
   if (dup)
-    o.report.add(Finding{"cluster.identity.rank_twice", Severity::fail,
+    o.report.add(Finding{"cluster.identity.rank_twice",
+                         Severity::fail,
                          fmt::format("this process claimed {} {}, which another process already holds",
                                      who(cfg.by_hand), cfg.self.rank),
-                         {}, "Give every node its own --node-rank.", "", cfg.self.rank});
+                         {},
+                         "Give every node its own --node-rank.",
+                         "",
+                         cfg.self.rank});
   return o;
 }
 

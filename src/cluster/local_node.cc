@@ -116,8 +116,8 @@ std::map<std::string, std::string> relevant_env(const EnvMap& env) {
   for (const auto& [k, v] : env) {
     for (const char* p : {"NCCL_", "CUDA_", "GLOO_", "UCX_", "OMPI_", "PMIX_", "PMI_", "SLURM_", "MASTER_"})
       if (k.rfind(p, 0) == 0) out[k] = v;
-    for (const char* n : {"LD_LIBRARY_PATH", "PYTHONPATH", "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
-                          "GROUP_RANK", "NODE_RANK"})
+    for (const char* n : {"LD_LIBRARY_PATH", "PYTHONPATH", "RANK", "WORLD_SIZE", "LOCAL_RANK",
+                          "LOCAL_WORLD_SIZE", "GROUP_RANK", "NODE_RANK"})
       if (k == n) out[k] = v;
   }
   return out;

@@ -98,12 +98,18 @@ void set_timeouts(int fd, int ms) {
 
 std::string classify(int err) {
   switch (err) {
-    case ECONNREFUSED: return "refused";
-    case ETIMEDOUT: return "timeout";
-    case EHOSTUNREACH: return "unreachable";
-    case ENETUNREACH: return "no route";
-    case ECONNRESET: return "reset";
-    default: return "error";
+    case ECONNREFUSED:
+      return "refused";
+    case ETIMEDOUT:
+      return "timeout";
+    case EHOSTUNREACH:
+      return "unreachable";
+    case ENETUNREACH:
+      return "no route";
+    case ECONNRESET:
+      return "reset";
+    default:
+      return "error";
   }
 }
 
@@ -349,7 +355,8 @@ std::vector<MeshProbe> run_mesh(const std::vector<MeshTarget>& targets, const Me
         ssize_t r = ::recv(c.fd, c.buf + c.done, kReply - c.done, 0);
         if (r == 0 || (r < 0 && errno != EAGAIN)) {
           int e = r == 0 ? ECONNRESET : errno;
-          finish(c, p, false, r == 0 ? "reset" : classify(e), r == 0 ? "closed before the handshake" : std::strerror(e));
+          finish(c, p, false, r == 0 ? "reset" : classify(e),
+                 r == 0 ? "closed before the handshake" : std::strerror(e));
           continue;
         }
         if (r > 0) c.done += static_cast<size_t>(r);

@@ -42,28 +42,32 @@ std::vector<Finding> check_network(const cluster::ClusterView& v) {
                                                           : n.facts.host.resolved_addrs.front())
                                         : "GLOO_SOCKET_IFNAME=" + gloo_set;
     if (ifs.empty()) {
-      out.push_back(Finding{"cluster.net.no_interface", Severity::fail,
-                            fmt::format("NCCL will find no socket interface on {}", node_label(n)),
-                            {fmt::format("NCCL_SOCKET_IFNAME={}", n.lead.nccl_ifname_setting.empty()
-                                                                      ? "(unset)"
-                                                                      : n.lead.nccl_ifname_setting)},
-                            "Set NCCL_SOCKET_IFNAME to an interface that is up on this node (ip -br addr)."});
+      out.push_back(
+          Finding{"cluster.net.no_interface",
+                  Severity::fail,
+                  fmt::format("NCCL will find no socket interface on {}", node_label(n)),
+                  {fmt::format("NCCL_SOCKET_IFNAME={}",
+                               n.lead.nccl_ifname_setting.empty() ? "(unset)" : n.lead.nccl_ifname_setting)},
+                  "Set NCCL_SOCKET_IFNAME to an interface that is up on this node (ip -br addr)."});
       continue;
     }
     const auto& i = ifs.front();
-    lines.push_back(fmt::format("{}: NCCL {} {}; Gloo {}", node_label(n), i.name, cluster::first_addr(i), gloo));
+    lines.push_back(
+        fmt::format("{}: NCCL {} {}; Gloo {}", node_label(n), i.name, cluster::first_addr(i), gloo));
     std::string sn = i.ipv4.empty() ? "(IPv6 only)" : subnet_of(i.ipv4.front());
     subnets[sn].push_back(fmt::format("{} {}", node_label(n), i.name));
   }
   if (!lines.empty())
-    out.push_back(Finding{"cluster.net.interfaces", Severity::info, "interfaces NCCL and Gloo will use per node",
-                          lines});
+    out.push_back(Finding{"cluster.net.interfaces", Severity::info,
+                          "interfaces NCCL and Gloo will use per node", lines});
   if (subnets.size() > 1)
-    out.push_back(Finding{"cluster.net.subnets", Severity::warn,
-                          fmt::format("NCCL's interfaces are on {} different subnets", subnets.size()),
-                          {describe_groups(subnets)},
-                          "Unless these subnets are routed to each other, point NCCL_SOCKET_IFNAME at the "
-                          "network all nodes share (the mesh results below show which one reaches all peers)."});
+    out.push_back(
+        Finding{"cluster.net.subnets",
+                Severity::warn,
+                fmt::format("NCCL's interfaces are on {} different subnets", subnets.size()),
+                {describe_groups(subnets)},
+                "Unless these subnets are routed to each other, point NCCL_SOCKET_IFNAME at the "
+                "network all nodes share (the mesh results below show which one reaches all peers)."});
   else if (subnets.size() == 1)
     out.push_back(Finding{"cluster.net.subnets", Severity::ok,
                           fmt::format("NCCL's interfaces share subnet {}", subnets.begin()->first)});
@@ -73,18 +77,19 @@ std::vector<Finding> check_network(const cluster::ClusterView& v) {
 }  // namespace
 
 ClusterRule cluster_network_rule() {
-  return {"cluster.network",
-          check_network,
-          {{"cluster.net.interfaces", "Interfaces NCCL and Gloo will use",
-            "For each node: the interface NCCL's socket/bootstrap code picks (NCCL_SOCKET_IFNAME, else ib*, "
-            "else the first interface that is not docker/lo/virbr) and what Gloo binds to (GLOO_SOCKET_IFNAME, "
-            "else the address the hostname resolves to)."},
-           {"cluster.net.subnets", "NCCL interfaces on different subnets",
-            "The interfaces NCCL will use are not on one subnet. That works only when routed; a typical cause is "
-            "NCCL picking a management or container interface on some nodes."},
-           {"cluster.net.no_interface", "NCCL finds no socket interface",
-            "No interface matches NCCL_SOCKET_IFNAME (or none is up and running), so NCCL fails with "
-            "'Bootstrap : no socket interface found'."}}};
+  return {
+      "cluster.network",
+      check_network,
+      {{"cluster.net.interfaces", "Interfaces NCCL and Gloo will use",
+        "For each node: the interface NCCL's socket/bootstrap code picks (NCCL_SOCKET_IFNAME, else ib*, "
+        "else the first interface that is not docker/lo/virbr) and what Gloo binds to (GLOO_SOCKET_IFNAME, "
+        "else the address the hostname resolves to)."},
+       {"cluster.net.subnets", "NCCL interfaces on different subnets",
+        "The interfaces NCCL will use are not on one subnet. That works only when routed; a typical cause is "
+        "NCCL picking a management or container interface on some nodes."},
+       {"cluster.net.no_interface", "NCCL finds no socket interface",
+        "No interface matches NCCL_SOCKET_IFNAME (or none is up and running), so NCCL fails with "
+        "'Bootstrap : no socket interface found'."}}};
 }
 
 }  // namespace dd::rules
