@@ -62,7 +62,10 @@ std::string generate_token() {
 std::string hmac_sha256(const std::string& key, const std::string& data) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+  // Fetch SHA-256 once: OpenSSL 3 otherwise looks the algorithm up by name (under a global lock) on every
+  // call.
+  static EVP_MD* sha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  HMAC(sha256 ? sha256 : EVP_sha256(), key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(data.data()), data.size(), md, &len);
   return std::string(reinterpret_cast<char*>(md), len);
 }

@@ -155,7 +155,6 @@ Result<int> connect_with_retries(const HostPort& hp, Deadline deadline, const Co
   auto start = Clock::now();
   auto addrs = resolve(hp, deadline);
   if (!addrs) return addrs.error();
-  thread_local std::mt19937_64 rng(std::random_device{}());
   auto backoff = opt.first_backoff;
   int attempts = 0;
   Error last{"no attempt"};
@@ -169,6 +168,7 @@ Result<int> connect_with_retries(const HostPort& hp, Deadline deadline, const Co
     }
     if (Clock::now() >= deadline) break;
     // Full jitter: sleep a uniform fraction of the backoff, so thousands of clients do not retry in step.
+    thread_local std::mt19937_64 rng(std::random_device{}());
     auto sleep = std::chrono::milliseconds(std::uniform_int_distribution<int64_t>(1, backoff.count())(rng));
     if (Clock::now() + sleep >= deadline)
       sleep = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
@@ -201,8 +201,15 @@ Status send_all(int fd, std::string_view data, Deadline deadline, const std::str
   return ok_status();
 }
 
-Result<size_t> recv_some(int fd, char* buf, size_t cap, Deadline deadline, const std::string& peer) {
+Result<size_t> recv_some(int fd, char* buf, size_t cap, Deadline deadline, const std::string& peer,
+                         bool poll_first) {
   while (true) {
+    if (poll_first) {
+      pollfd p{fd, POLLIN, 0};
+      int r = ::poll(&p, 1, remaining_ms(deadline));
+      if (r == 0) return Error{"no answer from store at " + peer + " before the deadline", ETIMEDOUT};
+      poll_first = false;
+    }
     ssize_t n = ::recv(fd, buf, cap, 0);
     if (n > 0) return static_cast<size_t>(n);
     if (n == 0) return Error{"store at " + peer + " closed the connection (server gone?)", ECONNRESET};

@@ -39,7 +39,8 @@ Result<int> connect_with_retries(const HostPort& hp, Deadline deadline, const Co
 Status send_all(int fd, std::string_view data, Deadline deadline, const std::string& peer);
 
 // Reads what is available (at least 1 byte) into buf; 0 bytes read (peer closed) is an Error.
-Result<size_t> recv_some(int fd, char* buf, size_t cap, Deadline deadline, const std::string& peer);
+Result<size_t> recv_some(int fd, char* buf, size_t cap, Deadline deadline, const std::string& peer,
+                         bool poll_first = false);
 
 // "198.18.0.2:29500" for a connected socket's peer.
 std::string peer_name(int fd);

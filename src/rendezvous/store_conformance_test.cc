@@ -63,7 +63,8 @@ class StoreConformance : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     if (GetParam() == "etcd" && !testing::EtcdProcess::available())
-      GTEST_SKIP() << "etcd not installed (" << testing::EtcdProcess::kBinary << "); apt-get install etcd-server";
+      GTEST_SKIP() << "etcd not installed (" << testing::EtcdProcess::kBinary
+                   << "); apt-get install etcd-server";
     f_ = make(GetParam());
     if (!f_.open) GTEST_SKIP() << "etcd did not start on loopback";
     s_ = f_.open();

@@ -6,18 +6,13 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <deque>
+#include <fstream>
 #include <iostream>
-#include <map>
-#include <mutex>
-#include <set>
-#include <thread>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "rendezvous/auth.h"
 #include "rendezvous/memory_store.h"
@@ -76,6 +71,15 @@ Result<std::unique_ptr<TcpStoreServer>> TcpStoreServer::start(ServerOptions opti
   ::epoll_ctl(impl->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
   ev.data.u64 = kWakeId;
   ::epoll_ctl(impl->epoll_fd, EPOLL_CTL_ADD, impl->wake_fd, &ev);
+  if (impl->opt.expected_clients) {
+    std::ifstream in("/proc/sys/net/core/somaxconn");
+    size_t somaxconn = 0;
+    if (in >> somaxconn && somaxconn < impl->opt.expected_clients)
+      impl->log(
+          fmt::format("net.core.somaxconn is {} but {} clients are expected: connects past the listen queue "
+                      "will be retried (sysctl -w net.core.somaxconn={})",
+                      somaxconn, impl->opt.expected_clients, impl->opt.expected_clients));
+  }
   auto* raw = impl.get();
   impl->thread = std::thread([raw] { raw->run(); });
   return std::unique_ptr<TcpStoreServer>(new TcpStoreServer(std::move(impl)));
@@ -131,6 +135,7 @@ std::vector<std::string> TcpStoreServer::recent_log() const {
 }
 
 void TcpStoreServer::Impl::run() {
+  ::pthread_setname_np(::pthread_self(), "dd-store");
   std::vector<epoll_event> events(1024);
   while (true) {
     auto now = Clock::now();

@@ -19,7 +19,11 @@ struct ServerOptions {
   size_t max_total_keys = 1u << 20;
   size_t max_connections = 60000;
   size_t max_out_bytes = 64u << 20;  // per connection, answers not yet read by a slow client
-  std::chrono::milliseconds handshake_timeout{10000};  // hello..auth must finish in this time (slowloris)
+  std::chrono::milliseconds handshake_timeout{10000};
+  // How many clients will connect (0: unknown). When net.core.somaxconn is smaller, the server logs a
+  // warning: a burst of connects past the listen queue sees retries (a SYN dropped costs a client about a
+  // second).
+  size_t expected_clients = 0;  // hello..auth must finish in this time (slowloris)
   // Where log lines go (dropped connections, refused tokens). Default: stderr, prefixed "distdoctor store: ".
   std::function<void(const std::string&)> log;
 };

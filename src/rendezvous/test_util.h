@@ -71,10 +71,21 @@ class EtcdProcess {
     uint16_t peer = free_port();
     std::string c = "http://127.0.0.1:" + std::to_string(client_port_);
     std::string p = "http://127.0.0.1:" + std::to_string(peer);
-    std::vector<std::string> args = {kBinary, "--name", "dd", "--data-dir", dir_ + "/data",
-                                     "--listen-client-urls", c, "--advertise-client-urls", c,
-                                     "--listen-peer-urls", p, "--initial-advertise-peer-urls", p,
-                                     "--initial-cluster", "dd=" + p};
+    std::vector<std::string> args = {kBinary,
+                                     "--name",
+                                     "dd",
+                                     "--data-dir",
+                                     dir_ + "/data",
+                                     "--listen-client-urls",
+                                     c,
+                                     "--advertise-client-urls",
+                                     c,
+                                     "--listen-peer-urls",
+                                     p,
+                                     "--initial-advertise-peer-urls",
+                                     p,
+                                     "--initial-cluster",
+                                     "dd=" + p};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -191,9 +191,12 @@ bool decode_payload(Op op, std::string_view payload, const Limits& limits, Messa
       case F::kNumber:
         m.number = static_cast<int64_t>(r.uint(8, "number"));
         break;
-      case F::kFlag:
-        m.number = r.uint(1, "flag") ? 1 : 0;
+      case F::kFlag: {
+        uint64_t v = r.uint(1, "flag");
+        if (v > 1 && r.error.empty()) r.error = fmt::format("flag byte {} is not 0 or 1", v);
+        m.number = static_cast<int64_t>(v);
         break;
+      }
       case F::kKeys: {
         uint64_t n = r.uint(4, "key count");
         if (r.error.empty() && n > limits.max_keys) {
@@ -211,7 +214,11 @@ bool decode_payload(Op op, std::string_view payload, const Limits& limits, Messa
           r.error = fmt::format("{} answers is over the cap of {}", n, limits.max_keys);
         }
         if (r.need(n, "bool list"))
-          for (uint64_t i = 0; i < n; ++i) m.bools.push_back(r.uint(1, "bool") != 0);
+          for (uint64_t i = 0; i < n && r.error.empty(); ++i) {
+            uint64_t v = r.uint(1, "bool");
+            if (v > 1) r.error = fmt::format("bool byte {} is not 0 or 1", v);
+            m.bools.push_back(v != 0);
+          }
         break;
       }
     }
