@@ -48,4 +48,14 @@ nl_wait k1 26 || exit 1
 expect k1 "lost the master 198.18.0.1:$PORT|no answer from the master"
 [ "$(nl_rc k1)" = 2 ] || { echo "FAIL: k1 exit $(nl_rc k1)"; exit 1; }
 echo "ok: master killed, node 1 ended in $((SECONDS - t0)) s"
+# 4. Two nodes both claim node rank 1: the master and the second claimer name it.
+nl_start 0 node0 r0 -- "$BIN" check --nnodes 3 --node-rank 0 --master $M --token abc --timeout 6
+sleep 0.3
+nl_start 1 node1 r1 -- "$BIN" check --nnodes 3 --node-rank 1 --master $M --token abc --timeout 6
+sleep 0.3
+nl_start 2 node2 r2 -- "$BIN" check --nnodes 3 --node-rank 1 --master $M --token abc --timeout 6
+for i in 0 1 2; do nl_wait r$i 12 || exit 1; done
+expect r0 "node rank 1 was claimed by 2 processes"
+expect r2 "this process claimed node rank 1, which another process already holds"
+echo "ok: node rank claimed twice"
 echo PASS

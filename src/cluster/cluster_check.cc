@@ -178,7 +178,8 @@ int run_cluster_check(const ClusterArgs& args, const OutputOptions& out, const E
   cfg.notes = notes;
   cfg.master_desc = master_desc;
   cfg.cleanup = etcd;
-  if (spec.by_hand && spec.rank == 0)
+  cfg.nproc_per_node = out.nproc_per_node;
+  if (spec.rank == 0)
     cfg.progress = [](const std::string& line) { std::cerr << "distdoctor: " << line << "\n"; };
   JoinOutcome o = run_join(*opened->store, cfg);
   if (mesh) mesh->stop();

@@ -10,6 +10,7 @@
 
 #include "cluster/mesh.h"
 #include "cluster/nccl_if_guess.h"
+#include "rules/cluster_rule.h"
 
 namespace dd::cluster {
 
@@ -126,9 +127,9 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
       std::vector<int> m;
       for (int r = 0; r < cfg.world; ++r)
         if (seen[r] < 0) m.push_back(r);
-      cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)", who(cfg.by_hand) + "s",
-                               rank_ranges(m), secs(Clock::now() - cfg.start),
-                               secs(join_deadline - cfg.start)));
+      cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)",
+                               who(cfg.by_hand) + (m.size() > 1 ? "s" : ""), rank_ranges(m),
+                               secs(Clock::now() - cfg.start), secs(join_deadline - cfg.start)));
     }
     std::this_thread::sleep_for(cfg.world > 256 ? 100ms : 30ms);
   }
@@ -191,11 +192,21 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
         "Start distdoctor on the missing nodes (the master printed the command), and check that they can "
         "reach the master's address and port (firewall, wrong --master, wrong token: their own output says "
         "which). Raise --timeout if nodes start slowly.";
+    for (const auto& [r, claimers] : view.dup_claims)
+      f.evidence.push_back(
+          fmt::format("{} {} was claimed by {} processes: a missing node may have been given "
+                      "the wrong --node-rank",
+                      who(cfg.by_hand), r, claimers.size()));
     JoinOutcome o;
     o.leader = true;
     o.report.title = "distdoctor check — cluster (incomplete)";
     o.report.notes = cfg.notes;
     o.report.add(f);
+    ClusterView claims_only;
+    claims_only.by_hand = cfg.by_hand;
+    claims_only.dup_claims = view.dup_claims;
+    for (auto& d : rules::run_cluster_rules(claims_only))
+      if (d.id == "cluster.identity.rank_twice") o.report.add(std::move(d));
     o.full = {{"members", view.members}, {"missing_ranks", missing}};
     publish_verdict(s, o.report, "abort", readers, end, cfg.cleanup);
     return o;

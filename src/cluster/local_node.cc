@@ -125,6 +125,7 @@ std::map<std::string, std::string> relevant_env(const EnvMap& env) {
 
 void complete_facts(probe::NodeFacts& facts, const EnvMap& env) {
   if (facts.env.empty()) facts.env = relevant_env(env);
+  facts.env.erase("DISTDOCTOR_TOKEN");  // the job token never travels in facts or JSON
   if (facts.net.interfaces.empty()) facts.net = read_local_net();
   if (facts.host.boot_id.empty()) facts.host.boot_id = read_boot_id();
   if (facts.host.netns.empty()) facts.host.netns = read_netns();
