@@ -22,7 +22,8 @@ using namespace std::chrono_literals;
 namespace {
 
 std::string k(const char* what, int r) { return fmt::format("dd/{}/{}", what, r); }
-const std::string kPlan = "dd/plan", kGo = "dd/go", kVerdict = "dd/verdict", kRead = "dd/read";
+const std::string kPlan = "dd/plan", kGo = "dd/go", kVerdict = "dd/verdict", kRead = "dd/read",
+                  kDone = "dd/done";
 
 double secs(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
@@ -84,6 +85,7 @@ void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::s
                      Clock::time_point end, bool cleanup) {
   nlohmann::json v{{"title", r.title}, {"notes", r.notes}, {"findings", r.findings}};
   (void)s.set(kVerdict, v.dump());
+  (void)s.set(kDone, std::to_string(r.exit_code()));
   (void)s.set(kGo, go);
   auto until = std::min(end + 3s, Clock::now() + 5s);
   bool all_read = readers <= 0;
@@ -295,14 +297,26 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
           Finding{"cluster.join.store_error", Severity::fail, "the mesh plan was unreadable", {e.what()}});
     }
   }
+  JoinOutcome o;
+  if (!cfg.by_hand) {
+    // Under a launcher only rank 0 prints: the others need to know the run is over, not the whole verdict
+    // (fetching it on thousands of ranks costs more than the rest of the run).
+    auto d = s.get(kDone, end);
+    if (!d) return alone(cfg, lost_master(cfg, "while waiting for the verdict", d.error(), end));
+    o.report.title = "distdoctor check — verdict printed by rank 0";
+    (void)s.add(kRead, 1);
+    return o;
+  }
   auto v = s.get(kVerdict, end);
   if (!v) return alone(cfg, lost_master(cfg, "while waiting for the verdict", v.error(), end));
-  JoinOutcome o;
   try {
     auto j = nlohmann::json::parse(*v);
     o.report.title = j.value("title", "");
     o.report.notes = j.value("notes", std::vector<std::string>{});
     o.report.findings = j.value("findings", std::vector<Finding>{});
+    o.report.notes.insert(o.report.notes.begin(),
+                          fmt::format("this process: {} {} on {}; the verdict below is the master's",
+                                      who(cfg.by_hand), cfg.self.rank, cfg.self.hostname));
   } catch (const std::exception& e) {
     return alone(
         cfg, Finding{"cluster.join.store_error", Severity::fail, "the verdict was unreadable", {e.what()}});
