@@ -88,6 +88,7 @@ bool run_once(int n, const std::string& token) {
   so.bind_host = "127.0.0.1";
   so.token = token;
   so.expected_clients = static_cast<size_t>(n);
+  if (const char* nice = getenv("STORE_SCALE_SERVER_NICE")) so.thread_nice = std::atoi(nice);
   auto server = TcpStoreServer::start(so);
   if (!server) {
     std::fprintf(stderr, "server: %s\n", server.error().message().c_str());
@@ -134,6 +135,9 @@ bool run_once(int n, const std::string& token) {
       n, wall, max_of(r.joined), median_of(r.joined), max_of(r.published), facts, r.failures.load(), spawn_ms,
       joined_all);
   if (getenv("STORE_SCALE_DEBUG")) {
+    auto st = (*server)->stats();
+    std::printf("  server: accepted %lu authenticated %lu dropped %lu\n", (unsigned long)st.accepted,
+                (unsigned long)st.authenticated, (unsigned long)st.dropped_bad_input);
     int slow = static_cast<int>(std::max_element(r.released.begin(), r.released.end()) - r.released.begin());
     int last_add = static_cast<int>(std::max_element(r.added.begin(), r.added.end()) - r.added.begin());
     std::printf(

@@ -24,8 +24,9 @@ struct OpenedStore {
 };
 
 // url: "HOST:PORT" or "tcp://HOST:PORT" (embedded TCP store), "etcd://HOST:PORT[/prefix]", "memory://".
-// Master of a TCP store: starts the server on bind_host:PORT and connects to it over loopback.
-// Everyone else: connects (retrying with backoff until deadline) and authenticates with token.
+// Master of a TCP store: starts the server on bind_host:PORT and connects to it over loopback (which must be
+// up: Linux routes even the host's own addresses through lo). PORT 0 lets the kernel pick; OpenedStore::port
+// says which. Everyone else: connects (retrying with backoff until deadline) and authenticates with token.
 // etcd: role does not matter; the token is not used (etcd has its own access control).
 Result<OpenedStore> open_store(const std::string& url, const std::string& token, StoreRole role,
                                Deadline deadline, const OpenOptions& options = {});

@@ -15,6 +15,7 @@ namespace dd::rendezvous {
 namespace server_detail {
 
 constexpr uint64_t kListenId = 0, kWakeId = 1;
+constexpr size_t kMaxHandshakeBytes = 1024;  // hello and auth are under 100 bytes each
 
 struct Conn {
   uint64_t id = 0;

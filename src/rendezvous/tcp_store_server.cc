@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -136,6 +137,7 @@ std::vector<std::string> TcpStoreServer::recent_log() const {
 
 void TcpStoreServer::Impl::run() {
   ::pthread_setname_np(::pthread_self(), "dd-store");
+  if (opt.thread_nice != 0) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), opt.thread_nice);
   std::vector<epoll_event> events(1024);
   while (true) {
     auto now = Clock::now();
@@ -233,6 +235,17 @@ void TcpStoreServer::Impl::on_readable(Conn& c) {
       c.reader.feed(buf, static_cast<size_t>(n));
       if (c.reader.buffered() > opt.limits.max_frame + wire::kHeaderBytes + (1u << 16)) {
         drop(id, fmt::format("{} bytes buffered without a complete answer (cap)", c.reader.buffered()));
+        return;
+      }
+      // Before authentication only the small handshake frames are legitimate: a stranger may not make us
+      // buffer megabytes. (An authenticating client may send its first request right behind its proof.)
+      if (c.state != Conn::kReady) {
+        process(c);
+        if (!conns.count(id)) return;
+      }
+      if (c.state != Conn::kReady && c.reader.buffered() > kMaxHandshakeBytes) {
+        drop(id, fmt::format("{} bytes sent before authenticating (handshake frames are small)",
+                             c.reader.buffered()));
         return;
       }
       if (static_cast<size_t>(n) < sizeof buf) break;

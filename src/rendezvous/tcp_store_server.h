@@ -23,7 +23,11 @@ struct ServerOptions {
   // How many clients will connect (0: unknown). When net.core.somaxconn is smaller, the server logs a
   // warning: a burst of connects past the listen queue sees retries (a SYN dropped costs a client about a
   // second).
-  size_t expected_clients = 0;  // hello..auth must finish in this time (slowloris)
+  size_t expected_clients = 0;
+  // Nice value for the server thread (Linux sets it per thread). Below 0 needs CAP_SYS_NICE; when not allowed
+  // the thread keeps the process's value. Keeps the master's own busy work from delaying every node's
+  // answers.
+  int thread_nice = 0;  // hello..auth must finish in this time (slowloris)
   // Where log lines go (dropped connections, refused tokens). Default: stderr, prefixed "distdoctor store: ".
   std::function<void(const std::string&)> log;
 };

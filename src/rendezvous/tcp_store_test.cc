@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <atomic>
+#include <random>
 #include <thread>
 
 #include "rendezvous/auth.h"
@@ -119,6 +120,7 @@ TEST(TcpStore, GarbageAndBadFramesDropOnlyThatConnection) {
       {std::string("\0\0\0\x01\x20", 5), true, "unexpected ok frame"},
       {std::string("\0\0\0\x01\x0a", 5), false, "truncated key"},
       {std::string("\0\0\0\x01\x0a", 5), true, "truncated key"},
+      {std::string("\0\x10\0\0\x0a", 5) + std::string(8192, 'x'), false, "before authenticating"},
   };
   for (const auto& c : cases) {
     int fd = c.authenticated ? raw_authenticated(s->port()) : raw_connect(s->port());
@@ -128,7 +130,38 @@ TEST(TcpStore, GarbageAndBadFramesDropOnlyThatConnection) {
     EXPECT_TRUE(log_has(*s, c.logged)) << "expected a log line with: " << c.logged;
   }
   EXPECT_EQ(*good->get("k", deadline_in(1s)), "v");  // the server and other connections carry on
-  EXPECT_GE(s->stats().dropped_bad_input, 6u);
+  EXPECT_GE(s->stats().dropped_bad_input, 7u);
+}
+
+// Socket-level fuzz: hundreds of connections send random or mutated frames, some after a real handshake. The
+// server must stay up and keep serving a well-behaved client.
+TEST(TcpStore, SurvivesRandomTraffic) {
+  auto s = serve();
+  std::mt19937 rng(777);
+  wire::Message set;
+  set.op = wire::Op::kSet;
+  set.key = "fuzz";
+  set.value = "v";
+  std::string valid = wire::encode(set);
+  for (int i = 0; i < 300; ++i) {
+    int fd = i % 3 == 0 ? raw_authenticated(s->port()) : raw_connect(s->port());
+    ASSERT_GE(fd, 0);
+    std::string buf;
+    if (i % 2) {
+      buf.resize(rng() % 200);
+      for (auto& c : buf) c = static_cast<char>(rng());
+    } else {
+      buf = valid;
+      for (int k = 0; k < 3; ++k) buf[rng() % buf.size()] = static_cast<char>(rng());
+    }
+    ::send(fd, buf.data(), buf.size(), MSG_NOSIGNAL);
+    ::close(fd);
+  }
+  auto c = client(s->port());
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->set("after", "fuzz").ok());
+  EXPECT_EQ(*c->get("after", deadline_in(1s)), "fuzz");
+  EXPECT_GT(s->stats().dropped_bad_input, 100u);
 }
 
 TEST(TcpStore, TruncatedFrameThenCloseIsHarmless) {
@@ -149,7 +182,7 @@ TEST(TcpStore, TruncatedFrameThenCloseIsHarmless) {
 
 TEST(TcpStore, SlowlorisDoesNotBlockOthersAndIsDropped) {
   ServerOptions so;
-  so.handshake_timeout = 400ms;
+  so.handshake_timeout = 2s;
   auto s = serve(so);
   std::vector<int> stalled;
   for (int i = 0; i < 50; ++i) {
@@ -163,9 +196,9 @@ TEST(TcpStore, SlowlorisDoesNotBlockOthersAndIsDropped) {
   auto c = client(s->port());
   ASSERT_TRUE(c->set("x", "1").ok());
   EXPECT_EQ(*c->get("x", deadline_in(1s)), "1");
-  EXPECT_LT(Clock::now() - start, 300ms);
+  EXPECT_LT(Clock::now() - start, 1s);  // well before the stalled ones are dropped: they block nobody
   for (int fd : stalled) EXPECT_TRUE(closed_by_server(fd));
-  EXPECT_TRUE(log_has(*s, "no authentication within 400 ms"));
+  EXPECT_TRUE(log_has(*s, "no authentication within 2000 ms"));
   for (int fd : stalled) ::close(fd);
   ::close(half);
 }
@@ -320,7 +353,7 @@ TEST(TcpStore, ConnectGivesUpAtTheDeadline) {
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().what.find("gave up after"), std::string::npos) << c.error().message();
   EXPECT_EQ(c.error().err, ECONNREFUSED);
-  EXPECT_LT(took, 1s);
+  EXPECT_LT(took, 1500ms);
   EXPECT_GE(took, 400ms);
 }
 
