@@ -41,6 +41,22 @@ std::vector<Finding> check_network(const cluster::ClusterView& v) {
                                                           ? "(does not resolve)"
                                                           : n.facts.host.resolved_addrs.front())
                                         : "GLOO_SOCKET_IFNAME=" + gloo_set;
+    // Without GLOO_SOCKET_IFNAME, PyTorch's Gloo binds to what the hostname resolves to, and falls back to
+    // loopback when that fails: other nodes then cannot connect and the job hangs in its first barrier.
+    if (gloo_set.empty() && v.nodes.size() > 1) {
+      const auto& ra = n.facts.host.resolved_addrs;
+      bool loop = !ra.empty() && (ra.front().rfind("127.", 0) == 0 || ra.front() == "::1");
+      if (ra.empty() || loop)
+        out.push_back(Finding{
+            "cluster.net.gloo_loopback",
+            Severity::warn,
+            fmt::format("Gloo on {} would use loopback: hostname {} {}", node_label(n), n.facts.host.hostname,
+                        ra.empty() ? "does not resolve" : "resolves to " + ra.front()),
+            {},
+            fmt::format("export GLOO_SOCKET_IFNAME={} on every node (or map the hostname to "
+                        "the node's address in /etc/hosts)",
+                        ifs.empty() ? std::string("<interface>") : ifs.front().name)});
+    }
     if (ifs.empty()) {
       out.push_back(
           Finding{"cluster.net.no_interface",
@@ -87,6 +103,11 @@ ClusterRule cluster_network_rule() {
        {"cluster.net.subnets", "NCCL interfaces on different subnets",
         "The interfaces NCCL will use are not on one subnet. That works only when routed; a typical cause is "
         "NCCL picking a management or container interface on some nodes."},
+       {"cluster.net.gloo_loopback", "Gloo would bind to loopback",
+        "GLOO_SOCKET_IFNAME is unset and the hostname does not resolve, or resolves to a loopback address "
+        "(the Debian/Ubuntu default 127.0.1.1). PyTorch's Gloo backend then binds to loopback and peers on "
+        "other nodes cannot connect: init_process_group or the first barrier hangs. Set "
+        "GLOO_SOCKET_IFNAME to the interface NCCL uses, or fix /etc/hosts."},
        {"cluster.net.no_interface", "NCCL finds no socket interface",
         "No interface matches NCCL_SOCKET_IFNAME (or none is up and running), so NCCL fails with "
         "'Bootstrap : no socket interface found'."}}};

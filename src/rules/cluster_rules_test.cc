@@ -200,6 +200,13 @@ TEST(ClusterRules, SubnetsAndNoInterface) {
   v.nodes[1].facts.net.interfaces[1].ipv4 = {"10.0.0.5/16"};
   auto fs = run_cluster_rules(v);
   EXPECT_NE(find(fs, "cluster.net.subnets", "10.0.0.0/16: n1(1) eth0"), nullptr);
+  EXPECT_NE(find(fs, "cluster.net.gloo_loopback", "n0(0) would use loopback: hostname n0 does not resolve"),
+            nullptr);
+  v.nodes[0].facts.host.resolved_addrs = {"127.0.1.1"};
+  v.nodes[1].facts.env["GLOO_SOCKET_IFNAME"] = "eth0";
+  fs = run_cluster_rules(v);
+  EXPECT_NE(find(fs, "cluster.net.gloo_loopback", "resolves to 127.0.1.1"), nullptr);
+  EXPECT_EQ(find(fs, "cluster.net.gloo_loopback", "n1(1)"), nullptr);
   v.nodes[1].lead.nccl_ifname_setting = "=ens9";
   fs = run_cluster_rules(v);
   EXPECT_NE(find(fs, "cluster.net.no_interface", "n1(1)"), nullptr);
