@@ -74,4 +74,24 @@ expect c0 "from node0\(0\): (timeout|unreachable)"
 expect c0 "NCCL_SOCKET_IFNAME=eth1 does not reach every peer; eth0 does"
 expect c1 "export NCCL_SOCKET_IFNAME=eth0"
 echo "ok: cut link named"
+
+# 5. As srun would start it: 2 nodes x 2 tasks, only SLURM_* variables (the node list holds addresses here).
+#    Rank 0 meets the others on the first host of the list and prints the one verdict.
+r=0
+for i in 0 1; do
+  for l in 0 1; do
+    nl_start $i node$i s$r -- env SLURM_JOB_ID=4242 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_NTASKS=4 SLURM_LOCALID=$l \
+      SLURM_NODEID=$i SLURM_NNODES=2 SLURM_NTASKS_PER_NODE=2 SLURM_NODELIST='198.18.0.[1-2]' \
+      "$BIN" check --timeout 20
+    r=$((r + 1))
+  done
+done
+for r in 0 1 2 3; do nl_wait s$r 25 || exit 1; done
+expect s0 "cluster of 2 node\(s\), 4 process\(es\)"
+expect s0 "all 4 processes joined"
+expect s0 "rank=0 from SLURM_PROCID"
+expect s0 "meeting point 198.18.0.1:[0-9]+ \(host from first host of SLURM_NODELIST"
+[ "$(cat "$NL_DIR"/s?.out | grep -c '^verdict:')" = 1 ] || { echo "FAIL: want one verdict"; cat "$NL_DIR"/s?.out; exit 1; }
+for r in 1 2 3; do [ "$(nl_rc s$r)" = 0 ] || { echo "FAIL: rank $r exit $(nl_rc s$r)"; exit 1; }; done
+echo "ok: srun-style launch, one verdict"
 echo PASS
