@@ -116,6 +116,20 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
       }
     }
   }
+  // Duplicate MACs on physical NICs of distinct nodes: cloned VMs or images (veth/docker MACs are random).
+  std::map<std::string, std::vector<std::string>> by_mac;
+  for (const auto& n : v.nodes) {
+    if (!n.has_facts || twice.count(&n)) continue;
+    for (const auto& i : n.facts.net.interfaces)
+      if ((i.kind == "ethernet" || i.kind == "bond") && !i.mac.empty() && i.mac != "00:00:00:00:00:00")
+        by_mac[i.mac].push_back(fmt::format("{} {}", node_label(n), i.name));
+  }
+  for (const auto& [mac, where] : by_mac)
+    if (where.size() > 1)
+      out.push_back(Finding{"cluster.identity.dup_mac", Severity::warn,
+                            fmt::format("MAC address {} is on {} nodes", mac, where.size()), where,
+                            "Nodes cloned from one VM or image kept the same MAC: give each a unique MAC, or "
+                            "switches and ARP will send one node's traffic to the other."});
   for (const auto& [addr, where] : by_addr) {
     if (where.size() < 2) continue;
     out.push_back(
@@ -153,6 +167,10 @@ ClusterRule cluster_identity_rule() {
        {"cluster.identity.dup_ip", "Two nodes have the same address",
         "The same IP address is configured on two nodes. Connections to it reach whichever answers ARP "
         "first; on the interface NCCL uses this breaks bootstrap."},
+       {"cluster.identity.dup_mac", "Two nodes have the same MAC address",
+        "A physical NIC on two nodes reports the same MAC: typically VMs cloned from one image. Traffic for "
+        "one "
+        "reaches the other at random."},
        {"cluster.identity.ok", "Node identities are distinct", "No duplicate names, addresses or ranks."}}};
 }
 

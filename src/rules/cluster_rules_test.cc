@@ -93,6 +93,11 @@ TEST(ClusterRules, IdentityDuplicates) {
   EXPECT_EQ(ip->severity, Severity::fail);                                // on the interface NCCL uses
   EXPECT_EQ(find(fs, "cluster.identity.dup_ip", "198.19.0.1"), nullptr);  // docker0 is the same everywhere
   EXPECT_EQ(find(fs, "cluster.identity.same_machine"), nullptr);
+  EXPECT_EQ(find(fs, "cluster.identity.dup_mac"), nullptr);
+  v.nodes[0].facts.net.interfaces[1].mac = v.nodes[1].facts.net.interfaces[2].mac = "52:54:00:12:34:56";
+  fs = run_cluster_rules(v);
+  EXPECT_NE(find(fs, "cluster.identity.dup_mac", "52:54:00:12:34:56 is on 2 nodes | n0(0) eth0 | n1(1) eth1"),
+            nullptr);
 
   auto w = view(2);
   w.nodes[1].lead.boot_id = w.nodes[0].lead.boot_id;  // same kernel, same netns: one machine twice
