@@ -25,4 +25,7 @@ grep -q "\[FAIL\]" "$OUT" && fail "a healthy single-host job failed"
 timeout 60 mpirun $ROOT --oversubscribe -np 4 "$BIN" check --timeout 20 --json >"$OUT.json" 2>/dev/null
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert len(j["facts"]["members"])==4, j["facts"]["members"]' \
   "$OUT.json" || fail "JSON is not one report with 4 members"
+# --local: one node only, even with a launcher's variables set (returns at once, no rendezvous).
+timeout 10 env RANK=1 WORLD_SIZE=2 NO_COLOR=1 "$BIN" check --local >"$OUT" 2>&1
+grep -q "^distdoctor check — node" "$OUT" || fail "--local did not run the single-node check"
 echo PASS

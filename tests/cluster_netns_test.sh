@@ -29,12 +29,13 @@ expect h0 "node3\(3\) +[0-9.]+ms [0-9]+MB/s"
 expect h0 "eth1 of node0\(0\) .* is reached from .*node1\(1\).* but not from node3\(3\)"
 expect_not h0 "docker0"
 expect h0 "deadline: --timeout 20 s"
+expect h0 "Gloo on node1\(1\) would use loopback: hostname node1 does not resolve"
 [ "$(nl_rc h1)" != 2 ] || { echo "FAIL: healthy cluster failed"; nl_out h1; exit 1; }
 echo "ok: healthy 4-node cluster"
 
 # 2. First node with --nnodes alone prints the command; the others paste it. Node 2 sets NCCL_SOCKET_IFNAME.
 nl_start 0 node0 p0 -- "$BIN" check --nnodes 3 --timeout 20
-for _ in $(seq 50); do grep -q -- "--token" "$NL_DIR/p0.err" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -q -- "--token" "$NL_DIR/p0.err" 2>/dev/null && break; sleep 0.1; done
 CMD=$(grep -o -- '--master [^ ]* --token [^ ]*' "$NL_DIR/p0.err")
 [ -n "$CMD" ] || { echo "FAIL: master printed no command"; cat "$NL_DIR/p0.err"; exit 1; }
 nl_start 1 node1 p1 -- "$BIN" check --nnodes 3 $CMD --node-rank 1 --json
@@ -73,4 +74,24 @@ expect c0 "from node0\(0\): (timeout|unreachable)"
 expect c0 "NCCL_SOCKET_IFNAME=eth1 does not reach every peer; eth0 does"
 expect c1 "export NCCL_SOCKET_IFNAME=eth0"
 echo "ok: cut link named"
+
+# 5. As srun would start it: 2 nodes x 2 tasks, only SLURM_* variables (the node list holds addresses here).
+#    Rank 0 meets the others on the first host of the list and prints the one verdict.
+r=0
+for i in 0 1; do
+  for l in 0 1; do
+    nl_start $i node$i s$r -- env SLURM_JOB_ID=4242 SLURM_STEP_ID=0 SLURM_PROCID=$r SLURM_NTASKS=4 SLURM_LOCALID=$l \
+      SLURM_NODEID=$i SLURM_NNODES=2 SLURM_NTASKS_PER_NODE=2 SLURM_NODELIST='198.18.0.[1-2]' \
+      "$BIN" check --timeout 20
+    r=$((r + 1))
+  done
+done
+for r in 0 1 2 3; do nl_wait s$r 25 || exit 1; done
+expect s0 "cluster of 2 node\(s\), 4 process\(es\)"
+expect s0 "all 4 processes joined"
+expect s0 "rank=0 from SLURM_PROCID"
+expect s0 "meeting point 198.18.0.1:[0-9]+ \(host from first host of SLURM_NODELIST"
+[ "$(cat "$NL_DIR"/s?.out | grep -c '^verdict:')" = 1 ] || { echo "FAIL: want one verdict"; cat "$NL_DIR"/s?.out; exit 1; }
+for r in 1 2 3; do [ "$(nl_rc s$r)" = 0 ] || { echo "FAIL: rank $r exit $(nl_rc s$r)"; exit 1; }; done
+echo "ok: srun-style launch, one verdict"
 echo PASS

@@ -18,6 +18,7 @@ struct CheckArgs {
   bool quiet_ok = false;
   int nproc_per_node = 0;
   cluster::ClusterArgs cluster;  // multi-node flags; the flow lives in src/cluster/
+  bool local_only = false;
 };
 }  // namespace
 
@@ -40,9 +41,11 @@ Runner setup_check(CLI::App& sub) {
   sub.add_option("--timeout", c.timeout_s, "Seconds for the whole cluster run (default 60)")
       ->check(CLI::Range(1.0, 86400.0));
   sub.add_flag("--mesh-bandwidth", c.mesh_bandwidth, "Also measure TCP bandwidth between every pair of nodes");
+  sub.add_flag("--local", a->local_only, "Check this node only, even under a launcher (srun, mpirun, torchrun)");
   return [a]() -> int {
     auto env = cluster::current_env();
-    if (a->facts_file.empty() && cluster::cluster_requested(a->cluster, cluster::detect_launcher(env)))
+    if (a->facts_file.empty() && !a->local_only &&
+        cluster::cluster_requested(a->cluster, cluster::detect_launcher(env)))
       return cluster::run_cluster_check(a->cluster, {a->json, a->quiet_ok, a->nccl_lib, a->nproc_per_node}, env);
     probe::NodeFacts facts;
     if (!a->facts_file.empty()) {

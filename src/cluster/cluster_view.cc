@@ -13,7 +13,8 @@ std::vector<ClusterNode> group_nodes(const std::vector<Member>& members) {
   std::vector<Member> sorted = members;
   std::sort(sorted.begin(), sorted.end(), [](const Member& a, const Member& b) { return a.rank < b.rank; });
   for (const auto& m : sorted) {
-    std::string key = all_given ? "n" + std::to_string(m.node_rank) : m.hostname + "|" + m.boot_id + "|" + m.netns;
+    std::string key =
+        all_given ? "n" + std::to_string(m.node_rank) : m.hostname + "|" + m.boot_id + "|" + m.netns;
     auto it = by_key.find(key);
     if (it == by_key.end()) {
       ClusterNode n;

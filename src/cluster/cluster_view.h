@@ -19,20 +19,20 @@ struct MeshEndpoint {
 
 // One process of the job, as it announced itself at join time.
 struct Member {
-  int rank = -1;           // global rank (by hand: the node rank)
+  int rank = -1;  // global rank (by hand: the node rank)
   int local_rank = 0;
   int local_world = 1;
-  int node_rank = -1;      // as given (--node-rank, SLURM_NODEID, GROUP_RANK); -1 = derive from the machine
+  int node_rank = -1;  // as given (--node-rank, SLURM_NODEID, GROUP_RANK); -1 = derive from the machine
   std::string hostname;
-  std::string boot_id;     // /proc/sys/kernel/random/boot_id: same value = same running kernel
-  std::string netns;       // network namespace inode: same boot id + netns = same network stack
+  std::string boot_id;  // /proc/sys/kernel/random/boot_id: same value = same running kernel
+  std::string netns;    // network namespace inode: same boot id + netns = same network stack
   int64_t pid = 0;
-  std::string launcher;    // "" by hand
-  std::vector<std::string> notes;           // where its values came from
-  std::vector<MeshEndpoint> endpoints;      // only the process that publishes node facts
+  std::string launcher;                 // "" by hand
+  std::vector<std::string> notes;       // where its values came from
+  std::vector<MeshEndpoint> endpoints;  // only the process that publishes node facts
   bool has_facts = false;
-  std::string nccl_ifname_setting;          // NCCL_SOCKET_IFNAME as this process sees it ("" unset)
-  double joined_after_s = 0;                // seconds after the leader started
+  std::string nccl_ifname_setting;  // NCCL_SOCKET_IFNAME as this process sees it ("" unset)
+  double joined_after_s = 0;        // seconds after the leader started
 };
 
 // One connection attempt of the mesh: node `from` to endpoint `to_addr` of node `to`.
@@ -40,8 +40,8 @@ struct MeshProbe {
   int from = -1, to = -1;  // node indexes in ClusterView::nodes
   std::string to_if, to_addr;
   bool ok = false;
-  std::string error;       // "refused", "timeout", "unreachable", "no route", "wrong peer", "reset", other
-  std::string detail;      // strerror text or which node answered instead
+  std::string error;   // "refused", "timeout", "unreachable", "no route", "wrong peer", "reset", other
+  std::string detail;  // strerror text or which node answered instead
   double connect_ms = -1;
   double mbps_send = -1, mbps_recv = -1;  // with --mesh-bandwidth, on the node's first NCCL interface
 };
@@ -57,18 +57,18 @@ struct ClusterNode {
   int node_rank = -1;
   std::string hostname;
   std::vector<int> ranks;
-  Member lead;              // the member that published the facts
+  Member lead;  // the member that published the facts
   probe::NodeFacts facts;
   bool has_facts = false;
 };
 
 struct ClusterView {
   int expected_world = 0;
-  std::vector<Member> members;                   // one per rank that joined, sorted by rank
+  std::vector<Member> members;                    // one per rank that joined, sorted by rank
   std::map<int, std::vector<Member>> dup_claims;  // rank -> every member that claimed it (2 or more)
-  std::vector<ClusterNode> nodes;                // sorted by node rank
+  std::vector<ClusterNode> nodes;                 // sorted by node rank
   MeshResult mesh;
-  bool by_hand = true;                           // ranks are nodes (no launcher)
+  bool by_hand = true;  // ranks are nodes (no launcher)
 };
 
 // Groups members into nodes: by the given node rank when every member has one, else by machine

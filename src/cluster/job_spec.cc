@@ -45,10 +45,12 @@ Result<JobSpec> resolve_job(const ClusterArgs& a, const LauncherInfo& li, const 
       if (j.serve) {
         auto colon = a.master.rfind(':');
         if (colon == std::string::npos) return Error{"--master must be HOST:PORT or etcd://HOST:PORT"};
-        j.store_url = (a.master.find("::") != std::string::npos ? "[::]" : "0.0.0.0") + a.master.substr(colon);
+        j.store_url =
+            (a.master.find("::") != std::string::npos ? "[::]" : "0.0.0.0") + a.master.substr(colon);
       }
-      j.notes.push_back(fmt::format("by hand: node rank {} of {} (from --node-rank), master {} (from --master)",
-                                    a.node_rank, a.nnodes, a.master));
+      j.notes.push_back(
+          fmt::format("by hand: node rank {} of {} (from --node-rank), master {} (from --master)",
+                      a.node_rank, a.nnodes, a.master));
     }
     j.node_rank = j.rank;
     return j;
@@ -78,14 +80,16 @@ Result<JobSpec> resolve_job(const ClusterArgs& a, const LauncherInfo& li, const 
       why = "all ranks on one host (local size = world size)";
     }
     if (host.empty())
-      return Error{fmt::format("under {} with ranks on several hosts, distdoctor needs a meeting point: pass "
-                               "--master HOST:PORT or set MASTER_ADDR to rank 0's host (mpirun -x MASTER_ADDR=...)",
-                               li.launcher)};
+      return Error{
+          fmt::format("under {} with ranks on several hosts, distdoctor needs a meeting point: pass "
+                      "--master HOST:PORT or set MASTER_ADDR to rank 0's host (mpirun -x MASTER_ADDR=...)",
+                      li.launcher)};
     int port = li.master_port;
     std::string port_why = li.master_port_source;
     if (port > 0) {
       auto agent = env.find("TORCHELASTIC_USE_AGENT_STORE");
-      if (agent != env.end() && (agent->second == "True" || agent->second == "true" || agent->second == "1")) {
+      if (agent != env.end() &&
+          (agent->second == "True" || agent->second == "true" || agent->second == "1")) {
         port += 1;  // torchrun's agent already serves MASTER_PORT
         port_why += "+1 (the torchrun agent holds MASTER_PORT)";
       }
@@ -101,7 +105,8 @@ Result<JobSpec> resolve_job(const ClusterArgs& a, const LauncherInfo& li, const 
   j.serve = j.rank == 0 && j.store_url.rfind("etcd://", 0) != 0;
   if (j.serve) {
     auto colon = j.store_url.rfind(':');
-    j.store_url = (j.store_url.find('[') != std::string::npos ? "[::]" : "0.0.0.0") + j.store_url.substr(colon);
+    j.store_url =
+        (j.store_url.find('[') != std::string::npos ? "[::]" : "0.0.0.0") + j.store_url.substr(colon);
   }
   return j;
 }

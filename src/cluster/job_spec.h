@@ -13,8 +13,8 @@ namespace dd::cluster {
 struct ClusterArgs {
   int nnodes = 0;
   int node_rank = -1;
-  std::string master;      // HOST:PORT or etcd://HOST:PORT[/prefix]
-  std::string token;       // secret
+  std::string master;  // HOST:PORT or etcd://HOST:PORT[/prefix]
+  std::string token;   // secret
   std::string token_file;
   double timeout_s = 60;
   bool mesh_bandwidth = false;
@@ -24,13 +24,13 @@ struct ClusterArgs {
 struct JobSpec {
   bool by_hand = true;
   int world = 1, rank = 0, local_rank = 0, local_world = 1, node_rank = -1;
-  std::string store_url;           // what open_store gets
-  bool serve = false;              // start the embedded TCP server here
-  bool print_command = false;      // first node started with --nnodes alone: print the command for the others
-  bool token_derived = false;      // launcher without a token: derived from the job id
+  std::string store_url;       // what open_store gets
+  bool serve = false;          // start the embedded TCP server here
+  bool print_command = false;  // first node started with --nnodes alone: print the command for the others
+  bool token_derived = false;  // launcher without a token: derived from the job id
   std::string job_id;
   std::vector<std::string> expected_hosts;  // by node rank
-  std::vector<std::string> notes;  // where each value came from
+  std::vector<std::string> notes;           // where each value came from
 };
 
 // True when the user asked for a cluster run, or a launcher started more than one process.

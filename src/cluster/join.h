@@ -14,26 +14,27 @@
 namespace dd::cluster {
 
 struct JoinConfig {
-  int world = 0;                      // processes expected (by hand: nodes)
-  bool by_hand = true;                // ranks are nodes
-  Member self;                        // rank, identity, mesh endpoints
-  std::string facts_json;             // this node's NodeFacts when self.has_facts
+  int world = 0;                             // processes expected (by hand: nodes)
+  bool by_hand = true;                       // ranks are nodes
+  Member self;                               // rank, identity, mesh endpoints
+  std::string facts_json;                    // this node's NodeFacts when self.has_facts
   std::chrono::milliseconds timeout{60000};  // the whole run
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  uint64_t job_tag = 0;               // mesh handshake tag (not secret)
-  size_t bandwidth_bytes = 0;         // --mesh-bandwidth
+  uint64_t job_tag = 0;        // mesh handshake tag (not secret)
+  size_t bandwidth_bytes = 0;  // --mesh-bandwidth
   std::chrono::milliseconds mesh_connect_timeout{2000};
   std::vector<std::string> expected_hosts;  // by node rank, when known (Slurm node list)
-  std::vector<std::string> notes;     // context lines for the report (leader's go into the verdict)
-  std::string master_desc;            // "198.18.0.1:29500" for findings
-  bool cleanup = false;               // leader removes the run's keys at the end (shared stores: etcd)
+  std::vector<std::string> notes;           // context lines for the report (leader's go into the verdict)
+  std::string master_desc;                  // "198.18.0.1:29500" for findings
+  int nproc_per_node = 0;             // by hand: --nproc-per-node, for the per-node rules
+  bool cleanup = false;                     // leader removes the run's keys at the end (shared stores: etcd)
   std::function<void(const std::string&)> progress;  // leader's "waiting for ..." lines (stderr)
 };
 
 struct JoinOutcome {
   report::Report report;  // what this process prints
   bool leader = false;
-  nlohmann::json full;    // leader: the full JSON (facts of every node, members, mesh)
+  nlohmann::json full;  // leader: the full JSON (facts of every node, members, mesh)
 };
 
 // Runs the protocol; never blocks past cfg.start + cfg.timeout (+ a few seconds of grace for non-leaders).

@@ -17,8 +17,9 @@ using namespace std::chrono_literals;
 
 bool has(const report::Report& r, const std::string& id, const std::string& text = "") {
   for (const auto& f : r.findings)
-    if (f.id == id && (text.empty() || (f.title + " " + fmt::format("{}", fmt::join(f.evidence, " "))).find(text) !=
-                                           std::string::npos))
+    if (f.id == id &&
+        (text.empty() ||
+         (f.title + " " + fmt::format("{}", fmt::join(f.evidence, " "))).find(text) != std::string::npos))
       return true;
   return false;
 }
@@ -44,8 +45,8 @@ struct Node {
   JoinOutcome out;
 };
 
-std::unique_ptr<Node> make_node(int rank, int world, const std::string& host, std::chrono::milliseconds timeout,
-                                const std::string& ifname_env = "") {
+std::unique_ptr<Node> make_node(int rank, int world, const std::string& host,
+                                std::chrono::milliseconds timeout, const std::string& ifname_env = "") {
   auto n = std::make_unique<Node>();
   auto facts = fake_facts(host, ifname_env);
   n->cfg.world = world;
@@ -98,7 +99,8 @@ TEST(ClusterJoin, MissingNodeIsNamedWithinTheDeadline) {
   run_all(store, nodes);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 6s);
   for (auto& n : nodes) {
-    EXPECT_TRUE(has(n->out.report, "cluster.join.missing", "waiting for node rank 2 since")) << n->cfg.self.rank;
+    EXPECT_TRUE(has(n->out.report, "cluster.join.missing", "waiting for node rank 2 since"))
+        << n->cfg.self.rank;
     EXPECT_TRUE(has(n->out.report, "cluster.join.missing", "arrived: h0(0) h1(1)"));
     EXPECT_TRUE(has(n->out.report, "cluster.join.missing", "gpu17"));
     EXPECT_EQ(n->out.report.exit_code(), report::kExitFail);
@@ -116,6 +118,12 @@ TEST(ClusterJoin, RankClaimedTwiceAndEnvDiff) {
   std::thread first([&] { nodes[1]->out = run_join(store, nodes[1]->cfg); });
   std::this_thread::sleep_for(100ms);
   std::thread second([&] { dup->out = run_join(store, dup->cfg); });
+  // The leader only sees duplicates that claimed before everyone had joined: let the duplicate in first.
+  for (int i = 0; i < 200; ++i) {
+    auto c = store.check({"dd/dup/1/2"});
+    if (c.ok() && (*c)[0]) break;
+    std::this_thread::sleep_for(10ms);
+  }
   nodes[0]->out = run_join(store, nodes[0]->cfg);
   first.join();
   second.join();

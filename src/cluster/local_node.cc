@@ -116,8 +116,8 @@ std::map<std::string, std::string> relevant_env(const EnvMap& env) {
   for (const auto& [k, v] : env) {
     for (const char* p : {"NCCL_", "CUDA_", "GLOO_", "UCX_", "OMPI_", "PMIX_", "PMI_", "SLURM_", "MASTER_"})
       if (k.rfind(p, 0) == 0) out[k] = v;
-    for (const char* n : {"LD_LIBRARY_PATH", "PYTHONPATH", "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",
-                          "GROUP_RANK", "NODE_RANK"})
+    for (const char* n : {"LD_LIBRARY_PATH", "PYTHONPATH", "RANK", "WORLD_SIZE", "LOCAL_RANK",
+                          "LOCAL_WORLD_SIZE", "GROUP_RANK", "NODE_RANK"})
       if (k == n) out[k] = v;
   }
   return out;
@@ -125,6 +125,7 @@ std::map<std::string, std::string> relevant_env(const EnvMap& env) {
 
 void complete_facts(probe::NodeFacts& facts, const EnvMap& env) {
   if (facts.env.empty()) facts.env = relevant_env(env);
+  facts.env.erase("DISTDOCTOR_TOKEN");  // the job token never travels in facts or JSON
   if (facts.net.interfaces.empty()) facts.net = read_local_net();
   if (facts.host.boot_id.empty()) facts.host.boot_id = read_boot_id();
   if (facts.host.netns.empty()) facts.host.netns = read_netns();

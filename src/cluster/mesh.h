@@ -22,8 +22,8 @@ std::vector<MeshEndpoint> mesh_candidates(const probe::NetFacts& net, const std:
 class MeshServer {
  public:
   // Listens on every candidate (port 0 = any); candidates that cannot be bound are skipped.
-  static Result<std::unique_ptr<MeshServer>> start(const std::vector<MeshEndpoint>& candidates, uint64_t job_tag,
-                                                  int rank);
+  static Result<std::unique_ptr<MeshServer>> start(const std::vector<MeshEndpoint>& candidates,
+                                                   uint64_t job_tag, int rank);
   ~MeshServer();
   const std::vector<MeshEndpoint>& endpoints() const { return endpoints_; }
   void stop();
@@ -45,8 +45,8 @@ class MeshServer {
 };
 
 struct MeshTarget {
-  int to_node = -1;     // index into ClusterView::nodes
-  int expect_rank = -1; // rank of the process that listens there
+  int to_node = -1;      // index into ClusterView::nodes
+  int expect_rank = -1;  // rank of the process that listens there
   MeshEndpoint ep;
   bool bandwidth = false;  // also measure bandwidth on this one
 };

@@ -21,7 +21,9 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-bool usable(const probe::NetInterface& i) { return i.up && i.running && (!i.ipv4.empty() || !i.ipv6.empty()); }
+bool usable(const probe::NetInterface& i) {
+  return i.up && i.running && (!i.ipv4.empty() || !i.ipv6.empty());
+}
 
 std::vector<probe::NetInterface> select(const probe::NetFacts& net, const std::string& list) {
   std::vector<probe::NetInterface> out;

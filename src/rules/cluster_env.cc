@@ -45,7 +45,8 @@ std::vector<Finding> check_env(const cluster::ClusterView& v) {
     std::map<std::string, std::vector<std::string>> groups;
     for (const auto* n : nodes) {
       auto it = n->facts.env.find(k);
-      groups[it == n->facts.env.end() ? std::string("\x01unset") : "=" + it->second].push_back(node_label(*n));
+      groups[it == n->facts.env.end() ? std::string("\x01unset") : "=" + it->second].push_back(
+          node_label(*n));
     }
     if (groups.size() == 1) {
       same++;
@@ -58,32 +59,35 @@ std::vector<Finding> check_env(const cluster::ClusterView& v) {
     for (const auto& [val, labels] : groups)
       f.evidence.push_back(val == "\x01unset" ? fmt::format("unset on {}", join_labels(labels))
                                               : fmt::format("{}{} on {}", k, val, join_labels(labels)));
-    f.fix = some_unset ? fmt::format("Set {} the same on every node. With mpirun, forward it: mpirun -x {} ...; "
-                                     "with srun it is exported by default (--export=ALL).",
-                                     k, k)
-                       : fmt::format("Give {} one value on every node (unless interface names really differ "
-                                     "per node, in which case check the mesh results below).",
-                                     k);
+    f.fix = some_unset ? fmt::format(
+                             "Set {} the same on every node. With mpirun, forward it: mpirun -x {} ...; "
+                             "with srun it is exported by default (--export=ALL).",
+                             k, k)
+                       : fmt::format(
+                             "Give {} one value on every node (unless interface names really differ "
+                             "per node, in which case check the mesh results below).",
+                             k);
     out.push_back(std::move(f));
   }
   if (out.empty())
-    out.push_back(Finding{"cluster.env.same", Severity::ok,
-                          fmt::format("{} NCCL/CUDA/Gloo/UCX/OMPI variables agree on all {} nodes", same,
-                                      nodes.size())});
+    out.push_back(Finding{
+        "cluster.env.same", Severity::ok,
+        fmt::format("{} NCCL/CUDA/Gloo/UCX/OMPI variables agree on all {} nodes", same, nodes.size())});
   return out;
 }
 
 }  // namespace
 
 ClusterRule cluster_env_rule() {
-  return {"cluster.env",
-          check_env,
-          {{"cluster.env.diff", "An NCCL/CUDA/Gloo/UCX/OMPI variable differs across nodes",
-            "A variable that steers NCCL, CUDA, Gloo, UCX or Open MPI (or LD_LIBRARY_PATH / PYTHONPATH) is "
-            "set on some nodes and not others, or to different values. The usual cause is mpirun, which does "
-            "not forward the environment unless asked (-x NAME); other causes are per-node shell profiles. "
-            "Ranks then pick different interfaces, transports or libraries and hang at init."},
-           {"cluster.env.same", "The job's environment agrees across nodes", "No compared variable differs."}}};
+  return {
+      "cluster.env",
+      check_env,
+      {{"cluster.env.diff", "An NCCL/CUDA/Gloo/UCX/OMPI variable differs across nodes",
+        "A variable that steers NCCL, CUDA, Gloo, UCX or Open MPI (or LD_LIBRARY_PATH / PYTHONPATH) is "
+        "set on some nodes and not others, or to different values. The usual cause is mpirun, which does "
+        "not forward the environment unless asked (-x NAME); other causes are per-node shell profiles. "
+        "Ranks then pick different interfaces, transports or libraries and hang at init."},
+       {"cluster.env.same", "The job's environment agrees across nodes", "No compared variable differs."}}};
 }
 
 }  // namespace dd::rules

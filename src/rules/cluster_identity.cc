@@ -22,7 +22,8 @@ void check_claims(const cluster::ClusterView& v, std::vector<Finding>* out) {
               fmt::format("{} {} was claimed by {} processes", v.by_hand ? "node rank" : "rank", rank,
                           claimers.size())};
     for (const auto& m : claimers)
-      f.evidence.push_back(fmt::format("{} pid {} ({})", m.hostname, m.pid, m.launcher.empty() ? "by hand" : m.launcher));
+      f.evidence.push_back(
+          fmt::format("{} pid {} ({})", m.hostname, m.pid, m.launcher.empty() ? "by hand" : m.launcher));
     f.fix = v.by_hand ? "Give every node its own --node-rank (0 .. nnodes-1); rank 0 is the master."
                       : "Each rank must be started once: check the launcher's task count and host list.";
     f.rank = rank;
@@ -32,7 +33,8 @@ void check_claims(const cluster::ClusterView& v, std::vector<Finding>* out) {
   for (const auto& n : v.nodes) {
     std::map<int, std::vector<int>> by_local;
     for (const auto& m : v.members)
-      if (std::find(n.ranks.begin(), n.ranks.end(), m.rank) != n.ranks.end()) by_local[m.local_rank].push_back(m.rank);
+      if (std::find(n.ranks.begin(), n.ranks.end(), m.rank) != n.ranks.end())
+        by_local[m.local_rank].push_back(m.rank);
     for (const auto& [lr, ranks] : by_local) {
       if (ranks.size() < 2) continue;
       Finding f{"cluster.identity.same_machine", Severity::fail,
@@ -61,11 +63,13 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
     if (ns.size() < 2) continue;
     std::vector<std::string> labels;
     for (auto* n : ns) labels.push_back(node_label(*n)), twice.insert(n);
-    out.push_back(Finding{"cluster.identity.same_machine", Severity::fail,
-                          fmt::format("the same machine joined as {} nodes: {}", ns.size(), join_labels(labels)),
-                          {fmt::format("boot id {} and network namespace {} on all of them", ns[0]->lead.boot_id,
-                                       ns[0]->lead.netns)},
-                          "Run distdoctor once per node with distinct --node-rank values, on distinct machines."});
+    out.push_back(
+        Finding{"cluster.identity.same_machine",
+                Severity::fail,
+                fmt::format("the same machine joined as {} nodes: {}", ns.size(), join_labels(labels)),
+                {fmt::format("boot id {} and network namespace {} on all of them", ns[0]->lead.boot_id,
+                             ns[0]->lead.netns)},
+                "Run distdoctor once per node with distinct --node-rank values, on distinct machines."});
   }
   for (const auto& [key, ns] : by_kernel) {
     if (ns.size() < 2 || by_machine.size() == 1) continue;
@@ -84,12 +88,14 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
     if (!distinct) continue;
     std::vector<std::string> labels;
     for (auto* n : ns) labels.push_back(fmt::format("node rank {}", n->node_rank));
-    out.push_back(Finding{"cluster.identity.dup_hostname", Severity::fail,
-                          fmt::format("{} nodes have the hostname \"{}\"", ns.size(), name),
-                          {join_labels(labels)},
-                          "Give every node a unique hostname (hostnamectl set-hostname, or --hostname for "
-                          "containers). Frameworks that group ranks by hostname put these nodes' GPUs together "
-                          "and pick wrong device ids."});
+    out.push_back(
+        Finding{"cluster.identity.dup_hostname",
+                Severity::fail,
+                fmt::format("{} nodes have the hostname \"{}\"", ns.size(), name),
+                {join_labels(labels)},
+                "Give every node a unique hostname (hostnamectl set-hostname, or --hostname for "
+                "containers). Frameworks that group ranks by hostname put these nodes' GPUs together "
+                "and pick wrong device ids."});
   }
   // Duplicate addresses, skipping loopback, link-local and docker bridges (every docker0 is 172.17.0.1).
   std::map<std::string, std::vector<std::string>> by_addr;
@@ -98,7 +104,8 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
     if (!n.has_facts || twice.count(&n)) continue;
     auto nccl = cluster::guess_nccl_ifs(n.facts.net, n.lead.nccl_ifname_setting);
     for (const auto& i : n.facts.net.interfaces) {
-      if (i.kind == "loopback" || i.kind == "docker" || i.name.rfind("docker", 0) == 0 || i.name.rfind("virbr", 0) == 0)
+      if (i.kind == "loopback" || i.kind == "docker" || i.name.rfind("docker", 0) == 0 ||
+          i.name.rfind("virbr", 0) == 0)
         continue;
       std::vector<std::string> addrs = i.ipv4;
       for (const auto& a : i.ipv6)
@@ -109,42 +116,62 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
       }
     }
   }
+  // Duplicate MACs on physical NICs of distinct nodes: cloned VMs or images (veth/docker MACs are random).
+  std::map<std::string, std::vector<std::string>> by_mac;
+  for (const auto& n : v.nodes) {
+    if (!n.has_facts || twice.count(&n)) continue;
+    for (const auto& i : n.facts.net.interfaces)
+      if ((i.kind == "ethernet" || i.kind == "bond") && !i.mac.empty() && i.mac != "00:00:00:00:00:00")
+        by_mac[i.mac].push_back(fmt::format("{} {}", node_label(n), i.name));
+  }
+  for (const auto& [mac, where] : by_mac)
+    if (where.size() > 1)
+      out.push_back(Finding{"cluster.identity.dup_mac", Severity::warn,
+                            fmt::format("MAC address {} is on {} nodes", mac, where.size()), where,
+                            "Nodes cloned from one VM or image kept the same MAC: give each a unique MAC, or "
+                            "switches and ARP will send one node's traffic to the other."});
   for (const auto& [addr, where] : by_addr) {
     if (where.size() < 2) continue;
-    out.push_back(Finding{"cluster.identity.dup_ip", on_nccl_if[addr] ? Severity::fail : Severity::warn,
-                          fmt::format("address {} is on {} nodes", addr, where.size()), where,
-                          "Every node needs its own address on the network the job uses; fix the static "
-                          "addresses or DHCP reservations, or exclude this interface with NCCL_SOCKET_IFNAME."});
+    out.push_back(
+        Finding{"cluster.identity.dup_ip", on_nccl_if[addr] ? Severity::fail : Severity::warn,
+                fmt::format("address {} is on {} nodes", addr, where.size()), where,
+                "Every node needs its own address on the network the job uses; fix the static "
+                "addresses or DHCP reservations, or exclude this interface with NCCL_SOCKET_IFNAME."});
   }
   if (out.empty() || (out.size() == 1 && out[0].severity == Severity::info))
-    out.push_back(Finding{"cluster.identity.ok", Severity::ok,
-                          fmt::format("{} distinct nodes, hostnames and addresses; every rank claimed once",
-                                      v.nodes.size())});
+    out.push_back(Finding{
+        "cluster.identity.ok", Severity::ok,
+        fmt::format("{} distinct nodes, hostnames and addresses; every rank claimed once", v.nodes.size())});
   return out;
 }
 
 }  // namespace
 
 ClusterRule cluster_identity_rule() {
-  return {"cluster.identity",
-          check_identity,
-          {{"cluster.identity.rank_twice", "A rank was claimed by two processes",
-            "Two processes joined with the same rank (by hand: the same --node-rank). One of them would wait "
-            "forever in a real job, or both would talk to the wrong peers."},
-           {"cluster.identity.same_machine", "The same machine joined twice",
-            "Two nodes report the same boot id and network namespace: they are one machine, started twice "
-            "(two --node-rank values on one host, or a host list that names a machine twice)."},
-           {"cluster.identity.shared_kernel", "Nodes share a kernel",
-            "Several nodes run on one kernel (containers or network namespaces on one host). Fine for tests; "
-            "shared-memory and GPU visibility then depend on the container set-up."},
-           {"cluster.identity.dup_hostname", "Two nodes have the same hostname",
-            "Frameworks (MindSpore, some PyTorch launchers, HCCL) group ranks by hostname to compute local "
-            "ranks and device ids. Two machines with one name are treated as one, so ranks pick the same GPUs "
-            "or wait for peers that never come."},
-           {"cluster.identity.dup_ip", "Two nodes have the same address",
-            "The same IP address is configured on two nodes. Connections to it reach whichever answers ARP "
-            "first; on the interface NCCL uses this breaks bootstrap."},
-           {"cluster.identity.ok", "Node identities are distinct", "No duplicate names, addresses or ranks."}}};
+  return {
+      "cluster.identity",
+      check_identity,
+      {{"cluster.identity.rank_twice", "A rank was claimed by two processes",
+        "Two processes joined with the same rank (by hand: the same --node-rank). One of them would wait "
+        "forever in a real job, or both would talk to the wrong peers."},
+       {"cluster.identity.same_machine", "The same machine joined twice",
+        "Two nodes report the same boot id and network namespace: they are one machine, started twice "
+        "(two --node-rank values on one host, or a host list that names a machine twice)."},
+       {"cluster.identity.shared_kernel", "Nodes share a kernel",
+        "Several nodes run on one kernel (containers or network namespaces on one host). Fine for tests; "
+        "shared-memory and GPU visibility then depend on the container set-up."},
+       {"cluster.identity.dup_hostname", "Two nodes have the same hostname",
+        "Frameworks (MindSpore, some PyTorch launchers, HCCL) group ranks by hostname to compute local "
+        "ranks and device ids. Two machines with one name are treated as one, so ranks pick the same GPUs "
+        "or wait for peers that never come."},
+       {"cluster.identity.dup_ip", "Two nodes have the same address",
+        "The same IP address is configured on two nodes. Connections to it reach whichever answers ARP "
+        "first; on the interface NCCL uses this breaks bootstrap."},
+       {"cluster.identity.dup_mac", "Two nodes have the same MAC address",
+        "A physical NIC on two nodes reports the same MAC: typically VMs cloned from one image. Traffic for "
+        "one "
+        "reaches the other at random."},
+       {"cluster.identity.ok", "Node identities are distinct", "No duplicate names, addresses or ranks."}}};
 }
 
 }  // namespace dd::rules

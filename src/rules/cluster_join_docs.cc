@@ -7,29 +7,30 @@ namespace dd::rules {
 static std::vector<report::Finding> no_findings(const cluster::ClusterView&) { return {}; }
 
 ClusterRule cluster_join_rule() {
-  return {"cluster.join",
-          no_findings,
-          {{"cluster.join.ok", "Every node joined", "All expected processes joined before the deadline."},
-           {"cluster.join.missing", "Nodes did not join before the deadline",
-            "The master waited for the whole join window (--timeout minus a reserve for the mesh test) and "
-            "some node ranks never arrived. The finding names them, the hosts expected for them when the "
-            "launcher says, and who did arrive. Causes: the command was not started there, it points at the "
-            "wrong --master, a firewall blocks the port, or the token is wrong (that node's output says)."},
-           {"cluster.join.master_lost", "The master went away during the run",
-            "This node lost its connection to the rendezvous master (node rank 0) mid-run: the master process "
-            "ended or its host became unreachable."},
-           {"cluster.join.no_answer", "The master did not answer in time",
-            "The master accepted this node but published no verdict before the deadline."},
-           {"cluster.join.refused", "The master refused this node's token",
-            "Every node proves it knows the job token before touching the store; this node's token differs "
-            "from the master's. Use the token the master printed."},
-           {"cluster.join.unreachable", "The master could not be reached",
-            "This node could not connect to the master's address and port before the deadline."},
-           {"cluster.join.serve_failed", "The rendezvous store could not be started",
-            "The master could not listen on the requested port (in use, or not allowed)."},
-           {"cluster.join.store_error", "The rendezvous store failed", "A store operation failed mid-run."},
-           {"cluster.mesh.incomplete", "Mesh results missing",
-            "Some nodes did not publish their mesh measurements before the deadline."}}};
+  return {
+      "cluster.join",
+      no_findings,
+      {{"cluster.join.ok", "Every node joined", "All expected processes joined before the deadline."},
+       {"cluster.join.missing", "Nodes did not join before the deadline",
+        "The master waited for the whole join window (--timeout minus a reserve for the mesh test) and "
+        "some node ranks never arrived. The finding names them, the hosts expected for them when the "
+        "launcher says, and who did arrive. Causes: the command was not started there, it points at the "
+        "wrong --master, a firewall blocks the port, or the token is wrong (that node's output says)."},
+       {"cluster.join.master_lost", "The master went away during the run",
+        "This node lost its connection to the rendezvous master (node rank 0) mid-run: the master process "
+        "ended or its host became unreachable."},
+       {"cluster.join.no_answer", "The master did not answer in time",
+        "The master accepted this node but published no verdict before the deadline."},
+       {"cluster.join.refused", "The master refused this node's token",
+        "Every node proves it knows the job token before touching the store; this node's token differs "
+        "from the master's. Use the token the master printed."},
+       {"cluster.join.unreachable", "The master could not be reached",
+        "This node could not connect to the master's address and port before the deadline."},
+       {"cluster.join.serve_failed", "The rendezvous store could not be started",
+        "The master could not listen on the requested port (in use, or not allowed)."},
+       {"cluster.join.store_error", "The rendezvous store failed", "A store operation failed mid-run."},
+       {"cluster.mesh.incomplete", "Mesh results missing",
+        "Some nodes did not publish their mesh measurements before the deadline."}}};
 }
 
 }  // namespace dd::rules

@@ -30,7 +30,8 @@ std::string why(const cluster::MeshProbe& p) {
 // True when every ordered pair of distinct nodes connected on the given interface of the target,
 // where ifname_of(node) says which interface that is.
 template <typename F>
-bool all_pairs_ok(const cluster::ClusterView& v, const std::map<Key, const cluster::MeshProbe*>& idx, F ifname_of) {
+bool all_pairs_ok(const cluster::ClusterView& v, const std::map<Key, const cluster::MeshProbe*>& idx,
+                  F ifname_of) {
   for (size_t i = 0; i < v.nodes.size(); ++i)
     for (size_t j = 0; j < v.nodes.size(); ++j) {
       if (i == j) continue;
@@ -57,25 +58,30 @@ void recommend(const cluster::ClusterView& v, const std::map<Key, const cluster:
       good = c;
       break;
     }
-  std::string current = settings.size() == 1 ? (settings.begin()->empty() ? "NCCL's default choice"
-                                                                           : "NCCL_SOCKET_IFNAME=" + *settings.begin())
-                                             : "the per-node NCCL_SOCKET_IFNAME values";
+  std::string current =
+      settings.size() == 1
+          ? (settings.begin()->empty() ? "NCCL's default choice" : "NCCL_SOCKET_IFNAME=" + *settings.begin())
+          : "the per-node NCCL_SOCKET_IFNAME values";
   std::vector<std::string> ev;
-  for (size_t i = 0; i < v.nodes.size(); ++i) ev.push_back(fmt::format("{} uses {}", node_label(v.nodes[i]), primary[i].empty() ? "(none)" : primary[i]));
+  for (size_t i = 0; i < v.nodes.size(); ++i)
+    ev.push_back(
+        fmt::format("{} uses {}", node_label(v.nodes[i]), primary[i].empty() ? "(none)" : primary[i]));
   if (current_ok) {
-    out->push_back(Finding{"cluster.mesh.ifname_ok", Severity::ok,
-                           fmt::format("{} reaches every peer", current), ev});
+    out->push_back(
+        Finding{"cluster.mesh.ifname_ok", Severity::ok, fmt::format("{} reaches every peer", current), ev});
     return;
   }
   Finding f{"cluster.mesh.ifname", Severity::fail, fmt::format("{} does not reach every peer", current), ev};
   if (!good.empty()) {
     f.title += fmt::format("; {} does", good);
-    f.fix = fmt::format("export NCCL_SOCKET_IFNAME={0} GLOO_SOCKET_IFNAME={0} on every node (with mpirun: "
-                        "-x NCCL_SOCKET_IFNAME -x GLOO_SOCKET_IFNAME)",
-                        good);
+    f.fix = fmt::format(
+        "export NCCL_SOCKET_IFNAME={0} GLOO_SOCKET_IFNAME={0} on every node (with mpirun: "
+        "-x NCCL_SOCKET_IFNAME -x GLOO_SOCKET_IFNAME)",
+        good);
   } else {
-    f.fix = "No single interface name reaches every peer: fix the failing links above (cabling, VLAN, firewall) "
-            "or give the nodes a common network.";
+    f.fix =
+        "No single interface name reaches every peer: fix the failing links above (cabling, VLAN, firewall) "
+        "or give the nodes a common network.";
   }
   out->push_back(std::move(f));
 }
@@ -99,8 +105,10 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
     const auto& tn = v.nodes[target.first];
     std::vector<std::string> ok_from, bad, bad_from;
     for (const auto* p : probes) {
-      if (p->ok) ok_from.push_back(node_label(v.nodes[p->from]));
-      else bad.push_back(fmt::format("from {}: {}", node_label(v.nodes[p->from]), why(*p)));
+      if (p->ok)
+        ok_from.push_back(node_label(v.nodes[p->from]));
+      else
+        bad.push_back(fmt::format("from {}: {}", node_label(v.nodes[p->from]), why(*p)));
       if (!p->ok) bad_from.push_back(node_label(v.nodes[p->from]));
     }
     if (bad.empty()) continue;
@@ -117,15 +125,19 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
           if (i.name == target.second) sources_lack_it = false;
     std::string what = fmt::format("{} of {} ({})", target.second, node_label(tn), probes[0]->to_addr);
     Finding f{ok_from.empty() ? "cluster.mesh.unreachable" : "cluster.mesh.partial",
-              primary ? Severity::fail : sources_lack_it ? Severity::info : Severity::warn,
-              ok_from.empty() ? fmt::format("{} cannot be reached from any peer", what)
-                              : fmt::format("{} is reached from {} but not from {}", what, join_labels(ok_from),
-                                            bad_from.size() <= 4 ? join_labels(bad_from)
-                                                                 : fmt::format("{} peers", bad_from.size())),
+              primary           ? Severity::fail
+              : sources_lack_it ? Severity::info
+                                : Severity::warn,
+              ok_from.empty()
+                  ? fmt::format("{} cannot be reached from any peer", what)
+                  : fmt::format("{} is reached from {} but not from {}", what, join_labels(ok_from),
+                                bad_from.size() <= 4 ? join_labels(bad_from)
+                                                     : fmt::format("{} peers", bad_from.size())),
               bad};
     if (primary) f.evidence.push_back(fmt::format("NCCL on {} uses {}", node_label(tn), target.second));
-    f.fix = "Check cabling/link state (ip -br link), VLAN and firewall rules between these nodes on this "
-            "interface (e.g. nc -zv ADDR PORT), or steer NCCL to an interface that works (see below).";
+    f.fix =
+        "Check cabling/link state (ip -br link), VLAN and firewall rules between these nodes on this "
+        "interface (e.g. nc -zv ADDR PORT), or steer NCCL to an interface that works (see below).";
     f.node = tn.hostname;
     out.push_back(std::move(f));
   }
@@ -137,13 +149,15 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
     if (back == idx.end() || p->ok == back->second->ok) continue;
     const auto* good = p->ok ? p : back->second;
     const auto* bad = p->ok ? back->second : p;
-    out.push_back(Finding{"cluster.mesh.asymmetric", Severity::warn,
-                          fmt::format("{} works one way only: {} -> {} connects, {} -> {} fails", ifn,
-                                      node_label(v.nodes[good->from]), node_label(v.nodes[good->to]),
-                                      node_label(v.nodes[bad->from]), node_label(v.nodes[bad->to])),
-                          {why(*bad)},
-                          "One-way failures usually mean a firewall (iptables/nftables, security group) on the "
-                          "receiving node, or a wrong route back; open the port range NCCL uses."});
+    out.push_back(
+        Finding{"cluster.mesh.asymmetric",
+                Severity::warn,
+                fmt::format("{} works one way only: {} -> {} connects, {} -> {} fails", ifn,
+                            node_label(v.nodes[good->from]), node_label(v.nodes[good->to]),
+                            node_label(v.nodes[bad->from]), node_label(v.nodes[bad->to])),
+                {why(*bad)},
+                "One-way failures usually mean a firewall (iptables/nftables, security group) on the "
+                "receiving node, or a wrong route back; open the port range NCCL uses."});
   }
   if (!lat.empty()) {
     std::sort(lat.begin(), lat.end());
@@ -151,20 +165,25 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
     double limit = std::max(med * 5, med + 5.0);
     for (const auto& p : v.mesh.probes)
       if (p.ok && p.connect_ms > limit)
-        out.push_back(Finding{"cluster.mesh.latency", Severity::warn,
-                              fmt::format("slow connect {} -> {} {}: {:.2f} ms (median {:.2f} ms)",
-                                          node_label(v.nodes[p.from]), node_label(v.nodes[p.to]), p.to_if,
-                                          p.connect_ms, med),
-                              {}, "Look for congestion, a slow path (routed/VPN) or packet loss on this link."});
+        out.push_back(Finding{
+            "cluster.mesh.latency",
+            Severity::warn,
+            fmt::format("slow connect {} -> {} {}: {:.2f} ms (median {:.2f} ms)", node_label(v.nodes[p.from]),
+                        node_label(v.nodes[p.to]), p.to_if, p.connect_ms, med),
+            {},
+            "Look for congestion, a slow path (routed/VPN) or packet loss on this link."});
     std::vector<double> bw;
     for (const auto& p : v.mesh.probes)
       if (p.mbps_send > 0) bw.push_back(p.mbps_send);
     std::sort(bw.begin(), bw.end());
-    std::string bw_s = bw.empty() ? "" : fmt::format("; TCP bandwidth min {:.0f} / median {:.0f} MB/s", bw.front(), bw[bw.size() / 2]);
+    std::string bw_s = bw.empty() ? ""
+                                  : fmt::format("; TCP bandwidth min {:.0f} / median {:.0f} MB/s", bw.front(),
+                                                bw[bw.size() / 2]);
     if (failures == 0)
-      out.push_back(Finding{"cluster.mesh.ok", Severity::ok,
-                            fmt::format("all {} connections of the mesh succeeded; median connect {:.2f} ms{}",
-                                        v.mesh.probes.size(), med, bw_s)});
+      out.push_back(
+          Finding{"cluster.mesh.ok", Severity::ok,
+                  fmt::format("all {} connections of the mesh succeeded; median connect {:.2f} ms{}",
+                              v.mesh.probes.size(), med, bw_s)});
   }
   recommend(v, idx, &out);
   return out;
@@ -173,24 +192,25 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
 }  // namespace
 
 ClusterRule cluster_mesh_rule() {
-  return {"cluster.mesh",
-          check_mesh,
-          {{"cluster.mesh.unreachable", "An interface of a node cannot be reached from any peer",
-            "Every other node failed to open a TCP connection to this address (refused: nothing listens or a "
-            "firewall rejects; timeout: packets dropped, link or VLAN down; unreachable / no route: no path). "
-            "If NCCL uses this interface, init hangs or fails with 'Connection refused' / 'timeout'."},
-           {"cluster.mesh.partial", "An interface works for some peers and not others",
-            "Some nodes reach this address and others do not: typically a switch port, VLAN or firewall issue "
-            "specific to the failing pairs."},
-           {"cluster.mesh.asymmetric", "A link works one way only",
-            "A connects to B on this interface but B cannot connect to A; NCCL needs both directions."},
-           {"cluster.mesh.latency", "Connect latency outlier", "One pair connects much slower than the others."},
-           {"cluster.mesh.ok", "TCP mesh is complete", "Every node connected to every other node's addresses."},
-           {"cluster.mesh.ifname", "NCCL's interface does not reach every peer",
-            "The interface NCCL will use (by NCCL_SOCKET_IFNAME or its default choice) fails for some pairs "
-            "in the mesh; the finding names an interface that reaches every peer when there is one."},
-           {"cluster.mesh.ifname_ok", "NCCL's interface reaches every peer",
-            "Every node reached every other node on the interface NCCL will use."}}};
+  return {
+      "cluster.mesh",
+      check_mesh,
+      {{"cluster.mesh.unreachable", "An interface of a node cannot be reached from any peer",
+        "Every other node failed to open a TCP connection to this address (refused: nothing listens or a "
+        "firewall rejects; timeout: packets dropped, link or VLAN down; unreachable / no route: no path). "
+        "If NCCL uses this interface, init hangs or fails with 'Connection refused' / 'timeout'."},
+       {"cluster.mesh.partial", "An interface works for some peers and not others",
+        "Some nodes reach this address and others do not: typically a switch port, VLAN or firewall issue "
+        "specific to the failing pairs."},
+       {"cluster.mesh.asymmetric", "A link works one way only",
+        "A connects to B on this interface but B cannot connect to A; NCCL needs both directions."},
+       {"cluster.mesh.latency", "Connect latency outlier", "One pair connects much slower than the others."},
+       {"cluster.mesh.ok", "TCP mesh is complete", "Every node connected to every other node's addresses."},
+       {"cluster.mesh.ifname", "NCCL's interface does not reach every peer",
+        "The interface NCCL will use (by NCCL_SOCKET_IFNAME or its default choice) fails for some pairs "
+        "in the mesh; the finding names an interface that reaches every peer when there is one."},
+       {"cluster.mesh.ifname_ok", "NCCL's interface reaches every peer",
+        "Every node reached every other node on the interface NCCL will use."}}};
 }
 
 }  // namespace dd::rules

@@ -41,29 +41,49 @@ std::vector<Finding> check_network(const cluster::ClusterView& v) {
                                                           ? "(does not resolve)"
                                                           : n.facts.host.resolved_addrs.front())
                                         : "GLOO_SOCKET_IFNAME=" + gloo_set;
+    // Without GLOO_SOCKET_IFNAME, PyTorch's Gloo binds to what the hostname resolves to, and falls back to
+    // loopback when that fails: other nodes then cannot connect and the job hangs in its first barrier.
+    if (gloo_set.empty() && v.nodes.size() > 1) {
+      const auto& ra = n.facts.host.resolved_addrs;
+      bool loop = !ra.empty() && (ra.front().rfind("127.", 0) == 0 || ra.front() == "::1");
+      if (ra.empty() || loop)
+        out.push_back(Finding{
+            "cluster.net.gloo_loopback",
+            Severity::warn,
+            fmt::format("Gloo on {} would use loopback: hostname {} {}", node_label(n), n.facts.host.hostname,
+                        ra.empty() ? "does not resolve" : "resolves to " + ra.front()),
+            {},
+            fmt::format("export GLOO_SOCKET_IFNAME={} on every node (or map the hostname to "
+                        "the node's address in /etc/hosts)",
+                        ifs.empty() ? std::string("<interface>") : ifs.front().name)});
+    }
     if (ifs.empty()) {
-      out.push_back(Finding{"cluster.net.no_interface", Severity::fail,
-                            fmt::format("NCCL will find no socket interface on {}", node_label(n)),
-                            {fmt::format("NCCL_SOCKET_IFNAME={}", n.lead.nccl_ifname_setting.empty()
-                                                                      ? "(unset)"
-                                                                      : n.lead.nccl_ifname_setting)},
-                            "Set NCCL_SOCKET_IFNAME to an interface that is up on this node (ip -br addr)."});
+      out.push_back(
+          Finding{"cluster.net.no_interface",
+                  Severity::fail,
+                  fmt::format("NCCL will find no socket interface on {}", node_label(n)),
+                  {fmt::format("NCCL_SOCKET_IFNAME={}",
+                               n.lead.nccl_ifname_setting.empty() ? "(unset)" : n.lead.nccl_ifname_setting)},
+                  "Set NCCL_SOCKET_IFNAME to an interface that is up on this node (ip -br addr)."});
       continue;
     }
     const auto& i = ifs.front();
-    lines.push_back(fmt::format("{}: NCCL {} {}; Gloo {}", node_label(n), i.name, cluster::first_addr(i), gloo));
+    lines.push_back(
+        fmt::format("{}: NCCL {} {}; Gloo {}", node_label(n), i.name, cluster::first_addr(i), gloo));
     std::string sn = i.ipv4.empty() ? "(IPv6 only)" : subnet_of(i.ipv4.front());
     subnets[sn].push_back(fmt::format("{} {}", node_label(n), i.name));
   }
   if (!lines.empty())
-    out.push_back(Finding{"cluster.net.interfaces", Severity::info, "interfaces NCCL and Gloo will use per node",
-                          lines});
+    out.push_back(Finding{"cluster.net.interfaces", Severity::info,
+                          "interfaces NCCL and Gloo will use per node", lines});
   if (subnets.size() > 1)
-    out.push_back(Finding{"cluster.net.subnets", Severity::warn,
-                          fmt::format("NCCL's interfaces are on {} different subnets", subnets.size()),
-                          {describe_groups(subnets)},
-                          "Unless these subnets are routed to each other, point NCCL_SOCKET_IFNAME at the "
-                          "network all nodes share (the mesh results below show which one reaches all peers)."});
+    out.push_back(
+        Finding{"cluster.net.subnets",
+                Severity::warn,
+                fmt::format("NCCL's interfaces are on {} different subnets", subnets.size()),
+                {describe_groups(subnets)},
+                "Unless these subnets are routed to each other, point NCCL_SOCKET_IFNAME at the "
+                "network all nodes share (the mesh results below show which one reaches all peers)."});
   else if (subnets.size() == 1)
     out.push_back(Finding{"cluster.net.subnets", Severity::ok,
                           fmt::format("NCCL's interfaces share subnet {}", subnets.begin()->first)});
@@ -73,18 +93,24 @@ std::vector<Finding> check_network(const cluster::ClusterView& v) {
 }  // namespace
 
 ClusterRule cluster_network_rule() {
-  return {"cluster.network",
-          check_network,
-          {{"cluster.net.interfaces", "Interfaces NCCL and Gloo will use",
-            "For each node: the interface NCCL's socket/bootstrap code picks (NCCL_SOCKET_IFNAME, else ib*, "
-            "else the first interface that is not docker/lo/virbr) and what Gloo binds to (GLOO_SOCKET_IFNAME, "
-            "else the address the hostname resolves to)."},
-           {"cluster.net.subnets", "NCCL interfaces on different subnets",
-            "The interfaces NCCL will use are not on one subnet. That works only when routed; a typical cause is "
-            "NCCL picking a management or container interface on some nodes."},
-           {"cluster.net.no_interface", "NCCL finds no socket interface",
-            "No interface matches NCCL_SOCKET_IFNAME (or none is up and running), so NCCL fails with "
-            "'Bootstrap : no socket interface found'."}}};
+  return {
+      "cluster.network",
+      check_network,
+      {{"cluster.net.interfaces", "Interfaces NCCL and Gloo will use",
+        "For each node: the interface NCCL's socket/bootstrap code picks (NCCL_SOCKET_IFNAME, else ib*, "
+        "else the first interface that is not docker/lo/virbr) and what Gloo binds to (GLOO_SOCKET_IFNAME, "
+        "else the address the hostname resolves to)."},
+       {"cluster.net.subnets", "NCCL interfaces on different subnets",
+        "The interfaces NCCL will use are not on one subnet. That works only when routed; a typical cause is "
+        "NCCL picking a management or container interface on some nodes."},
+       {"cluster.net.gloo_loopback", "Gloo would bind to loopback",
+        "GLOO_SOCKET_IFNAME is unset and the hostname does not resolve, or resolves to a loopback address "
+        "(the Debian/Ubuntu default 127.0.1.1). PyTorch's Gloo backend then binds to loopback and peers on "
+        "other nodes cannot connect: init_process_group or the first barrier hangs. Set "
+        "GLOO_SOCKET_IFNAME to the interface NCCL uses, or fix /etc/hosts."},
+       {"cluster.net.no_interface", "NCCL finds no socket interface",
+        "No interface matches NCCL_SOCKET_IFNAME (or none is up and running), so NCCL fails with "
+        "'Bootstrap : no socket interface found'."}}};
 }
 
 }  // namespace dd::rules

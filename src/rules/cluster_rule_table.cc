@@ -7,8 +7,8 @@ namespace dd::rules {
 
 const std::vector<ClusterRule>& cluster_rules() {
   static const std::vector<ClusterRule> table = {
-      cluster_identity_rule(), cluster_versions_rule(), cluster_env_rule(),
-      cluster_shape_rule(),    cluster_network_rule(),  cluster_mesh_rule(), cluster_join_rule(),
+      cluster_identity_rule(), cluster_versions_rule(), cluster_env_rule(),  cluster_shape_rule(),
+      cluster_network_rule(),  cluster_mesh_rule(),     cluster_join_rule(),
   };
   return table;
 }
@@ -29,7 +29,9 @@ std::vector<FindingDoc> cluster_rule_docs() {
   return docs;
 }
 
-std::string node_label(const cluster::ClusterNode& n) { return fmt::format("{}({})", n.hostname, n.node_rank); }
+std::string node_label(const cluster::ClusterNode& n) {
+  return fmt::format("{}({})", n.hostname, n.node_rank);
+}
 
 std::string join_labels(const std::vector<std::string>& labels) {
   std::string s;
@@ -40,7 +42,8 @@ std::string join_labels(const std::vector<std::string>& labels) {
 std::string describe_groups(const std::map<std::string, std::vector<std::string>>& groups) {
   std::string s;
   for (const auto& [value, labels] : groups)
-    s += fmt::format("{}{}: {}", s.empty() ? "" : "; ", value.empty() ? "(unset)" : value, join_labels(labels));
+    s += fmt::format("{}{}: {}", s.empty() ? "" : "; ", value.empty() ? "(unset)" : value,
+                     join_labels(labels));
   return s;
 }
 

@@ -1,0 +1,93 @@
+// Join protocol helpers (see join_steps.h): keys, lost-master findings, the mesh step, the verdict hand-off.
+#include "cluster/join_steps.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "cluster/mesh.h"
+
+namespace dd::cluster::join_detail {
+
+using report::Finding;
+using report::Severity;
+using namespace std::chrono_literals;
+
+std::string k(const char* what, int r) { return fmt::format("dd/{}/{}", what, r); }
+
+double secs(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::string who(bool by_hand) { return by_hand ? "node rank" : "rank"; }
+
+JoinOutcome alone(const JoinConfig& cfg, Finding f) {
+  JoinOutcome o;
+  o.report.notes = cfg.notes;
+  f.rank = cfg.self.rank;
+  o.report.add(std::move(f));
+  return o;
+}
+
+Finding lost_master(const JoinConfig& cfg, const char* phase, const Error& e, Clock::time_point deadline) {
+  bool timed_out = Clock::now() >= deadline - 50ms;
+  Finding f;
+  f.severity = Severity::fail;
+  if (timed_out) {
+    f.id = "cluster.join.no_answer";
+    f.title = fmt::format("no answer from the master {} {} within {:.0f} s", cfg.master_desc, phase,
+                          secs(Clock::now() - cfg.start));
+    f.fix =
+        "The master (node rank 0) did not finish in time: look at its output; it names the missing nodes. "
+        "Start every node within the --timeout window.";
+  } else {
+    f.id = "cluster.join.master_lost";
+    f.title = fmt::format("lost the master {} {}", cfg.master_desc, phase);
+    f.fix =
+        "The master process ended or its host became unreachable. Check that node (did it crash, was it "
+        "killed, is the network up?) and run the check again on every node.";
+  }
+  f.evidence.push_back(e.message());
+  return f;
+}
+
+std::vector<MeshProbe> my_mesh(const nlohmann::json& plan, const JoinConfig& cfg, Clock::time_point end) {
+  int me = -1;
+  for (const auto& n : plan["nodes"])
+    if (n.value("rank", -1) == cfg.self.rank) me = n.value("index", -1);
+  std::vector<MeshTarget> targets;
+  for (const auto& n : plan["nodes"]) {
+    int idx = n.value("index", -1);
+    if (idx == me || idx < 0) continue;
+    for (const auto& e : n.value("endpoints", std::vector<MeshEndpoint>{}))
+      targets.push_back(MeshTarget{idx, n.value("rank", -1), e, e.ifname == n.value("primary", "")});
+  }
+  MeshRunOptions o;
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+  o.connect_timeout = std::clamp(left / 3, 200ms, cfg.mesh_connect_timeout);
+  o.bandwidth_bytes = cfg.bandwidth_bytes;
+  o.job_tag = cfg.job_tag;
+  o.from_node = me;
+  return me < 0 ? std::vector<MeshProbe>{} : run_mesh(targets, o);
+}
+
+void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::string& go, int readers,
+                     Clock::time_point end, bool cleanup) {
+  nlohmann::json v{{"title", r.title}, {"notes", r.notes}, {"findings", r.findings}};
+  (void)s.set(kVerdict, v.dump());
+  (void)s.set(kDone, std::to_string(r.exit_code()));
+  (void)s.set(kGo, go);
+  auto until = std::min(end + 3s, Clock::now() + 5s);
+  bool all_read = readers <= 0;
+  while (!all_read && Clock::now() < until) {
+    auto n = s.add(kRead, 0);
+    if (!n) break;
+    all_read = *n >= readers;
+    if (!all_read) std::this_thread::sleep_for(20ms);
+  }
+  // A shared store (etcd) outlives the run: remove its keys once everyone has the verdict.
+  if (cleanup && all_read)
+    if (auto keys = s.list("dd/"))
+      for (const auto& key : *keys) (void)s.remove(key);
+}
+
+}  // namespace dd::cluster::join_detail

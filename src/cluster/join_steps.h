@@ -1,0 +1,35 @@
+// Internals of the join protocol shared by the leader (join_leader.cc) and the rest (join.cc, join_steps.cc):
+// store keys, the common findings, the mesh step and the verdict hand-off.
+#pragma once
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "cluster/join.h"
+
+namespace dd::cluster::join_detail {
+
+using Clock = std::chrono::steady_clock;
+
+// Keys, all under "dd/": claim/R, member/R, facts/R, dup/R/N, mesh/R and the single ones below.
+std::string k(const char* what, int r);
+inline const std::string kPlan = "dd/plan", kGo = "dd/go", kVerdict = "dd/verdict", kRead = "dd/read",
+                         kDone = "dd/done";
+
+double secs(Clock::duration d);
+std::string who(bool by_hand);  // "node rank" by hand, "rank" under a launcher
+
+// A verdict that ends the run on this process only (its store broke before the leader could answer).
+JoinOutcome alone(const JoinConfig& cfg, report::Finding f);
+// The master went away (connection error) or never answered (deadline) during `phase`.
+report::Finding lost_master(const JoinConfig& cfg, const char* phase, const Error& e,
+                            Clock::time_point deadline);
+// This node's part of the mesh, from the leader's plan.
+std::vector<MeshProbe> my_mesh(const nlohmann::json& plan, const JoinConfig& cfg, Clock::time_point end);
+// Publishes the verdict and waits (briefly) until `readers` processes have read it; cleanup removes the keys.
+void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::string& go, int readers,
+                     Clock::time_point end, bool cleanup);
+
+JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg);  // join_leader.cc
+
+}  // namespace dd::cluster::join_detail
