@@ -11,9 +11,17 @@
 namespace dd::comm {
 
 nlohmann::json op_to_json(const OpRequest& r) {
-  return {{"coll", coll_info(r.coll).name}, {"dtype", dtype_name(r.dtype)}, {"bytes", r.bytes},
-          {"in_place", r.in_place}, {"warmup", r.warmup}, {"iters", r.iters}, {"check", r.check},
-          {"root", r.root}, {"pair_a", r.pair_a}, {"pair_b", r.pair_b}, {"timeout_ms", r.timeout.count()}};
+  return {{"coll", coll_info(r.coll).name},
+          {"dtype", dtype_name(r.dtype)},
+          {"bytes", r.bytes},
+          {"in_place", r.in_place},
+          {"warmup", r.warmup},
+          {"iters", r.iters},
+          {"check", r.check},
+          {"root", r.root},
+          {"pair_a", r.pair_a},
+          {"pair_b", r.pair_b},
+          {"timeout_ms", r.timeout.count()}};
 }
 
 OpRequest op_from_json(const nlohmann::json& j) {
@@ -35,9 +43,19 @@ OpRequest op_from_json(const nlohmann::json& j) {
 nlohmann::json plan_to_json(const Plan& p) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& o : p.ops) ops.push_back(op_to_json(o));
-  return {{"engine", p.engine}, {"world", p.world}, {"devices", p.devices}, {"ops", ops},
-          {"init_timeout_ms", p.init_timeout_ms}, {"store_dir", p.store_dir}, {"prefix", p.prefix},
-          {"nccl_lib", p.nccl_lib}, {"gloo_iface", p.gloo_iface}, {"gloo_host", p.gloo_host}, {"fault", p.fault}};
+  return {{"engine", p.engine},
+          {"world", p.world},
+          {"devices", p.devices},
+          {"ops", ops},
+          {"init_timeout_ms", p.init_timeout_ms},
+          {"store_dir", p.store_dir},
+          {"prefix", p.prefix},
+          {"nccl_lib", p.nccl_lib},
+          {"gloo_iface", p.gloo_iface},
+          {"gloo_host", p.gloo_host},
+          {"fault", p.fault},
+          {"register_buffers", p.register_buffers},
+          {"cuda_graph", p.cuda_graph}};
 }
 
 Plan plan_from_json(const nlohmann::json& j) {
@@ -53,6 +71,8 @@ Plan plan_from_json(const nlohmann::json& j) {
   p.gloo_iface = j.value("gloo_iface", "");
   p.gloo_host = j.value("gloo_host", "");
   p.fault = j.value("fault", "");
+  p.register_buffers = j.value("register_buffers", false);
+  p.cuda_graph = j.value("cuda_graph", false);
   return p;
 }
 
@@ -86,10 +106,12 @@ void maybe_fault(const std::string& fault, const std::vector<int>& ranks, const 
     at = std::atoi(kind.substr(a + 1).c_str());
     kind = kind.substr(0, a);
   }
-  if (point == "init" && kind == "nojoin") for (;;) pause();
+  if (point == "init" && kind == "nojoin")
+    for (;;) pause();
   if (point == "init" && kind == "exit") _exit(3);
   if (point == "op" && op == at && kind == "die") raise(SIGKILL);
-  if (point == "op" && op == at && kind == "stall") for (;;) pause();
+  if (point == "op" && op == at && kind == "stall")
+    for (;;) pause();
 }
 
 bool fault_matches(const std::string& fault, const std::vector<int>& ranks, const std::string& kind, int op) {
@@ -124,6 +146,8 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
   cfg.nccl_lib = plan.nccl_lib;
   cfg.gloo_iface = plan.gloo_iface;
   cfg.gloo_host = plan.gloo_host;
+  cfg.register_buffers = plan.register_buffers;
+  cfg.cuda_graph = plan.cuda_graph;
   emit(fd, {{"ev", "ready"}, {"ranks", ranks}, {"devices", cfg.devices}});
   auto st = engine->init(cfg);
   if (!st) {
@@ -138,12 +162,16 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
     op.corrupt = fault_matches(plan.fault, ranks, "corrupt", int(i));
     auto res = engine->run(op);
     if (!res) {
-      emit(fd, {{"ev", "error"}, {"stage", "op"}, {"op", i}, {"ranks", ranks}, {"msg", res.error().message()}});
+      emit(fd,
+           {{"ev", "error"}, {"stage", "op"}, {"op", i}, {"ranks", ranks}, {"msg", res.error().message()}});
       return 4;
     }
     nlohmann::json rr = nlohmann::json::array();
     for (const auto& r : *res)
-      rr.push_back({{"rank", r.rank}, {"time_us", r.time_us}, {"wrong", r.wrong}, {"checked", r.checked},
+      rr.push_back({{"rank", r.rank},
+                    {"time_us", r.time_us},
+                    {"wrong", r.wrong},
+                    {"checked", r.checked},
                     {"participated", r.participated}});
     emit(fd, {{"ev", "result"}, {"op", i}, {"ranks", rr}});
   }

@@ -19,7 +19,9 @@ struct Plan {
   std::string prefix = "dd/comm/";
   std::string nccl_lib;
   std::string gloo_iface, gloo_host;
-  std::string fault;  // test hook: "RANK:die@OP", "RANK:stall@OP", "RANK:nojoin", "RANK:exit", "RANK:corrupt@OP"
+  bool register_buffers = false, cuda_graph = false;
+  std::string
+      fault;  // test hook: "RANK:die@OP", "RANK:stall@OP", "RANK:nojoin", "RANK:exit", "RANK:corrupt@OP"
 };
 
 nlohmann::json op_to_json(const OpRequest& r);
