@@ -61,6 +61,8 @@ std::vector<OpRequest> build_sweep(const BenchOptions& b, int world) {
       for (int mode = 0; mode < 2; ++mode) {
         bool inplace = mode == 1;
         if (inplace && (!b.in_place || !ci.has_in_place)) continue;
+        // The Gloo engine has a true in-place form only for all_reduce and broadcast.
+        if (inplace && b.run.engine == "gloo" && c != Coll::all_reduce && c != Coll::broadcast) continue;
         if (!inplace && !b.out_of_place) continue;
         OpRequest r;
         r.coll = c;

@@ -308,7 +308,9 @@ RunOutcome run_collectives(const RunOptions& opt) {
     if (!clean && !first_trouble) first_trouble = now;
   };
   auto stop = [&]() {
-    if (died_worker >= 0) return true;  // a dead worker: stop the others at once
+    if (died_worker >= 0)  // a dead worker: stop the others at once (after 100 ms if it only aborted,
+      return !aborted(died_worker) ||  // to see whether another rank's death caused that)
+             rendezvous::Clock::now() - died_at > std::chrono::milliseconds(100);
     return first_trouble && rendezvous::Clock::now() > *first_trouble + std::chrono::milliseconds(300);
   };
   bool finished = sup.watch(deadline, on_line, on_exit, stop);
