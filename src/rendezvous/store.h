@@ -29,6 +29,11 @@ class Store {
   // Which of these keys exist now (no blocking): used to name who is missing.
   virtual Result<std::vector<bool>> check(const std::vector<std::string>& keys) = 0;
   virtual Status remove(const std::string& key) = 0;
+  // Every key that starts with prefix, sorted (no blocking): lets the master list who has arrived.
+  // Added after the first interface; the default says the store cannot list.
+  virtual Result<std::vector<std::string>> list(const std::string& prefix) {
+    return Error{"this store cannot list keys"};
+  }
 };
 
 }  // namespace dd::rendezvous

@@ -1,0 +1,180 @@
+// store_scale: N clients (threads, small stacks) against one embedded TCP store server in this process:
+// join (connect + authenticate), publish a ~2 KB facts value, barrier (add a counter; the last one sets
+// "done"; everyone waits for it). Prints wall time per N. Usage: store_scale [--token T] [N ...]   (default
+// 256 1024 4096)
+#include <pthread.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "rendezvous/socket_io.h"
+#include "rendezvous/tcp_store_client.h"
+#include "rendezvous/tcp_store_server.h"
+
+using namespace dd::rendezvous;
+using Ms = std::chrono::duration<double, std::milli>;
+
+namespace {
+
+struct Run {
+  int n = 0;
+  uint16_t port = 0;
+  std::string token;
+  std::string facts;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool go = false;
+  Clock::time_point t0;
+  std::atomic<int> failures{0};
+  std::vector<double> joined, published, added, released;  // ms after t0, per client
+  std::string first_error;
+};
+
+struct Arg {
+  Run* run;
+  int rank;
+};
+
+void* client_main(void* p) {
+  auto* a = static_cast<Arg*>(p);
+  Run& r = *a->run;
+  {
+    std::unique_lock lock(r.mu);
+    r.cv.wait(lock, [&] { return r.go; });
+  }
+  auto fail = [&](const dd::Error& e) {
+    if (r.failures++ == 0) {
+      std::lock_guard lock(r.mu);
+      r.first_error = e.message();
+    }
+    return nullptr;
+  };
+  auto deadline = deadline_in(std::chrono::seconds(60));
+  auto c = TcpStoreClient::connect({"127.0.0.1", r.port}, r.token, deadline);
+  if (!c) return fail(c.error());
+  r.joined[a->rank] = Ms(Clock::now() - r.t0).count();
+  if (auto s = (*c)->set("facts/" + std::to_string(a->rank), r.facts); !s) return fail(s.error());
+  r.published[a->rank] = Ms(Clock::now() - r.t0).count();
+  auto v = (*c)->add("arrived", 1);
+  if (!v) return fail(v.error());
+  r.added[a->rank] = Ms(Clock::now() - r.t0).count();
+  if (*v == r.n) {
+    if (auto s = (*c)->set("done", "1"); !s) return fail(s.error());
+  }
+  if (auto s = (*c)->wait({"done"}, deadline); !s) return fail(s.error());
+  r.released[a->rank] = Ms(Clock::now() - r.t0).count();
+  return nullptr;
+}
+
+double max_of(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, x);
+  return m;
+}
+
+double median_of(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+bool run_once(int n, const std::string& token) {
+  ServerOptions so;
+  so.bind_host = "127.0.0.1";
+  so.token = token;
+  so.expected_clients = static_cast<size_t>(n);
+  if (const char* nice = getenv("STORE_SCALE_SERVER_NICE")) so.thread_nice = std::atoi(nice);
+  auto server = TcpStoreServer::start(so);
+  if (!server) {
+    std::fprintf(stderr, "server: %s\n", server.error().message().c_str());
+    return false;
+  }
+  Run r;
+  r.n = n;
+  r.port = (*server)->port();
+  r.token = token;
+  r.facts = std::string(2048, 'f');
+  r.joined.assign(n, 0);
+  r.published.assign(n, 0);
+  r.released.assign(n, 0);
+  r.added.assign(n, 0);
+  std::vector<Arg> args(n);
+  std::vector<pthread_t> threads(n);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  auto spawn_start = Clock::now();
+  for (int i = 0; i < n; ++i) {
+    args[i] = {&r, i};
+    if (int e = pthread_create(&threads[i], &attr, client_main, &args[i]); e != 0) {
+      std::fprintf(stderr, "pthread_create #%d: %s\n", i, std::strerror(e));
+      std::exit(1);
+    }
+  }
+  double spawn_ms = Ms(Clock::now() - spawn_start).count();
+  {
+    std::lock_guard lock(r.mu);
+    r.go = true;
+    r.t0 = Clock::now();
+  }
+  r.cv.notify_all();
+  for (auto& t : threads) pthread_join(t, nullptr);
+  double joined_all = Ms(Clock::now() - r.t0).count();
+  // The figure: from the start signal until the last client has passed the barrier.
+  double wall = max_of(r.released);
+  // The master's view after the barrier: every facts key present.
+  size_t facts = (*server)->keys("facts/").size();
+  std::printf(
+      "N=%-5d join+publish+barrier %7.1f ms  (all joined %6.1f ms [median %.1f], all published %6.1f ms)  "
+      "facts on master %zu  failures %d  [threads started in %.0f ms, exited by %.0f ms; not counted]\n",
+      n, wall, max_of(r.joined), median_of(r.joined), max_of(r.published), facts, r.failures.load(), spawn_ms,
+      joined_all);
+  if (getenv("STORE_SCALE_DEBUG")) {
+    auto st = (*server)->stats();
+    std::printf("  server: accepted %lu authenticated %lu dropped %lu\n", (unsigned long)st.accepted,
+                (unsigned long)st.authenticated, (unsigned long)st.dropped_bad_input);
+    int slow = static_cast<int>(std::max_element(r.released.begin(), r.released.end()) - r.released.begin());
+    int last_add = static_cast<int>(std::max_element(r.added.begin(), r.added.end()) - r.added.begin());
+    std::printf(
+        "  slowest client %d: joined %.1f published %.1f added %.1f released %.1f; last add by %d at %.1f\n",
+        slow, r.joined[slow], r.published[slow], r.added[slow], r.released[slow], last_add,
+        r.added[last_add]);
+  }
+  if (r.failures) std::printf("  first error: %s\n", r.first_error.c_str());
+  std::fflush(stdout);
+  return r.failures == 0 && facts == static_cast<size_t>(n);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string token = "store-scale-benchmark-token";
+  std::vector<int> ns;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--token") == 0 && i + 1 < argc)
+      token = argv[++i];
+    else
+      ns.push_back(std::atoi(argv[i]));
+  }
+  if (ns.empty()) ns = {256, 1024, 4096};
+  long fds = raise_nofile_limit();
+  std::printf(
+      "store_scale: embedded TCP store, clients as threads (256 KiB stacks), RLIMIT_NOFILE %ld, "
+      "1 server thread\n",
+      fds);
+  bool ok = true;
+  for (int n : ns) {
+    if (2L * n + 64 > fds) {
+      std::printf("N=%d needs about %d file descriptors (limit %ld): skipped\n", n, 2 * n + 64, fds);
+      ok = false;
+      continue;
+    }
+    ok = run_once(n, token) && ok;
+  }
+  return ok ? 0 : 1;
+}

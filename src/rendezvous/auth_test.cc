@@ -1,0 +1,76 @@
+// Job token: sources and their order, generation, and the HMAC proofs.
+#include "rendezvous/auth.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "rendezvous/http.h"
+
+namespace dd::rendezvous {
+namespace {
+
+TEST(StoreAuth, TokenSourcesInOrder) {
+  ::setenv("DISTDOCTOR_TOKEN", "from-env", 1);
+  std::string file = "/tmp/dd-token-" + std::to_string(::getpid());
+  { std::ofstream(file) << "  from-file\n"; }
+  ::chmod(file.c_str(), 0600);
+  EXPECT_EQ(resolve_token("flag", file)->token, "flag");
+  EXPECT_EQ(resolve_token("flag", file)->source, "--token");
+  auto f = resolve_token("", file);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->token, "from-file");
+  EXPECT_TRUE(f->warning.empty());
+  ::chmod(file.c_str(), 0644);
+  EXPECT_NE(resolve_token("", file)->warning.find("readable by other users"), std::string::npos);
+  EXPECT_EQ(resolve_token("", "")->token, "from-env");
+  EXPECT_EQ(resolve_token("", "")->source, "DISTDOCTOR_TOKEN");
+  ::unsetenv("DISTDOCTOR_TOKEN");
+  EXPECT_TRUE(resolve_token("", "")->token.empty());
+  EXPECT_FALSE(resolve_token("", file + ".missing").ok());
+  { std::ofstream(file) << "\n"; }
+  EXPECT_FALSE(resolve_token("", file).ok());
+  ::unlink(file.c_str());
+}
+
+TEST(StoreAuth, GeneratedTokensAreRandomHex) {
+  std::string a = generate_token(), b = generate_token();
+  EXPECT_EQ(a.size(), 64u);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos);
+}
+
+TEST(StoreAuth, ProofsDependOnTokenNoncesAndDirection) {
+  std::string cn(32, 'c'), sn(32, 's');
+  EXPECT_TRUE(proofs_equal(client_proof("t", cn, sn), client_proof("t", cn, sn)));
+  EXPECT_FALSE(proofs_equal(client_proof("t", cn, sn), client_proof("u", cn, sn)));
+  EXPECT_FALSE(proofs_equal(client_proof("t", cn, sn), server_proof("t", cn, sn)));
+  EXPECT_FALSE(proofs_equal(client_proof("t", cn, sn), client_proof("t", sn, cn)));
+  EXPECT_FALSE(proofs_equal(client_proof("t", cn, sn), ""));
+  // RFC 4231 test case 2.
+  std::string mac = hmac_sha256("Jefe", "what do ya want for nothing?");
+  EXPECT_EQ(base64_encode(mac), "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=");
+}
+
+TEST(StoreHttp, Base64AndResponses) {
+  for (const std::string& s :
+       std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)})
+    EXPECT_EQ(*base64_decode(base64_encode(s)), s);
+  EXPECT_FALSE(base64_decode("a$b").ok());
+  auto r = parse_http_response("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}xx");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, "{}");
+  r = parse_http_response(
+      "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 404);
+  EXPECT_EQ(r->body, "abcde");
+  EXPECT_FALSE(parse_http_response("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\nab").ok());
+  EXPECT_FALSE(parse_http_response("garbage").ok());
+}
+
+}  // namespace
+}  // namespace dd::rendezvous

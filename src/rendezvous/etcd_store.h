@@ -1,0 +1,45 @@
+// EtcdStore: a Store on an existing etcd cluster (v3 API through its JSON gateway over plain HTTP/1.1), for
+// clusters that already run etcd or outgrow one master. Waits poll with backoff until the deadline.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "rendezvous/socket_io.h"
+#include "rendezvous/store.h"
+
+namespace dd::rendezvous {
+
+class EtcdStore : public Store {
+ public:
+  // url: etcd://HOST:PORT[/prefix]. Retries until etcd answers or the deadline passes.
+  static Result<std::unique_ptr<EtcdStore>> open(const std::string& url, Deadline deadline);
+  EtcdStore(HostPort server, std::string prefix) : server_(std::move(server)), prefix_(std::move(prefix)) {}
+
+  Status set(const std::string& key, const std::string& value) override;
+  Result<std::string> get(const std::string& key, Deadline deadline) override;
+  Result<int64_t> add(const std::string& key, int64_t delta) override;
+  Status wait(const std::vector<std::string>& keys, Deadline deadline) override;
+  Result<std::vector<bool>> check(const std::vector<std::string>& keys) override;
+  Status remove(const std::string& key) override;
+  Result<std::vector<std::string>> list(const std::string& prefix) override;
+
+  std::string describe() const;
+
+ private:
+  struct Kv {
+    bool found = false;
+    std::string value;
+    std::string mod_revision;
+  };
+  Result<nlohmann::json> rpc(const std::string& path, const nlohmann::json& body, Deadline deadline);
+  Result<Kv> range_one(const std::string& full_key, Deadline deadline);
+  Deadline op_deadline() const { return Clock::now() + op_timeout_; }
+
+  HostPort server_;
+  std::string prefix_;  // "" or "prefix/"
+  std::chrono::milliseconds op_timeout_{10000};
+};
+
+// The smallest key greater than every key starting with prefix (etcd's range_end for a prefix scan).
+std::string etcd_prefix_end(const std::string& prefix);
+
+}  // namespace dd::rendezvous

@@ -1,0 +1,34 @@
+// open_store: one entry point from a --master value to a Store — embedded TCP (server here on the master,
+// client elsewhere), etcd, or in-memory — so the cluster layer does not care which one it got.
+#pragma once
+#include <memory>
+
+#include "rendezvous/store.h"
+#include "rendezvous/tcp_store_server.h"
+
+namespace dd::rendezvous {
+
+enum class StoreRole { kClient, kMaster };
+
+struct OpenOptions {
+  std::string bind_host = "0.0.0.0";  // where the master's embedded server listens ("::" for IPv6)
+  std::function<void(const std::string&)> server_log;  // server log sink (default stderr)
+};
+
+struct OpenedStore {
+  std::shared_ptr<Store> store;
+  std::shared_ptr<TcpStoreServer> server;  // set on the master of an embedded store: who has arrived, stats
+  std::string kind;                        // "tcp", "etcd", "memory"
+  std::string description;  // for the report, e.g. "embedded TCP store, server on 0.0.0.0:29500"
+  uint16_t port = 0;        // embedded store: the port actually bound (PORT 0 picks one)
+};
+
+// url: "HOST:PORT" or "tcp://HOST:PORT" (embedded TCP store), "etcd://HOST:PORT[/prefix]", "memory://".
+// Master of a TCP store: starts the server on bind_host:PORT and connects to it over loopback (which must be
+// up: Linux routes even the host's own addresses through lo). PORT 0 lets the kernel pick; OpenedStore::port
+// says which. Everyone else: connects (retrying with backoff until deadline) and authenticates with token.
+// etcd: role does not matter; the token is not used (etcd has its own access control).
+Result<OpenedStore> open_store(const std::string& url, const std::string& token, StoreRole role,
+                               Deadline deadline, const OpenOptions& options = {});
+
+}  // namespace dd::rendezvous

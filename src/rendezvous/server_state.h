@@ -1,0 +1,97 @@
+// Internal state of TcpStoreServer shared by its two source files (loop/io and request handling). Not an API.
+#pragma once
+#include <deque>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "rendezvous/tcp_store_server.h"
+
+namespace dd::rendezvous {
+namespace server_detail {
+
+constexpr uint64_t kListenId = 0, kWakeId = 1;
+constexpr size_t kMaxHandshakeBytes = 1024;  // hello and auth are under 100 bytes each
+
+struct Conn {
+  uint64_t id = 0;
+  int fd = -1;
+  std::string peer;
+  enum { kHello, kAuth, kReady } state = kHello;
+  wire::FrameReader reader;
+  std::string out;
+  size_t out_pos = 0;
+  bool want_write = false;
+  std::string client_nonce, server_nonce;
+  Deadline handshake_deadline;
+  uint64_t parked = 0;  // waiter id while a get/wait is parked: later frames wait their turn
+  explicit Conn(wire::Limits l) : reader(l) {}
+};
+
+struct Waiter {
+  uint64_t id = 0, conn = 0;
+  wire::Op op = wire::Op::kWait;
+  std::vector<std::string> keys;  // in request order
+  std::unordered_set<std::string> missing;
+  Deadline deadline;
+  Clock::time_point start;
+};
+
+}  // namespace server_detail
+using namespace server_detail;
+
+struct TcpStoreServer::Impl {
+  ServerOptions opt;
+  int listen_fd = -1, epoll_fd = -1, wake_fd = -1, spare_fd = -1;
+  uint16_t port = 0;
+  std::thread thread;
+  bool stopped = false;
+
+  mutable std::mutex mu;  // guards kv, stats and log_lines (read by other threads)
+  std::map<std::string, std::string> kv;
+  ServerStats st;
+  std::deque<std::string> log_lines;
+
+  // Loop-thread only.
+  uint64_t next_id = 2;
+  std::unordered_map<uint64_t, std::unique_ptr<Conn>> conns;
+  std::set<std::pair<Deadline, uint64_t>> handshakes;
+  std::unordered_map<uint64_t, Waiter> waiters;
+  std::unordered_map<std::string, std::vector<uint64_t>> watchers;
+  std::set<std::pair<Deadline, uint64_t>> wait_deadlines;
+
+  void log(const std::string& line) {
+    {
+      std::lock_guard lock(mu);
+      log_lines.push_back(line);
+      if (log_lines.size() > 256) log_lines.pop_front();
+    }
+    if (opt.log)
+      opt.log(line);
+    else
+      std::cerr << "distdoctor store: " << line << "\n";
+  }
+
+  void run();
+  void accept_all();
+  void on_readable(Conn& c);
+  void process(Conn& c);
+  bool handle(Conn& c, wire::Message& m);  // false: connection was closed
+  void handshake(Conn& c, wire::Message& m);
+  void send(Conn& c, const wire::Message& m) { c.out += wire::encode(m); }
+  void flush(Conn& c);
+  void drop(uint64_t id, const std::string& reason);
+  void close_conn(uint64_t id);
+  void key_arrived(const std::string& key);
+  enum class End { kArrived, kTimedOut, kCancelled };
+  void finish_waiter(uint64_t wid, End how);
+  std::vector<uint64_t>
+      resume;  // connections whose parked wait ended: answer flushed, later frames processed
+  void update_events(Conn& c);
+};
+
+}  // namespace dd::rendezvous

@@ -1,0 +1,211 @@
+// TcpStoreClient: connect + mutual HMAC authentication, then request/answer over the store's wire protocol.
+#include "rendezvous/tcp_store_client.h"
+
+#include <fmt/format.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "rendezvous/auth.h"
+#include "rendezvous/memory_store.h"
+
+namespace dd::rendezvous {
+
+using wire::Message;
+using wire::Op;
+
+TcpStoreClient::TcpStoreClient(int fd, std::string peer, ClientOptions options)
+    : fd_(fd), peer_(std::move(peer)), opt_(options), reader_(options.limits) {}
+
+TcpStoreClient::~TcpStoreClient() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<std::unique_ptr<TcpStoreClient>> TcpStoreClient::connect(const HostPort& server,
+                                                                const std::string& token, Deadline deadline,
+                                                                ClientOptions options) {
+  while (true) {
+    auto fd = connect_with_retries(server, deadline, options.connect);
+    if (!fd) return fd.error();
+    std::unique_ptr<TcpStoreClient> c(new TcpStoreClient(*fd, server.str(), options));
+    auto hs = c->handshake(token, deadline);
+    if (hs) return c;
+    // A master that is starting (or overloaded) may drop us mid-handshake: retry those, not a refusal.
+    bool retry = hs.error().err == ECONNRESET || hs.error().err == EPIPE;
+    if (!retry || Clock::now() + std::chrono::milliseconds(50) >= deadline) return hs.error();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+Status TcpStoreClient::handshake(const std::string& token, Deadline deadline) {
+  Message hello;
+  hello.op = Op::kHello;
+  hello.nonce = random_bytes(32);
+  if (auto s = send_all(fd_, wire::encode(hello), deadline, peer_); !s) return s;
+  auto ch = read_frame(deadline);
+  if (!ch) return ch.error();
+  if (ch->op == Op::kError) return Error{fmt::format("store at {} refused us: {}", peer_, ch->value)};
+  if (ch->op != Op::kChallenge || ch->magic != wire::kMagic)
+    return Error{
+        fmt::format("{} is not a distdoctor store (unexpected {} frame)", peer_, wire::op_name(ch->op))};
+  bool server_ok = proofs_equal(ch->proof, server_proof(token, hello.nonce, ch->nonce));
+  // Send our proof even when the server's is wrong, so the master logs the refusal too.
+  Message auth;
+  auth.op = Op::kAuth;
+  auth.proof = client_proof(token, hello.nonce, ch->nonce);
+  if (auto s = send_all(fd_, wire::encode(auth), deadline, peer_); !s && server_ok) return s;
+  if (!server_ok) return Error{fmt::format("{} (master {})", kWrongTokenMessage, peer_), EACCES};
+  // The server has proved it knows the token; its verdict on ours is read with the first answer (one round
+  // trip less per join). A refusal still surfaces as an Error from the first call.
+  auth_pending_ = true;
+  return ok_status();
+}
+
+Status TcpStoreClient::read_auth_result(Deadline deadline) {
+  auto res = read_frame(deadline);
+  if (!res) return res.error();
+  if (res->op != Op::kAuthResult || !res->number) {
+    std::string why = res->op == Op::kAuthResult || res->op == Op::kError ? res->value : "unexpected answer";
+    return Error{fmt::format("{} (master {})", why, peer_), EACCES};
+  }
+  auth_pending_ = false;
+  return ok_status();
+}
+
+Result<Message> TcpStoreClient::read_frame(Deadline deadline) {
+  char buf[16384];
+  bool first = true;
+  while (true) {
+    wire::Parsed p = reader_.next();
+    if (p.state == wire::Parsed::kFrame) return std::move(p.message);
+    if (p.state == wire::Parsed::kBad)
+      return Error{fmt::format("store at {} sent a bad frame: {}", peer_, p.reason), EPROTO};
+    // Right after a request the answer is rarely there yet: poll first and save a recv that would say EAGAIN.
+    auto n = recv_some(fd_, buf, sizeof buf, deadline, peer_, first);
+    first = false;
+    if (!n) return n.error();
+    reader_.feed(buf, *n);
+  }
+}
+
+Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
+  if (!broken_.empty()) return Error{broken_, ECONNRESET};
+  auto fail = [&](Error e) {
+    broken_ = "store connection unusable after an earlier failure: " + e.message();
+    ::shutdown(fd_, SHUT_RDWR);
+    return e;
+  };
+  if (auto s = send_all(fd_, wire::encode(req), io_deadline, peer_); !s) return fail(s.error());
+  if (auth_pending_) {
+    if (auto a = read_auth_result(io_deadline); !a) return fail(a.error());
+  }
+  auto r = read_frame(io_deadline);
+  if (!r) return fail(r.error());
+  if (r->op == Op::kError) return Error{fmt::format("store at {}: {}", peer_, r->value)};
+  return r;
+}
+
+Result<Message> TcpStoreClient::blocking_call(Message req, Deadline deadline) {
+  auto now = Clock::now();
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+  if (left.count() < 0) left = std::chrono::milliseconds(0);
+  // The server answers "timeout" a little before our deadline, so its answer (naming what is missing) arrives
+  // before we give up on the socket.
+  auto margin = std::min(std::chrono::milliseconds(250), left / 5);
+  req.number = (left - margin).count();
+  auto io_deadline = std::max(deadline, now + std::chrono::seconds(1));
+  return call(req, io_deadline);
+}
+
+Status TcpStoreClient::set(const std::string& key, const std::string& value) {
+  std::lock_guard lock(mu_);
+  if (key.size() > opt_.limits.max_key || value.size() > opt_.limits.max_value)
+    return Error{fmt::format("set '{}': key of {} or value of {} bytes is over the cap ({} / {} bytes)",
+                             key.substr(0, 64), key.size(), value.size(), opt_.limits.max_key,
+                             opt_.limits.max_value)};
+  Message m;
+  m.op = Op::kSet;
+  m.key = key;
+  m.value = value;
+  auto r = call(m, Clock::now() + opt_.op_timeout);
+  if (!r) return r.error();
+  return ok_status();
+}
+
+Result<std::string> TcpStoreClient::get(const std::string& key, Deadline deadline) {
+  std::lock_guard lock(mu_);
+  auto start = Clock::now();
+  Message m;
+  m.op = Op::kGet;
+  m.key = key;
+  auto r = blocking_call(m, deadline);
+  if (!r) return r.error();
+  if (r->op == Op::kTimeout)
+    return missing_keys_error({key},
+                              std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
+  if (r->op != Op::kValue) return Error{fmt::format("store at {}: unexpected answer to get", peer_)};
+  return std::move(r->value);
+}
+
+Result<int64_t> TcpStoreClient::add(const std::string& key, int64_t delta) {
+  std::lock_guard lock(mu_);
+  Message m;
+  m.op = Op::kAdd;
+  m.key = key;
+  m.number = delta;
+  auto r = call(m, Clock::now() + opt_.op_timeout);
+  if (!r) return r.error();
+  if (r->op != Op::kInteger) return Error{fmt::format("store at {}: unexpected answer to add", peer_)};
+  return r->number;
+}
+
+Status TcpStoreClient::wait(const std::vector<std::string>& keys, Deadline deadline) {
+  std::lock_guard lock(mu_);
+  auto start = Clock::now();
+  Message m;
+  m.op = Op::kWait;
+  m.keys = keys;
+  auto r = blocking_call(m, deadline);
+  if (!r) return r.error();
+  if (r->op == Op::kTimeout)
+    return missing_keys_error(r->keys,
+                              std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
+  if (r->op != Op::kOk) return Error{fmt::format("store at {}: unexpected answer to wait", peer_)};
+  return ok_status();
+}
+
+Result<std::vector<bool>> TcpStoreClient::check(const std::vector<std::string>& keys) {
+  std::lock_guard lock(mu_);
+  Message m;
+  m.op = Op::kCheck;
+  m.keys = keys;
+  auto r = call(m, Clock::now() + opt_.op_timeout);
+  if (!r) return r.error();
+  if (r->op != Op::kBools || r->bools.size() != keys.size())
+    return Error{fmt::format("store at {}: unexpected answer to check", peer_)};
+  return std::move(r->bools);
+}
+
+Status TcpStoreClient::remove(const std::string& key) {
+  std::lock_guard lock(mu_);
+  Message m;
+  m.op = Op::kRemove;
+  m.key = key;
+  auto r = call(m, Clock::now() + opt_.op_timeout);
+  if (!r) return r.error();
+  return ok_status();
+}
+
+Result<std::vector<std::string>> TcpStoreClient::list(const std::string& prefix) {
+  std::lock_guard lock(mu_);
+  Message m;
+  m.op = Op::kList;
+  m.key = prefix;
+  auto r = call(m, Clock::now() + opt_.op_timeout);
+  if (!r) return r.error();
+  if (r->op != Op::kKeys) return Error{fmt::format("store at {}: unexpected answer to list", peer_)};
+  return std::move(r->keys);
+}
+
+}  // namespace dd::rendezvous

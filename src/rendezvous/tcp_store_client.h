@@ -1,0 +1,54 @@
+// TcpStoreClient: a Store backed by the embedded TCP store server. Connects with retries (backoff + jitter)
+// until the deadline, authenticates both ways with the job token, then speaks one request at a time (calls
+// from several threads are serialised; open one client per thread for parallel waits).
+#pragma once
+#include <mutex>
+
+#include "rendezvous/socket_io.h"
+#include "rendezvous/store.h"
+#include "rendezvous/wire.h"
+
+namespace dd::rendezvous {
+
+struct ClientOptions {
+  ConnectOptions connect;
+  wire::Limits limits;
+  std::chrono::milliseconds op_timeout{30000};  // set/add/check/remove/list: they have no deadline argument
+};
+
+class TcpStoreClient : public Store {
+ public:
+  // Connects and authenticates before deadline. Wrong token -> Error with kWrongTokenMessage (not retried).
+  static Result<std::unique_ptr<TcpStoreClient>> connect(const HostPort& server, const std::string& token,
+                                                         Deadline deadline, ClientOptions options = {});
+  ~TcpStoreClient() override;
+
+  Status set(const std::string& key, const std::string& value) override;
+  Result<std::string> get(const std::string& key, Deadline deadline) override;
+  Result<int64_t> add(const std::string& key, int64_t delta) override;
+  Status wait(const std::vector<std::string>& keys, Deadline deadline) override;
+  Result<std::vector<bool>> check(const std::vector<std::string>& keys) override;
+  Status remove(const std::string& key) override;
+  Result<std::vector<std::string>> list(const std::string& prefix) override;
+
+  const std::string& peer() const { return peer_; }
+
+ private:
+  TcpStoreClient(int fd, std::string peer, ClientOptions options);
+  Status handshake(const std::string& token, Deadline deadline);
+  // Sends one request and reads its answer; an error frame or a broken connection becomes an Error.
+  Result<wire::Message> call(const wire::Message& req, Deadline io_deadline);
+  Result<wire::Message> read_frame(Deadline deadline);
+  Status read_auth_result(Deadline deadline);
+  Result<wire::Message> blocking_call(wire::Message req, Deadline deadline);
+
+  std::mutex mu_;
+  int fd_ = -1;
+  std::string peer_;
+  ClientOptions opt_;
+  wire::FrameReader reader_;
+  bool auth_pending_ = false;  // AUTH sent, the server's verdict not read yet (comes before the first answer)
+  std::string broken_;         // set once the connection failed: later calls fail fast with this reason
+};
+
+}  // namespace dd::rendezvous

@@ -1,0 +1,67 @@
+// TcpStoreServer: the embedded rendezvous store the master runs in-process (one epoll thread, non-blocking,
+// thousands of clients). Clients authenticate with the job token before any key is touched; waits are parked
+// server-side and answered when the keys arrive or their deadline passes.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "rendezvous/store.h"
+#include "rendezvous/wire.h"
+
+namespace dd::rendezvous {
+
+struct ServerOptions {
+  std::string bind_host = "0.0.0.0";  // an IP literal; "::" for IPv6
+  uint16_t port = 0;                  // 0: the kernel picks (see port())
+  std::string token;                  // job token (secret; never logged)
+  wire::Limits limits;
+  size_t max_total_keys = 1u << 20;
+  size_t max_connections = 60000;
+  size_t max_out_bytes = 64u << 20;  // per connection, answers not yet read by a slow client
+  std::chrono::milliseconds handshake_timeout{10000};
+  // How many clients will connect (0: unknown). When net.core.somaxconn is smaller, the server logs a
+  // warning: a burst of connects past the listen queue sees retries (a SYN dropped costs a client about a
+  // second).
+  size_t expected_clients = 0;
+  // Nice value for the server thread (Linux sets it per thread). Below 0 needs CAP_SYS_NICE; when not allowed
+  // the thread keeps the process's value. Keeps the master's own busy work from delaying every node's
+  // answers.
+  int thread_nice = 0;  // hello..auth must finish in this time (slowloris)
+  // Where log lines go (dropped connections, refused tokens). Default: stderr, prefixed "distdoctor store: ".
+  std::function<void(const std::string&)> log;
+};
+
+struct ServerStats {
+  uint64_t accepted = 0, authenticated = 0, refused_token = 0, dropped_bad_input = 0, open_connections = 0;
+  uint64_t parked_waits = 0;
+};
+
+class TcpStoreServer {
+ public:
+  // Binds, listens and starts the loop thread; raises RLIMIT_NOFILE to the hard limit first.
+  static Result<std::unique_ptr<TcpStoreServer>> start(ServerOptions options);
+  ~TcpStoreServer();
+  TcpStoreServer(const TcpStoreServer&) = delete;
+  TcpStoreServer& operator=(const TcpStoreServer&) = delete;
+
+  // Closes every connection (clients waiting see an error at once) and joins the thread. Idempotent.
+  void stop();
+  uint16_t port() const;
+
+  // The master's view of the store, safe from any thread: which keys exist, and their values.
+  std::vector<std::string> keys(const std::string& prefix) const;
+  std::vector<bool> check(const std::vector<std::string>& keys) const;
+  std::optional<std::string> peek(const std::string& key) const;
+  ServerStats stats() const;
+  // The last log lines (at most 256), for tests and for the master's report.
+  std::vector<std::string> recent_log() const;
+
+  struct Impl;
+
+ private:
+  explicit TcpStoreServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dd::rendezvous
