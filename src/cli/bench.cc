@@ -25,6 +25,8 @@ struct BenchArgs {
   bool threads = false, json = false, no_check = false, only_in = false, only_out = false;
   bool pairs = false, transport = false, tune = false, quick = false, reg = false, graph = false;
   std::string gpus, nccl_lib, gloo_iface, gloo_host, plot, tune_bytes;
+  std::string store, store_token, store_prefix = "dd/comm/";
+  int world = 0, first_rank = 0;
   double timeout_s = 0, init_timeout_s = 20;
   // Hidden: worker mode and test hooks.
   std::string as_worker, worker_ranks, fault, wrap;
@@ -121,6 +123,13 @@ Runner setup_bench(CLI::App& sub) {
   sub.add_option("--init-timeout", a->init_timeout_s, "Deadline for communicator creation in seconds");
   sub.add_flag("--json", a->json, "Print results and findings as JSON");
   sub.add_option("--plot", a->plot, "Write busbw vs size as an SVG file");
+  sub.add_option("--store", a->store,
+                 "Store shared by every node's ranks (tcp://HOST:PORT, etcd://...; token in DD_STORE_TOKEN)");
+  sub.add_option("--store-prefix", a->store_prefix, "Key prefix of this run in --store (same on every node)");
+  sub.add_option("--world", a->world, "Ranks in the whole job, when several nodes run bench together")
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--first-rank", a->first_rank, "Global rank of this node's first rank")
+      ->check(CLI::Range(0, 1 << 20));
   sub.add_option("--as-worker", a->as_worker)->group("");
   sub.add_option("--worker-ranks", a->worker_ranks)->group("");
   sub.add_option("--fault", a->fault)->group("");
@@ -139,6 +148,11 @@ Runner setup_bench(CLI::App& sub) {
     b.run.gloo_host = a->gloo_host;
     b.run.fault = a->fault;
     b.run.register_buffers = a->reg;
+    b.run.store_url = a->store;
+    if (const char* t = std::getenv("DD_STORE_TOKEN")) b.run.store_token = t;
+    b.run.store_prefix = a->store_prefix;
+    b.run.world = a->world;
+    b.run.first_rank = a->first_rank;
     b.run.cuda_graph = a->graph;
     {
       std::stringstream ws(a->wrap);

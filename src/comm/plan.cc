@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "comm/dir_store.h"
+#include "rendezvous/open_store.h"
 
 namespace dd::comm {
 
@@ -48,7 +49,7 @@ nlohmann::json plan_to_json(const Plan& p) {
           {"devices", p.devices},
           {"ops", ops},
           {"init_timeout_ms", p.init_timeout_ms},
-          {"store_dir", p.store_dir},
+          {"store_dir", p.store_dir}, {"store_url", p.store_url},
           {"prefix", p.prefix},
           {"nccl_lib", p.nccl_lib},
           {"gloo_iface", p.gloo_iface},
@@ -66,6 +67,7 @@ Plan plan_from_json(const nlohmann::json& j) {
   for (const auto& o : j.value("ops", nlohmann::json::array())) p.ops.push_back(op_from_json(o));
   p.init_timeout_ms = j.value("init_timeout_ms", int64_t(20000));
   p.store_dir = j.value("store_dir", "");
+  p.store_url = j.value("store_url", "");
   p.prefix = j.value("prefix", "dd/comm/");
   p.nccl_lib = j.value("nccl_lib", "");
   p.gloo_iface = j.value("gloo_iface", "");
@@ -135,7 +137,21 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
   }
   // Never destroyed: the process exits right after, and ncclCommDestroy would only add seconds.
   Engine* engine = eng->release();
-  DirStore store(plan.store_dir);
+  std::shared_ptr<rendezvous::Store> store_owner;
+  if (plan.store_url.empty()) {
+    store_owner = std::make_shared<DirStore>(plan.store_dir);
+  } else {
+    const char* token = std::getenv("DD_STORE_TOKEN");
+    auto opened = rendezvous::open_store(plan.store_url, token ? token : "", rendezvous::StoreRole::kClient,
+                                         rendezvous::deadline_in(std::chrono::milliseconds(plan.init_timeout_ms)));
+    if (!opened) {
+      emit(fd, {{"ev", "error"}, {"stage", "init"}, {"ranks", ranks},
+                {"msg", "cannot reach the store " + plan.store_url + ": " + opened.error().message()}});
+      return 4;
+    }
+    store_owner = opened->store;
+  }
+  rendezvous::Store& store = *store_owner;
   EngineConfig cfg;
   cfg.world = plan.world;
   cfg.ranks = ranks;

@@ -131,7 +131,11 @@ std::string tail_of_file(const std::string& path, size_t max_lines) {
 RunOutcome run_collectives(const RunOptions& opt) {
   auto t0 = rendezvous::Clock::now();
   RunOutcome out;
-  int world = opt.nproc > 0 ? opt.nproc : (opt.engine == "nccl" ? visible_gpu_count() : 2);
+  const int nlocal = opt.nproc > 0 ? opt.nproc : (opt.engine == "nccl" ? visible_gpu_count() : 2);
+  const int world = opt.world > 0 ? opt.world : nlocal;
+  const int first = opt.first_rank;
+  std::vector<int> local;  // global ranks run on this node
+  for (int i = 0; i < nlocal; ++i) local.push_back(first + i);
   out.world = world;
   auto fail = [&](std::string id, std::string title, std::vector<std::string> ev, std::string fix,
                   int rank = -1) {
@@ -145,7 +149,7 @@ RunOutcome run_collectives(const RunOptions& opt) {
     f.area = "comm";
     out.findings.push_back(std::move(f));
   };
-  if (world <= 0) {
+  if (nlocal <= 0 || first < 0 || first + nlocal > world) {
     fail("comm.gpu.none", "No GPU visible for the NCCL collective test", {},
          "Run on a GPU node, or use --engine gloo.");
     return out;
@@ -153,11 +157,11 @@ RunOutcome run_collectives(const RunOptions& opt) {
   if (opt.engine == "nccl" && std::getenv("CUDA_VISIBLE_DEVICES")) {
     int vis = visible_gpu_count();
     int need = 0;
-    for (int r = 0; r < world; ++r)
-      need = std::max(need, 1 + (r < int(opt.devices.size()) ? opt.devices[r] : r));
+    for (int i = 0; i < nlocal; ++i)
+      need = std::max(need, 1 + (i < int(opt.devices.size()) ? opt.devices[i] : i));
     if (need > vis) {
       fail("comm.gpu.too_few",
-           std::to_string(world) + " ranks need " + std::to_string(need) +
+           std::to_string(nlocal) + " ranks need " + std::to_string(need) +
                " GPUs but CUDA_VISIBLE_DEVICES shows " + std::to_string(vis),
            {std::string("CUDA_VISIBLE_DEVICES=") + std::getenv("CUDA_VISIBLE_DEVICES")},
            classify_comm_error("GPU(s) are visible", {}).fix);
@@ -174,8 +178,10 @@ RunOutcome run_collectives(const RunOptions& opt) {
   Plan plan;
   plan.engine = opt.engine;
   plan.world = world;
-  plan.devices = opt.devices;
-  for (int r = int(plan.devices.size()); r < world; ++r) plan.devices.push_back(opt.threads ? r : r);
+  plan.devices.assign(world, 0);  // indexed by global rank; this node's ranks use local devices 0..nlocal-1
+  for (int i = 0; i < nlocal; ++i) plan.devices[first + i] = i < int(opt.devices.size()) ? opt.devices[i] : i;
+  plan.store_url = opt.store_url;
+  plan.prefix = opt.store_prefix;
   plan.ops = opt.ops;
   plan.init_timeout_ms = opt.init_timeout.count();
   plan.store_dir = dir + "/store";
@@ -195,10 +201,9 @@ RunOutcome run_collectives(const RunOptions& opt) {
   }
   std::vector<std::vector<int>> groups;  // ranks per worker
   if (opt.threads) {
-    groups.emplace_back();
-    for (int r = 0; r < world; ++r) groups[0].push_back(r);
+    groups.push_back(local);
   } else {
-    for (int r = 0; r < world; ++r) groups.push_back({r});
+    for (int r : local) groups.push_back({r});
   }
   std::vector<launch::WorkerSpec> specs;
   for (size_t w = 0; w < groups.size(); ++w) {
@@ -221,6 +226,7 @@ RunOutcome run_collectives(const RunOptions& opt) {
       s.env.push_back({"NCCL_DEBUG_FILE", dir + "/nccl." + std::to_string(w) + ".%p.log"});
     }
     for (const auto& kv : opt.env) s.env.push_back(kv);
+    if (!opt.store_token.empty()) s.env.push_back({"DD_STORE_TOKEN", opt.store_token});
     specs.push_back(std::move(s));
   }
 
@@ -328,7 +334,7 @@ RunOutcome run_collectives(const RunOptions& opt) {
   for (size_t i = 0; i < out.ops.size(); ++i) {
     OpOutcome& o = out.ops[i];
     const auto& m = results[int(i)];
-    o.complete = int(m.size()) == world;
+    o.complete = int(m.size()) == nlocal;
     all_complete &= o.complete;
     for (const auto& [r, rr] : m) {
       o.ranks.push_back(rr);
@@ -358,7 +364,7 @@ RunOutcome run_collectives(const RunOptions& opt) {
 
   // Name what went wrong.
   std::vector<int> not_ready, not_init, errored;
-  for (int r = 0; r < world; ++r) {
+  for (int r : local) {
     if (!st[r].ready) not_ready.push_back(r);
     if (!st[r].init_done) not_init.push_back(r);
     if (!st[r].error.empty()) errored.push_back(r);
@@ -401,7 +407,8 @@ RunOutcome run_collectives(const RunOptions& opt) {
     // A stalled rank: alive, no error, no result for the op the others gave up on.
     std::vector<int> stalled, never;  // only a timeout makes the silent ranks suspects
     const bool timed_out = is_timeout(st[r].error);
-    for (int q = 0; q < world && timed_out; ++q) {
+    for (int q : local) {
+      if (!timed_out) break;
       if (!st[q].error.empty() || st[q].done || !alive_at_stop[st[q].worker]) continue;
       (st[q].ready ? stalled : never).push_back(q);
     }
@@ -430,7 +437,7 @@ RunOutcome run_collectives(const RunOptions& opt) {
   if (!finished && died_worker < 0 && errored.empty()) {
     std::vector<std::string> ev;
     std::vector<int> stuck;
-    for (int r = 0; r < world; ++r)
+    for (int r : local)
       if (!st[r].done) stuck.push_back(r);
     if (!not_ready.empty()) ev.push_back("never joined: rank(s) " + join_ranks(not_ready));
     if (!not_init.empty()) ev.push_back("did not finish communicator init: rank(s) " + join_ranks(not_init));
