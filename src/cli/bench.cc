@@ -27,6 +27,7 @@ struct BenchArgs {
   std::string gpus, nccl_lib, gloo_iface, gloo_host, plot, tune_bytes;
   std::string store, store_token, store_prefix = "dd/comm/";
   int world = 0, first_rank = 0;
+  bool store_master = false;
   double timeout_s = 0, init_timeout_s = 20;
   // Hidden: worker mode and test hooks.
   std::string as_worker, worker_ranks, fault, wrap;
@@ -125,6 +126,7 @@ Runner setup_bench(CLI::App& sub) {
   sub.add_option("--plot", a->plot, "Write busbw vs size as an SVG file");
   sub.add_option("--store", a->store,
                  "Store shared by every node's ranks (tcp://HOST:PORT, etcd://...; token in DD_STORE_TOKEN)");
+  sub.add_flag("--store-master", a->store_master, "Serve --store (embedded TCP store) from this node");
   sub.add_option("--store-prefix", a->store_prefix, "Key prefix of this run in --store (same on every node)");
   sub.add_option("--world", a->world, "Ranks in the whole job, when several nodes run bench together")
       ->check(CLI::Range(1, 1 << 20));
@@ -153,6 +155,7 @@ Runner setup_bench(CLI::App& sub) {
     b.run.store_prefix = a->store_prefix;
     b.run.world = a->world;
     b.run.first_rank = a->first_rank;
+    b.run.store_master = a->store_master;
     b.run.cuda_graph = a->graph;
     {
       std::stringstream ws(a->wrap);

@@ -49,7 +49,8 @@ nlohmann::json plan_to_json(const Plan& p) {
           {"devices", p.devices},
           {"ops", ops},
           {"init_timeout_ms", p.init_timeout_ms},
-          {"store_dir", p.store_dir}, {"store_url", p.store_url},
+          {"store_dir", p.store_dir},
+          {"store_url", p.store_url},
           {"prefix", p.prefix},
           {"nccl_lib", p.nccl_lib},
           {"gloo_iface", p.gloo_iface},
@@ -142,10 +143,13 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
     store_owner = std::make_shared<DirStore>(plan.store_dir);
   } else {
     const char* token = std::getenv("DD_STORE_TOKEN");
-    auto opened = rendezvous::open_store(plan.store_url, token ? token : "", rendezvous::StoreRole::kClient,
-                                         rendezvous::deadline_in(std::chrono::milliseconds(plan.init_timeout_ms)));
+    auto opened =
+        rendezvous::open_store(plan.store_url, token ? token : "", rendezvous::StoreRole::kClient,
+                               rendezvous::deadline_in(std::chrono::milliseconds(plan.init_timeout_ms)));
     if (!opened) {
-      emit(fd, {{"ev", "error"}, {"stage", "init"}, {"ranks", ranks},
+      emit(fd, {{"ev", "error"},
+                {"stage", "init"},
+                {"ranks", ranks},
                 {"msg", "cannot reach the store " + plan.store_url + ": " + opened.error().message()}});
       return 4;
     }

@@ -13,6 +13,7 @@
 
 #include "comm/plan.h"
 #include "launch/worker_supervisor.h"
+#include "rendezvous/open_store.h"
 
 namespace dd::comm {
 
@@ -167,6 +168,17 @@ RunOutcome run_collectives(const RunOptions& opt) {
            classify_comm_error("GPU(s) are visible", {}).fix);
       return out;
     }
+  }
+  std::optional<rendezvous::OpenedStore> served;  // kept alive until the run ends
+  if (opt.store_master && !opt.store_url.empty()) {
+    auto o = rendezvous::open_store(opt.store_url, opt.store_token, rendezvous::StoreRole::kMaster,
+                                    t0 + opt.init_timeout);
+    if (!o) {
+      fail("comm.error", "cannot serve the store " + opt.store_url, {o.error().message()},
+           "Pick a free port on an address of this node.");
+      return out;
+    }
+    served = std::move(*o);
   }
   char tmpl[] = "/tmp/distdoctor-comm-XXXXXX";
   if (!::mkdtemp(tmpl)) {

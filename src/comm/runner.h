@@ -15,14 +15,15 @@ namespace dd::comm {
 
 struct RunOptions {
   std::string engine = "nccl";
-  int nproc = 0;             // ranks on this node; 0 = one per visible GPU (nccl), 2 (gloo)
-  int world = 0;             // ranks in the whole job (several nodes); 0 = nproc
-  int first_rank = 0;        // global rank of this node's first rank
+  int nproc = 0;       // ranks on this node; 0 = one per visible GPU (nccl), 2 (gloo)
+  int world = 0;       // ranks in the whole job (several nodes); 0 = nproc
+  int first_rank = 0;  // global rank of this node's first rank
   // Store shared by all ranks: "" = a private directory store (one node); else an open_store URL
   // ("tcp://HOST:PORT", "etcd://...") with its token, and a key prefix unique to this run on every node.
   std::string store_url, store_token, store_prefix = "dd/comm/";
-  bool threads = false;      // one process serves all ranks
-  std::vector<int> devices;  // CUDA device of each rank; empty = rank i on device i
+  bool store_master = false;  // this node serves store_url (embedded TCP store) for the run's duration
+  bool threads = false;       // one process serves all ranks
+  std::vector<int> devices;   // CUDA device of each rank; empty = rank i on device i
   std::vector<OpRequest> ops;
   std::chrono::milliseconds init_timeout{20000};
   std::string nccl_lib, gloo_iface, gloo_host;
