@@ -14,7 +14,10 @@ def main():
     min_bytes = 1 << 30
     if "--min-bytes" in sys.argv:
         min_bytes = int(sys.argv[sys.argv.index("--min-bytes") + 1])
-    ours = {(r["collective"], r["bytes"]): r["busbw_gbps"] for r in dd["results"] if not r["in_place"] and r["complete"]}
+    # torch's all_reduce, broadcast and reduce work in place; the others take separate buffers.
+    in_place = {"all_reduce", "broadcast", "reduce"}
+    ours = {(r["collective"], r["bytes"]): r["busbw_gbps"] for r in dd["results"]
+            if r["complete"] and r["in_place"] == (r["collective"] in in_place)}
     worst = None
     print(f"{'collective':16} {'bytes':>12} {'distdoctor':>11} {'torch':>9} {'ratio':>7}")
     for r in th["results"]:

@@ -1,6 +1,8 @@
 // `distdoctor bench`: collective bandwidth sweeps with verified data (NCCL or Gloo), per-pair matrix,
 // NET transport probe, --tune, and --quick (the short pass `check` runs). Also hosts the hidden
 // worker mode (`bench --as-worker PLAN --worker-ranks R`) that the supervising process starts.
+#include "comm/bench.h"
+
 #include <unistd.h>
 
 #include <fstream>
@@ -8,7 +10,6 @@
 #include <sstream>
 
 #include "cli/command.h"
-#include "comm/bench.h"
 #include "comm/check_pass.h"
 #include "comm/plan.h"
 #include "report/report.h"
@@ -22,11 +23,14 @@ struct BenchArgs {
   double step_factor = 2;
   int warmup = 5, iters = 20, nproc = 0;
   bool threads = false, json = false, no_check = false, only_in = false, only_out = false;
-  bool pairs = false, transport = false, tune = false, quick = false;
+  bool pairs = false, transport = false, tune = false, quick = false, reg = false, graph = false;
   std::string gpus, nccl_lib, gloo_iface, gloo_host, plot, tune_bytes;
+  std::string store, store_token, store_prefix = "dd/comm/";
+  int world = 0, first_rank = 0;
+  bool store_master = false;
   double timeout_s = 0, init_timeout_s = 20;
   // Hidden: worker mode and test hooks.
-  std::string as_worker, worker_ranks, fault;
+  std::string as_worker, worker_ranks, fault, wrap;
 };
 
 Result<uint64_t> parse_bytes(const std::string& s) {
@@ -37,7 +41,11 @@ Result<uint64_t> parse_bytes(const std::string& s) {
   for (auto& c : unit) c = char(std::toupper(c));
   if (!unit.empty() && unit.back() == 'B') unit.pop_back();
   if (!unit.empty() && unit.back() == 'I') unit.pop_back();
-  double mul = unit.empty() ? 1 : unit == "K" ? 1024.0 : unit == "M" ? 1048576.0 : unit == "G" ? 1073741824.0 : -1;
+  double mul = unit.empty()  ? 1
+               : unit == "K" ? 1024.0
+               : unit == "M" ? 1048576.0
+               : unit == "G" ? 1073741824.0
+                             : -1;
   if (mul < 0 || v < 0) return Error{"bad size '" + s + "' (use e.g. 8, 64K, 256M, 8G)"};
   return uint64_t(v * mul);
 }
@@ -82,37 +90,54 @@ int render(report::Report& r, bool json, std::ostream& out) {
 Runner setup_bench(CLI::App& sub) {
   auto a = std::make_shared<BenchArgs>();
   sub.add_option("--engine", a->engine, "nccl (GPUs) or gloo (CPU, TCP); default nccl when GPUs are visible");
-  sub.add_option("--collective,-c", a->collective,
-                 "Comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, or all");
+  sub.add_option(
+      "--collective,-c", a->collective,
+      "Comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, or all");
   sub.add_option("--min-bytes,-b", a->min_bytes, "Smallest size (8, 64K, 256M, 8G)");
   sub.add_option("--max-bytes,-e", a->max_bytes, "Largest size");
-  sub.add_option("--step-factor,-f", a->step_factor, "Multiply the size by this each step")->check(CLI::Range(1.0, 1024.0));
+  sub.add_option("--step-factor,-f", a->step_factor, "Multiply the size by this each step")
+      ->check(CLI::Range(1.0, 1024.0));
   sub.add_option("--warmup,-w", a->warmup, "Untimed runs per size")->check(CLI::Range(0, 100000));
   sub.add_option("--iters,-n", a->iters, "Timed runs per size")->check(CLI::Range(1, 1000000));
   sub.add_option("--dtype,-d", a->dtype, "float, bfloat16, half or int32");
   sub.add_option("--nproc", a->nproc, "Ranks on this node (default: one per visible GPU; gloo: 2)")
       ->check(CLI::Range(1, 4096));
   sub.add_option("--gpus", a->gpus, "CUDA device of each rank, e.g. 0,1 (default rank i on device i)");
-  sub.add_flag("--threads", a->threads, "One process drives all ranks (default: one worker process per rank)");
+  sub.add_flag("--threads", a->threads,
+               "One process drives all ranks (default: one worker process per rank)");
   sub.add_flag("--in-place-only", a->only_in, "Only in-place runs");
   sub.add_flag("--out-of-place-only", a->only_out, "Only out-of-place runs");
   sub.add_flag("--no-check", a->no_check, "Skip the element-by-element data check");
   sub.add_flag("--pairs", a->pairs, "Also measure send/recv between every pair of ranks (at --max-bytes)");
   sub.add_flag("--transport", a->transport,
                "Also run with NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 and report the transport NCCL chose");
-  sub.add_flag("--tune", a->tune, "Try NCCL settings on the first collective and print the exports that help");
+  sub.add_flag("--tune", a->tune,
+               "Try NCCL settings on the first collective and print the exports that help");
   sub.add_option("--tune-bytes", a->tune_bytes, "Size for --tune (default --max-bytes)");
-  sub.add_flag("--quick", a->quick, "The short pass `check` runs: every collective verified, one bandwidth point");
-  sub.add_option("--nccl-lib", a->nccl_lib, "libnccl.so.2 to load (default: the loader's, then PyTorch's copy)");
+  sub.add_flag("--quick", a->quick,
+               "The short pass `check` runs: every collective verified, one bandwidth point");
+  sub.add_option("--nccl-lib", a->nccl_lib,
+                 "libnccl.so.2 to load (default: the loader's, then PyTorch's copy)");
   sub.add_option("--gloo-iface", a->gloo_iface, "Gloo: interface to use (default GLOO_SOCKET_IFNAME)");
   sub.add_option("--gloo-host", a->gloo_host, "Gloo: address to bind (default 127.0.0.1)");
   sub.add_option("--timeout", a->timeout_s, "Deadline per run in seconds (default from the size)");
   sub.add_option("--init-timeout", a->init_timeout_s, "Deadline for communicator creation in seconds");
   sub.add_flag("--json", a->json, "Print results and findings as JSON");
   sub.add_option("--plot", a->plot, "Write busbw vs size as an SVG file");
+  sub.add_option("--store", a->store,
+                 "Store shared by every node's ranks (tcp://HOST:PORT, etcd://...; token in DD_STORE_TOKEN)");
+  sub.add_flag("--store-master", a->store_master, "Serve --store (embedded TCP store) from this node");
+  sub.add_option("--store-prefix", a->store_prefix, "Key prefix of this run in --store (same on every node)");
+  sub.add_option("--world", a->world, "Ranks in the whole job, when several nodes run bench together")
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--first-rank", a->first_rank, "Global rank of this node's first rank")
+      ->check(CLI::Range(0, 1 << 20));
   sub.add_option("--as-worker", a->as_worker)->group("");
   sub.add_option("--worker-ranks", a->worker_ranks)->group("");
   sub.add_option("--fault", a->fault)->group("");
+  sub.add_option("--worker-wrap", a->wrap)->group("");  // tests: "ip netns exec ns{rank}"
+  sub.add_flag("--register", a->reg, "NCCL: register the buffers with ncclCommRegister");
+  sub.add_flag("--cuda-graph", a->graph, "NCCL: time the runs captured as one CUDA graph");
   return [a]() -> int {
     if (!a->as_worker.empty()) return run_as_worker(*a);
     comm::BenchOptions b;
@@ -124,6 +149,19 @@ Runner setup_bench(CLI::App& sub) {
     b.run.gloo_iface = a->gloo_iface;
     b.run.gloo_host = a->gloo_host;
     b.run.fault = a->fault;
+    b.run.register_buffers = a->reg;
+    b.run.store_url = a->store;
+    if (const char* t = std::getenv("DD_STORE_TOKEN")) b.run.store_token = t;
+    b.run.store_prefix = a->store_prefix;
+    b.run.world = a->world;
+    b.run.first_rank = a->first_rank;
+    b.run.store_master = a->store_master;
+    b.run.cuda_graph = a->graph;
+    {
+      std::stringstream ws(a->wrap);
+      std::string w;
+      while (ws >> w) b.run.wrap.push_back(w);
+    }
     b.run.init_timeout = std::chrono::milliseconds(int64_t(a->init_timeout_s * 1000));
     if (a->quick) {
       comm::CheckPassOptions co;
@@ -183,7 +221,10 @@ Runner setup_bench(CLI::App& sub) {
       if (!t.best.empty()) log << "# recommended:\n" << t.findings.back().fix;
       nlohmann::json rows = nlohmann::json::array();
       for (const auto& [n, v] : t.rows) rows.push_back({{"setting", n}, {"busbw_gbps", v}});
-      j = {{"tune", rows}, {"best", t.best}, {"default_busbw_gbps", t.base}, {"best_busbw_gbps", t.best_busbw}};
+      j = {{"tune", rows},
+           {"best", t.best},
+           {"default_busbw_gbps", t.base},
+           {"best_busbw_gbps", t.best_busbw}};
     } else {
       comm::BenchResult res = comm::run_bench(b);
       if (!a->json) comm::print_bench_table(res, b, std::cout);
@@ -201,7 +242,8 @@ Runner setup_bench(CLI::App& sub) {
         j["pairs"] = m.busbw;
       }
       if (a->transport && b.run.engine == "nccl" && res.run.ok) {
-        comm::TransportProbe p = comm::run_transport_probe(b, res.run.nccl_log, std::min<uint64_t>(b.max_bytes, 64ull << 20));
+        comm::TransportProbe p =
+            comm::run_transport_probe(b, res.run.nccl_log, std::min<uint64_t>(b.max_bytes, 64ull << 20));
         for (auto& f : p.findings) r.findings.push_back(f);
         if (!p.net_run.ops.empty()) j["net_probe_busbw_gbps"] = p.net_run.ops[0].busbw;
       }

@@ -14,7 +14,8 @@ using report::Finding;
 using report::Severity;
 
 namespace {
-Finding make(const char* id, Severity s, std::string title, std::vector<std::string> ev = {}, std::string fix = "") {
+Finding make(const char* id, Severity s, std::string title, std::vector<std::string> ev = {},
+             std::string fix = "") {
   Finding f;
   f.id = id;
   f.severity = s;
@@ -60,6 +61,8 @@ std::vector<OpRequest> build_sweep(const BenchOptions& b, int world) {
       for (int mode = 0; mode < 2; ++mode) {
         bool inplace = mode == 1;
         if (inplace && (!b.in_place || !ci.has_in_place)) continue;
+        // The Gloo engine has a true in-place form only for all_reduce and broadcast.
+        if (inplace && b.run.engine == "gloo" && c != Coll::all_reduce && c != Coll::broadcast) continue;
         if (!inplace && !b.out_of_place) continue;
         OpRequest r;
         r.coll = c;
@@ -69,7 +72,8 @@ std::vector<OpRequest> build_sweep(const BenchOptions& b, int world) {
         r.warmup = b.warmup;
         r.iters = b.iters;
         r.check = b.check;
-        r.timeout = b.op_timeout.count() > 0 ? b.op_timeout : auto_timeout(s.bytes * 2, b.warmup + b.iters + 1);
+        r.timeout =
+            b.op_timeout.count() > 0 ? b.op_timeout : auto_timeout(s.bytes * 2, b.warmup + b.iters + 1);
         ops.push_back(r);
       }
       if (b.step_factor <= 1.0) break;
@@ -96,8 +100,8 @@ BenchResult run_bench(const BenchOptions& b) {
     for (const auto& o : r.run.ops) checked += o.req.check ? 1 : 0;
     r.findings.insert(r.findings.begin(),
                       make("comm.collectives.ok", Severity::ok,
-                           std::to_string(r.run.ops.size()) + " runs on " + std::to_string(world) + " ranks, " +
-                               std::to_string(checked) + " with every output element verified",
+                           std::to_string(r.run.ops.size()) + " runs on " + std::to_string(world) +
+                               " ranks, " + std::to_string(checked) + " with every output element verified",
                            {r.run.library}));
   }
   return r;
@@ -119,9 +123,10 @@ std::vector<Finding> link_findings(const RunOutcome& run, const LinkLimit& link)
                         size_str(o->bytes) + " = " + std::to_string(int(std::lround(frac * 100))) + "% of " +
                         link.description;
     if (frac < 0.4)
-      out.push_back(make("comm.bw.low", Severity::warn, title, {"limit " + fmt_gbps(link.gbps) + " GB/s"},
-                         "Bus bandwidth far below the link: check `nvidia-smi topo -m`, that P2P is allowed "
-                         "(NCCL_P2P_DISABLE unset, IOMMU/ACS off), and which transport NCCL chose (bench --transport)."));
+      out.push_back(make(
+          "comm.bw.low", Severity::warn, title, {"limit " + fmt_gbps(link.gbps) + " GB/s"},
+          "Bus bandwidth far below the link: check `nvidia-smi topo -m`, that P2P is allowed "
+          "(NCCL_P2P_DISABLE unset, IOMMU/ACS off), and which transport NCCL chose (bench --transport)."));
     else
       out.push_back(make("comm.bw.link", Severity::info, title));
   }
@@ -146,10 +151,11 @@ void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream
     if (key.first != cur) {
       cur = key.first;
       out << "#\n# " << coll_info(Coll(cur)).name << "\n";
-      snprintf(line, sizeof line, "# %12s %12s  %10s %8s %8s %7s  %10s %8s %8s %7s\n", "size(B)", "count", "time(us)",
-               "algbw", "busbw", "#wrong", "time(us)", "algbw", "busbw", "#wrong");
+      snprintf(line, sizeof line, "# %12s %12s  %10s %8s %8s %7s  %10s %8s %8s %7s\n", "size(B)", "count",
+               "time(us)", "algbw", "busbw", "#wrong", "time(us)", "algbw", "busbw", "#wrong");
       out << line;
-      out << "#                            ---------- out-of-place ----------  ------------ in-place ------------\n";
+      out << "#                            ---------- out-of-place ----------  ------------ in-place "
+             "------------\n";
     }
     auto [op, ip] = rows[key];
     const OpOutcome* any = op ? op : ip;
@@ -173,11 +179,18 @@ nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
   for (const auto& o : r.run.ops) {
     nlohmann::json ranks = nlohmann::json::array();
     for (const auto& rr : o.ranks)
-      ranks.push_back({{"rank", rr.rank}, {"time_us", rr.time_us}, {"wrong", rr.wrong}, {"checked", rr.checked}});
-    res.push_back({{"collective", coll_info(o.req.coll).name}, {"dtype", dtype_name(o.req.dtype)},
-                   {"bytes", o.bytes}, {"in_place", o.req.in_place}, {"complete", o.complete},
-                   {"time_us", o.time_us}, {"algbw_gbps", o.algbw}, {"busbw_gbps", o.busbw},
-                   {"wrong", o.req.check ? nlohmann::json(o.wrong) : nlohmann::json()}, {"ranks", ranks}});
+      ranks.push_back(
+          {{"rank", rr.rank}, {"time_us", rr.time_us}, {"wrong", rr.wrong}, {"checked", rr.checked}});
+    res.push_back({{"collective", coll_info(o.req.coll).name},
+                   {"dtype", dtype_name(o.req.dtype)},
+                   {"bytes", o.bytes},
+                   {"in_place", o.req.in_place},
+                   {"complete", o.complete},
+                   {"time_us", o.time_us},
+                   {"algbw_gbps", o.algbw},
+                   {"busbw_gbps", o.busbw},
+                   {"wrong", o.req.check ? nlohmann::json(o.wrong) : nlohmann::json()},
+                   {"ranks", ranks}});
   }
   nlohmann::json transports = nlohmann::json::object();
   for (const auto& [t, n] : r.run.nccl_log.transports) transports[t] = n;
@@ -185,16 +198,29 @@ nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
   for (const auto& f : r.findings) findings.push_back(f);
   nlohmann::json gpus = nlohmann::json::array();
   for (const auto& g : r.link_facts.gpus)
-    gpus.push_back({{"index", g.index}, {"name", g.name}, {"nvlinks_active", g.nvlinks_active},
-                    {"nvlink_version", g.nvlink_version}, {"pcie_gen", g.pcie_gen}, {"pcie_width", g.pcie_width}});
-  return {{"engine", b.run.engine}, {"library", r.run.library}, {"world", r.run.world},
+    gpus.push_back({{"index", g.index},
+                    {"name", g.name},
+                    {"nvlinks_active", g.nvlinks_active},
+                    {"nvlink_version", g.nvlink_version},
+                    {"pcie_gen", g.pcie_gen},
+                    {"pcie_width", g.pcie_width}});
+  return {{"engine", b.run.engine},
+          {"library", r.run.library},
+          {"world", r.run.world},
           {"link_facts", {{"nvml_ok", r.link_facts.nvml_ok}, {"error", r.link_facts.error}, {"gpus", gpus}}},
-          {"warmup", b.warmup}, {"iters", b.iters}, {"ok", r.run.ok}, {"wall_s", r.run.wall_s},
+          {"warmup", b.warmup},
+          {"iters", b.iters},
+          {"ok", r.run.ok},
+          {"wall_s", r.run.wall_s},
           {"link", {{"gbps", r.link.gbps}, {"description", r.link.description}}},
-          {"nccl", {{"version", r.run.nccl_log.version}, {"transports", transports},
-                    {"network", r.run.nccl_log.network}, {"nics", r.run.nccl_log.nics},
-                    {"warnings", r.run.nccl_log.warnings}}},
-          {"results", res}, {"findings", findings}};
+          {"nccl",
+           {{"version", r.run.nccl_log.version},
+            {"transports", transports},
+            {"network", r.run.nccl_log.network},
+            {"nics", r.run.nccl_log.nics},
+            {"warnings", r.run.nccl_log.warnings}}},
+          {"results", res},
+          {"findings", findings}};
 }
 
 std::string bench_svg(const BenchResult& r, const BenchOptions& b) {

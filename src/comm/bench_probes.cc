@@ -11,7 +11,8 @@ using report::Finding;
 using report::Severity;
 
 namespace {
-Finding make(const char* id, Severity s, std::string title, std::vector<std::string> ev = {}, std::string fix = "") {
+Finding make(const char* id, Severity s, std::string title, std::vector<std::string> ev = {},
+             std::string fix = "") {
   Finding f;
   f.id = id;
   f.severity = s;
@@ -70,11 +71,13 @@ PairMatrix run_pair_matrix(const BenchOptions& b, uint64_t bytes) {
     for (size_t k = 0; k < run.ops.size(); ++k) {
       auto [i, j] = pairs[k];
       if (run.ops[k].complete && run.ops[k].busbw < 0.5 * median)
-        m.findings.push_back(make("comm.bw.slow_pair", Severity::warn,
-                                  "ranks " + std::to_string(i) + " and " + std::to_string(j) + " exchange at " +
-                                      gb(run.ops[k].busbw) + ", under half the median pair (" + gb(median) + ")",
-                                  {}, "Check the link between these two GPUs (nvidia-smi nvlink -s, topo -m) and their "
-                                      "PCIe width/generation; a degraded link slows every collective."));
+        m.findings.push_back(
+            make("comm.bw.slow_pair", Severity::warn,
+                 "ranks " + std::to_string(i) + " and " + std::to_string(j) + " exchange at " +
+                     gb(run.ops[k].busbw) + ", under half the median pair (" + gb(median) + ")",
+                 {},
+                 "Check the link between these two GPUs (nvidia-smi nvlink -s, topo -m) and their "
+                 "PCIe width/generation; a degraded link slows every collective."));
     }
   }
   return m;
@@ -89,8 +92,10 @@ void print_pair_matrix(const PairMatrix& m, std::ostream& out) {
     snprintf(b, sizeof b, "  rank%-2d", i);
     out << b;
     for (int j = 0; j < m.world; ++j) {
-      if (i == j) snprintf(b, sizeof b, " %7s ", "-");
-      else snprintf(b, sizeof b, " %7.1f ", m.busbw[i][j]);
+      if (i == j)
+        snprintf(b, sizeof b, " %7s ", "-");
+      else
+        snprintf(b, sizeof b, " %7.1f ", m.busbw[i][j]);
       out << b;
     }
     out << "\n";
@@ -120,35 +125,49 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
   if (!s.bootstrap.empty()) ev.push_back("bootstrap interface " + s.bootstrap);
   if (!p.net_run.ok) {
     for (const auto& f : p.net_run.findings) ev.push_back(f.title);
-    p.findings.push_back(make("comm.transport.net_failed", Severity::warn,
-                              "With P2P and SHM off, NCCL could not run over its network path", ev,
-                              "The network transport (NET/IB or NET/Socket) is what crosses nodes: fix it before a "
-                              "multi-node job (NCCL_SOCKET_IFNAME, NCCL_IB_HCA, firewall)."));
+    p.findings.push_back(
+        make("comm.transport.net_failed", Severity::warn,
+             "With P2P and SHM off, NCCL could not run over its network path", ev,
+             "The network transport (NET/IB or NET/Socket) is what crosses nodes: fix it before a "
+             "multi-node job (NCCL_SOCKET_IFNAME, NCCL_IB_HCA, firewall)."));
     return p;
   }
   const OpOutcome& o = p.net_run.ops[0];
   ev.push_back("all_reduce " + std::to_string(bytes >> 20) + " MiB busbw " + gb(o.busbw));
-  p.findings.push_back(make("comm.transport.net", Severity::info, "Network path: NCCL chose " + describe(s), ev));
+  p.findings.push_back(
+      make("comm.transport.net", Severity::info, "Network path: NCCL chose " + describe(s), ev));
   return p;
 }
 
 TuneResult run_tune(const BenchOptions& b, uint64_t bytes, std::ostream& progress) {
   TuneResult t;
   Coll c = b.colls.empty() ? Coll::all_reduce : b.colls[0];
-  auto measure = [&](const std::vector<std::pair<std::string, std::string>>& env, bool check) -> double {
+  using Env = std::vector<std::pair<std::string, std::string>>;
+  struct Cand {
+    std::string name;
+    Env env;
+    bool reg = false, graph = false;
+  };
+  auto measure = [&](const Cand& k, bool check) -> double {
     RunOptions ro = b.run;
-    for (const auto& kv : env) ro.env.push_back(kv);
+    for (const auto& kv : k.env) ro.env.push_back(kv);
+    ro.register_buffers = k.reg;
+    ro.cuda_graph = k.graph;
     ro.capture_nccl_log = false;
     ro.ops = {one_op(b, c, bytes, check)};
     RunOutcome r = run_collectives(ro);
     if (!r.ok) {
-      for (const auto& f : r.findings) t.findings.push_back(f);
+      // The default failing is a finding; a candidate failing only loses.
+      if (k.env.empty() && !k.reg && !k.graph)
+        for (const auto& f : r.findings) t.findings.push_back(f);
+      else
+        progress << "  (" << k.name << " failed: " << (r.findings.empty() ? "?" : r.findings[0].title)
+                 << ")\n";
       return 0;
     }
     return r.ops[0].busbw;
   };
-  using Env = std::vector<std::pair<std::string, std::string>>;
-  std::vector<std::pair<std::string, Env>> cands = {
+  std::vector<Cand> cands = {
       {"NCCL_MIN_NCHANNELS=32", {{"NCCL_MIN_NCHANNELS", "32"}}},
       {"NCCL_MIN_NCHANNELS=16", {{"NCCL_MIN_NCHANNELS", "16"}}},
       {"NCCL_ALGO=Tree", {{"NCCL_ALGO", "Tree"}}},
@@ -157,6 +176,10 @@ TuneResult run_tune(const BenchOptions& b, uint64_t bytes, std::ostream& progres
       {"NCCL_BUFFSIZE=8388608", {{"NCCL_BUFFSIZE", "8388608"}}},
       {"NCCL_NTHREADS=512", {{"NCCL_NTHREADS", "512"}}},
   };
+  if (b.run.engine == "nccl") {
+    cands.push_back({"buffers registered (ncclCommRegister)", {}, true, false});
+    cands.push_back({"CUDA graph of the timed runs", {}, false, true});
+  }
   auto row = [&](const std::string& name, double v) {
     t.rows.push_back({name, v});
     char line[160];
@@ -165,49 +188,54 @@ TuneResult run_tune(const BenchOptions& b, uint64_t bytes, std::ostream& progres
     progress << line << std::flush;
   };
   progress << "# tune: " << coll_info(c).name << " " << (bytes >> 20) << " MiB, busbw per setting\n";
-  t.base = measure({}, true);
+  t.base = measure({"(default)", {}}, true);
   row("(default)", t.base);
   std::vector<std::pair<double, size_t>> gains;
   for (size_t i = 0; i < cands.size(); ++i) {
-    double v = measure(cands[i].second, false);
-    row(cands[i].first, v);
+    double v = measure(cands[i], false);
+    row(cands[i].name, v);
     gains.push_back({v, i});
   }
   std::sort(gains.rbegin(), gains.rend());
   t.best_busbw = t.base;
-  std::string best_name;
-  Env best_env;
+  Cand best;
   if (!gains.empty() && gains[0].first > t.best_busbw) {
     t.best_busbw = gains[0].first;
-    best_name = cands[gains[0].second].first;
-    best_env = cands[gains[0].second].second;
+    best = cands[gains[0].second];
   }
-  // The best two together, when they touch different variables.
-  if (gains.size() >= 2 && gains[1].first > t.base &&
-      cands[gains[0].second].second[0].first != cands[gains[1].second].second[0].first) {
-    Env both = cands[gains[0].second].second;
-    for (const auto& kv : cands[gains[1].second].second) both.push_back(kv);
-    std::string name = cands[gains[0].second].first + " " + cands[gains[1].second].first;
-    double v = measure(both, false);
-    row(name, v);
-    if (v > t.best_busbw) {
-      t.best_busbw = v;
-      best_name = name;
-      best_env = both;
+  // The best two together, when they touch different settings.
+  if (gains.size() >= 2 && gains[1].first > t.base) {
+    const Cand& a = cands[gains[0].second];
+    const Cand& d = cands[gains[1].second];
+    bool clash = !a.env.empty() && !d.env.empty() && a.env[0].first == d.env[0].first;
+    if (!clash) {
+      Cand both{a.name + " + " + d.name, a.env, a.reg || d.reg, a.graph || d.graph};
+      for (const auto& kv : d.env) both.env.push_back(kv);
+      double v = measure(both, false);
+      row(both.name, v);
+      if (v > t.best_busbw) {
+        t.best_busbw = v;
+        best = both;
+      }
     }
   }
-  if (!best_name.empty() && t.best_busbw >= t.base * 1.01) {
-    t.best = best_name;
+  if (!best.name.empty() && t.best_busbw >= t.base * 1.01) {
+    t.best = best.name;
     // Confirm the winner with the data check on, so a recommendation never breaks correctness.
-    double confirm = measure(best_env, true);
-    row(best_name + " (checked)", confirm);
-    std::string exports;
-    for (const auto& kv : best_env) exports += "export " + kv.first + "=" + kv.second + "\n";
-    t.findings.push_back(make("comm.tune.better", Severity::info,
-                              best_name + " raises " + coll_info(c).name + " busbw from " + gb(t.base) + " to " +
-                                  gb(t.best_busbw),
-                              {"measured at " + std::to_string(bytes >> 20) + " MiB on this node"},
-                              "Add to the job's environment:\n" + exports));
+    double confirm = measure(best, true);
+    row(best.name + " (checked)", confirm);
+    std::string how;
+    for (const auto& kv : best.env) how += "export " + kv.first + "=" + kv.second + "\n";
+    if (best.reg)
+      how +=
+          "register communication buffers with NCCL (ncclCommRegister; in PyTorch a registering allocator)\n";
+    if (best.graph) how += "capture the communication in CUDA graphs (torch.cuda.graphs)\n";
+    t.findings.push_back(make(
+        "comm.tune.better", Severity::info,
+        best.name + " raises " + coll_info(c).name + " busbw from " + gb(t.base) + " to " + gb(t.best_busbw),
+        {"measured at " + std::to_string(bytes >> 20) + " MiB on this node",
+         "confirmed with the data check: " + gb(confirm)},
+        "Add to the job's environment:\n" + how));
   } else {
     t.findings.push_back(make("comm.tune.default_best", Severity::info,
                               "No tried NCCL setting beat the default by 1% (" + gb(t.base) + ")"));

@@ -1,10 +1,11 @@
 // Tests of the collective table, the data patterns and their expected results (against a host simulation
 // written from each collective's definition), exactness in half/bfloat16, and the host-side checker.
+#include "comm/collective.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "comm/collective.h"
 #include "comm/dtype.h"
 #include "comm/host_data.h"
 #include "comm/pattern.h"
@@ -72,12 +73,16 @@ static std::vector<std::vector<int>> simulate(Coll c, int n, uint64_t chunk, int
           for (int k = 0; k < n; ++k) o[i] += in[k][r * s.chunk + i];
         }
         break;
-      case Coll::broadcast: o = in[root]; break;
+      case Coll::broadcast:
+        o = in[root];
+        break;
       case Coll::alltoall:
         for (int k = 0; k < n; ++k)
           for (uint64_t i = 0; i < s.chunk; ++i) o[k * s.chunk + i] = in[k][r * s.chunk + i];
         break;
-      case Coll::sendrecv: o = in[(r - 1 + n) % n]; break;
+      case Coll::sendrecv:
+        o = in[(r - 1 + n) % n];
+        break;
     }
   }
   return out;
@@ -152,7 +157,8 @@ TEST(HostData, SumOfTwoBuffers) {
     host_fill_input(t, a.data(), 8, Coll::all_reduce, 0);
     host_fill_input(t, b.data(), 8, Coll::all_reduce, 1);
     host_sum(t, o.data(), a.data(), b.data(), 8);
-    for (uint64_t i = 0; i < 8; ++i) EXPECT_EQ(host_get(t, o.data(), i), double(narrow_sum(2, i))) << dtype_name(t);
+    for (uint64_t i = 0; i < 8; ++i)
+      EXPECT_EQ(host_get(t, o.data(), i), double(narrow_sum(2, i))) << dtype_name(t);
   }
 }
 

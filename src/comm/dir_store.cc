@@ -56,7 +56,8 @@ Result<std::string> DirStore::get(const std::string& key, rendezvous::Deadline d
   auto pause = std::chrono::microseconds(200);
   for (;;) {
     if (read_file(path_of(key), &v)) return v;
-    if (rendezvous::Clock::now() >= deadline) return Error{"key '" + key + "' did not appear before the deadline"};
+    if (rendezvous::Clock::now() >= deadline)
+      return Error{"key '" + key + "' did not appear before the deadline"};
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(5000));
   }

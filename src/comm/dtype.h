@@ -14,10 +14,14 @@ inline constexpr Dtype kAllDtypes[] = {Dtype::f32, Dtype::bf16, Dtype::f16, Dtyp
 
 inline const char* dtype_name(Dtype t) {
   switch (t) {
-    case Dtype::f32: return "float";
-    case Dtype::bf16: return "bfloat16";
-    case Dtype::f16: return "half";
-    case Dtype::i32: return "int32";
+    case Dtype::f32:
+      return "float";
+    case Dtype::bf16:
+      return "bfloat16";
+    case Dtype::f16:
+      return "half";
+    case Dtype::i32:
+      return "int32";
   }
   return "?";
 }
@@ -40,7 +44,10 @@ inline float half_to_float(uint16_t h) {
       bits = sign;
     } else {  // subnormal: renormalise
       exp = 127 - 15 + 1;
-      while (!(man & 0x400u)) { man <<= 1; --exp; }
+      while (!(man & 0x400u)) {
+        man <<= 1;
+        --exp;
+      }
       bits = sign | (exp << 23) | ((man & 0x3ffu) << 13);
     }
   } else if (exp == 31) {
@@ -85,7 +92,8 @@ inline float bf16_to_float(uint16_t b) {
 inline uint16_t float_to_bf16(float f) {
   uint32_t x;
   std::memcpy(&x, &f, 4);
-  if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu)) return uint16_t((x >> 16) | 0x40);  // NaN stays NaN
+  if ((x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu))
+    return uint16_t((x >> 16) | 0x40);  // NaN stays NaN
   x += 0x7fffu + ((x >> 16) & 1);
   return uint16_t(x >> 16);
 }

@@ -20,9 +20,11 @@ struct EngineConfig {
   rendezvous::Store* store = nullptr;
   std::string prefix = "dd/comm/";  // store key prefix of this run
   rendezvous::Deadline init_deadline;
-  std::string nccl_lib;    // NCCL: library path, empty = libnccl.so.2
-  std::string gloo_iface;  // Gloo: interface name (GLOO_SOCKET_IFNAME) or empty
-  std::string gloo_host;   // Gloo: address or host name to bind, empty = hostname
+  std::string nccl_lib;           // NCCL: library path, empty = libnccl.so.2
+  std::string gloo_iface;         // Gloo: interface name (GLOO_SOCKET_IFNAME) or empty
+  std::string gloo_host;          // Gloo: address or host name to bind, empty = hostname
+  bool register_buffers = false;  // NCCL: ncclCommRegister every buffer
+  bool cuda_graph = false;        // NCCL: time the runs captured as one CUDA graph
 };
 
 struct OpRequest {
@@ -41,9 +43,9 @@ struct OpRequest {
 
 struct RankResult {
   int rank = -1;
-  double time_us = 0;     // mean time of one timed iteration
-  int64_t wrong = 0;      // elements that differed from the expected value
-  int64_t checked = 0;    // elements compared
+  double time_us = 0;   // mean time of one timed iteration
+  int64_t wrong = 0;    // elements that differed from the expected value
+  int64_t checked = 0;  // elements compared
   bool participated = true;
 };
 

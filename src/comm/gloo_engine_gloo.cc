@@ -104,14 +104,17 @@ class GlooEngine : public Engine {
         issue(req, s, tag, in_place);
         if (req.corrupt) host_fill_const(req.dtype, recv_.data(), 1, kPoison);
         ExpectCtx x{req.coll, rank_, world_, req.root, 0, s.chunk};
-        x.peer = req.pair_a >= 0 ? (rank_ == req.pair_a ? req.pair_b : req.pair_a) : (rank_ - 1 + world_) % world_;
+        x.peer =
+            req.pair_a >= 0 ? (rank_ == req.pair_a ? req.pair_b : req.pair_a) : (rank_ - 1 + world_) % world_;
         rr.wrong = host_check(req.dtype, recv_.data(), s.check_count, x);
         rr.checked = (req.coll == Coll::reduce && rank_ != req.root) ? 0 : int64_t(s.check_count);
       }
       for (int i = 0; i < req.warmup; ++i) issue(req, s, tag, in_place);
       auto t0 = Clock::now();
       for (int i = 0; i < req.iters; ++i) issue(req, s, tag, in_place);
-      rr.time_us = req.iters > 0 ? std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / req.iters : 0;
+      rr.time_us = req.iters > 0
+                       ? std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / req.iters
+                       : 0;
     } catch (const std::exception& e) {
       return Error{std::string(coll_info(req.coll).name) + " (Gloo): " + e.what()};
     }
@@ -187,8 +190,10 @@ class GlooEngine : public Engine {
         auto rb = ctx_->createUnboundBuffer(rp, s.recv_count * es);
         rb->recv(from, uint64_t(tag));
         sb->send(to, uint64_t(tag));
-        if (!sb->waitSend(req.timeout)) throw gloo::IoException("send to rank " + std::to_string(to) + " timed out");
-        if (!rb->waitRecv(req.timeout)) throw gloo::IoException("recv from rank " + std::to_string(from) + " timed out");
+        if (!sb->waitSend(req.timeout))
+          throw gloo::IoException("send to rank " + std::to_string(to) + " timed out");
+        if (!rb->waitRecv(req.timeout))
+          throw gloo::IoException("recv from rank " + std::to_string(from) + " timed out");
         return;
       }
     }

@@ -6,20 +6,32 @@ namespace dd::comm {
 namespace {
 void put(Dtype t, void* p, uint64_t i, double v) {
   switch (t) {
-    case Dtype::f32: static_cast<float*>(p)[i] = float(v); break;
-    case Dtype::i32: static_cast<int32_t*>(p)[i] = int32_t(v); break;
-    case Dtype::f16: static_cast<uint16_t*>(p)[i] = float_to_half(float(v)); break;
-    case Dtype::bf16: static_cast<uint16_t*>(p)[i] = float_to_bf16(float(v)); break;
+    case Dtype::f32:
+      static_cast<float*>(p)[i] = float(v);
+      break;
+    case Dtype::i32:
+      static_cast<int32_t*>(p)[i] = int32_t(v);
+      break;
+    case Dtype::f16:
+      static_cast<uint16_t*>(p)[i] = float_to_half(float(v));
+      break;
+    case Dtype::bf16:
+      static_cast<uint16_t*>(p)[i] = float_to_bf16(float(v));
+      break;
   }
 }
 }  // namespace
 
 double host_get(Dtype t, const void* p, uint64_t i) {
   switch (t) {
-    case Dtype::f32: return static_cast<const float*>(p)[i];
-    case Dtype::i32: return static_cast<const int32_t*>(p)[i];
-    case Dtype::f16: return half_to_float(static_cast<const uint16_t*>(p)[i]);
-    case Dtype::bf16: return bf16_to_float(static_cast<const uint16_t*>(p)[i]);
+    case Dtype::f32:
+      return static_cast<const float*>(p)[i];
+    case Dtype::i32:
+      return static_cast<const int32_t*>(p)[i];
+    case Dtype::f16:
+      return half_to_float(static_cast<const uint16_t*>(p)[i]);
+    case Dtype::bf16:
+      return bf16_to_float(static_cast<const uint16_t*>(p)[i]);
   }
   return 0;
 }

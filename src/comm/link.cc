@@ -65,12 +65,22 @@ LinkFacts read_link_facts() {
   return f;
 }
 
-double nvlink_gbps_per_link(int version) {
-  // NVML reports version 4 for Hopper (NVLink 4) and 5 for Blackwell; 2-4 carry 25 GB/s per direction.
-  if (version >= 2 && version <= 4) return 25.0;
-  if (version == 5) return 50.0;
-  if (version == 1) return 20.0;
-  return 25.0;  // active links of a version this table does not know: the common NVLink 2-4 rate
+// NVML's nvmlNvlinkVersion values: 1 = 1.0, 2 = 2.0, 3 = 2.2, 4 = 3.0, 5 = 3.1, 6 = 4.0, 7 = 5.0
+// (an H200 reports 6). Generation as people name it: 1, 2, 2, 3, 3, 4, 5.
+int nvlink_generation(int nvml_version) {
+  static const int gen[] = {0, 1, 2, 2, 3, 3, 4, 5};
+  return nvml_version >= 1 && nvml_version <= 7 ? gen[nvml_version] : 0;
+}
+
+double nvlink_gbps_per_link(int nvml_version) {
+  switch (nvlink_generation(nvml_version)) {
+    case 1:
+      return 20.0;
+    case 5:
+      return 50.0;
+    default:
+      return 25.0;  // NVLink 2, 3, 4 (and versions this table does not know)
+  }
 }
 
 double pcie_gbps(int gen, int width) {
@@ -89,11 +99,13 @@ LinkLimit intra_node_limit(const LinkFacts& f, int ngpus) {
   char desc[128] = {0};
   for (int i = 0; i < n; ++i) {
     const GpuLink& g = f.gpus[i];
-    double v = all_nvlink ? g.nvlinks_active * nvlink_gbps_per_link(g.nvlink_version) : pcie_gbps(g.pcie_gen, g.pcie_width);
+    double v = all_nvlink ? g.nvlinks_active * nvlink_gbps_per_link(g.nvlink_version)
+                          : pcie_gbps(g.pcie_gen, g.pcie_width);
     if (lim < 0 || v < lim) {
       lim = v;
       if (all_nvlink)
-        snprintf(desc, sizeof desc, "NVLink %d x%d = %.0f GB/s per direction", g.nvlink_version, g.nvlinks_active, v);
+        snprintf(desc, sizeof desc, "NVLink %d x%d = %.0f GB/s per direction",
+                 nvlink_generation(g.nvlink_version), g.nvlinks_active, v);
       else
         snprintf(desc, sizeof desc, "PCIe gen%d x%d = %.1f GB/s per direction", g.pcie_gen, g.pcie_width, v);
     }

@@ -10,7 +10,7 @@ struct GpuLink {
   int index = -1;
   std::string name;
   int nvlinks_active = 0;
-  int nvlink_version = -1;
+  int nvlink_version = -1;  // as NVML reports it (see nvlink_generation)
   int pcie_gen = -1;
   int pcie_width = -1;
 };
@@ -24,14 +24,16 @@ struct LinkFacts {
 // Reads NVML (libnvidia-ml.so.1); on failure nvml_ok is false and error says why.
 LinkFacts read_link_facts();
 
-// GB/s per direction of one NVLink of this version (NVLink 2-4: 25, 5: 50; unknown: 25).
-double nvlink_gbps_per_link(int version);
+// NVLink generation (1-5) of an NVML version value (NVML counts 2.2 and 3.1 too: H100/H200 report 6 = 4.0).
+int nvlink_generation(int nvml_version);
+// GB/s per direction of one NVLink of this NVML version (NVLink 2-4: 25, 5: 50; unknown: 25).
+double nvlink_gbps_per_link(int nvml_version);
 // GB/s per direction of a PCIe link (after encoding); 0 when unknown.
 double pcie_gbps(int gen, int width);
 
 struct LinkLimit {
-  double gbps = 0;           // per-direction limit for GPU-to-GPU traffic inside the node
-  std::string description;   // "NVLink 4 x18 = 450 GB/s"
+  double gbps = 0;          // per-direction limit for GPU-to-GPU traffic inside the node
+  std::string description;  // "NVLink 4 x18 = 450 GB/s"
 };
 // The weakest GPU's limit among the first `ngpus` GPUs: NVLink when every GPU has active links, else PCIe.
 LinkLimit intra_node_limit(const LinkFacts& f, int ngpus);

@@ -48,8 +48,8 @@ Result<const NcclApi*> do_load(const std::string& path) {
   }
   if (!api.handle) return Error{"cannot load NCCL: " + errors};
   std::string missing;
-#define DD_NCCL_SYM(name)                                                         \
-  api.name = reinterpret_cast<decltype(api.name)>(dlsym(api.handle, #name));      \
+#define DD_NCCL_SYM(name)                                                    \
+  api.name = reinterpret_cast<decltype(api.name)>(dlsym(api.handle, #name)); \
   if (!api.name) missing += std::string(missing.empty() ? "" : ", ") + #name;
   DD_NCCL_SYM(ncclGetVersion)
   DD_NCCL_SYM(ncclGetUniqueId)
@@ -70,9 +70,12 @@ Result<const NcclApi*> do_load(const std::string& path) {
 #undef DD_NCCL_SYM
   if (!missing.empty()) return Error{"NCCL library lacks " + missing + " (NCCL older than 2.14?)"};
   // Optional symbols (newer NCCL).
-  api.ncclCommFinalize = reinterpret_cast<decltype(api.ncclCommFinalize)>(dlsym(api.handle, "ncclCommFinalize"));
-  api.ncclGetLastError = reinterpret_cast<decltype(api.ncclGetLastError)>(dlsym(api.handle, "ncclGetLastError"));
-  api.ncclCommRegister = reinterpret_cast<decltype(api.ncclCommRegister)>(dlsym(api.handle, "ncclCommRegister"));
+  api.ncclCommFinalize =
+      reinterpret_cast<decltype(api.ncclCommFinalize)>(dlsym(api.handle, "ncclCommFinalize"));
+  api.ncclGetLastError =
+      reinterpret_cast<decltype(api.ncclGetLastError)>(dlsym(api.handle, "ncclGetLastError"));
+  api.ncclCommRegister =
+      reinterpret_cast<decltype(api.ncclCommRegister)>(dlsym(api.handle, "ncclCommRegister"));
   api.ncclCommDeregister =
       reinterpret_cast<decltype(api.ncclCommDeregister)>(dlsym(api.handle, "ncclCommDeregister"));
   Dl_info info{};
@@ -84,7 +87,8 @@ Result<const NcclApi*> do_load(const std::string& path) {
 }  // namespace
 
 std::string NcclApi::version_string() const {
-  int v = version, major = v >= 10000 ? v / 10000 : v / 1000, minor = v >= 10000 ? (v / 100) % 100 : (v / 100) % 10;
+  int v = version, major = v >= 10000 ? v / 10000 : v / 1000,
+      minor = v >= 10000 ? (v / 100) % 100 : (v / 100) % 10;
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(v % 100);
 }
 

@@ -17,18 +17,26 @@ using rendezvous::Deadline;
 
 ncclDataType_t nccl_type(Dtype t) {
   switch (t) {
-    case Dtype::f32: return ncclFloat32;
-    case Dtype::bf16: return ncclBfloat16;
-    case Dtype::f16: return ncclFloat16;
-    case Dtype::i32: return ncclInt32;
+    case Dtype::f32:
+      return ncclFloat32;
+    case Dtype::bf16:
+      return ncclBfloat16;
+    case Dtype::f16:
+      return ncclFloat16;
+    case Dtype::i32:
+      return ncclInt32;
   }
   return ncclFloat32;
 }
 
-std::string cuda_msg(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
+std::string cuda_msg(cudaError_t e) {
+  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+}
 
 struct Local {
   int rank = 0, dev = 0;
+  void* send_reg = nullptr;  // ncclCommRegister handles (--register)
+  void* recv_reg = nullptr;
   ncclComm_t comm = nullptr;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -48,8 +56,10 @@ class NcclEngine : public Engine {
   ~NcclEngine() override {
     for (auto& l : locals_) {
       if (l.comm) {
-        if (aborted_) api_->ncclCommAbort(l.comm);
-        else api_->ncclCommDestroy(l.comm);
+        if (aborted_)
+          api_->ncclCommAbort(l.comm);
+        else
+          api_->ncclCommDestroy(l.comm);
       }
       cudaSetDevice(l.dev);
       if (l.send) cudaFree(l.send);
@@ -63,6 +73,8 @@ class NcclEngine : public Engine {
     if (!api) return api.error();
     api_ = *api;
     world_ = cfg.world;
+    register_ = cfg.register_buffers && api_->ncclCommRegister && api_->ncclCommDeregister;
+    graph_ = cfg.cuda_graph;
     ncclUniqueId id{};
     const std::string key = cfg.prefix + "nccl_unique_id";
     bool root_here = false;
@@ -93,8 +105,8 @@ class NcclEngine : public Engine {
       l.dev = i < cfg.devices.size() ? cfg.devices[i] : int(i);
       if (l.dev >= ndev) {
         const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES");
-        return Error{"rank " + std::to_string(l.rank) + " needs CUDA device " + std::to_string(l.dev) + " but only " +
-                     std::to_string(ndev) + " GPU(s) are visible" +
+        return Error{"rank " + std::to_string(l.rank) + " needs CUDA device " + std::to_string(l.dev) +
+                     " but only " + std::to_string(ndev) + " GPU(s) are visible" +
                      (cvd ? std::string(" (CUDA_VISIBLE_DEVICES=") + cvd + ")" : std::string())};
       }
       if ((ce = cudaSetDevice(l.dev)) != cudaSuccess) return Error{"cudaSetDevice: " + cuda_msg(ce)};
@@ -152,19 +164,22 @@ class NcclEngine : public Engine {
         cudaError_t e = launch_fill_const(req.dtype, l->recv, s.recv_count, kPoison, l->stream);
         if (e == cudaSuccess) e = launch_fill_input(req.dtype, sendp, in_count, req.coll, l->rank, l->stream);
         if (e == cudaSuccess) e = cudaMemsetAsync(l->d_wrong, 0, sizeof(unsigned long long), l->stream);
-        if (e != cudaSuccess) return Error{"preparing data on GPU " + std::to_string(l->dev) + ": " + cuda_msg(e)};
+        if (e != cudaSuccess)
+          return Error{"preparing data on GPU " + std::to_string(l->dev) + ": " + cuda_msg(e)};
       }
       if (auto st = launch(req, active, 1, deadline); !st) return st.error();
       for (size_t i = 0; i < active.size(); ++i) {
         Local* l = active[i];
         Sizing s = info.size(req.bytes, es, world_, l->rank);
         ExpectCtx x{req.coll, l->rank, world_, req.root, 0, s.chunk};
-        x.peer = req.pair_a >= 0 ? (l->rank == req.pair_a ? req.pair_b : req.pair_a) : (l->rank - 1 + world_) % world_;
+        x.peer = req.pair_a >= 0 ? (l->rank == req.pair_a ? req.pair_b : req.pair_a)
+                                 : (l->rank - 1 + world_) % world_;
         cudaSetDevice(l->dev);
         const char* checkp = l->recv + (req.in_place ? s.inplace_check_offset * es : 0);
         if (req.corrupt) launch_fill_const(req.dtype, const_cast<char*>(checkp), 1, kPoison, l->stream);
         cudaError_t e = launch_check(req.dtype, checkp, s.check_count, x, l->d_wrong, l->stream);
-        if (e != cudaSuccess) return Error{"check kernel on GPU " + std::to_string(l->dev) + ": " + cuda_msg(e)};
+        if (e != cudaSuccess)
+          return Error{"check kernel on GPU " + std::to_string(l->dev) + ": " + cuda_msg(e)};
       }
       if (auto st = wait(active, deadline, "data check"); !st) return st.error();
       for (Local* l : active) {
@@ -181,11 +196,15 @@ class NcclEngine : public Engine {
     }
     if (req.warmup > 0)
       if (auto st = launch(req, active, req.warmup, deadline); !st) return st.error();
-    for (Local* l : active) {
-      cudaSetDevice(l->dev);
-      cudaEventRecord(l->start, l->stream);
+    if (graph_) {
+      if (auto st = launch_graph(req, active, deadline); !st) return st.error();
+    } else {
+      for (Local* l : active) {
+        cudaSetDevice(l->dev);
+        cudaEventRecord(l->start, l->stream);
+      }
+      if (auto st = launch(req, active, req.iters, deadline, /*record_stop=*/true); !st) return st.error();
     }
-    if (auto st = launch(req, active, req.iters, deadline, /*record_stop=*/true); !st) return st.error();
     for (Local* l : active) {
       float ms = 0;
       cudaEventElapsedTime(&ms, l->start, l->stop);
@@ -214,7 +233,7 @@ class NcclEngine : public Engine {
 
   // Polls every communicator until none is in progress; aborts on error or deadline.
   Status settle(Deadline deadline, const char* what) {
-    for (int spins = 0;; ) {
+    for (int spins = 0;;) {
       bool busy = false;
       for (auto& l : locals_) {
         ncclResult_t st = ncclSuccess;
@@ -231,28 +250,39 @@ class NcclEngine : public Engine {
       if (!busy) return ok_status();
       if (Clock::now() > deadline) {
         abort_all();
-        return Error{std::string(what) + " did not finish before the deadline (ncclInProgress); communicator aborted"};
+        return Error{std::string(what) +
+                     " did not finish before the deadline (ncclInProgress); communicator aborted"};
       }
-      if (++spins < 2000) std::this_thread::yield();  // enqueue usually settles within microseconds
-      else std::this_thread::sleep_for(std::chrono::microseconds(200));
+      if (++spins < 2000)
+        std::this_thread::yield();  // enqueue usually settles within microseconds
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
   }
 
   Status ensure(Local& l, size_t send_bytes, size_t recv_bytes) {
     cudaSetDevice(l.dev);
-    auto grow = [&](char*& p, size_t& cap, size_t need) -> Status {
+    auto grow = [&](char*& p, size_t& cap, void*& reg, size_t need) -> Status {
       if (need <= cap) return ok_status();
+      if (reg) api_->ncclCommDeregister(l.comm, reg);
+      reg = nullptr;
       if (p) cudaFree(p);
       p = nullptr;
       cap = 0;
       cudaError_t e = cudaMalloc(&p, need);
       if (e != cudaSuccess)
-        return Error{"cudaMalloc(" + std::to_string(need) + ") on GPU " + std::to_string(l.dev) + ": " + cuda_msg(e)};
+        return Error{"cudaMalloc(" + std::to_string(need) + ") on GPU " + std::to_string(l.dev) + ": " +
+                     cuda_msg(e)};
       cap = need;
+      if (register_) {
+        ncclResult_t rc = api_->ncclCommRegister(l.comm, p, need, &reg);
+        if (rc == ncclInProgress) rc = ncclSuccess;
+        if (rc != ncclSuccess) return nccl_error("ncclCommRegister", rc, &l);
+      }
       return ok_status();
     };
-    if (auto st = grow(l.send, l.send_cap, std::max<size_t>(send_bytes, 256)); !st) return st;
-    return grow(l.recv, l.recv_cap, std::max<size_t>(recv_bytes, 256));
+    if (auto st = grow(l.send, l.send_cap, l.send_reg, std::max<size_t>(send_bytes, 256)); !st) return st;
+    return grow(l.recv, l.recv_cap, l.recv_reg, std::max<size_t>(recv_bytes, 256));
   }
 
   ncclResult_t issue(const OpRequest& req, Local& l) {
@@ -263,13 +293,17 @@ class NcclEngine : public Engine {
     const char* sendp = req.in_place ? l.recv + s.inplace_send_offset * es : l.send;
     char* recvp = l.recv;
     switch (req.coll) {
-      case Coll::all_reduce: return api_->ncclAllReduce(sendp, recvp, s.send_count, dt, ncclSum, l.comm, l.stream);
-      case Coll::all_gather: return api_->ncclAllGather(sendp, recvp, s.chunk, dt, l.comm, l.stream);
+      case Coll::all_reduce:
+        return api_->ncclAllReduce(sendp, recvp, s.send_count, dt, ncclSum, l.comm, l.stream);
+      case Coll::all_gather:
+        return api_->ncclAllGather(sendp, recvp, s.chunk, dt, l.comm, l.stream);
       case Coll::reduce_scatter:
         recvp = l.recv + (req.in_place ? s.inplace_check_offset * es : 0);
         return api_->ncclReduceScatter(sendp, recvp, s.chunk, dt, ncclSum, l.comm, l.stream);
-      case Coll::broadcast: return api_->ncclBroadcast(sendp, recvp, s.send_count, dt, req.root, l.comm, l.stream);
-      case Coll::reduce: return api_->ncclReduce(sendp, recvp, s.send_count, dt, ncclSum, req.root, l.comm, l.stream);
+      case Coll::broadcast:
+        return api_->ncclBroadcast(sendp, recvp, s.send_count, dt, req.root, l.comm, l.stream);
+      case Coll::reduce:
+        return api_->ncclReduce(sendp, recvp, s.send_count, dt, ncclSum, req.root, l.comm, l.stream);
       case Coll::alltoall: {
         ncclResult_t rc = api_->ncclGroupStart();
         for (int p = 0; p < world_ && rc == ncclSuccess; ++p) {
@@ -286,7 +320,8 @@ class NcclEngine : public Engine {
         if (req.pair_a >= 0) to = from = l.rank == req.pair_a ? req.pair_b : req.pair_a;
         ncclResult_t rc = api_->ncclGroupStart();
         if (rc == ncclSuccess) rc = api_->ncclSend(sendp, s.send_count, dt, to, l.comm, l.stream);
-        if (rc == ncclSuccess || rc == ncclInProgress) rc = api_->ncclRecv(recvp, s.send_count, dt, from, l.comm, l.stream);
+        if (rc == ncclSuccess || rc == ncclInProgress)
+          rc = api_->ncclRecv(recvp, s.send_count, dt, from, l.comm, l.stream);
         if (rc == ncclInProgress) rc = ncclSuccess;
         ncclResult_t rc2 = api_->ncclGroupEnd();
         return rc != ncclSuccess ? rc : rc2;
@@ -298,6 +333,50 @@ class NcclEngine : public Engine {
   // Issues `n` back-to-back runs of the collective on every active rank, then waits for the streams.
   Status launch(const OpRequest& req, const std::vector<Local*>& active, int n, Deadline deadline,
                 bool record_stop = false) {
+    if (auto st = enqueue(req, active, n, deadline); !st) return st;
+    if (record_stop)
+      for (Local* l : active) {
+        cudaSetDevice(l->dev);
+        cudaEventRecord(l->stop, l->stream);
+      }
+    return wait(active, deadline, coll_info(req.coll).name);
+  }
+
+  // Timed runs captured once into a CUDA graph per stream (--cuda-graph), then launched as one.
+  Status launch_graph(const OpRequest& req, const std::vector<Local*>& active, Deadline deadline) {
+    std::vector<cudaGraphExec_t> execs(active.size(), nullptr);
+    for (Local* l : active) {
+      cudaSetDevice(l->dev);
+      cudaError_t e = cudaStreamBeginCapture(l->stream, cudaStreamCaptureModeThreadLocal);
+      if (e != cudaSuccess) return Error{"cudaStreamBeginCapture: " + cuda_msg(e)};
+    }
+    Status st = enqueue(req, active, req.iters, deadline);
+    for (size_t i = 0; i < active.size(); ++i) {
+      cudaSetDevice(active[i]->dev);
+      cudaGraph_t g = nullptr;
+      cudaError_t e = cudaStreamEndCapture(active[i]->stream, &g);
+      if (e == cudaSuccess && st.ok()) e = cudaGraphInstantiate(&execs[i], g, 0);
+      if (g) cudaGraphDestroy(g);
+      if (e != cudaSuccess && st.ok())
+        st = Error{"CUDA graph capture of " + std::string(coll_info(req.coll).name) + ": " + cuda_msg(e)};
+    }
+    if (!st) return st;
+    for (int pass = 0; pass < 2 && st.ok(); ++pass) {  // pass 0 warms the graph up, pass 1 is timed
+      for (size_t i = 0; i < active.size(); ++i) {
+        cudaSetDevice(active[i]->dev);
+        if (pass == 1) cudaEventRecord(active[i]->start, active[i]->stream);
+        cudaGraphLaunch(execs[i], active[i]->stream);
+        if (pass == 1) cudaEventRecord(active[i]->stop, active[i]->stream);
+      }
+      st = wait(active, deadline, coll_info(req.coll).name);
+    }
+    for (size_t i = 0; i < execs.size(); ++i)
+      if (execs[i]) cudaGraphExecDestroy(execs[i]);
+    return st;
+  }
+
+  // Issues `n` back-to-back runs of the collective on every active rank (no waiting for the GPU).
+  Status enqueue(const OpRequest& req, const std::vector<Local*>& active, int n, Deadline deadline) {
     bool group = active.size() > 1;
     for (int it = 0; it < n; ++it) {
       if (group) api_->ncclGroupStart();
@@ -306,8 +385,10 @@ class NcclEngine : public Engine {
       for (Local* l : active) {
         cudaSetDevice(l->dev);
         ncclResult_t rc = issue(req, *l);
-        if (rc == ncclInProgress) pending = true;
-        else if (rc != ncclSuccess && first == ncclSuccess) first = rc;
+        if (rc == ncclInProgress)
+          pending = true;
+        else if (rc != ncclSuccess && first == ncclSuccess)
+          first = rc;
       }
       ncclResult_t rc = group ? api_->ncclGroupEnd() : ncclSuccess;
       if (rc == ncclInProgress) {
@@ -324,12 +405,7 @@ class NcclEngine : public Engine {
       if (pending)
         if (auto st = settle(deadline, coll_info(req.coll).name); !st) return st;
     }
-    if (record_stop)
-      for (Local* l : active) {
-        cudaSetDevice(l->dev);
-        cudaEventRecord(l->stop, l->stream);
-      }
-    return wait(active, deadline, coll_info(req.coll).name);
+    return ok_status();
   }
 
   // Waits for the streams of the active ranks; polls NCCL for async errors; aborts at the deadline.
@@ -352,7 +428,8 @@ class NcclEngine : public Engine {
           finished[i] = true;
           ++done;
         } else if (e != cudaErrorNotReady) {
-          result = Error{std::string(what) + " on GPU " + std::to_string(active[i]->dev) + ": " + cuda_msg(e)};
+          result =
+              Error{std::string(what) + " on GPU " + std::to_string(active[i]->dev) + ": " + cuda_msg(e)};
           done = active.size();
           break;
         }
@@ -381,6 +458,7 @@ class NcclEngine : public Engine {
 
   const NcclApi* api_ = nullptr;
   int world_ = 1;
+  bool register_ = false, graph_ = false;
   bool aborted_ = false;
   std::vector<Local> locals_;
 };

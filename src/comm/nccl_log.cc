@@ -52,7 +52,9 @@ NcclLogSummary parse_nccl_log(const std::string& text, NcclLogSummary s) {
       std::istringstream parts(line.substr(p + 8));
       std::string nic;
       while (parts >> nic)
-        if (nic.size() > 3 && nic[0] == '[' && std::isdigit(static_cast<unsigned char>(nic[1])) && std::find(s.nics.begin(), s.nics.end(), nic) == s.nics.end()) s.nics.push_back(nic);
+        if (nic.size() > 3 && nic[0] == '[' && std::isdigit(static_cast<unsigned char>(nic[1])) &&
+            std::find(s.nics.begin(), s.nics.end(), nic) == s.nics.end())
+          s.nics.push_back(nic);
       continue;
     }
     // "Bootstrap: Using eth0:10.0.0.2<0>" (2.2x) or "Bootstrap : Using eth0:..." (older)

@@ -56,19 +56,26 @@ struct ExpectCtx {
   uint64_t chunk;  // elements per rank chunk (all_gather, reduce_scatter, alltoall)
 };
 
-// Expected output element i of ctx.rank; sets *checked = false where the output is undefined (reduce, non-root).
+// Expected output element i of ctx.rank; sets *checked = false where the output is undefined (reduce,
+// non-root).
 DD_HD int expected_value(const ExpectCtx& x, uint64_t i, bool* checked) {
   *checked = true;
   switch (x.coll) {
-    case Coll::all_reduce: return narrow_sum(x.nranks, i);
-    case Coll::all_gather: return wide_value(int(i / x.chunk), i % x.chunk);
-    case Coll::reduce_scatter: return narrow_sum(x.nranks, uint64_t(x.rank) * x.chunk + i);
-    case Coll::broadcast: return wide_value(x.root, i);
+    case Coll::all_reduce:
+      return narrow_sum(x.nranks, i);
+    case Coll::all_gather:
+      return wide_value(int(i / x.chunk), i % x.chunk);
+    case Coll::reduce_scatter:
+      return narrow_sum(x.nranks, uint64_t(x.rank) * x.chunk + i);
+    case Coll::broadcast:
+      return wide_value(x.root, i);
     case Coll::reduce:
       if (x.rank != x.root) *checked = false;
       return narrow_sum(x.nranks, i);
-    case Coll::alltoall: return wide_value(int(i / x.chunk), uint64_t(x.rank) * x.chunk + i % x.chunk);
-    case Coll::sendrecv: return wide_value(x.peer, i);
+    case Coll::alltoall:
+      return wide_value(int(i / x.chunk), uint64_t(x.rank) * x.chunk + i % x.chunk);
+    case Coll::sendrecv:
+      return wide_value(x.peer, i);
   }
   *checked = false;
   return 0;

@@ -7,13 +7,22 @@
 #include <thread>
 
 #include "comm/dir_store.h"
+#include "rendezvous/open_store.h"
 
 namespace dd::comm {
 
 nlohmann::json op_to_json(const OpRequest& r) {
-  return {{"coll", coll_info(r.coll).name}, {"dtype", dtype_name(r.dtype)}, {"bytes", r.bytes},
-          {"in_place", r.in_place}, {"warmup", r.warmup}, {"iters", r.iters}, {"check", r.check},
-          {"root", r.root}, {"pair_a", r.pair_a}, {"pair_b", r.pair_b}, {"timeout_ms", r.timeout.count()}};
+  return {{"coll", coll_info(r.coll).name},
+          {"dtype", dtype_name(r.dtype)},
+          {"bytes", r.bytes},
+          {"in_place", r.in_place},
+          {"warmup", r.warmup},
+          {"iters", r.iters},
+          {"check", r.check},
+          {"root", r.root},
+          {"pair_a", r.pair_a},
+          {"pair_b", r.pair_b},
+          {"timeout_ms", r.timeout.count()}};
 }
 
 OpRequest op_from_json(const nlohmann::json& j) {
@@ -35,9 +44,20 @@ OpRequest op_from_json(const nlohmann::json& j) {
 nlohmann::json plan_to_json(const Plan& p) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& o : p.ops) ops.push_back(op_to_json(o));
-  return {{"engine", p.engine}, {"world", p.world}, {"devices", p.devices}, {"ops", ops},
-          {"init_timeout_ms", p.init_timeout_ms}, {"store_dir", p.store_dir}, {"prefix", p.prefix},
-          {"nccl_lib", p.nccl_lib}, {"gloo_iface", p.gloo_iface}, {"gloo_host", p.gloo_host}, {"fault", p.fault}};
+  return {{"engine", p.engine},
+          {"world", p.world},
+          {"devices", p.devices},
+          {"ops", ops},
+          {"init_timeout_ms", p.init_timeout_ms},
+          {"store_dir", p.store_dir},
+          {"store_url", p.store_url},
+          {"prefix", p.prefix},
+          {"nccl_lib", p.nccl_lib},
+          {"gloo_iface", p.gloo_iface},
+          {"gloo_host", p.gloo_host},
+          {"fault", p.fault},
+          {"register_buffers", p.register_buffers},
+          {"cuda_graph", p.cuda_graph}};
 }
 
 Plan plan_from_json(const nlohmann::json& j) {
@@ -48,11 +68,14 @@ Plan plan_from_json(const nlohmann::json& j) {
   for (const auto& o : j.value("ops", nlohmann::json::array())) p.ops.push_back(op_from_json(o));
   p.init_timeout_ms = j.value("init_timeout_ms", int64_t(20000));
   p.store_dir = j.value("store_dir", "");
+  p.store_url = j.value("store_url", "");
   p.prefix = j.value("prefix", "dd/comm/");
   p.nccl_lib = j.value("nccl_lib", "");
   p.gloo_iface = j.value("gloo_iface", "");
   p.gloo_host = j.value("gloo_host", "");
   p.fault = j.value("fault", "");
+  p.register_buffers = j.value("register_buffers", false);
+  p.cuda_graph = j.value("cuda_graph", false);
   return p;
 }
 
@@ -86,10 +109,12 @@ void maybe_fault(const std::string& fault, const std::vector<int>& ranks, const 
     at = std::atoi(kind.substr(a + 1).c_str());
     kind = kind.substr(0, a);
   }
-  if (point == "init" && kind == "nojoin") for (;;) pause();
+  if (point == "init" && kind == "nojoin")
+    for (;;) pause();
   if (point == "init" && kind == "exit") _exit(3);
   if (point == "op" && op == at && kind == "die") raise(SIGKILL);
-  if (point == "op" && op == at && kind == "stall") for (;;) pause();
+  if (point == "op" && op == at && kind == "stall")
+    for (;;) pause();
 }
 
 bool fault_matches(const std::string& fault, const std::vector<int>& ranks, const std::string& kind, int op) {
@@ -113,7 +138,24 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
   }
   // Never destroyed: the process exits right after, and ncclCommDestroy would only add seconds.
   Engine* engine = eng->release();
-  DirStore store(plan.store_dir);
+  std::shared_ptr<rendezvous::Store> store_owner;
+  if (plan.store_url.empty()) {
+    store_owner = std::make_shared<DirStore>(plan.store_dir);
+  } else {
+    const char* token = std::getenv("DD_STORE_TOKEN");
+    auto opened =
+        rendezvous::open_store(plan.store_url, token ? token : "", rendezvous::StoreRole::kClient,
+                               rendezvous::deadline_in(std::chrono::milliseconds(plan.init_timeout_ms)));
+    if (!opened) {
+      emit(fd, {{"ev", "error"},
+                {"stage", "init"},
+                {"ranks", ranks},
+                {"msg", "cannot reach the store " + plan.store_url + ": " + opened.error().message()}});
+      return 4;
+    }
+    store_owner = opened->store;
+  }
+  rendezvous::Store& store = *store_owner;
   EngineConfig cfg;
   cfg.world = plan.world;
   cfg.ranks = ranks;
@@ -124,6 +166,8 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
   cfg.nccl_lib = plan.nccl_lib;
   cfg.gloo_iface = plan.gloo_iface;
   cfg.gloo_host = plan.gloo_host;
+  cfg.register_buffers = plan.register_buffers;
+  cfg.cuda_graph = plan.cuda_graph;
   emit(fd, {{"ev", "ready"}, {"ranks", ranks}, {"devices", cfg.devices}});
   auto st = engine->init(cfg);
   if (!st) {
@@ -138,12 +182,16 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
     op.corrupt = fault_matches(plan.fault, ranks, "corrupt", int(i));
     auto res = engine->run(op);
     if (!res) {
-      emit(fd, {{"ev", "error"}, {"stage", "op"}, {"op", i}, {"ranks", ranks}, {"msg", res.error().message()}});
+      emit(fd,
+           {{"ev", "error"}, {"stage", "op"}, {"op", i}, {"ranks", ranks}, {"msg", res.error().message()}});
       return 4;
     }
     nlohmann::json rr = nlohmann::json::array();
     for (const auto& r : *res)
-      rr.push_back({{"rank", r.rank}, {"time_us", r.time_us}, {"wrong", r.wrong}, {"checked", r.checked},
+      rr.push_back({{"rank", r.rank},
+                    {"time_us", r.time_us},
+                    {"wrong", r.wrong},
+                    {"checked", r.checked},
                     {"participated", r.participated}});
     emit(fd, {{"ev", "result"}, {"op", i}, {"ranks", rr}});
   }

@@ -15,11 +15,14 @@ struct Plan {
   std::vector<int> devices;  // CUDA device of each global rank
   std::vector<OpRequest> ops;
   int64_t init_timeout_ms = 20000;
-  std::string store_dir;  // DirStore directory shared by the workers
+  std::string store_dir;  // DirStore directory shared by the workers (when store_url is empty)
+  std::string store_url;  // open_store URL of a store shared across nodes; token in env DD_STORE_TOKEN
   std::string prefix = "dd/comm/";
   std::string nccl_lib;
   std::string gloo_iface, gloo_host;
-  std::string fault;  // test hook: "RANK:die@OP", "RANK:stall@OP", "RANK:nojoin", "RANK:exit", "RANK:corrupt@OP"
+  bool register_buffers = false, cuda_graph = false;
+  std::string
+      fault;  // test hook: "RANK:die@OP", "RANK:stall@OP", "RANK:nojoin", "RANK:exit", "RANK:corrupt@OP"
 };
 
 nlohmann::json op_to_json(const OpRequest& r);

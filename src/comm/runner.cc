@@ -13,6 +13,7 @@
 
 #include "comm/plan.h"
 #include "launch/worker_supervisor.h"
+#include "rendezvous/open_store.h"
 
 namespace dd::comm {
 
@@ -44,24 +45,31 @@ ErrorCause classify_comm_error(const std::string& msg, const std::vector<std::st
   for (const auto& w : warnings) all += "\n" + w;
   auto has = [&](const char* s) { return all.find(s) != std::string::npos; };
   if (has("Duplicate GPU detected"))
-    return {"comm.gpu.duplicate",
-            "Two ranks share one GPU. Give each rank its own device (torch.cuda.set_device(LOCAL_RANK), or one "
-            "CUDA_VISIBLE_DEVICES entry per process) and start no more ranks per node than GPUs."};
+    return {
+        "comm.gpu.duplicate",
+        "Two ranks share one GPU. Give each rank its own device (torch.cuda.set_device(LOCAL_RANK), or one "
+        "CUDA_VISIBLE_DEVICES entry per process) and start no more ranks per node than GPUs."};
   if (has("GPU(s) are visible") || has("invalid device ordinal"))
-    return {"comm.gpu.too_few",
-            "More ranks than visible GPUs on this node: widen CUDA_VISIBLE_DEVICES or lower --nproc-per-node."};
+    return {
+        "comm.gpu.too_few",
+        "More ranks than visible GPUs on this node: widen CUDA_VISIBLE_DEVICES or lower --nproc-per-node."};
   if (has("no socket interface") || has("No socket interface") || has("NCCL_SOCKET_IFNAME") ||
       has("no usable bootstrap interface"))
     return {"comm.net.no_interface",
-            "NCCL found no network interface to use. Set NCCL_SOCKET_IFNAME to an interface that exists and is up "
+            "NCCL found no network interface to use. Set NCCL_SOCKET_IFNAME to an interface that exists and "
+            "is up "
             "on every node (see `ip -br addr`), or unset it."};
   if (has("cannot load NCCL"))
-    return {"comm.nccl.missing", "Install NCCL (libnccl2) or pass --nccl-lib with the libnccl.so.2 your framework uses."};
+    return {"comm.nccl.missing",
+            "Install NCCL (libnccl2) or pass --nccl-lib with the libnccl.so.2 your framework uses."};
   if (has("cudaGetDeviceCount") || has("CUDA driver") || has("no CUDA-capable device"))
-    return {"comm.cuda.unavailable", "The CUDA driver or GPUs are not usable here; see the gpu findings of `check`."};
+    return {"comm.cuda.unavailable",
+            "The CUDA driver or GPUs are not usable here; see the gpu findings of `check`."};
   if (has("Connection refused") || has("Connection timed out") || has("connectFullMesh") || has("Socket"))
-    return {"comm.net.connect", "Ranks could not connect to each other: check firewalls and the interface chosen."};
-  return {"comm.error", "Read the NCCL warnings in the evidence; rerun with NCCL_DEBUG=INFO for the full log."};
+    return {"comm.net.connect",
+            "Ranks could not connect to each other: check firewalls and the interface chosen."};
+  return {"comm.error",
+          "Read the NCCL warnings in the evidence; rerun with NCCL_DEBUG=INFO for the full log."};
 }
 
 namespace {
@@ -92,7 +100,8 @@ std::string human_bytes(uint64_t b) {
 }
 
 std::string op_label(const OpRequest& r) {
-  std::string s = std::string(coll_info(r.coll).name) + " " + human_bytes(r.bytes) + " " + dtype_name(r.dtype);
+  std::string s =
+      std::string(coll_info(r.coll).name) + " " + human_bytes(r.bytes) + " " + dtype_name(r.dtype);
   if (r.pair_a >= 0) s += " (ranks " + std::to_string(r.pair_a) + "<->" + std::to_string(r.pair_b) + ")";
   if (r.in_place) s += " in-place";
   return s;
@@ -123,9 +132,14 @@ std::string tail_of_file(const std::string& path, size_t max_lines) {
 RunOutcome run_collectives(const RunOptions& opt) {
   auto t0 = rendezvous::Clock::now();
   RunOutcome out;
-  int world = opt.nproc > 0 ? opt.nproc : (opt.engine == "nccl" ? visible_gpu_count() : 2);
+  const int nlocal = opt.nproc > 0 ? opt.nproc : (opt.engine == "nccl" ? visible_gpu_count() : 2);
+  const int world = opt.world > 0 ? opt.world : nlocal;
+  const int first = opt.first_rank;
+  std::vector<int> local;  // global ranks run on this node
+  for (int i = 0; i < nlocal; ++i) local.push_back(first + i);
   out.world = world;
-  auto fail = [&](std::string id, std::string title, std::vector<std::string> ev, std::string fix, int rank = -1) {
+  auto fail = [&](std::string id, std::string title, std::vector<std::string> ev, std::string fix,
+                  int rank = -1) {
     Finding f;
     f.id = std::move(id);
     f.severity = Severity::fail;
@@ -136,22 +150,35 @@ RunOutcome run_collectives(const RunOptions& opt) {
     f.area = "comm";
     out.findings.push_back(std::move(f));
   };
-  if (world <= 0) {
-    fail("comm.gpu.none", "No GPU visible for the NCCL collective test", {}, "Run on a GPU node, or use --engine gloo.");
+  if (nlocal <= 0 || first < 0 || first + nlocal > world) {
+    fail("comm.gpu.none", "No GPU visible for the NCCL collective test", {},
+         "Run on a GPU node, or use --engine gloo.");
     return out;
   }
   if (opt.engine == "nccl" && std::getenv("CUDA_VISIBLE_DEVICES")) {
     int vis = visible_gpu_count();
     int need = 0;
-    for (int r = 0; r < world; ++r) need = std::max(need, 1 + (r < int(opt.devices.size()) ? opt.devices[r] : r));
+    for (int i = 0; i < nlocal; ++i)
+      need = std::max(need, 1 + (i < int(opt.devices.size()) ? opt.devices[i] : i));
     if (need > vis) {
       fail("comm.gpu.too_few",
-           std::to_string(world) + " ranks need " + std::to_string(need) + " GPUs but CUDA_VISIBLE_DEVICES shows " +
-               std::to_string(vis),
+           std::to_string(nlocal) + " ranks need " + std::to_string(need) +
+               " GPUs but CUDA_VISIBLE_DEVICES shows " + std::to_string(vis),
            {std::string("CUDA_VISIBLE_DEVICES=") + std::getenv("CUDA_VISIBLE_DEVICES")},
            classify_comm_error("GPU(s) are visible", {}).fix);
       return out;
     }
+  }
+  std::optional<rendezvous::OpenedStore> served;  // kept alive until the run ends
+  if (opt.store_master && !opt.store_url.empty()) {
+    auto o = rendezvous::open_store(opt.store_url, opt.store_token, rendezvous::StoreRole::kMaster,
+                                    t0 + opt.init_timeout);
+    if (!o) {
+      fail("comm.error", "cannot serve the store " + opt.store_url, {o.error().message()},
+           "Pick a free port on an address of this node.");
+      return out;
+    }
+    served = std::move(*o);
   }
   char tmpl[] = "/tmp/distdoctor-comm-XXXXXX";
   if (!::mkdtemp(tmpl)) {
@@ -163,8 +190,10 @@ RunOutcome run_collectives(const RunOptions& opt) {
   Plan plan;
   plan.engine = opt.engine;
   plan.world = world;
-  plan.devices = opt.devices;
-  for (int r = int(plan.devices.size()); r < world; ++r) plan.devices.push_back(opt.threads ? r : r);
+  plan.devices.assign(world, 0);  // indexed by global rank; this node's ranks use local devices 0..nlocal-1
+  for (int i = 0; i < nlocal; ++i) plan.devices[first + i] = i < int(opt.devices.size()) ? opt.devices[i] : i;
+  plan.store_url = opt.store_url;
+  plan.prefix = opt.store_prefix;
   plan.ops = opt.ops;
   plan.init_timeout_ms = opt.init_timeout.count();
   plan.store_dir = dir + "/store";
@@ -172,6 +201,8 @@ RunOutcome run_collectives(const RunOptions& opt) {
   plan.gloo_iface = opt.gloo_iface;
   plan.gloo_host = opt.gloo_host;
   plan.fault = opt.fault;
+  plan.register_buffers = opt.register_buffers;
+  plan.cuda_graph = opt.cuda_graph;
   const std::string plan_path = dir + "/plan.json";
   std::ofstream(plan_path) << plan_to_json(plan).dump();
 
@@ -182,17 +213,24 @@ RunOutcome run_collectives(const RunOptions& opt) {
   }
   std::vector<std::vector<int>> groups;  // ranks per worker
   if (opt.threads) {
-    groups.emplace_back();
-    for (int r = 0; r < world; ++r) groups[0].push_back(r);
+    groups.push_back(local);
   } else {
-    for (int r = 0; r < world; ++r) groups.push_back({r});
+    for (int r : local) groups.push_back({r});
   }
   std::vector<launch::WorkerSpec> specs;
   for (size_t w = 0; w < groups.size(); ++w) {
     launch::WorkerSpec s;
     std::string ranks;
     for (int r : groups[w]) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
-    s.argv = {exe, "bench", "--as-worker", plan_path, "--worker-ranks", ranks};
+    for (std::string a : opt.wrap) {
+      for (size_t p; (p = a.find("{rank}")) != std::string::npos;)
+        a.replace(p, 6, std::to_string(groups[w][0]));
+      s.argv.push_back(a);
+    }
+    for (const char* a : {exe.c_str(), "bench", "--as-worker", plan_path.c_str(), "--worker-ranks"})
+      s.argv.push_back(a);
+    s.argv.push_back(ranks);
+    if (s.argv[0].find('/') == std::string::npos) s.argv.insert(s.argv.begin(), "/usr/bin/env");
     s.log_path = dir + "/worker." + std::to_string(w) + ".log";
     if (opt.engine == "nccl" && opt.capture_nccl_log) {
       if (!std::getenv("NCCL_DEBUG")) s.env.push_back({"NCCL_DEBUG", "INFO"});
@@ -200,6 +238,7 @@ RunOutcome run_collectives(const RunOptions& opt) {
       s.env.push_back({"NCCL_DEBUG_FILE", dir + "/nccl." + std::to_string(w) + ".%p.log"});
     }
     for (const auto& kv : opt.env) s.env.push_back(kv);
+    if (!opt.store_token.empty()) s.env.push_back({"DD_STORE_TOKEN", opt.store_token});
     specs.push_back(std::move(s));
   }
 
@@ -287,7 +326,9 @@ RunOutcome run_collectives(const RunOptions& opt) {
     if (!clean && !first_trouble) first_trouble = now;
   };
   auto stop = [&]() {
-    if (died_worker >= 0) return true;  // a dead worker: stop the others at once
+    if (died_worker >= 0)  // a dead worker: stop the others at once (after 100 ms if it only aborted,
+      return !aborted(died_worker) ||  // to see whether another rank's death caused that)
+             rendezvous::Clock::now() - died_at > std::chrono::milliseconds(100);
     return first_trouble && rendezvous::Clock::now() > *first_trouble + std::chrono::milliseconds(300);
   };
   bool finished = sup.watch(deadline, on_line, on_exit, stop);
@@ -305,7 +346,7 @@ RunOutcome run_collectives(const RunOptions& opt) {
   for (size_t i = 0; i < out.ops.size(); ++i) {
     OpOutcome& o = out.ops[i];
     const auto& m = results[int(i)];
-    o.complete = int(m.size()) == world;
+    o.complete = int(m.size()) == nlocal;
     all_complete &= o.complete;
     for (const auto& [r, rr] : m) {
       o.ranks.push_back(rr);
@@ -328,13 +369,14 @@ RunOutcome run_collectives(const RunOptions& opt) {
                        std::to_string(rr.checked) + " elements wrong");
       fail("comm.data.wrong", op_label(o.req) + " returned wrong data", ev,
            "Wrong results with no error usually mean faulty GPU memory, a broken link or a NCCL bug: run "
-           "`distdoctor bench` on subsets of GPUs to isolate it, check ECC/Xid errors, and try another NCCL version.");
+           "`distdoctor bench` on subsets of GPUs to isolate it, check ECC/Xid errors, and try another NCCL "
+           "version.");
     }
   }
 
   // Name what went wrong.
   std::vector<int> not_ready, not_init, errored;
-  for (int r = 0; r < world; ++r) {
+  for (int r : local) {
     if (!st[r].ready) not_ready.push_back(r);
     if (!st[r].init_done) not_init.push_back(r);
     if (!st[r].error.empty()) errored.push_back(r);
@@ -346,70 +388,88 @@ RunOutcome run_collectives(const RunOptions& opt) {
     std::string during = st[r].last_op >= 0 ? "during " + op_label(opt.ops[st[r].last_op])
                                             : (st[r].init_done ? "after init" : "during communicator init");
     std::string tail = tail_of_file(specs[died_worker].log_path, 3);
-    std::vector<std::string> ev = {"pid " + std::to_string(ws.pid) + ", " + launch::describe_wait_status(ws.wait_status)};
+    std::vector<std::string> ev = {"pid " + std::to_string(ws.pid) + ", " +
+                                   launch::describe_wait_status(ws.wait_status)};
     if (!tail.empty()) ev.push_back("its last output: " + tail);
+    if (opt.engine == "gloo" && WIFSIGNALED(ws.wait_status) && WTERMSIG(ws.wait_status) == SIGABRT &&
+        !st[r].init_done)
+      ev.push_back(
+          "Gloo aborts a process that cannot connect to a peer: check that the interface (" +
+          (opt.gloo_iface.empty() ? std::string("GLOO_SOCKET_IFNAME or --gloo-host") : opt.gloo_iface) +
+          ") is up on every node and routes to the other ranks");
     ev.push_back("the other ranks were stopped");
-    fail("comm.worker.died",
-         "rank " + join_ranks(groups[died_worker]) + " died (" + launch::describe_wait_status(ws.wait_status) + ") " +
-             during,
-         ev, "A rank that dies takes the whole job down: look at its log (OOM killer: dmesg; Xid errors; a signal "
-             "sent by the scheduler).",
-         r);
+    fail(
+        "comm.worker.died",
+        "rank " + join_ranks(groups[died_worker]) + " died (" + launch::describe_wait_status(ws.wait_status) +
+            ") " + during,
+        ev,
+        "A rank that dies takes the whole job down: look at its log (OOM killer: dmesg; Xid errors; a signal "
+        "sent by the scheduler).",
+        r);
   }
   for (int r : errored) {
     if (died_worker >= 0) break;  // the others' errors are consequences
     auto cause = classify_comm_error(st[r].error, warns);
-    std::string where = st[r].error_stage == "init" ? eng + " communicator init failed on rank " + std::to_string(r)
-                                                    : op_label(opt.ops[std::max(0, st[r].last_op)]) + " failed on rank " +
-                                                          std::to_string(r);
+    std::string where =
+        st[r].error_stage == "init"
+            ? eng + " communicator init failed on rank " + std::to_string(r)
+            : op_label(opt.ops[std::max(0, st[r].last_op)]) + " failed on rank " + std::to_string(r);
     std::vector<std::string> ev = {st[r].error};
     for (auto& w : warn_ev) ev.push_back(w);
     // A stalled rank: alive, no error, no result for the op the others gave up on.
     std::vector<int> stalled, never;  // only a timeout makes the silent ranks suspects
     const bool timed_out = is_timeout(st[r].error);
-    for (int q = 0; q < world && timed_out; ++q) {
+    for (int q : local) {
+      if (!timed_out) break;
       if (!st[q].error.empty() || st[q].done || !alive_at_stop[st[q].worker]) continue;
       (st[q].ready ? stalled : never).push_back(q);
     }
     if (!never.empty()) ev.push_back("rank(s) " + join_ranks(never) + " never joined (started, no answer)");
     if (!stalled.empty())
       ev.push_back("rank(s) " + join_ranks(stalled) + " stalled: alive, last seen " +
-                   (st[stalled[0]].last_op >= 0 ? "starting " + op_label(opt.ops[st[stalled[0]].last_op])
-                                                : std::string(st[stalled[0]].init_done ? "after init" : "in init")));
+                   (st[stalled[0]].last_op >= 0
+                        ? "starting " + op_label(opt.ops[st[stalled[0]].last_op])
+                        : std::string(st[stalled[0]].init_done ? "after init" : "in init")));
     std::string id = cause.id;
     if (id == "comm.error" && timed_out)
       id = st[r].error_stage == "init" ? "comm.init.timeout" : "comm.op.timeout";
     std::string title = where;
     if (id == "comm.net.no_interface" && std::getenv("NCCL_SOCKET_IFNAME"))
-      title += ": NCCL_SOCKET_IFNAME=" + std::string(std::getenv("NCCL_SOCKET_IFNAME")) + " matches no usable interface";
+      title += ": NCCL_SOCKET_IFNAME=" + std::string(std::getenv("NCCL_SOCKET_IFNAME")) +
+               " matches no usable interface";
     else if (id == "comm.gpu.duplicate")
       title += ": two ranks on the same GPU (Duplicate GPU detected)";
-    if (!never.empty()) title += ": rank(s) " + join_ranks(never) + " never joined";
-    else if (!stalled.empty()) title += ": rank(s) " + join_ranks(stalled) + " stalled";
+    if (!never.empty())
+      title += ": rank(s) " + join_ranks(never) + " never joined";
+    else if (!stalled.empty())
+      title += ": rank(s) " + join_ranks(stalled) + " stalled";
     fail(id, title, ev, cause.fix, r);
     break;  // one finding for the root cause; the others' errors are in the evidence of later runs
   }
   if (!finished && died_worker < 0 && errored.empty()) {
     std::vector<std::string> ev;
     std::vector<int> stuck;
-    for (int r = 0; r < world; ++r)
+    for (int r : local)
       if (!st[r].done) stuck.push_back(r);
     if (!not_ready.empty()) ev.push_back("never joined: rank(s) " + join_ranks(not_ready));
     if (!not_init.empty()) ev.push_back("did not finish communicator init: rank(s) " + join_ranks(not_init));
     for (int r : stuck)
-      if (st[r].last_op >= 0) ev.push_back("rank " + std::to_string(r) + " last started " + op_label(opt.ops[st[r].last_op]));
+      if (st[r].last_op >= 0)
+        ev.push_back("rank " + std::to_string(r) + " last started " + op_label(opt.ops[st[r].last_op]));
     for (auto& w : warn_ev) ev.push_back(w);
     fail(not_init.empty() ? "comm.op.timeout" : "comm.init.timeout",
          eng + " test did not finish within " + std::to_string(total.count() / 1000) + " s: rank(s) " +
              join_ranks(stuck) + " did not finish",
-         ev, "A rank that never joins or stalls hangs every other rank: check that all ranks start, reach each "
-             "other (firewall, NCCL_SOCKET_IFNAME), and are not stuck in their own code.");
+         ev,
+         "A rank that never joins or stalls hangs every other rank: check that all ranks start, reach each "
+         "other (firewall, NCCL_SOCKET_IFNAME), and are not stuck in their own code.");
   }
   for (size_t w = 0; w < groups.size() && died_worker < 0 && errored.empty() && finished; ++w) {
     const auto& ws = sup.workers()[w];
     if (!(WIFEXITED(ws.wait_status) && WEXITSTATUS(ws.wait_status) == 0))
-      fail("comm.worker.died", "worker of rank " + join_ranks(groups[w]) + " ended with " +
-                                   launch::describe_wait_status(ws.wait_status),
+      fail("comm.worker.died",
+           "worker of rank " + join_ranks(groups[w]) + " ended with " +
+               launch::describe_wait_status(ws.wait_status),
            {tail_of_file(specs[w].log_path, 3)}, "");
   }
   out.ok = out.findings.empty() && all_complete;

@@ -127,7 +127,8 @@ bool WorkerSupervisor::watch(rendezvous::Deadline deadline,
       if (!w.exited && w.pidfd >= 0) pfds.push_back({w.pidfd, POLLIN, 0});
       if (!w.exited && w.pidfd < 0) any_pidfd_missing = true;
     }
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - rendezvous::Clock::now()).count();
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - rendezvous::Clock::now()).count();
     if (left <= 0) return false;
     int timeout = int(std::min<int64_t>(left, any_pidfd_missing ? 20 : 200));
     ::poll(pfds.data(), pfds.size(), timeout);

@@ -13,10 +13,10 @@
 namespace dd::launch {
 
 struct WorkerSpec {
-  std::vector<std::string> argv;                            // argv[0] is the program path
-  std::vector<std::pair<std::string, std::string>> env;     // set on top of this process's environment
-  std::string log_path;                                     // stdout+stderr go here ("" = inherit)
-  int event_fd = 3;                                         // fd number the worker writes events to
+  std::vector<std::string> argv;                         // argv[0] is the program path
+  std::vector<std::pair<std::string, std::string>> env;  // set on top of this process's environment
+  std::string log_path;                                  // stdout+stderr go here ("" = inherit)
+  int event_fd = 3;                                      // fd number the worker writes events to
 };
 
 struct WorkerState {

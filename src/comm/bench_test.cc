@@ -1,0 +1,77 @@
+// Tests of the sweep builder, the link math (NVML version values, PCIe lanes) and the link findings.
+#include "comm/bench.h"
+
+#include <gtest/gtest.h>
+
+namespace dd::comm {
+
+TEST(BenchSweep, SizesModesAndDedup) {
+  BenchOptions b;
+  b.colls = {Coll::all_reduce, Coll::alltoall};
+  b.min_bytes = 1024;
+  b.max_bytes = 8192;
+  b.step_factor = 2;
+  auto ops = build_sweep(b, 3);
+  // all_reduce: 1K, 2K, 4K, 8K x (out, in); alltoall (no in-place): sizes rounded to 3 ranks' whole elements.
+  int ar = 0, a2a = 0;
+  for (const auto& o : ops) {
+    if (o.coll == Coll::all_reduce) ++ar;
+    if (o.coll == Coll::alltoall) {
+      ++a2a;
+      EXPECT_FALSE(o.in_place);
+      EXPECT_EQ(o.bytes % (3 * 4), 0u);
+    }
+    EXPECT_GE(o.timeout.count(), 10000);
+  }
+  EXPECT_EQ(ar, 8);
+  EXPECT_EQ(a2a, 4);
+  b.in_place = false;
+  b.colls = {Coll::all_reduce};
+  b.min_bytes = b.max_bytes = 1 << 20;
+  ops = build_sweep(b, 2);
+  ASSERT_EQ(ops.size(), 1u);
+  EXPECT_EQ(ops[0].bytes, 1u << 20);
+}
+
+TEST(Link, NvmlVersionsAndPcie) {
+  EXPECT_EQ(nvlink_generation(6), 4);  // what an H200 reports
+  EXPECT_EQ(nvlink_generation(4), 3);
+  EXPECT_EQ(nvlink_generation(7), 5);
+  EXPECT_DOUBLE_EQ(nvlink_gbps_per_link(6) * 18, 450.0);
+  EXPECT_DOUBLE_EQ(nvlink_gbps_per_link(7), 50.0);
+  EXPECT_NEAR(pcie_gbps(5, 16), 63.0, 0.1);
+  EXPECT_EQ(pcie_gbps(0, 16), 0.0);
+  LinkFacts f;
+  f.nvml_ok = true;
+  f.gpus = {{0, "a", 18, 6, 5, 16}, {1, "b", 12, 6, 5, 16}};
+  LinkLimit l = intra_node_limit(f, 2);
+  EXPECT_DOUBLE_EQ(l.gbps, 300.0);  // the weaker GPU bounds the node
+  EXPECT_EQ(l.description, "NVLink 4 x12 = 300 GB/s per direction");
+  f.gpus[1].nvlinks_active = 0;  // one GPU without NVLink: PCIe is the path
+  l = intra_node_limit(f, 2);
+  EXPECT_NEAR(l.gbps, 63.0, 0.1);
+}
+
+TEST(Link, FindingsFlagFarBelowTheLink) {
+  RunOutcome run;
+  run.world = 2;
+  OpOutcome o;
+  o.req.coll = Coll::all_reduce;
+  o.complete = true;
+  o.bytes = 1ull << 30;
+  o.busbw = 100;
+  run.ops = {o};
+  LinkLimit l{450, "NVLink 4 x18 = 450 GB/s per direction"};
+  auto f = link_findings(run, l);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "comm.bw.low");
+  run.ops[0].busbw = 345;
+  f = link_findings(run, l);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "comm.bw.link");
+  EXPECT_NE(f[0].title.find("77%"), std::string::npos) << f[0].title;
+  run.ops[0].bytes = 1 << 20;  // latency-bound sizes say nothing about the link
+  EXPECT_TRUE(link_findings(run, l).empty());
+}
+
+}  // namespace dd::comm

@@ -1,0 +1,88 @@
+// The comm.* finding docs: what each means, why it matters, what to do.
+#include "comm/finding_docs.h"
+
+namespace dd::comm {
+
+const std::vector<rules::FindingDoc>& comm_finding_docs() {
+  static const std::vector<rules::FindingDoc> docs = {
+      {"comm.collectives.ok", "Collectives ran and every output element was right",
+       "Each collective ran on every rank with inputs whose exact result is known, outputs poisoned before "
+       "the run "
+       "and every element compared on the device (NCCL) or host (Gloo). Nothing was wrong."},
+      {"comm.data.wrong", "A collective returned wrong data",
+       "Some output elements differed from the exact expected value, counted per rank. A wrong result is a "
+       "failure "
+       "whatever the speed: suspect GPU memory (ECC, Xid errors), a faulty link, or a NCCL bug. Run bench on "
+       "subsets "
+       "of GPUs to isolate the pair, and try another NCCL version with --nccl-lib."},
+      {"comm.worker.died", "A rank's process died",
+       "A worker process exited or was killed by a signal (named with its status) while the others ran; "
+       "distdoctor "
+       "noticed it at once and stopped the rest, as a training job's launcher should. SIGKILL often means "
+       "the OOM "
+       "killer or the scheduler; SIGSEGV/SIGABRT a crash (Gloo aborts when a peer cannot be reached)."},
+      {"comm.init.timeout", "The communicator was not created before the deadline",
+       "Communicators are created non-blocking and polled; at the deadline they are aborted and the ranks "
+       "that never "
+       "joined or did not finish are named. Usual causes: a rank that never started, a firewall or a wrong "
+       "interface "
+       "between nodes, or a rank stuck in its own code."},
+      {"comm.op.timeout", "A collective did not complete before the deadline",
+       "A collective was enqueued but did not finish in time; the communicator was aborted. The rank that "
+       "stalled "
+       "(alive but silent) is named. Look at what that rank was doing (py-spy dump, its log)."},
+      {"comm.gpu.duplicate", "Two ranks on one GPU",
+       "NCCL refuses a communicator where two ranks use the same GPU (\"Duplicate GPU detected\"). Each rank "
+       "must "
+       "select its own device, usually from LOCAL_RANK."},
+      {"comm.gpu.too_few", "More ranks than visible GPUs",
+       "The ranks of this node need more GPUs than CUDA_VISIBLE_DEVICES (or the node) provides. Widen "
+       "CUDA_VISIBLE_DEVICES or start fewer ranks per node."},
+      {"comm.gpu.none", "No GPU visible for the NCCL test", "Run on a GPU node, or use the Gloo engine."},
+      {"comm.cuda.unavailable", "CUDA is not usable",
+       "The CUDA runtime could not see a usable GPU (driver missing or too old). See the gpu findings of "
+       "check."},
+      {"comm.nccl.missing", "NCCL could not be loaded",
+       "libnccl.so.2 was not found or lacks symbols. Install NCCL or point --nccl-lib at the one your "
+       "framework uses."},
+      {"comm.net.no_interface", "NCCL found no network interface",
+       "NCCL's bootstrap found no interface to use, usually because NCCL_SOCKET_IFNAME names one that does "
+       "not exist "
+       "or is down. Set it to an interface present and up on every node, or unset it."},
+      {"comm.net.connect", "Ranks could not connect to each other",
+       "Sockets between ranks failed (refused, reset, timed out). Check firewalls, the interface chosen "
+       "(NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME) and routes between nodes."},
+      {"comm.error", "The collective test failed", "See the evidence: the library's own message is quoted."},
+      {"comm.bw.link", "Bus bandwidth as a fraction of the link",
+       "busbw at the largest size tested, next to the per-direction limit of the GPUs' link (NVLink count x "
+       "speed, "
+       "or PCIe generation x width, read from NVML). NCCL usually reaches 75-85% of NVLink."},
+      {"comm.bw.low", "Bus bandwidth far below the link",
+       "busbw is under 40% of what the link allows: P2P may be disabled (NCCL_P2P_DISABLE, IOMMU/ACS), "
+       "traffic may "
+       "take SHM or the network instead of NVLink, or a link is degraded. Check the transport finding."},
+      {"comm.bw.slow_pair", "A pair of GPUs is much slower than the others",
+       "In the per-pair send/recv matrix this pair reached under half the median pair: a degraded NVLink or "
+       "a "
+       "narrower PCIe path between these two GPUs."},
+      {"comm.transport.default", "Which transport NCCL chose",
+       "Read from NCCL's own INFO log: P2P (NVLink or PCIe peer access), SHM (through host memory), or NET."},
+      {"comm.transport.net", "NCCL's network path works",
+       "With NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1, NCCL had to use its network transport (NET/IB or "
+       "NET/Socket); the NIC and the busbw it reached are given. This is the path traffic takes between "
+       "nodes."},
+      {"comm.transport.net_failed", "NCCL's network path does not work",
+       "With P2P and SHM off NCCL could not run: multi-node jobs will fail the same way. Fix the interface, "
+       "IB HCA "
+       "selection (NCCL_IB_HCA) or firewall first."},
+      {"comm.tune.better", "An NCCL setting beats the default here",
+       "bench --tune measured NCCL settings one by one (and the best two together) and this one gave more "
+       "bus "
+       "bandwidth, confirmed with the data check. The fix lists the exports."},
+      {"comm.tune.default_best", "NCCL's defaults are the best tried",
+       "No tried setting beat the default by 1%."},
+  };
+  return docs;
+}
+
+}  // namespace dd::comm

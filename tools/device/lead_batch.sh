@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# One GPU-machine batch for the lead: facts/check recording, CUDA_VISIBLE_DEVICES ground truth, real log capture,
+# and the store-vs-TCPStore comparison. Everything lands in $OUT/batch.tar.gz (the device returns few files).
+# Usage (on the device, repo root, build/ carried): tools/device/lead_batch.sh [parts...]  parts: facts cvd logs store
+set -u
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+R=${OUT:-/tmp/out}
+W=$(mktemp -d /tmp/lead_batch.XXXXXX)
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(facts cvd logs store)
+export LD_LIBRARY_PATH=$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+ldd build/distdoctor | grep -E "not found|gloo|fmt|ssl|crypto" > "$W/ldd.txt" 2>&1
+for p in "${parts[@]}"; do
+  start=$(date +%s.%N)
+  case $p in
+    facts) mkdir -p "$W/facts" && OUT=$W/facts timeout 150 tools/device/record_facts.sh > "$W/facts/run.log" 2>&1 ;;
+    cvd)   mkdir -p "$W/cvd" && OUT=$W/cvd timeout 60 tools/device/cvd_truth.sh build/distdoctor > "$W/cvd/run.log" 2>&1 ;;
+    logs)  mkdir -p "$W/logs" && OUT=$W/logs timeout 280 tools/device/capture_logs.sh > "$W/logs/run.log" 2>&1 ;;
+    store) mkdir -p "$W/store" && REPEAT=2 timeout 150 tools/device/store_vs_torch.sh 256 1024 4096 > "$W/store/run.log" 2>&1 ;;
+  esac
+  echo "$p: exit $? in $(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo ?) s" | tee -a "$W/parts.txt"
+done
+tar -C "$W" -czf "$R/batch.tar.gz" .
+cat "$W/parts.txt" "$W/ldd.txt"; tail -5 "$W"/*/run.log
