@@ -29,11 +29,8 @@ std::vector<report::Finding> run_node_rules(const probe::NodeFacts& facts, const
 std::vector<FindingDoc> all_rule_docs() {
   std::vector<FindingDoc> docs;
   for (const auto& r : node_rules()) docs.insert(docs.end(), r.docs.begin(), r.docs.end());
-<<<<<<< HEAD
   for (auto& d : cluster_rule_docs()) docs.push_back(std::move(d));
-=======
   for (const auto& d : comm::comm_finding_docs()) docs.push_back(d);
->>>>>>> comm
   return docs;
 }
 
