@@ -11,7 +11,7 @@
 #include <map>
 #include <sstream>
 
-#include "cluster/nccl_if_guess.h"
+#include "rules/nccl_ifselect.h"
 
 namespace dd::cluster {
 namespace {
@@ -133,9 +133,10 @@ void complete_facts(probe::NodeFacts& facts, const EnvMap& env) {
 
 std::string pick_advertise_addr(const probe::NetFacts& net, const std::string& nccl_setting) {
   for (const auto& i : net.interfaces)
-    if (i.name == net.default_route_ifname && i.up && !i.ipv4.empty()) return first_addr(i);
-  for (const auto& i : guess_nccl_ifs(net, nccl_setting))
-    if (!i.ipv4.empty() && i.kind != "loopback") return first_addr(i);
+    if (i.name == net.default_route_ifname && i.up && !i.ipv4.empty())
+      return i.ipv4.front().substr(0, i.ipv4.front().find('/'));
+  for (const auto& c : rules::nccl_socket_interfaces(net, nccl_setting))
+    if (c.family == 4 && c.iface->kind != "loopback") return c.addr;
   return "127.0.0.1";
 }
 

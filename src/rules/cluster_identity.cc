@@ -4,8 +4,9 @@
 
 #include <set>
 
-#include "cluster/nccl_if_guess.h"
 #include "rules/cluster_rule.h"
+#include "rules/nccl_ifselect.h"
+#include "rules/rule_util.h"
 
 namespace dd::rules {
 
@@ -102,7 +103,8 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
   std::map<std::string, bool> on_nccl_if;
   for (const auto& n : v.nodes) {
     if (!n.has_facts || twice.count(&n)) continue;
-    auto nccl = cluster::guess_nccl_ifs(n.facts.net, n.lead.nccl_ifname_setting);
+    auto nccl =
+        nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
     for (const auto& i : n.facts.net.interfaces) {
       if (i.kind == "loopback" || i.kind == "docker" || i.name.rfind("docker", 0) == 0 ||
           i.name.rfind("virbr", 0) == 0)

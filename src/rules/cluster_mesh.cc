@@ -6,8 +6,10 @@
 #include <set>
 #include <tuple>
 
-#include "cluster/nccl_if_guess.h"
 #include "rules/cluster_rule.h"
+#include "rules/nccl_iflist.h"
+#include "rules/nccl_ifselect.h"
+#include "rules/rule_util.h"
 
 namespace dd::rules {
 
@@ -19,7 +21,7 @@ namespace {
 using Key = std::tuple<int, int, std::string>;  // from, to, to_if
 
 std::string primary_if(const cluster::ClusterNode& n) {
-  auto ifs = cluster::guess_nccl_ifs(n.facts.net, n.lead.nccl_ifname_setting);
+  auto ifs = nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
   return ifs.empty() ? "" : ifs.front().name;
 }
 
@@ -49,9 +51,10 @@ void recommend(const cluster::ClusterView& v, const std::map<Key, const cluster:
   bool current_ok = all_pairs_ok(v, idx, [&](size_t j) { return primary[j]; });
   // Candidate names: interfaces every node has, in the first node's NCCL preference order.
   std::vector<std::string> candidates;
-  for (const auto& i : cluster::guess_nccl_ifs(v.nodes[0].facts.net, "^lo,docker,virbr"))
+  for (const auto& i : nccl_find_interfaces(v.nodes[0].facts.net, "^lo,docker,virbr", 0, kNcclMaxIfs))
     candidates.push_back(i.name);
-  for (const auto& i : cluster::guess_nccl_ifs(v.nodes[0].facts.net, "docker")) candidates.push_back(i.name);
+  for (const auto& i : nccl_find_interfaces(v.nodes[0].facts.net, "docker", 0, kNcclMaxIfs))
+    candidates.push_back(i.name);
   std::string good;
   for (const auto& c : candidates)
     if (all_pairs_ok(v, idx, [&](size_t) { return c; })) {
@@ -116,7 +119,7 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
     // NCCL's path: the interface it picks there, or one its NCCL_SOCKET_IFNAME names (even if it is down).
     const std::string& setting = tn.lead.nccl_ifname_setting;
     bool primary = primary_if(tn) == target.second ||
-                   (setting.size() > 1 && cluster::nccl_if_matches(target.second, setting));
+                   (setting.size() > 1 && nccl_if_list_selects(setting, target.second));
     // Off NCCL's path and failing only from nodes that have no interface of that name: worth knowing only.
     bool sources_lack_it = true;
     for (const auto* p : probes)

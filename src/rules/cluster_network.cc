@@ -2,8 +2,9 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 
-#include "cluster/nccl_if_guess.h"
 #include "rules/cluster_rule.h"
+#include "rules/nccl_ifselect.h"
+#include "rules/rule_util.h"
 
 namespace dd::rules {
 
@@ -33,7 +34,8 @@ std::vector<Finding> check_network(const cluster::ClusterView& v) {
   std::vector<std::string> lines;
   for (const auto& n : v.nodes) {
     if (!n.has_facts) continue;
-    auto ifs = cluster::guess_nccl_ifs(n.facts.net, n.lead.nccl_ifname_setting);
+    auto ifs =
+        nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
     std::string gloo_set;
     if (auto it = n.facts.env.find("GLOO_SOCKET_IFNAME"); it != n.facts.env.end()) gloo_set = it->second;
     std::string gloo = gloo_set.empty() ? fmt::format("hostname {} -> {}", n.facts.host.hostname,
@@ -68,9 +70,8 @@ std::vector<Finding> check_network(const cluster::ClusterView& v) {
       continue;
     }
     const auto& i = ifs.front();
-    lines.push_back(
-        fmt::format("{}: NCCL {} {}; Gloo {}", node_label(n), i.name, cluster::first_addr(i), gloo));
-    std::string sn = i.ipv4.empty() ? "(IPv6 only)" : subnet_of(i.ipv4.front());
+    lines.push_back(fmt::format("{}: NCCL {} {}; Gloo {}", node_label(n), i.name, i.addr, gloo));
+    std::string sn = i.iface->ipv4.empty() ? "(IPv6 only)" : subnet_of(i.iface->ipv4.front());
     subnets[sn].push_back(fmt::format("{} {}", node_label(n), i.name));
   }
   if (!lines.empty())

@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "cluster/nccl_if_guess.h"
 #include "rules/cluster_rule.h"
 
 namespace dd::rules {
@@ -215,25 +214,6 @@ TEST(ClusterRules, SubnetsAndNoInterface) {
   v.nodes[1].lead.nccl_ifname_setting = "=ens9";
   fs = run_cluster_rules(v);
   EXPECT_NE(find(fs, "cluster.net.no_interface", "n1(1)"), nullptr);
-}
-
-TEST(ClusterIfGuess, FollowsNcclOrderAndGrammar) {
-  EXPECT_TRUE(cluster::nccl_if_matches("eth0", "eth"));
-  EXPECT_FALSE(cluster::nccl_if_matches("eth0", "=eth"));
-  EXPECT_TRUE(cluster::nccl_if_matches("eth0", "=eth0,ib0"));
-  EXPECT_FALSE(cluster::nccl_if_matches("docker0", "^docker,lo"));
-  EXPECT_TRUE(cluster::nccl_if_matches("ens1", "^docker,lo"));
-  EXPECT_TRUE(cluster::nccl_if_matches("eth0", "eth0:1234"));
-  probe::NetFacts net;
-  net.interfaces = {iface("docker0", "198.19.0.1/24", 0), iface("eth0", "198.18.0.1/24", 1),
-                    iface("ib0", "198.18.2.1/24", 2)};
-  EXPECT_EQ(cluster::guess_nccl_ifs(net, "").front().name, "ib0");
-  EXPECT_EQ(cluster::guess_nccl_ifs(net, "e").front().name, "ib0");  // one-letter values are ignored by NCCL
-  EXPECT_EQ(cluster::guess_nccl_ifs(net, "^ib").front().name, "docker0");
-  net.interfaces.pop_back();
-  EXPECT_EQ(cluster::guess_nccl_ifs(net, "").front().name, "eth0");
-  net.interfaces[1].running = false;
-  EXPECT_EQ(cluster::guess_nccl_ifs(net, "").front().name, "docker0");
 }
 
 }  // namespace

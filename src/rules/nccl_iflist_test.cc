@@ -174,5 +174,33 @@ TEST(NcclIfSelect, CommIdSubnet) {
   EXPECT_EQ(boot(n, std::nullopt, std::nullopt, "[fd00::1]:1234"), "none");
 }
 
+TEST(NcclIfSelect, SettingStringFormForTheClusterLayer) {
+  // Grammar through the string helper the cluster layer uses.
+  EXPECT_TRUE(nccl_if_list_selects("eth", "eth0"));
+  EXPECT_FALSE(nccl_if_list_selects("=eth", "eth0"));
+  EXPECT_TRUE(nccl_if_list_selects("=eth0,ib0", "eth0"));
+  EXPECT_FALSE(nccl_if_list_selects("^docker,lo", "docker0"));
+  EXPECT_TRUE(nccl_if_list_selects("^docker,lo", "ens1"));
+  EXPECT_TRUE(nccl_if_list_selects("eth0:1234", "eth0"));
+  // Order and the ignored one-letter value, with "" meaning unset.
+  auto n = net({iface("docker0", {"198.19.0.1/24"}, {}, true, "bridge"), iface("eth0", {"198.18.0.1/24"}),
+                iface("ib0", {"198.18.2.1/24"}, {}, true, "ipoib")});
+  EXPECT_EQ(nccl_socket_interfaces(n, "").front().name, "ib0");
+  EXPECT_EQ(nccl_socket_interfaces(n, "e").front().name, "ib0");  // one-letter values are ignored by NCCL
+  EXPECT_EQ(nccl_socket_interfaces(n, "^ib").front().name, "docker0");
+  EXPECT_EQ(nccl_socket_interfaces(n, "^ib").front().addr, "198.19.0.1");
+  n.interfaces.pop_back();
+  EXPECT_EQ(nccl_socket_interfaces(n, "").front().name, "eth0");
+  n.interfaces[1].running = false;
+  EXPECT_EQ(nccl_socket_interfaces(n, "").front().name, "docker0");
+  // Same answer as the full model, candidates pointing into the facts given.
+  IfSelectInput in;
+  in.net = &n;
+  auto full = nccl_select_interfaces(in);
+  auto str = nccl_socket_interfaces(n, "");
+  ASSERT_EQ(full.matched.size(), str.size());
+  EXPECT_EQ(str.front().iface, &n.interfaces[0]);
+}
+
 }  // namespace
 }  // namespace dd::rules
