@@ -1,9 +1,15 @@
-// `distdoctor check`: collect this node's facts (or load them with --facts), run the rules, render the report.
+// `distdoctor check`: collect this node's facts (or load them with --facts), run the rules, optionally run
+// the short collective pass (--collectives), render the report.
+#include <chrono>
 #include <fstream>
 #include <iostream>
+#include <tuple>
+#include <utility>
 
 #include "cli/command.h"
 #include "cluster/cluster_check.h"
+#include "comm/check_pass.h"
+#include "comm/runner.h"
 #include "probe/collect.h"
 #include "report/report.h"
 #include "rules/rule.h"
@@ -19,12 +25,48 @@ struct CheckArgs {
   int nproc_per_node = 0;
   cluster::ClusterArgs cluster;  // multi-node flags; the flow lives in src/cluster/
   bool local_only = false;
+  bool collectives = false;  // also run comm's short collective pass on this node
+  std::string engine;        // "" auto, "nccl", "gloo"
+  double init_timeout_s = 10;
 };
+
+// NCCL is the engine when GPUs are visible, this build has the NCCL engine and a libnccl loads (the
+// facts' load test); otherwise Gloo over TCP on this node. Returns the engine and why.
+std::pair<std::string, std::string> auto_engine(const probe::NodeFacts& f, const std::string& nccl_lib) {
+  int gpus = comm::visible_gpu_count();
+  if (gpus == 0) return {"gloo", "no GPU visible"};
+#ifdef DD_HAVE_CUDA
+  for (const auto& l : f.nccl.libs)
+    if (l.error.empty() && l.version_code > 0 && (nccl_lib.empty() || l.source == "--nccl-lib"))
+      return {"nccl", std::to_string(gpus) + " GPU(s) visible, NCCL " + l.version + " loads"};
+  return {"gloo", std::to_string(gpus) + " GPU(s) visible but no libnccl loads"};
+#else
+  (void)f, (void)nccl_lib;
+  return {"gloo", "this build has no NCCL engine (built without CUDA)"};
+#endif
+}
+
+void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckArgs& a) {
+  comm::CheckPassOptions co;
+  std::string why = "--engine " + a.engine;
+  co.engine = a.engine;
+  if (co.engine.empty()) std::tie(co.engine, why) = auto_engine(f, a.nccl_lib);
+  co.nproc = a.nproc_per_node;
+  co.nccl_lib = a.nccl_lib;
+  co.init_timeout = std::chrono::milliseconds(int64_t(a.init_timeout_s * 1000));
+  if (co.engine == "gloo") co.bandwidth_bytes = 32ull << 20;  // TCP on one node: keep the pass short
+  auto res = comm::run_check_pass_measured(co);
+  r.notes.push_back("collectives: " + co.engine + " engine (" + why + ")");
+  for (auto& x : res.findings) r.add(std::move(x));
+  res.measurements["engine_reason"] = why;
+  r.measurements = nlohmann::json{{"collectives", res.measurements}};
+}
 }  // namespace
 
 Runner setup_check(CLI::App& sub) {
   auto a = std::make_shared<CheckArgs>();
-  sub.add_option("--facts", a->facts_file, "Run the rules on recorded facts (from `distdoctor facts --json`)");
+  auto* facts_opt = sub.add_option("--facts", a->facts_file,
+                                   "Run the rules on recorded facts (from `distdoctor facts --json`)");
   sub.add_option("--nccl-lib", a->nccl_lib, "Also inspect this libnccl.so (the one your framework loads)");
   sub.add_option("--nproc-per-node", a->nproc_per_node, "Processes the job starts on this node")
       ->check(CLI::Range(1, 4096));
@@ -40,13 +82,30 @@ Runner setup_check(CLI::App& sub) {
   sub.add_option("--token-file", c.token_file, "Read the job token from this file");
   sub.add_option("--timeout", c.timeout_s, "Seconds for the whole cluster run (default 60)")
       ->check(CLI::Range(1.0, 86400.0));
-  sub.add_flag("--mesh-bandwidth", c.mesh_bandwidth, "Also measure TCP bandwidth between every pair of nodes");
-  sub.add_flag("--local", a->local_only, "Check this node only, even under a launcher (srun, mpirun, torchrun)");
+  sub.add_flag("--mesh-bandwidth", c.mesh_bandwidth,
+               "Also measure TCP bandwidth between every pair of nodes");
+  sub.add_flag("--local", a->local_only,
+               "Check this node only, even under a launcher (srun, mpirun, torchrun)");
+  sub.add_flag("--collectives", a->collectives,
+               "Also run a short collective pass on this node (every collective once, data verified, one "
+               "bandwidth point; a few seconds)")
+      ->excludes(facts_opt);
+  sub.add_option("--engine", a->engine,
+                 "--collectives engine: nccl or gloo (default nccl when GPUs are "
+                 "visible and NCCL loads, else gloo)")
+      ->check(CLI::IsMember({"nccl", "gloo"}));
+  sub.add_option("--init-timeout", a->init_timeout_s, "--collectives: seconds for communicator setup")
+      ->check(CLI::Range(1.0, 600.0));
   return [a]() -> int {
     auto env = cluster::current_env();
     if (a->facts_file.empty() && !a->local_only &&
-        cluster::cluster_requested(a->cluster, cluster::detect_launcher(env)))
-      return cluster::run_cluster_check(a->cluster, {a->json, a->quiet_ok, a->nccl_lib, a->nproc_per_node}, env);
+        cluster::cluster_requested(a->cluster, cluster::detect_launcher(env))) {
+      if (a->collectives)
+        std::cerr << "distdoctor check: --collectives is not run in cluster mode (yet); run `distdoctor "
+                     "check --local --collectives` on each node for the node-local pass\n";
+      return cluster::run_cluster_check(a->cluster, {a->json, a->quiet_ok, a->nccl_lib, a->nproc_per_node},
+                                        env);
+    }
     probe::NodeFacts facts;
     if (!a->facts_file.empty()) {
       std::ifstream in(a->facts_file);
@@ -72,6 +131,10 @@ Runner setup_check(CLI::App& sub) {
     report::Report r;
     r.title = "distdoctor check — node " + facts.host.hostname;
     r.findings = rules::run_node_rules(facts, co);
+    if (a->collectives)
+      add_collectives(r, facts, *a);
+    else if (a->facts_file.empty())
+      r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
     r.facts = facts;
     if (a->json) {
       std::cout << report::render_json(r).dump(2) << "\n";

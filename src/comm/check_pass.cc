@@ -4,10 +4,42 @@
 #include <cstdio>
 
 #include "comm/bench.h"
+#include "comm/collective.h"
+#include "comm/dtype.h"
 
 namespace dd::comm {
 
+namespace {
+
+nlohmann::json measurements_json(const RunOutcome& run, const std::string& engine) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& o : run.ops)
+    ops.push_back({{"collective", coll_info(o.req.coll).name},
+                   {"dtype", dtype_name(o.req.dtype)},
+                   {"bytes", o.bytes},
+                   {"complete", o.complete},
+                   {"time_us", o.time_us},
+                   {"algbw_gbps", o.algbw},
+                   {"busbw_gbps", o.busbw},
+                   {"wrong", o.req.check ? nlohmann::json(o.wrong) : nlohmann::json()}});
+  nlohmann::json transports = nlohmann::json::object();
+  for (const auto& [t, n] : run.nccl_log.transports) transports[t] = n;
+  return {{"engine", engine},
+          {"library", run.library},
+          {"world", run.world},
+          {"ok", run.ok},
+          {"wall_s", run.wall_s},
+          {"ops", ops},
+          {"nccl_transports", transports}};
+}
+
+}  // namespace
+
 std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt) {
+  return run_check_pass_measured(opt).findings;
+}
+
+CheckPassResult run_check_pass_measured(const CheckPassOptions& opt) {
   RunOptions ro;
   ro.engine = opt.engine.empty() ? (visible_gpu_count() > 0 ? "nccl" : "gloo") : opt.engine;
   ro.nproc = opt.nproc;
@@ -60,7 +92,7 @@ std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt) {
       out.push_back(t);
     }
   }
-  return out;
+  return {out, measurements_json(run, ro.engine)};
 }
 
 }  // namespace dd::comm

@@ -2,6 +2,7 @@
 // verified, one bandwidth point compared with the link, all within a few seconds; returns findings.
 #pragma once
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,17 @@ struct CheckPassOptions {
   std::string self_exe;                     // worker binary; empty = /proc/self/exe
 };
 
+struct CheckPassResult {
+  std::vector<report::Finding> findings;
+  // {"engine","library","world","ok","wall_s","ops":[{"collective","dtype","bytes","complete","time_us",
+  //  "algbw_gbps","busbw_gbps","wrong"}],"nccl_transports":{...}}
+  nlohmann::json measurements;
+};
+
+// The pass with its measurements (for `check --collectives --json`).
+CheckPassResult run_check_pass_measured(const CheckPassOptions& opt);
+
+// The pass's findings only (bench --quick).
 std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt);
 
 }  // namespace dd::comm

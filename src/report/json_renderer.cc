@@ -9,6 +9,7 @@ nlohmann::json render_json(const Report& r) {
   j["findings"] = r.findings;
   j["facts"] = r.facts;
   if (!r.notes.empty()) j["notes"] = r.notes;
+  if (!r.measurements.is_null()) j["measurements"] = r.measurements;
   return j;
 }
 

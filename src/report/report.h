@@ -22,6 +22,7 @@ struct Report {
   std::vector<Finding> findings;
   nlohmann::json facts;              // facts the findings came from (may be null)
   std::vector<std::string> notes;    // context lines for the header (sources of values, deadlines)
+  nlohmann::json measurements;       // numbers a run measured (check --collectives); null = none
 
   void add(Finding f) { findings.push_back(std::move(f)); }
   Verdict verdict() const;
