@@ -7,7 +7,7 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 R=${OUT:-/tmp/out}
 W=$(mktemp -d /tmp/lead_batch.XXXXXX)
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(facts cvd logs store)
+[ ${#parts[@]} -gt 0 ] || parts=(facts cvd coll logs store)
 export LD_LIBRARY_PATH=$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 ldd build/distdoctor | grep -E "not found|gloo|fmt|ssl|crypto" > "$W/ldd.txt" 2>&1
 for p in "${parts[@]}"; do
@@ -16,6 +16,11 @@ for p in "${parts[@]}"; do
     facts) mkdir -p "$W/facts" && OUT=$W/facts timeout 150 tools/device/record_facts.sh > "$W/facts/run.log" 2>&1 ;;
     cvd)   mkdir -p "$W/cvd" && OUT=$W/cvd timeout 60 tools/device/cvd_truth.sh build/distdoctor > "$W/cvd/run.log" 2>&1 ;;
     logs)  mkdir -p "$W/logs" && OUT=$W/logs timeout 280 tools/device/capture_logs.sh > "$W/logs/run.log" 2>&1 ;;
+    coll)  mkdir -p "$W/coll" && for i in 1 2 3 4 5 6; do
+             /usr/bin/time -f "wall %e s" build/distdoctor check --local --collectives --json > "$W/coll/check_coll_$i.json" 2>> "$W/coll/times.txt"
+             echo "exit $?" >> "$W/coll/times.txt"; done
+           NO_COLOR=1 build/distdoctor check --local --collectives > "$W/coll/check_coll.txt" 2>&1
+           OUT=$W/coll timeout 200 tools/device/cluster_gpu_check.sh build/distdoctor >> "$W/coll/run.log" 2>&1 ;;
     store) mkdir -p "$W/store" && REPEAT=2 timeout 150 tools/device/store_vs_torch.sh 256 1024 4096 > "$W/store/run.log" 2>&1 ;;
   esac
   echo "$p: exit $? in $(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo ?) s" | tee -a "$W/parts.txt"
