@@ -11,19 +11,19 @@ parts=("$@")
 export LD_LIBRARY_PATH=$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 ldd build/distdoctor | grep -E "not found|gloo|fmt|ssl|crypto" > "$W/ldd.txt" 2>&1
 for p in "${parts[@]}"; do
-  start=$(date +%s.%N)
+  start=$SECONDS
   case $p in
     facts) mkdir -p "$W/facts" && OUT=$W/facts timeout 150 tools/device/record_facts.sh > "$W/facts/run.log" 2>&1 ;;
     cvd)   mkdir -p "$W/cvd" && OUT=$W/cvd timeout 60 tools/device/cvd_truth.sh build/distdoctor > "$W/cvd/run.log" 2>&1 ;;
     logs)  mkdir -p "$W/logs" && OUT=$W/logs timeout 280 tools/device/capture_logs.sh > "$W/logs/run.log" 2>&1 ;;
     coll)  mkdir -p "$W/coll" && for i in 1 2 3 4 5 6; do
-             /usr/bin/time -f "wall %e s" build/distdoctor check --local --collectives --json > "$W/coll/check_coll_$i.json" 2>> "$W/coll/times.txt"
+             TIMEFORMAT="wall %R s"; { time build/distdoctor check --local --collectives --json > "$W/coll/check_coll_$i.json" 2>/dev/null; } 2>> "$W/coll/times.txt"
              echo "exit $?" >> "$W/coll/times.txt"; done
            NO_COLOR=1 build/distdoctor check --local --collectives > "$W/coll/check_coll.txt" 2>&1
            OUT=$W/coll timeout 200 tools/device/cluster_gpu_check.sh build/distdoctor >> "$W/coll/run.log" 2>&1 ;;
     store) mkdir -p "$W/store" && REPEAT=2 timeout 150 tools/device/store_vs_torch.sh 256 1024 4096 > "$W/store/run.log" 2>&1 ;;
   esac
-  echo "$p: exit $? in $(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo ?) s" | tee -a "$W/parts.txt"
+  echo "$p: exit $? in $((SECONDS - start)) s" | tee -a "$W/parts.txt"
 done
 tar -C "$W" -czf "$R/batch.tar.gz" .
 cat "$W/parts.txt" "$W/ldd.txt"; tail -5 "$W"/*/run.log
