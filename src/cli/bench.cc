@@ -125,7 +125,7 @@ Runner setup_bench(CLI::App& sub) {
   sub.add_flag("--json", a->json, "Print results and findings as JSON");
   sub.add_option("--plot", a->plot, "Write busbw vs size as an SVG file");
   sub.add_option("--store", a->store,
-                 "Store shared by every node's ranks (tcp://HOST:PORT, etcd://...; token in DD_STORE_TOKEN)");
+                 "Store shared by every node's ranks (tcp://HOST:PORT, etcd://...; token in DISTDOCTOR_TOKEN)");
   sub.add_flag("--store-master", a->store_master, "Serve --store (embedded TCP store) from this node");
   sub.add_option("--store-prefix", a->store_prefix, "Key prefix of this run in --store (same on every node)");
   sub.add_option("--world", a->world, "Ranks in the whole job, when several nodes run bench together")
@@ -151,7 +151,11 @@ Runner setup_bench(CLI::App& sub) {
     b.run.fault = a->fault;
     b.run.register_buffers = a->reg;
     b.run.store_url = a->store;
-    if (const char* t = std::getenv("DD_STORE_TOKEN")) b.run.store_token = t;
+    // DISTDOCTOR_TOKEN is the job token users set (as for check); DD_STORE_TOKEN is how workers receive it.
+    if (const char* t = std::getenv("DISTDOCTOR_TOKEN"))
+      b.run.store_token = t;
+    else if (const char* w = std::getenv("DD_STORE_TOKEN"))
+      b.run.store_token = w;
     b.run.store_prefix = a->store_prefix;
     b.run.world = a->world;
     b.run.first_rank = a->first_rank;

@@ -20,6 +20,7 @@ namespace {
 struct CheckArgs {
   std::string facts_file;
   std::string nccl_lib;
+  bool cuda_init = false;
   bool json = false;
   bool quiet_ok = false;
   int nproc_per_node = 0;
@@ -71,6 +72,8 @@ Runner setup_check(CLI::App& sub) {
   sub.add_option("--nproc-per-node", a->nproc_per_node, "Processes the job starts on this node")
       ->check(CLI::Range(1, 4096));
   sub.add_flag("--json", a->json, "Print the report as JSON");
+  sub.add_flag("--cuda-init", a->cuda_init,
+               "Also initialise CUDA (cuInit, ~0.5 s) when CUDA_VISIBLE_DEVICES is unset");
   sub.add_flag("--brief", a->quiet_ok, "Hide ok and info findings in the text report");
   auto& c = a->cluster;
   sub.add_option("--nnodes", c.nnodes, "Nodes in the job: check all of them together (run on every node)")
@@ -124,6 +127,7 @@ Runner setup_check(CLI::App& sub) {
     } else {
       probe::ProbeOptions po;
       po.nccl_lib = a->nccl_lib;
+      po.cuda_init = a->cuda_init || a->collectives;
       facts = probe::collect_node_facts(po);
     }
     rules::CheckOptions co;

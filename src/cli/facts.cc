@@ -15,8 +15,11 @@ Runner setup_facts(CLI::App& sub) {
   auto nccl_lib = std::make_shared<std::string>();
   sub.add_flag("--json", *json, "Print the full facts record as JSON (input for `check --facts`)");
   sub.add_option("--nccl-lib", *nccl_lib, "Also inspect this libnccl.so");
-  return [json, nccl_lib]() -> int {
+  auto cuda_init = std::make_shared<bool>(false);
+  sub.add_flag("--cuda-init", *cuda_init, "Also initialise CUDA (cuInit) when CUDA_VISIBLE_DEVICES is unset");
+  return [json, nccl_lib, cuda_init]() -> int {
     probe::ProbeOptions po;
+    po.cuda_init = *cuda_init;
     po.nccl_lib = *nccl_lib;
     probe::NodeFacts f = probe::collect_node_facts(po);
     nlohmann::json j = f;

@@ -63,7 +63,7 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
   size_t gpu_i = SIZE_MAX, cuda_i = SIZE_MAX;
   if (!opt.skip_gpu) {
     gpu_i = kids.start([&] { return nlohmann::json(probe_gpu(*fs)).dump(); }, kGpuDeadlineMs);
-    cuda_i = kids.start(cuda_count_child, kCudaDeadlineMs);
+    if (opt.cuda_init || env.count("CUDA_VISIBLE_DEVICES")) cuda_i = kids.start(cuda_count_child, kCudaDeadlineMs);
   }
   const size_t loader_i = kids.start(nccl_loader_child, kNcclDeadlineMs);
   std::vector<size_t> lib_i;
@@ -85,7 +85,8 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
     std::string line =
         "probe timing (ms): in-process " + std::to_string(t_local) + ", host " + std::to_string(el[host_i]);
     if (gpu_i != SIZE_MAX)
-      line += ", nvml " + std::to_string(el[gpu_i]) + ", cuda " + std::to_string(el[cuda_i]);
+      line += ", nvml " + std::to_string(el[gpu_i]) +
+              (cuda_i == SIZE_MAX ? ", cuda skipped" : ", cuda " + std::to_string(el[cuda_i]));
     line += ", nccl loader " + std::to_string(el[loader_i]);
     for (size_t k = 0; k < cands.size(); ++k)
       line += ", " + cands[k].path + " " + std::to_string(el[lib_i[k]]);
@@ -100,7 +101,10 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
     f.gpu.nvml_error = "GPU probes skipped";
   } else {
     if (!parse_answer(ans[gpu_i], f.gpu, &err)) f.gpu.nvml_error = "NVML probe " + err;
-    apply_cuda_answer(ans[cuda_i], f.cuda);
+    if (cuda_i != SIZE_MAX)
+      apply_cuda_answer(ans[cuda_i], f.cuda);
+    else
+      f.cuda.init_probed = false;
   }
 
   NcclLib loader;

@@ -74,6 +74,7 @@ struct CudaFacts {
   bool driver_loaded = false;         // libcuda.so.1 could be loaded and cuInit succeeded
   std::string driver_error;
   int device_count = -1;              // what cuDeviceGetCount returns under the current CUDA_VISIBLE_DEVICES
+  bool init_probed = true;            // cuInit was tried (skipped by default when CUDA_VISIBLE_DEVICES is unset: ~0.5 s)
 };
 
 struct NcclLib {
@@ -189,7 +190,8 @@ DD_FACTS_JSON(Gpu, index, name, uuid, pci_bus_id, memory_total_mib, memory_used_
               mig_uuids)
 DD_FACTS_JSON(GpuFacts, nvml_loaded, nvml_error, nvml_library, driver_version, cuda_driver_version, gpus, p2p_read,
               topology)
-DD_FACTS_JSON(CudaFacts, visible_devices_set, visible_devices, driver_loaded, driver_error, device_count)
+DD_FACTS_JSON(CudaFacts, visible_devices_set, visible_devices, driver_loaded, driver_error, device_count,
+              init_probed)
 DD_FACTS_JSON(NcclLib, path, source, version_code, version, error)
 DD_FACTS_JSON(EnvSetting, value, source)
 DD_FACTS_JSON(NcclFacts, libs, loader_choice, settings)

@@ -25,6 +25,12 @@ std::vector<Finding> check_cuda_driver(const probe::NodeFacts& f, const CheckOpt
              "\"system "
              "not yet initialized\"); match the container's CUDA to the driver (error 803/804)"}};
   }
+  if (!f.cuda.init_probed)
+    return {{"cuda.driver_not_probed",
+             Severity::info,
+             "CUDA driver not initialised by this check (cuInit skipped: CUDA_VISIBLE_DEVICES unset)",
+             {},
+             "Run `distdoctor check --cuda-init` (or --collectives) to test cuInit and CUDA's device count too"}};
   if (f.cuda.driver_loaded)
     return {{"cuda.driver_ok",
              Severity::ok,
@@ -40,6 +46,11 @@ NodeRule cuda_driver_rule() {
       "cuda.driver",
       check_cuda_driver,
       {{"cuda.driver_ok", "CUDA driver usable", "libcuda.so.1 loaded and cuInit succeeded."},
+       {"cuda.driver_not_probed", "CUDA driver not initialised by this check",
+        "cuInit takes about half a second on a large GPU node, more than every other probe together, so "
+        "`check` runs it only when CUDA_VISIBLE_DEVICES is set (then CUDA's own device count matters). NVML "
+        "still reports every GPU. `check --cuda-init` or `check --collectives` also tests that CUDA itself "
+        "initialises (Fabric Manager, container CUDA newer than the driver, GPUs off the bus)."},
        {"cuda.driver_unusable", "CUDA driver unusable",
         "NVML sees GPUs but cuInit fails, so no CUDA program (and no NCCL) can run. Common causes: Fabric "
         "Manager not running on NVSwitch machines (error 802), a container CUDA newer than the driver "

@@ -191,7 +191,7 @@ std::vector<Finding> check_cuda_visible(const probe::NodeFacts& f, const CheckOp
   bool short_of_procs = opt.nproc_per_node > 0 && visible >= 0 && visible < opt.nproc_per_node;
   if (cv.duplicate) {
     out.push_back({"cuda.visible_devices.duplicate", Severity::fail,
-                   fmt::format("{} repeats device \"{}\": CUDA then exposes no device at all", shown,
+                   fmt::format("{} repeats device \"{}\": CUDA then fails to initialise (cuInit error 101)", shown,
                                cv.duplicate_entry),
                    ev, fix_all});
   } else if (value && cv.mode == CudaVisible::Mode::indices && cv.stop_pos == 0 && ngpu != 0) {
@@ -274,9 +274,9 @@ NodeRule cuda_visible_rule() {
         "An index at or above the number of GPUs ends the list for CUDA; it and the entries after it are "
         "ignored. Typical after copying a launch script from a machine with more GPUs."},
        {"cuda.visible_devices.duplicate", "CUDA_VISIBLE_DEVICES repeats a device",
-        "A device listed twice makes the whole list invalid: CUDA exposes no device "
-        "(torch.cuda.device_count() "
-        "returns 0)."},
+        "A device listed twice (by index or by UUID, or both) makes the whole list invalid: cuInit fails "
+        "with CUDA_ERROR_INVALID_DEVICE (101; seen with driver 580 / CUDA 13 on H200), so no device is "
+        "usable and torch.cuda.device_count() returns 0."},
        {"cuda.visible_devices.empty", "CUDA_VISIBLE_DEVICES hides every GPU",
         "An empty CUDA_VISIBLE_DEVICES, or one whose first entry is invalid (\"-1\", \"none\"), hides all "
         "GPUs: "

@@ -1,0 +1,79 @@
+// The rules on facts recorded by `distdoctor facts --json` on a real 2x H200 (NVLink 4) machine
+// (fixtures/facts/h200x2.json, driver 580.159.04, CUDA 13.0, NCCL 2.28.3): what a healthy GPU node gives, and
+// what the same node gives once a known fault is injected into its facts.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include "rules/rule.h"
+
+namespace dd::rules {
+namespace {
+
+using report::Severity;
+
+probe::NodeFacts load_h200() {
+  std::ifstream in(std::string(DD_FIXTURE_DIR) + "/facts/h200x2.json");
+  EXPECT_TRUE(in.good());
+  return nlohmann::json::parse(in).get<probe::NodeFacts>();
+}
+
+std::set<std::string> ids_at_least(const std::vector<report::Finding>& v, Severity s) {
+  std::set<std::string> out;
+  for (const auto& f : v)
+    if (f.severity >= s) out.insert(f.id);
+  return out;
+}
+
+TEST(RecordedFacts, H200FactsMatchNvidiaSmi) {
+  auto f = load_h200();
+  ASSERT_EQ(f.gpu.gpus.size(), 2u);
+  // nvidia-smi topo -m / topo -p2p r on the same machine (fixtures/facts/h200x2/).
+  EXPECT_EQ(f.gpu.topology[0][1], "NV18");
+  EXPECT_EQ(f.gpu.p2p_read[1][0], "OK");
+  EXPECT_EQ(f.gpu.gpus[0].nvlinks_active, 18);
+  EXPECT_EQ(f.cuda.device_count, 2);
+}
+
+TEST(RecordedFacts, HealthyH200NodeOnlyWarnsAboutItsLoopbackHostname) {
+  auto f = load_h200();
+  CheckOptions o;
+  o.nproc_per_node = 2;
+  auto v = run_node_rules(f, o);
+  // The sandbox's hostname "vm" resolves to 127.0.0.1: a real finding on that machine, and the only one.
+  EXPECT_EQ(ids_at_least(v, Severity::warn), std::set<std::string>{"host.hostname_loopback"});
+  f.host.resolved_addrs = {"198.18.0.5"};
+  EXPECT_TRUE(ids_at_least(run_node_rules(f, o), Severity::warn).empty());
+}
+
+TEST(RecordedFacts, InjectedFaultsOnTheRecordedNodeAreFound) {
+  CheckOptions o;
+  o.nproc_per_node = 2;
+  auto f = load_h200();
+  f.host.resolved_addrs = {"198.18.0.5"};
+  f.env["CUDA_VISIBLE_DEVICES"] = "0";
+  f.cuda.visible_devices_set = true;
+  f.cuda.visible_devices = "0";
+  f.cuda.device_count = 1;
+  EXPECT_TRUE(ids_at_least(run_node_rules(f, o), Severity::fail).count("cuda.visible_devices.too_few"))
+      << "2 processes, 1 visible GPU";
+
+  f = load_h200();
+  f.system.shm_total_bytes = f.system.shm_free_bytes = 64LL << 20;  // Docker's default /dev/shm
+  EXPECT_FALSE(ids_at_least(run_node_rules(f, o), Severity::warn).empty());
+
+  f = load_h200();
+  f.gpu.gpus[1].processes.push_back({4242, "python3", 40000});
+  f.gpu.gpus[1].memory_used_mib = 40615;
+  auto busy = ids_at_least(run_node_rules(f, o), Severity::warn);
+  EXPECT_TRUE(busy.count("gpu.busy"));
+
+  f = load_h200();
+  f.gpu.gpus[0].nvlinks_active = 0;  // links down on one GPU while up on the other
+  f.gpu.topology[0][1] = f.gpu.topology[1][0] = "SYS";
+  EXPECT_GT(ids_at_least(run_node_rules(f, o), Severity::warn).size(), 1u);
+}
+
+}  // namespace
+}  // namespace dd::rules
