@@ -43,7 +43,7 @@ void print_summary(const logs::LogsResult& r, const LogsArgs& a, std::ostream& o
   }
   std::vector<std::string> lacking;
   for (const auto& f : r.files)
-    if (f.init_complete == 0 && f.nccl_lines > 0) lacking.push_back(f.path);
+    if (f.init_complete == 0 && !f.processes.empty()) lacking.push_back(f.path);  // not a bare banner
   if (!lacking.empty()) {
     out << fmt::format("  files with NCCL output but no \"Init COMPLETE\" ({}):", lacking.size());
     for (size_t i = 0; i < lacking.size() && i < a.max_rows; ++i) out << " " << lacking[i];

@@ -122,6 +122,14 @@ LogsResult merge_results(std::vector<FileResult> files, const Catalogue& cat) {
     r.files.push_back(std::move(f.file));
   }
   for (auto& [i, eh] : hits) r.hits.emplace_back(i, std::move(eh));
+  // A process that died before NCCL printed its rank: torchrun's summary gives rank and pid of each worker.
+  for (auto& p : r.processes) {
+    if (p.rank >= 0 || p.pid <= 0) continue;
+    int rank = -1, n = 0;
+    for (const auto& c : r.child_failures)
+      if (c.pid == p.pid && c.rank >= 0) rank = n++ == 0 ? c.rank : -1;
+    if (n == 1) p.rank = rank;
+  }
   std::stable_sort(r.processes.begin(), r.processes.end(), [](const ProcessFacts& a, const ProcessFacts& b) {
     if ((a.rank < 0) != (b.rank < 0)) return a.rank >= 0;
     return a.rank < b.rank;

@@ -37,7 +37,9 @@ class Scanner {
         pending_version_ = std::string(l.msg.substr(13));
       return;
     }
-    int idx = process_index(l);
+    bool glued = false;
+    int idx = process_index(l, glued);
+    if (glued) l.fw_rank = -1;  // the "[rankN]:" prefix belonged to the other process's unfinished line
     ProcessFacts& p = procs_[idx];
     ++p.nccl_lines;
     p.last_at.line = lineno;
@@ -98,12 +100,23 @@ class Scanner {
  private:
   static uint64_t key(size_t entry, size_t k) { return (static_cast<uint64_t>(entry) << 8) ^ k; }
 
-  int process_index(const NcclLine& l) {
+  // Interleaved stdout glues an unfinished line to NCCL's header ("[rank1]: iteration: 4vm:2317:2317 [0]
+  // NCCL INFO ..."): an unknown host that ends with a known process's host, same pid, is that process.
+  int process_index(const NcclLine& l, bool& glued) {
     if (last_ >= 0 && l.pid == last_pid_ && l.host == last_host_) return last_;
     std::string k(l.host);
     k += ':';
     k += std::to_string(l.pid);
     auto it = index_.find(k);
+    if (it == index_.end())
+      for (size_t i = 0; i < procs_.size(); ++i) {
+        const std::string& h = procs_[i].host;
+        if (procs_[i].pid == l.pid && !h.empty() && l.host.size() > h.size() &&
+            l.host.compare(l.host.size() - h.size(), h.size(), h) == 0) {
+          glued = true;
+          return static_cast<int>(i);
+        }
+      }
     int idx;
     if (it == index_.end() && procs_.size() >= kMaxProcesses) {
       idx = static_cast<int>(procs_.size()) - 1;  // pathological input: keep memory bounded, lump the rest

@@ -49,7 +49,13 @@ void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) 
     }
     if (t.size() > 2 && t[0] == '[' && t.back() == ':' &&
         t[t.size() - 2] == ']') {  // "[0]:" starts a failure
-      if (child_failures.size() < 1024) child_failures.push_back(ChildFailure{.at = at});
+      if (child_failures.size() < 1024)
+        child_failures.push_back(ChildFailure{.at = at, .root_cause = root_next_});
+      root_next_ = false;
+      return;
+    }
+    if (t.size() > 10 && t.compare(0, 10, "Root Cause") == 0) {
+      root_next_ = true;
       return;
     }
     size_t colon = t.find(" : ");
@@ -61,6 +67,7 @@ void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) 
   if (contains(msg, "ChildFailedError")) {
     block_lines_left_ = 400;
     block_start_ = child_failures.size();
+    root_next_ = false;
     return;
   }
   if (contains(msg, "Watchdog caught collective operation timeout")) {

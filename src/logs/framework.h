@@ -21,6 +21,7 @@ class FrameworkScanner {
   void child_field(std::string_view key, std::string_view value, const Where& at);
   int block_lines_left_ = 0;  // > 0 while inside a ChildFailedError summary
   size_t block_start_ = 0;    // failures before the current summary began
+  bool root_next_ = false;    // the next "[N]:" entry follows "Root Cause"
 };
 
 }  // namespace dd::logs

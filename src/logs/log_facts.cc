@@ -71,7 +71,7 @@ void to_json(nlohmann::json& j, const WatchdogTimeout& w) {
 void to_json(nlohmann::json& j, const ChildFailure& c) {
   j = nlohmann::json{
       {"at", c.at.str()},       {"host", c.host}, {"rank", c.rank}, {"local_rank", c.local_rank},
-      {"exitcode", c.exitcode}, {"pid", c.pid},   {"time", c.time}};
+      {"exitcode", c.exitcode}, {"pid", c.pid},   {"time", c.time}, {"root_cause", c.root_cause}};
 }
 
 }  // namespace dd::logs

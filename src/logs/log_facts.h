@@ -88,6 +88,7 @@ struct ChildFailure {
   int exitcode = 0;
   int64_t pid = -1;
   std::string time;
+  bool root_cause = false;  // listed under "Root Cause (first observed failure):"
 };
 
 void to_json(nlohmann::json& j, const ProcessFacts& p);

@@ -302,18 +302,24 @@ void framework_rules(const LogsResult& r, std::vector<Finding>& out) {
     out.push_back(std::move(f));
   }
   if (!r.child_failures.empty()) {
-    const auto& c0 = r.child_failures.front();
+    // The "Root Cause (first observed failure)" entry when torchrun marked one, else the first listed.
+    auto root = std::find_if(r.child_failures.begin(), r.child_failures.end(),
+                             [](const ChildFailure& c) { return c.root_cause; });
+    const bool marked = root != r.child_failures.end();
+    const auto& c0 = marked ? *root : r.child_failures.front();
     Finding f =
         make("logs.torchrun.failures", Severity::fail,
-             fmt::format("torchrun reports {} failed worker(s); first: rank {} (local_rank {}) exitcode {}",
-                         r.child_failures.size(), c0.rank, c0.local_rank, c0.exitcode),
+             fmt::format("torchrun reports {} failed worker(s); {}: rank {} (local_rank {}) exitcode {}",
+                         r.child_failures.size(), marked ? "root cause" : "first", c0.rank, c0.local_rank,
+                         c0.exitcode),
              "The root-cause rank's own output (its traceback, its first NCCL WARN) says why it exited; the "
              "others were usually stopped by torchrun after it. Negative exit codes are signals (-9 SIGKILL: "
              "often the OOM killer; -6 SIGABRT: NCCL/watchdog abort).");
     for (const auto& c : r.child_failures)
       if (f.evidence.size() < 16)
-        f.evidence.push_back(fmt::format("{}: host {} rank {} local_rank {} exitcode {} pid {}", c.at.str(),
-                                         c.host, c.rank, c.local_rank, c.exitcode, c.pid));
+        f.evidence.push_back(fmt::format("{}: host {} rank {} local_rank {} exitcode {} pid {}{}", c.at.str(),
+                                         c.host, c.rank, c.local_rank, c.exitcode, c.pid,
+                                         c.root_cause ? " (root cause)" : ""));
     f.rank = r.child_failures.size() == 1 ? c0.rank : -1;
     out.push_back(std::move(f));
   }

@@ -124,8 +124,9 @@ std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const W
       if (starts(msg, "Channel "))
         absorb_channel(p, msg);
       else if (starts(msg, "Connected all rings")) {
+        // A comm-wide flag, not per NIC; NET/Socket moves host memory only, so it never means GDR there.
         int64_t g = int_after(msg, " GDR ");
-        if (g >= 0 && p.gdr < 0) p.gdr = g ? 1 : 0;
+        if (g >= 0 && p.gdr < 0) p.gdr = g && p.network != "Socket" ? 1 : 0;
       }
       return {};
     case 'c':
