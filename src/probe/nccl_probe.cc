@@ -1,6 +1,7 @@
 // NCCL library discovery, ld.so cache scan, config-file settings, and the child-process version query.
 #include "probe/nccl_probe.h"
 
+#include <algorithm>
 #include <set>
 
 #include "dynlib/library.h"
@@ -56,6 +57,26 @@ class Collector {
 };
 
 }  // namespace
+
+std::vector<std::string> python_prefixes_on_path(const Fs& fs, const EnvMap& env) {
+  std::vector<std::string> out;
+  for (auto dir : split(env_get(env, "PATH"), ":")) {
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    auto names = fs.list(dir);
+    if (!names) continue;
+    bool has_python = false;
+    for (const auto& n : *names)
+      if ((n == "python" || n.rfind("python3", 0) == 0) && n.find("-config") == std::string::npos &&
+          !fs.is_dir(dir + "/" + n))
+        has_python = true;
+    if (!has_python) continue;
+    auto slash = dir.rfind('/');
+    std::string prefix = slash == std::string::npos || slash == 0 ? "" : dir.substr(0, slash);
+    if (prefix.empty() || std::find(out.begin(), out.end(), prefix) != out.end()) continue;
+    out.push_back(prefix);
+  }
+  return out;
+}
 
 std::string infer_loader_choice(const Fs& fs, const EnvMap& env) {
   std::vector<std::string> tries;
@@ -125,11 +146,21 @@ std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env,
   if (pyenv.empty() && !home.empty()) pyenv = home + "/.pyenv";
   if (!pyenv.empty())
     for (const auto& v : glob_prefix(fs, pyenv + "/versions", "")) lib_dirs.push_back(v + "/lib");
-  for (const auto& ld : lib_dirs)
+  std::vector<std::pair<std::string, std::string>> sites;  // (lib dir holding python3*, source label)
+  for (const auto& ld : lib_dirs) sites.emplace_back(ld, "site-packages");
+  // The python a job would run: every PATH dir holding python3*/python; its prefix is the dir's parent
+  // (a venv's bin/python3 is often a symlink out of the venv, so the PATH dir, not the target, decides).
+  for (const auto& d : python_prefixes_on_path(fs, env))
+    sites.emplace_back(d + "/lib", "site-packages (python on PATH)");
+  // Common virtualenv and conda roots, one directory level of globbing only.
+  sites.emplace_back("/opt/venv/lib", "site-packages (venv)");  // /opt/conda/lib is in lib_dirs
+  for (const auto& opt : glob_prefix(fs, "/opt", ""))
+    for (const char* v : {"/.venv", "/venv"}) sites.emplace_back(opt + v + "/lib", "site-packages (venv)");
+  for (const auto& [ld, label] : sites)
     for (const auto& py : glob_prefix(fs, ld, "python3"))
       for (const char* sp : {"/site-packages", "/dist-packages"}) {
-        c.add_dir(py + sp + "/nvidia/nccl/lib", "site-packages");
-        c.add_dir(py + sp + "/torch/lib", "site-packages");
+        c.add_dir(py + sp + "/nvidia/nccl/lib", label);
+        c.add_dir(py + sp + "/torch/lib", label);
       }
   for (const auto& d : split(env_get(env, "PYTHONPATH"), ":"))
     c.add_dir(d + "/nvidia/nccl/lib", "PYTHONPATH");

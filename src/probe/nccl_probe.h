@@ -13,14 +13,20 @@ namespace dd::probe {
 
 struct NcclCandidate {
   std::string path;  // real path (symlinks resolved), the dedupe key
-  std::string
-      source;  // "--nccl-lib", "LD_LIBRARY_PATH", "cuda", "system", "site-packages", "conda", "PYTHONPATH"
+  // "--nccl-lib", "LD_LIBRARY_PATH", "cuda", "system", "site-packages", "site-packages (python on PATH)",
+  // "site-packages (venv)", "conda", "PYTHONPATH"
+  std::string source;
 };
 
 // Looks in: --nccl-lib, LD_LIBRARY_PATH, /usr/local/cuda*/{lib64,lib,targets/*/lib}, the ld.so cache and the
 // standard lib dirs, site-packages/nvidia/nccl/lib of system, user, virtualenv, conda and pyenv Pythons,
-// PYTHONPATH. Each real file once, first source wins.
+// of every Python on PATH (python_prefixes_on_path) and of /opt/venv, /opt/*/{.venv,venv}, PYTHONPATH. Each
+// real file once, first source wins.
 std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env, const std::string& nccl_lib);
+
+// Prefixes of the Pythons on PATH: for each PATH dir holding a python3* or python entry, the dir's parent
+// (/opt/torch/.venv/bin -> /opt/torch/.venv), each once, in PATH order. A bin dir at "/" is skipped.
+std::vector<std::string> python_prefixes_on_path(const Fs& fs, const EnvMap& env);
 
 // Where the dynamic loader would find libnccl.so.2 when asking it is impossible (the library crashed or hung
 // while loading): LD_LIBRARY_PATH dirs, then the ld.so cache, then the default dirs. Real path, or "".

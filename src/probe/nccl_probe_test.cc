@@ -25,8 +25,31 @@ TEST(NcclProbe, CandidatesDedupedByRealPathFirstSourceWins) {
       {"/usr/local/cuda-12.4/targets/x86_64-linux/lib/libnccl.so.2", "cuda"},
       {"/home/u/.local/lib/python3.11/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
       {"/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
+      {"/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
   };
   EXPECT_EQ(got, want);
+}
+
+// The H200 machine's case: python3 on PATH is a venv's (VIRTUAL_ENV unset) whose torch bundles its own NCCL.
+TEST(NcclProbe, SitePackagesOfPythonOnPath) {
+  auto fs = make_real_fs(kRoot);
+  EnvMap env = {{"PATH", "/nonexistent:/work/tools/bin:/work/envs/train/bin/:/usr/bin:/work/envs/train/bin"}};
+  EXPECT_EQ(python_prefixes_on_path(*fs, env), (std::vector<std::string>{"/work/envs/train"}));
+  auto c = find_nccl_candidates(*fs, env, "");
+  std::vector<std::pair<std::string, std::string>> got;
+  for (const auto& x : c)
+    if (x.source.rfind("site-packages", 0) == 0) got.emplace_back(x.path, x.source);
+  std::vector<std::pair<std::string, std::string>> want = {
+      {"/usr/lib/python3.10/dist-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
+      {"/work/envs/train/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2",
+       "site-packages (python on PATH)"},
+      {"/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
+      {"/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
+  };
+  EXPECT_EQ(got, want);
+  // Without a python on PATH, the venv outside the usual roots stays unseen.
+  for (const auto& x : find_nccl_candidates(*fs, {{"PATH", "/work/tools/bin"}}, ""))
+    EXPECT_EQ(x.path.find("/work/envs/"), std::string::npos) << x.path;
 }
 
 TEST(NcclProbe, InferLoaderChoice) {
