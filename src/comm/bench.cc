@@ -1,5 +1,6 @@
 // run_bench and its companions: sweeps, table, JSON, SVG, link comparison, pair matrix, NET probe, tune.
 #include "comm/bench.h"
+#include "comm/comm_finding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,17 +15,6 @@ using report::Finding;
 using report::Severity;
 
 namespace {
-Finding make(const char* id, Severity s, std::string title, std::vector<std::string> ev = {},
-             std::string fix = "") {
-  Finding f;
-  f.id = id;
-  f.severity = s;
-  f.title = std::move(title);
-  f.evidence = std::move(ev);
-  f.fix = std::move(fix);
-  f.area = "comm";
-  return f;
-}
 std::string fmt_gbps(double v) {
   char b[32];
   snprintf(b, sizeof b, "%.1f", v);
@@ -99,7 +89,7 @@ BenchResult run_bench(const BenchOptions& b) {
     size_t checked = 0;
     for (const auto& o : r.run.ops) checked += o.req.check ? 1 : 0;
     r.findings.insert(r.findings.begin(),
-                      make("comm.collectives.ok", Severity::ok,
+                      comm_finding("comm.collectives.ok", Severity::ok,
                            std::to_string(r.run.ops.size()) + " runs on " + std::to_string(world) +
                                " ranks, " + std::to_string(checked) + " with every output element verified",
                            {r.run.library}));
@@ -123,12 +113,12 @@ std::vector<Finding> link_findings(const RunOutcome& run, const LinkLimit& link)
                         size_str(o->bytes) + " = " + std::to_string(int(std::lround(frac * 100))) + "% of " +
                         link.description;
     if (frac < 0.4)
-      out.push_back(make(
+      out.push_back(comm_finding(
           "comm.bw.low", Severity::warn, title, {"limit " + fmt_gbps(link.gbps) + " GB/s"},
           "Bus bandwidth far below the link: check `nvidia-smi topo -m`, that P2P is allowed "
           "(NCCL_P2P_DISABLE unset, IOMMU/ACS off), and which transport NCCL chose (bench --transport)."));
     else
-      out.push_back(make("comm.bw.link", Severity::info, title));
+      out.push_back(comm_finding("comm.bw.link", Severity::info, title));
   }
   return out;
 }

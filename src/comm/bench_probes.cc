@@ -4,6 +4,7 @@
 #include <set>
 
 #include "comm/bench.h"
+#include "comm/comm_finding.h"
 
 namespace dd::comm {
 
@@ -11,17 +12,6 @@ using report::Finding;
 using report::Severity;
 
 namespace {
-Finding make(const char* id, Severity s, std::string title, std::vector<std::string> ev = {},
-             std::string fix = "") {
-  Finding f;
-  f.id = id;
-  f.severity = s;
-  f.title = std::move(title);
-  f.evidence = std::move(ev);
-  f.fix = std::move(fix);
-  f.area = "comm";
-  return f;
-}
 std::string gb(double v) {
   char b[32];
   snprintf(b, sizeof b, "%.1f GB/s", v);
@@ -72,7 +62,7 @@ PairMatrix run_pair_matrix(const BenchOptions& b, uint64_t bytes) {
       auto [i, j] = pairs[k];
       if (run.ops[k].complete && run.ops[k].busbw < 0.5 * median)
         m.findings.push_back(
-            make("comm.bw.slow_pair", Severity::warn,
+            comm_finding("comm.bw.slow_pair", Severity::warn,
                  "ranks " + std::to_string(i) + " and " + std::to_string(j) + " exchange at " +
                      gb(run.ops[k].busbw) + ", under half the median pair (" + gb(median) + ")",
                  {},
@@ -110,7 +100,7 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
     return t.empty() ? std::string("none seen in NCCL's log") : t;
   };
   if (!normal.transports.empty())
-    p.findings.push_back(make("comm.transport.default", Severity::info, "NCCL chose " + describe(normal),
+    p.findings.push_back(comm_finding("comm.transport.default", Severity::info, "NCCL chose " + describe(normal),
                               {"from NCCL's own INFO log of the run"}));
   RunOptions ro = b.run;
   ro.env.push_back({"NCCL_P2P_DISABLE", "1"});
@@ -126,7 +116,7 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
   if (!p.net_run.ok) {
     for (const auto& f : p.net_run.findings) ev.push_back(f.title);
     p.findings.push_back(
-        make("comm.transport.net_failed", Severity::warn,
+        comm_finding("comm.transport.net_failed", Severity::warn,
              "With P2P and SHM off, NCCL could not run over its network path", ev,
              "The network transport (NET/IB or NET/Socket) is what crosses nodes: fix it before a "
              "multi-node job (NCCL_SOCKET_IFNAME, NCCL_IB_HCA, firewall)."));
@@ -135,7 +125,7 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
   const OpOutcome& o = p.net_run.ops[0];
   ev.push_back("all_reduce " + std::to_string(bytes >> 20) + " MiB busbw " + gb(o.busbw));
   p.findings.push_back(
-      make("comm.transport.net", Severity::info, "Network path: NCCL chose " + describe(s), ev));
+      comm_finding("comm.transport.net", Severity::info, "Network path: NCCL chose " + describe(s), ev));
   return p;
 }
 
@@ -230,14 +220,14 @@ TuneResult run_tune(const BenchOptions& b, uint64_t bytes, std::ostream& progres
       how +=
           "register communication buffers with NCCL (ncclCommRegister; in PyTorch a registering allocator)\n";
     if (best.graph) how += "capture the communication in CUDA graphs (torch.cuda.graphs)\n";
-    t.findings.push_back(make(
+    t.findings.push_back(comm_finding(
         "comm.tune.better", Severity::info,
         best.name + " raises " + coll_info(c).name + " busbw from " + gb(t.base) + " to " + gb(t.best_busbw),
         {"measured at " + std::to_string(bytes >> 20) + " MiB on this node",
          "confirmed with the data check: " + gb(confirm)},
         "Add to the job's environment:\n" + how));
   } else {
-    t.findings.push_back(make("comm.tune.default_best", Severity::info,
+    t.findings.push_back(comm_finding("comm.tune.default_best", Severity::info,
                               "No tried NCCL setting beat the default by 1% (" + gb(t.base) + ")"));
   }
   return t;

@@ -1,0 +1,23 @@
+// comm_finding: builds a finding of the collective tests (area "comm"), shared by bench and its extra passes.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/finding.h"
+
+namespace dd::comm {
+
+inline report::Finding comm_finding(const char* id, report::Severity s, std::string title,
+                                    std::vector<std::string> ev = {}, std::string fix = "") {
+  report::Finding f;
+  f.id = id;
+  f.severity = s;
+  f.title = std::move(title);
+  f.evidence = std::move(ev);
+  f.fix = std::move(fix);
+  f.area = "comm";
+  return f;
+}
+
+}  // namespace dd::comm
