@@ -64,3 +64,24 @@ TEST(Report, JsonShape) {
 }
 
 }  // namespace dd::report
+
+namespace dd::report {
+
+TEST(Report, TextNamesNodesOnlyWhenThereAreSeveral) {
+  Report r;
+  auto f = make("net.x", Severity::warn);
+  f.node = "alpha";
+  r.add(f);
+  std::ostringstream one;
+  render_text(r, one, TextOptions{});
+  EXPECT_EQ(one.str().find("(alpha)"), std::string::npos);
+  f.node = "beta";
+  f.rank = 3;
+  r.add(f);
+  std::ostringstream two;
+  render_text(r, two, TextOptions{});
+  EXPECT_NE(two.str().find("(alpha)"), std::string::npos);
+  EXPECT_NE(two.str().find("(beta, rank 3)"), std::string::npos);
+}
+
+}  // namespace dd::report

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -37,11 +38,13 @@ std::string mark(Severity s, const Style& st) {
   return "[    ]";
 }
 
-std::string who(const Finding& f) {
-  if (f.node.empty() && f.rank < 0) return "";
-  if (f.rank < 0) return fmt::format(" ({})", f.node);
-  if (f.node.empty()) return fmt::format(" (rank {})", f.rank);
-  return fmt::format(" ({}, rank {})", f.node, f.rank);
+// Names the node only when the report spans several nodes: a single-node report says which node in its title.
+std::string who(const Finding& f, bool many_nodes) {
+  std::string node = many_nodes ? f.node : "";
+  if (node.empty() && f.rank < 0) return "";
+  if (f.rank < 0) return fmt::format(" ({})", node);
+  if (node.empty()) return fmt::format(" (rank {})", f.rank);
+  return fmt::format(" ({}, rank {})", node, f.rank);
 }
 
 }  // namespace
@@ -58,6 +61,10 @@ void render_text(const Report& r, std::ostream& out, const TextOptions& opt) {
     if (!by_area.count(a)) order.push_back(a);
     by_area[a].push_back(&f);
   }
+  std::set<std::string> nodes;
+  for (const auto& f : r.findings)
+    if (!f.node.empty()) nodes.insert(f.node);
+  const bool many_nodes = nodes.size() > 1;
   int counts[4] = {0, 0, 0, 0};
   for (const auto& a : order) {
     bool header = false;
@@ -69,7 +76,7 @@ void render_text(const Report& r, std::ostream& out, const TextOptions& opt) {
         out << "\n" << st.c("1", a) << "\n";
         header = true;
       }
-      out << "  " << mark(f->severity, st) << " " << f->title << who(*f) << "  " << st.c("2", f->id) << "\n";
+      out << "  " << mark(f->severity, st) << " " << f->title << who(*f, many_nodes) << "  " << st.c("2", f->id) << "\n";
       if (f->severity >= Severity::warn) {
         for (const auto& e : f->evidence) out << "         " << st.c("2", "evidence: ") << e << "\n";
         if (!f->fix.empty()) out << "         " << st.c("1", "fix: ") << f->fix << "\n";
