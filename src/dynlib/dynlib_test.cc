@@ -105,14 +105,19 @@ TEST_F(FakeLibs, BinaryReadsFakeNvmlAndNamedNccl) {
 }
 
 TEST_F(FakeLibs, CudaDeviceCountUnderCudaVisibleDevices) {
-  auto facts = [&](const std::string& cvd, std::string lib = "") {
+  auto facts = [&](const std::string& cvd, std::string lib = "", const char* flags = "") {
     if (lib.empty()) lib = dir_ + "/libcuda.so.1";
     auto j = nlohmann::json::parse(
-        run("env " + cvd + " DISTDOCTOR_CUDA_LIB=" + lib + " " + DD_BINARY + " facts --json"), nullptr,
+        run("env " + cvd + " DISTDOCTOR_CUDA_LIB=" + lib + " " + DD_BINARY + " facts --json " + flags), nullptr,
         false);
     return j.is_discarded() ? nlohmann::json() : j["cuda"];
   };
-  auto unset = facts("-u CUDA_VISIBLE_DEVICES");
+  // Unset CUDA_VISIBLE_DEVICES: cuInit is skipped (it costs ~0.5 s on a GPU node) unless --cuda-init asks.
+  auto skipped = facts("-u CUDA_VISIBLE_DEVICES");
+  EXPECT_EQ(skipped["init_probed"], false) << skipped.dump();
+  EXPECT_EQ(skipped["device_count"], -1);
+  auto unset = facts("-u CUDA_VISIBLE_DEVICES", "", "--cuda-init");
+  EXPECT_EQ(unset["init_probed"], true) << unset.dump();
   EXPECT_EQ(unset["device_count"], 2) << unset.dump();
   EXPECT_EQ(unset["driver_loaded"], true);
   EXPECT_EQ(unset["visible_devices_set"], false);
