@@ -1,5 +1,6 @@
 // The rules on facts recorded by `distdoctor facts --json` on a real 2x H200 (NVLink 4) machine
-// (fixtures/facts/h200x2.json, driver 580.159.04, CUDA 13.0, NCCL 2.28.3): what a healthy GPU node gives, and
+// (fixtures/facts/h200x2.json, driver 580.159.04, CUDA 13.0, NCCL 2.28.3 in /usr/lib and PyTorch's 2.28.9 in
+// /opt/torch/.venv): what that GPU node gives, and
 // what the same node gives once a known fault is injected into its facts.
 #include <gtest/gtest.h>
 
@@ -13,8 +14,10 @@ namespace {
 
 using report::Severity;
 
-probe::NodeFacts load_h200() {
-  std::ifstream in(std::string(DD_FIXTURE_DIR) + "/facts/h200x2.json");
+// h200x2.json: plain `facts --json` (cuInit skipped); h200x2_cuinit.json: an earlier recording with cuInit,
+// before the probe found PyTorch's NCCL.
+probe::NodeFacts load_h200(const char* name = "h200x2.json") {
+  std::ifstream in(std::string(DD_FIXTURE_DIR) + "/facts/" + name);
   EXPECT_TRUE(in.good());
   return nlohmann::json::parse(in).get<probe::NodeFacts>();
 }
@@ -33,17 +36,23 @@ TEST(RecordedFacts, H200FactsMatchNvidiaSmi) {
   EXPECT_EQ(f.gpu.topology[0][1], "NV18");
   EXPECT_EQ(f.gpu.p2p_read[1][0], "OK");
   EXPECT_EQ(f.gpu.gpus[0].nvlinks_active, 18);
-  EXPECT_EQ(f.cuda.device_count, 2);
+  EXPECT_FALSE(f.cuda.init_probed);
+  EXPECT_EQ(load_h200("h200x2_cuinit.json").cuda.device_count, 2);
 }
 
-TEST(RecordedFacts, HealthyH200NodeOnlyWarnsAboutItsLoopbackHostname) {
+TEST(RecordedFacts, H200NodeWarnsOnlyAboutItsHostnameAndTwoNccls) {
   auto f = load_h200();
   CheckOptions o;
   o.nproc_per_node = 2;
   auto v = run_node_rules(f, o);
-  // The sandbox's hostname "vm" resolves to 127.0.0.1: a real finding on that machine, and the only one.
-  EXPECT_EQ(ids_at_least(v, Severity::warn), std::set<std::string>{"host.hostname_loopback"});
+  // Both are real on that machine: the sandbox's hostname "vm" resolves to 127.0.0.1, and the system NCCL
+  // (2.28.3) differs from the one PyTorch ships (2.28.9).
+  EXPECT_EQ(ids_at_least(v, Severity::warn),
+            (std::set<std::string>{"host.hostname_loopback", "nccl.multiple_versions"}));
+  // With those two fixed, the node is clean: no false warning on a healthy NVLink machine.
   f.host.resolved_addrs = {"198.18.0.5"};
+  ASSERT_EQ(f.nccl.libs.size(), 2u);
+  f.nccl.libs.pop_back();
   EXPECT_TRUE(ids_at_least(run_node_rules(f, o), Severity::warn).empty());
 }
 
@@ -60,6 +69,7 @@ TEST(RecordedFacts, InjectedFaultsOnTheRecordedNodeAreFound) {
       << "2 processes, 1 visible GPU";
 
   f = load_h200();
+  f.nccl.libs.resize(1);
   f.system.shm_total_bytes = f.system.shm_free_bytes = 64LL << 20;  // Docker's default /dev/shm
   EXPECT_FALSE(ids_at_least(run_node_rules(f, o), Severity::warn).empty());
 
