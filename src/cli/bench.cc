@@ -124,8 +124,9 @@ Runner setup_bench(CLI::App& sub) {
   sub.add_option("--init-timeout", a->init_timeout_s, "Deadline for communicator creation in seconds");
   sub.add_flag("--json", a->json, "Print results and findings as JSON");
   sub.add_option("--plot", a->plot, "Write busbw vs size as an SVG file");
-  sub.add_option("--store", a->store,
-                 "Store shared by every node's ranks (tcp://HOST:PORT, etcd://...; token in DISTDOCTOR_TOKEN)");
+  sub.add_option(
+      "--store", a->store,
+      "Store shared by every node's ranks (tcp://HOST:PORT, etcd://...; token in DISTDOCTOR_TOKEN)");
   sub.add_flag("--store-master", a->store_master, "Serve --store (embedded TCP store) from this node");
   sub.add_option("--store-prefix", a->store_prefix, "Key prefix of this run in --store (same on every node)");
   sub.add_option("--world", a->world, "Ranks in the whole job, when several nodes run bench together")

@@ -10,7 +10,8 @@ const std::vector<CommandEntry>& commands() {
       {"facts", "Print what the probes read on this node (--json for the full record)", setup_facts},
       {"explain", "Explain a finding id, or match a pasted error message", setup_explain},
       {"logs", "Read NCCL and framework logs (files, dirs, .gz, -) and say what went wrong", setup_logs},
-      {"bench", "Measure collective bandwidth (NCCL or Gloo) with verified data, like nccl-tests", setup_bench},
+      {"bench", "Measure collective bandwidth (NCCL or Gloo) with verified data, like nccl-tests",
+       setup_bench},
   };
   return table;
 }

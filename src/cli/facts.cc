@@ -1,7 +1,7 @@
 // `distdoctor facts`: dump what the probes read, as JSON (--json) or a short summary.
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 
 #include "cli/command.h"
 #include "probe/collect.h"

@@ -26,7 +26,7 @@ struct JoinConfig {
   std::vector<std::string> expected_hosts;  // by node rank, when known (Slurm node list)
   std::vector<std::string> notes;           // context lines for the report (leader's go into the verdict)
   std::string master_desc;                  // "198.18.0.1:29500" for findings
-  int nproc_per_node = 0;             // by hand: --nproc-per-node, for the per-node rules
+  int nproc_per_node = 0;                   // by hand: --nproc-per-node, for the per-node rules
   bool cleanup = false;                     // leader removes the run's keys at the end (shared stores: etcd)
   std::function<void(const std::string&)> progress;  // leader's "waiting for ..." lines (stderr)
 };

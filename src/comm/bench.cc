@@ -1,12 +1,12 @@
 // run_bench and its companions: sweeps, table, JSON, SVG, link comparison, pair matrix, NET probe, tune.
 #include "comm/bench.h"
-#include "comm/comm_finding.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
 
+#include "comm/comm_finding.h"
 #include "comm/svg_plot.h"
 
 namespace dd::comm {
@@ -88,11 +88,12 @@ BenchResult run_bench(const BenchOptions& b) {
   if (r.run.ok) {
     size_t checked = 0;
     for (const auto& o : r.run.ops) checked += o.req.check ? 1 : 0;
-    r.findings.insert(r.findings.begin(),
-                      comm_finding("comm.collectives.ok", Severity::ok,
-                           std::to_string(r.run.ops.size()) + " runs on " + std::to_string(world) +
-                               " ranks, " + std::to_string(checked) + " with every output element verified",
-                           {r.run.library}));
+    r.findings.insert(
+        r.findings.begin(),
+        comm_finding("comm.collectives.ok", Severity::ok,
+                     std::to_string(r.run.ops.size()) + " runs on " + std::to_string(world) + " ranks, " +
+                         std::to_string(checked) + " with every output element verified",
+                     {r.run.library}));
   }
   return r;
 }

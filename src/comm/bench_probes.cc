@@ -63,11 +63,11 @@ PairMatrix run_pair_matrix(const BenchOptions& b, uint64_t bytes) {
       if (run.ops[k].complete && run.ops[k].busbw < 0.5 * median)
         m.findings.push_back(
             comm_finding("comm.bw.slow_pair", Severity::warn,
-                 "ranks " + std::to_string(i) + " and " + std::to_string(j) + " exchange at " +
-                     gb(run.ops[k].busbw) + ", under half the median pair (" + gb(median) + ")",
-                 {},
-                 "Check the link between these two GPUs (nvidia-smi nvlink -s, topo -m) and their "
-                 "PCIe width/generation; a degraded link slows every collective."));
+                         "ranks " + std::to_string(i) + " and " + std::to_string(j) + " exchange at " +
+                             gb(run.ops[k].busbw) + ", under half the median pair (" + gb(median) + ")",
+                         {},
+                         "Check the link between these two GPUs (nvidia-smi nvlink -s, topo -m) and their "
+                         "PCIe width/generation; a degraded link slows every collective."));
     }
   }
   return m;
@@ -100,8 +100,9 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
     return t.empty() ? std::string("none seen in NCCL's log") : t;
   };
   if (!normal.transports.empty())
-    p.findings.push_back(comm_finding("comm.transport.default", Severity::info, "NCCL chose " + describe(normal),
-                              {"from NCCL's own INFO log of the run"}));
+    p.findings.push_back(comm_finding("comm.transport.default", Severity::info,
+                                      "NCCL chose " + describe(normal),
+                                      {"from NCCL's own INFO log of the run"}));
   RunOptions ro = b.run;
   ro.env.push_back({"NCCL_P2P_DISABLE", "1"});
   ro.env.push_back({"NCCL_SHM_DISABLE", "1"});
@@ -117,9 +118,9 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
     for (const auto& f : p.net_run.findings) ev.push_back(f.title);
     p.findings.push_back(
         comm_finding("comm.transport.net_failed", Severity::warn,
-             "With P2P and SHM off, NCCL could not run over its network path", ev,
-             "The network transport (NET/IB or NET/Socket) is what crosses nodes: fix it before a "
-             "multi-node job (NCCL_SOCKET_IFNAME, NCCL_IB_HCA, firewall)."));
+                     "With P2P and SHM off, NCCL could not run over its network path", ev,
+                     "The network transport (NET/IB or NET/Socket) is what crosses nodes: fix it before a "
+                     "multi-node job (NCCL_SOCKET_IFNAME, NCCL_IB_HCA, firewall)."));
     return p;
   }
   const OpOutcome& o = p.net_run.ops[0];
@@ -228,7 +229,7 @@ TuneResult run_tune(const BenchOptions& b, uint64_t bytes, std::ostream& progres
         "Add to the job's environment:\n" + how));
   } else {
     t.findings.push_back(comm_finding("comm.tune.default_best", Severity::info,
-                              "No tried NCCL setting beat the default by 1% (" + gb(t.base) + ")"));
+                                      "No tried NCCL setting beat the default by 1% (" + gb(t.base) + ")"));
   }
   return t;
 }

@@ -1,4 +1,5 @@
-// Result<T>: a value or an Error that says what failed (operation, errno, peer) — the tool's own errors as values.
+// Result<T>: a value or an Error that says what failed (operation, errno, peer) — the tool's own errors as
+// values.
 #pragma once
 #include <cerrno>
 #include <cstring>
@@ -12,9 +13,7 @@ namespace dd {
 struct Error {
   std::string what;  // human sentence: "connect to 198.18.0.2:29500"
   int err = 0;       // errno where one applies, else 0
-  std::string message() const {
-    return err ? what + ": " + std::strerror(err) : what;
-  }
+  std::string message() const { return err ? what + ": " + std::strerror(err) : what; }
   static Error from_errno(std::string what) { return Error{std::move(what), errno}; }
 };
 

@@ -108,8 +108,8 @@ TEST_F(FakeLibs, CudaDeviceCountUnderCudaVisibleDevices) {
   auto facts = [&](const std::string& cvd, std::string lib = "", const char* flags = "") {
     if (lib.empty()) lib = dir_ + "/libcuda.so.1";
     auto j = nlohmann::json::parse(
-        run("env " + cvd + " DISTDOCTOR_CUDA_LIB=" + lib + " " + DD_BINARY + " facts --json " + flags), nullptr,
-        false);
+        run("env " + cvd + " DISTDOCTOR_CUDA_LIB=" + lib + " " + DD_BINARY + " facts --json " + flags),
+        nullptr, false);
     return j.is_discarded() ? nlohmann::json() : j["cuda"];
   };
   // Unset CUDA_VISIBLE_DEVICES: cuInit is skipped (it costs ~0.5 s on a GPU node) unless --cuda-init asks.

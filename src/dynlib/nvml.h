@@ -43,7 +43,8 @@ struct nvmlProcessInfo_t {  // _v2 and _v3
 };
 
 static_assert(sizeof(nvmlPciInfo_t) == 68 && offsetof(nvmlPciInfo_t, busId) == 36, "NVML ABI: nvmlPciInfo_t");
-static_assert(sizeof(nvmlProcessInfo_t) == 24 && sizeof(nvmlProcessInfo_v1_t) == 16, "NVML ABI: process info");
+static_assert(sizeof(nvmlProcessInfo_t) == 24 && sizeof(nvmlProcessInfo_v1_t) == 16,
+              "NVML ABI: process info");
 
 // nvmlGpuTopologyLevel_t
 enum NvmlTopo {

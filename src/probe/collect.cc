@@ -63,7 +63,8 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) {
   size_t gpu_i = SIZE_MAX, cuda_i = SIZE_MAX;
   if (!opt.skip_gpu) {
     gpu_i = kids.start([&] { return nlohmann::json(probe_gpu(*fs)).dump(); }, kGpuDeadlineMs);
-    if (opt.cuda_init || env.count("CUDA_VISIBLE_DEVICES")) cuda_i = kids.start(cuda_count_child, kCudaDeadlineMs);
+    if (opt.cuda_init || env.count("CUDA_VISIBLE_DEVICES"))
+      cuda_i = kids.start(cuda_count_child, kCudaDeadlineMs);
   }
   const size_t loader_i = kids.start(nccl_loader_child, kNcclDeadlineMs);
   std::vector<size_t> lib_i;

@@ -7,8 +7,8 @@
 namespace dd::probe {
 
 struct ProbeOptions {
-  std::string nccl_lib;     // --nccl-lib PATH: also (and first) inspect this libnccl
-  bool skip_gpu = false;    // do not touch NVML/CUDA (tests, login nodes)
+  std::string nccl_lib;   // --nccl-lib PATH: also (and first) inspect this libnccl
+  bool skip_gpu = false;  // do not touch NVML/CUDA (tests, login nodes)
   // cuInit costs ~0.5 s on an H200 node, more than all other probes together. By default it runs only when
   // CUDA_VISIBLE_DEVICES is set (then CUDA's own device count matters); cuda_init forces it.
   bool cuda_init = false;

@@ -1,5 +1,5 @@
-// Store: the key-value rendezvous every multi-node feature meets through (embedded TCP, etcd, in-memory, prefix).
-// Every blocking call takes a deadline; passing it is an Error, never a hang.
+// Store: the key-value rendezvous every multi-node feature meets through (embedded TCP, etcd, in-memory,
+// prefix). Every blocking call takes a deadline; passing it is an Error, never a hang.
 #pragma once
 #include <chrono>
 #include <cstdint>

@@ -5,10 +5,14 @@ namespace dd::report {
 
 const char* severity_name(Severity s) {
   switch (s) {
-    case Severity::ok: return "ok";
-    case Severity::info: return "info";
-    case Severity::warn: return "warn";
-    case Severity::fail: return "fail";
+    case Severity::ok:
+      return "ok";
+    case Severity::info:
+      return "info";
+    case Severity::warn:
+      return "warn";
+    case Severity::fail:
+      return "fail";
   }
   return "info";
 }
@@ -27,9 +31,12 @@ std::string finding_area(const Finding& f) {
 }
 
 void to_json(nlohmann::json& j, const Finding& f) {
-  j = nlohmann::json{{"id", f.id},     {"severity", severity_name(f.severity)},
-                     {"title", f.title}, {"evidence", f.evidence},
-                     {"fix", f.fix},   {"node", f.node},
+  j = nlohmann::json{{"id", f.id},
+                     {"severity", severity_name(f.severity)},
+                     {"title", f.title},
+                     {"evidence", f.evidence},
+                     {"fix", f.fix},
+                     {"node", f.node},
                      {"rank", f.rank < 0 ? nlohmann::json(nullptr) : nlohmann::json(f.rank)}};
 }
 

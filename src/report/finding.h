@@ -12,14 +12,14 @@ const char* severity_name(Severity s);
 Severity severity_from_name(const std::string& s);  // unknown -> info
 
 struct Finding {
-  std::string id;                     // stable, dotted: "net.ifname.is_ip"
+  std::string id;  // stable, dotted: "net.ifname.is_ip"
   Severity severity = Severity::info;
-  std::string title;                  // one line, specific: "NCCL_SOCKET_IFNAME holds an IP address (10.0.0.1)"
+  std::string title;  // one line, specific: "NCCL_SOCKET_IFNAME holds an IP address (10.0.0.1)"
   std::vector<std::string> evidence;  // the values read that triggered it
   std::string fix;                    // what a person should do (empty for ok/info)
   std::string node;                   // hostname or node label; empty = this node
   int rank = -1;                      // rank it concerns; -1 = none/all
-  std::string area;                   // grouping for the text report: "gpu", "net", ... (defaults to id prefix)
+  std::string area;  // grouping for the text report: "gpu", "net", ... (defaults to id prefix)
 };
 
 std::string finding_area(const Finding& f);

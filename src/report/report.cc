@@ -15,18 +15,24 @@ Verdict Report::verdict() const {
 
 int Report::exit_code() const {
   switch (verdict()) {
-    case Verdict::pass: return kExitPass;
-    case Verdict::warn: return kExitWarn;
-    case Verdict::fail: return kExitFail;
+    case Verdict::pass:
+      return kExitPass;
+    case Verdict::warn:
+      return kExitWarn;
+    case Verdict::fail:
+      return kExitFail;
   }
   return kExitFail;
 }
 
 const char* verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::pass: return "pass";
-    case Verdict::warn: return "warn";
-    case Verdict::fail: return "fail";
+    case Verdict::pass:
+      return "pass";
+    case Verdict::warn:
+      return "warn";
+    case Verdict::fail:
+      return "fail";
   }
   return "fail";
 }

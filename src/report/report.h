@@ -18,11 +18,11 @@ inline constexpr int kExitFail = 2;
 inline constexpr int kExitCannotRun = 3;
 
 struct Report {
-  std::string title;                 // "distdoctor check", shown at the top of the text report
+  std::string title;  // "distdoctor check", shown at the top of the text report
   std::vector<Finding> findings;
-  nlohmann::json facts;              // facts the findings came from (may be null)
-  std::vector<std::string> notes;    // context lines for the header (sources of values, deadlines)
-  nlohmann::json measurements;       // numbers a run measured (check --collectives); null = none
+  nlohmann::json facts;            // facts the findings came from (may be null)
+  std::vector<std::string> notes;  // context lines for the header (sources of values, deadlines)
+  nlohmann::json measurements;     // numbers a run measured (check --collectives); null = none
 
   void add(Finding f) { findings.push_back(std::move(f)); }
   Verdict verdict() const;
@@ -33,7 +33,7 @@ const char* verdict_name(Verdict v);
 
 struct TextOptions {
   bool color = false;
-  bool show_ok = true;   // list ok findings too
+  bool show_ok = true;  // list ok findings too
   bool show_info = true;
 };
 

@@ -1,9 +1,9 @@
 // Tests of the verdict, exit codes and both renderers.
+#include "report/report.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
-
-#include "report/report.h"
 
 namespace dd::report {
 
@@ -40,7 +40,7 @@ TEST(Report, TextGroupsByAreaAndShowsFixOnlyForProblems) {
   std::string s = out.str();
   EXPECT_NE(s.find("\nnet\n"), std::string::npos);
   EXPECT_NE(s.find("\ngpu\n"), std::string::npos);
-  EXPECT_LT(s.find("net.z"), s.find("gpu.y"));  // net group comes first and holds both net findings
+  EXPECT_LT(s.find("net.z"), s.find("gpu.y"));   // net group comes first and holds both net findings
   EXPECT_EQ(s.find("fix: "), s.rfind("fix: "));  // one fix: the warn only
   EXPECT_NE(s.find("verdict: warn"), std::string::npos);
   EXPECT_EQ(s.find("\033["), std::string::npos);  // no colour unless asked

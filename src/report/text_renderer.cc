@@ -1,11 +1,11 @@
-// Text renderer: findings grouped by area, one line each with a mark, the fix under warn/fail, a verdict line.
+// Text renderer: findings grouped by area, one line each with a mark, the fix under warn/fail, a verdict
+// line.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "report/report.h"
 
@@ -30,10 +30,14 @@ struct Style {
 
 std::string mark(Severity s, const Style& st) {
   switch (s) {
-    case Severity::ok: return st.c("32", "[ ok ]");
-    case Severity::info: return st.c("36", "[info]");
-    case Severity::warn: return st.c("33", "[warn]");
-    case Severity::fail: return st.c("1;31", "[FAIL]");
+    case Severity::ok:
+      return st.c("32", "[ ok ]");
+    case Severity::info:
+      return st.c("36", "[info]");
+    case Severity::warn:
+      return st.c("33", "[warn]");
+    case Severity::fail:
+      return st.c("1;31", "[FAIL]");
   }
   return "[    ]";
 }
@@ -76,7 +80,8 @@ void render_text(const Report& r, std::ostream& out, const TextOptions& opt) {
         out << "\n" << st.c("1", a) << "\n";
         header = true;
       }
-      out << "  " << mark(f->severity, st) << " " << f->title << who(*f, many_nodes) << "  " << st.c("2", f->id) << "\n";
+      out << "  " << mark(f->severity, st) << " " << f->title << who(*f, many_nodes) << "  "
+          << st.c("2", f->id) << "\n";
       if (f->severity >= Severity::warn) {
         for (const auto& e : f->evidence) out << "         " << st.c("2", "evidence: ") << e << "\n";
         if (!f->fix.empty()) out << "         " << st.c("1", "fix: ") << f->fix << "\n";

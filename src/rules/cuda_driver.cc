@@ -26,11 +26,12 @@ std::vector<Finding> check_cuda_driver(const probe::NodeFacts& f, const CheckOpt
              "not yet initialized\"); match the container's CUDA to the driver (error 803/804)"}};
   }
   if (!f.cuda.init_probed)
-    return {{"cuda.driver_not_probed",
-             Severity::info,
-             "CUDA driver not initialised by this check (cuInit skipped: CUDA_VISIBLE_DEVICES unset)",
-             {},
-             "Run `distdoctor check --cuda-init` (or --collectives) to test cuInit and CUDA's device count too"}};
+    return {
+        {"cuda.driver_not_probed",
+         Severity::info,
+         "CUDA driver not initialised by this check (cuInit skipped: CUDA_VISIBLE_DEVICES unset)",
+         {},
+         "Run `distdoctor check --cuda-init` (or --collectives) to test cuInit and CUDA's device count too"}};
   if (f.cuda.driver_loaded)
     return {{"cuda.driver_ok",
              Severity::ok,

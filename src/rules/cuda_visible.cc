@@ -191,8 +191,8 @@ std::vector<Finding> check_cuda_visible(const probe::NodeFacts& f, const CheckOp
   bool short_of_procs = opt.nproc_per_node > 0 && visible >= 0 && visible < opt.nproc_per_node;
   if (cv.duplicate) {
     out.push_back({"cuda.visible_devices.duplicate", Severity::fail,
-                   fmt::format("{} repeats device \"{}\": CUDA then fails to initialise (cuInit error 101)", shown,
-                               cv.duplicate_entry),
+                   fmt::format("{} repeats device \"{}\": CUDA then fails to initialise (cuInit error 101)",
+                               shown, cv.duplicate_entry),
                    ev, fix_all});
   } else if (value && cv.mode == CudaVisible::Mode::indices && cv.stop_pos == 0 && ngpu != 0) {
     out.push_back(
