@@ -4,17 +4,7 @@
 # deadline naming the cause. Needs root and iproute2; exit 77 (skipped) otherwise.
 set -u
 DD=${1:?path to distdoctor}
-[ "$(id -u)" = 0 ] || { echo "skip: needs root for network namespaces"; exit 77; }
-command -v ip >/dev/null || { echo "skip: no iproute2"; exit 77; }
-id=dd$(head -c3 /dev/urandom | od -An -tx1 | tr -d ' \n')
-A=${id}a B=${id}b
-cleanup() { ip netns del "$A" 2>/dev/null; ip netns del "$B" 2>/dev/null; }
-trap cleanup EXIT
-ip netns add "$A" && ip netns add "$B" || { echo "skip: cannot create namespaces"; exit 77; }
-ip link add "${id}x" netns "$A" type veth peer name "${id}y" netns "$B" || exit 1
-ip -n "$A" link set "${id}x" name ddv && ip -n "$B" link set "${id}y" name ddv
-ip -n "$A" addr add 198.18.0.1/24 dev ddv && ip -n "$B" addr add 198.18.0.2/24 dev ddv
-for n in "$A" "$B"; do ip -n "$n" link set lo up; ip -n "$n" link set ddv up; done
+. "$(dirname "$0")/netns_pair_lib.sh"
 # rank 0 in namespace A, rank 1 in B (the wrapper's {rank} picks the namespace by its last letter)
 wrap="ip netns exec ${id}{rank}"
 # Name the namespaces 0/1 for the wrapper: bind-mount aliases of A and B.
