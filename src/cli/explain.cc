@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "comm/finding_docs.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
 #include "report/report.h"
@@ -22,6 +23,14 @@ void print_entry(const logs::CatalogueEntry& e, const std::vector<std::string>& 
   for (const auto& r : e.references) std::cout << "See: " << r << "\n";
 }
 
+// Every finding id with a long form, from each part that emits findings: rules, collectives, log analysis.
+std::vector<rules::FindingDoc> all_finding_docs() {
+  std::vector<rules::FindingDoc> docs = rules::all_rule_docs();
+  for (const auto& d : comm::comm_finding_docs()) docs.push_back(d);
+  for (const auto& d : logs::logs_finding_docs()) docs.push_back({d.id, d.title, d.explanation});
+  return docs;
+}
+
 }  // namespace
 
 Runner setup_explain(CLI::App& sub) {
@@ -30,11 +39,10 @@ Runner setup_explain(CLI::App& sub) {
   sub.add_flag("--list", *list, "List every finding id");
   sub.add_option("id_or_text", *query, "A finding id, or an error message to match");
   return [list, query]() -> int {
-    auto docs = rules::all_rule_docs();
+    const auto docs = all_finding_docs();
     const auto& cat = logs::Catalogue::builtin();
     if (*list) {
       for (const auto& d : docs) std::cout << fmt::format("{:<36} {}\n", d.id, d.title);
-      for (const auto& d : logs::logs_finding_docs()) std::cout << fmt::format("{:<36} {}\n", d.id, d.title);
       for (const auto& e : cat.entries()) std::cout << fmt::format("{:<36} {}\n", e.id, e.title);
       return report::kExitPass;
     }
@@ -46,12 +54,6 @@ Runner setup_explain(CLI::App& sub) {
     for (const auto& w : *query) q += (q.empty() ? "" : " ") + w;
     for (const auto& d : docs) {
       if (d.id == q) {
-        std::cout << d.id << ": " << d.title << "\n\n" << d.explanation << "\n";
-        return report::kExitPass;
-      }
-    }
-    for (const auto& d : logs::logs_finding_docs()) {
-      if (q == d.id) {
         std::cout << d.id << ": " << d.title << "\n\n" << d.explanation << "\n";
         return report::kExitPass;
       }

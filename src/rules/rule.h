@@ -35,7 +35,7 @@ const std::vector<NodeRule>& node_rules();
 // Runs every node rule; findings are tagged with the node's hostname.
 std::vector<report::Finding> run_node_rules(const probe::NodeFacts& facts, const CheckOptions& opt);
 
-// Docs of every finding id known to the rules (node and cluster).
+// Docs of every finding id the rules emit (node and cluster); `explain` adds those of comm and logs.
 std::vector<FindingDoc> all_rule_docs();
 std::vector<FindingDoc> cluster_rule_docs();  // cluster_rule_table.cc
 

@@ -1,5 +1,4 @@
 // The table of single-node rules. Adding a check: one new file in src/rules/ and one row here.
-#include "comm/finding_docs.h"
 #include "rules/node_rules.h"
 #include "rules/rule.h"
 
@@ -30,7 +29,6 @@ std::vector<FindingDoc> all_rule_docs() {
   std::vector<FindingDoc> docs;
   for (const auto& r : node_rules()) docs.insert(docs.end(), r.docs.begin(), r.docs.end());
   for (auto& d : cluster_rule_docs()) docs.push_back(std::move(d));
-  for (const auto& d : comm::comm_finding_docs()) docs.push_back(d);
   return docs;
 }
 
