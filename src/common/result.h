@@ -10,9 +10,27 @@
 
 namespace dd {
 
+// What kind of failure an Error is, so callers decide by kind and never by searching the message.
+enum class ErrorKind {
+  other,        // none of the below
+  timeout,      // a deadline passed
+  refused,      // the peer refused the connection
+  closed,       // the peer closed or reset the connection
+  protocol,     // the peer sent something we cannot read (garbage, wrong magic, too large)
+  auth,         // the peer failed or refused authentication
+  not_found,    // a key, file or library that is not there
+  io,           // a local system call failed (see err)
+  crashed,      // a process or library died (signal, abort)
+  invalid,      // bad input from the user (flags, env, files)
+  unavailable,  // a needed component is missing (no GPU, no NCCL, no Gloo)
+};
+
 struct Error {
   std::string what;  // human sentence: "connect to 198.18.0.2:29500"
   int err = 0;       // errno where one applies, else 0
+  ErrorKind kind = ErrorKind::other;
+  std::string peer;  // who did not answer or misbehaved: "198.18.0.2:29500", "rank 3"; "" when local
+  int rank = -1;     // the rank involved, -1 when none
   std::string message() const { return err ? what + ": " + std::strerror(err) : what; }
   static Error from_errno(std::string what) { return Error{std::move(what), errno}; }
 };
