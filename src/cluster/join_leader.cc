@@ -8,8 +8,8 @@
 
 #include "cluster/join_steps.h"
 #include "cluster/mesh.h"
+#include "nccl/if_select.h"
 #include "rules/cluster_rule.h"
-#include "rules/nccl_ifselect.h"
 #include "rules/rule_util.h"
 
 namespace dd::cluster::join_detail {
@@ -146,8 +146,8 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     }
     std::string primary;
     if (n.has_facts) {
-      auto ifs = rules::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting,
-                                               rules::nccl_min_version_code(n.facts));
+      auto ifs = nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting,
+                                              rules::nccl_min_version_code(n.facts));
       if (!ifs.empty()) primary = ifs.front().name;
     }
     plan["nodes"].push_back(

@@ -11,7 +11,7 @@
 #include <map>
 #include <sstream>
 
-#include "rules/nccl_ifselect.h"
+#include "nccl/if_select.h"
 
 namespace dd::cluster {
 namespace {
@@ -135,7 +135,7 @@ std::string pick_advertise_addr(const probe::NetFacts& net, const std::string& n
   for (const auto& i : net.interfaces)
     if (i.name == net.default_route_ifname && i.up && !i.ipv4.empty())
       return i.ipv4.front().substr(0, i.ipv4.front().find('/'));
-  for (const auto& c : rules::nccl_socket_interfaces(net, nccl_setting))
+  for (const auto& c : nccl::nccl_socket_interfaces(net, nccl_setting))
     if (c.family == 4 && c.iface->kind != "loopback") return c.addr;
   return "127.0.0.1";
 }

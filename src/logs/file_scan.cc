@@ -6,7 +6,7 @@
 
 #include "logs/framework.h"
 #include "logs/nccl_facts.h"
-#include "logs/nccl_line.h"
+#include "nccl/log_line.h"
 
 namespace dd::logs {
 
@@ -24,13 +24,13 @@ class Scanner {
 
   void line(std::string_view raw, uint64_t lineno) {
     at_.line = lineno;
-    NcclLine l = parse_nccl_line(raw);
-    if (l.level == NcclLevel::none) {
+    nccl::NcclLine l = nccl::parse_nccl_line(raw);
+    if (l.level == nccl::NcclLevel::none) {
       other_line(l, raw);
       return;
     }
     ++res_.file.nccl_lines;
-    if (l.level == NcclLevel::version) {  // bare "NCCL version" line: belongs to the last process seen
+    if (l.level == nccl::NcclLevel::version) {  // bare "NCCL version" line: belongs to the last process seen
       if (last_ >= 0 && procs_[last_].nccl_version.empty())
         procs_[last_].nccl_version = std::string(l.msg.substr(13));
       else if (pending_version_.empty())
@@ -45,14 +45,14 @@ class Scanner {
     p.last_at.line = lineno;
     if (l.fw_rank >= 0 && p.rank < 0) p.rank = l.fw_rank;
     if (p.cuda_dev < 0 && l.dev >= 0) p.cuda_dev = l.dev;
-    if (l.level == NcclLevel::info) {
+    if (l.level == nccl::NcclLevel::info) {
       absorb_nccl_info(p, l.msg, at_);
       if (cat_.has_info_entries()) {
         matches_.clear();
         cat_.match(l.msg, true, matches_);
         record(matches_, raw, idx, l.fw_rank);
       }
-    } else if (l.level == NcclLevel::warn) {
+    } else if (l.level == nccl::NcclLevel::warn) {
       if (p.warns++ == 0) {
         p.first_warn = std::string(l.msg.substr(0, 300));
         p.first_warn_at = at_;
@@ -102,7 +102,7 @@ class Scanner {
 
   // Interleaved stdout glues an unfinished line to NCCL's header ("[rank1]: iteration: 4vm:2317:2317 [0]
   // NCCL INFO ..."): an unknown host that ends with a known process's host, same pid, is that process.
-  int process_index(const NcclLine& l, bool& glued) {
+  int process_index(const nccl::NcclLine& l, bool& glued) {
     if (last_ >= 0 && l.pid == last_pid_ && l.host == last_host_) return last_;
     std::string k(l.host);
     k += ':';
@@ -137,7 +137,7 @@ class Scanner {
     return idx;
   }
 
-  void other_line(const NcclLine& l, std::string_view raw) {
+  void other_line(const nccl::NcclLine& l, std::string_view raw) {
     if (l.msg.empty()) return;
     matches_.clear();
     cat_.match(l.msg, false, matches_);

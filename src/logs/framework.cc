@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "logs/nccl_line.h"
+#include "nccl/log_line.h"
 
 namespace dd::logs {
 
@@ -17,7 +17,7 @@ int64_t int_after(std::string_view s, std::string_view key) {
   size_t k = s.find(key);
   if (k == std::string_view::npos) return -1;
   int64_t v;
-  return parse_int(s.substr(k + key.size()), v) ? v : -1;
+  return nccl::parse_int(s.substr(k + key.size()), v) ? v : -1;
 }
 
 std::string_view trim(std::string_view s) {
@@ -32,7 +32,7 @@ int rank_in_brackets(std::string_view s) {
   if (k == std::string_view::npos) return -1;
   int64_t v;
   size_t used;
-  if (!parse_int(s.substr(k + 5), v, &used)) return -1;
+  if (!nccl::parse_int(s.substr(k + 5), v, &used)) return -1;
   return k + 5 + used < s.size() && s[k + 5 + used] == ']' ? static_cast<int>(v) : -1;
 }
 
@@ -122,11 +122,11 @@ void FrameworkScanner::child_field(std::string_view key, std::string_view value,
   else if (key == "time")
     c.time = std::string(value);
   else if (key == "rank") {
-    if (parse_int(value, v)) c.rank = static_cast<int>(v);
+    if (nccl::parse_int(value, v)) c.rank = static_cast<int>(v);
     int64_t lr = int_after(value, "local_rank: ");
     if (lr >= 0) c.local_rank = static_cast<int>(lr);
   } else if (key == "exitcode") {
-    if (parse_int(value, v)) c.exitcode = static_cast<int>(v);
+    if (nccl::parse_int(value, v)) c.exitcode = static_cast<int>(v);
     c.pid = int_after(value, "pid: ");
   }
 }

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "logs/nccl_line.h"
+#include "nccl/log_line.h"
 
 namespace dd::logs {
 
@@ -22,7 +22,7 @@ int64_t int_after(std::string_view s, std::string_view key) {
   size_t k = s.find(key);
   if (k == std::string_view::npos) return -1;
   int64_t v;
-  return parse_int(s.substr(k + key.size()), v) ? v : -1;
+  return nccl::parse_int(s.substr(k + key.size()), v) ? v : -1;
 }
 
 std::string_view first_token(std::string_view s) {
@@ -132,7 +132,7 @@ std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const W
     case 'c':
       if (starts(msg, "cudaDriverVersion ")) {
         int64_t v;
-        if (parse_int(msg.substr(18), v)) p.cuda_driver = static_cast<int>(v);
+        if (nccl::parse_int(msg.substr(18), v)) p.cuda_driver = static_cast<int>(v);
       } else if (starts(msg, "comm 0x") && msg.find(" nRanks ") != std::string_view::npos &&
                  msg.find(" localRank") != std::string_view::npos) {
         ++p.comm_inits;

@@ -4,8 +4,8 @@
 
 #include <set>
 
+#include "nccl/if_select.h"
 #include "rules/cluster_rule.h"
-#include "rules/nccl_ifselect.h"
 #include "rules/rule_util.h"
 
 namespace dd::rules {
@@ -104,7 +104,7 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
   for (const auto& n : v.nodes) {
     if (!n.has_facts || twice.count(&n)) continue;
     auto nccl =
-        nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
+        nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
     for (const auto& i : n.facts.net.interfaces) {
       if (i.kind == "loopback" || i.kind == "docker" || i.name.rfind("docker", 0) == 0 ||
           i.name.rfind("virbr", 0) == 0)

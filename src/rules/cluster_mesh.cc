@@ -6,9 +6,9 @@
 #include <set>
 #include <tuple>
 
+#include "nccl/if_list.h"
+#include "nccl/if_select.h"
 #include "rules/cluster_rule.h"
-#include "rules/nccl_iflist.h"
-#include "rules/nccl_ifselect.h"
 #include "rules/rule_util.h"
 
 namespace dd::rules {
@@ -21,7 +21,8 @@ namespace {
 using Key = std::tuple<int, int, std::string>;  // from, to, to_if
 
 std::string primary_if(const cluster::ClusterNode& n) {
-  auto ifs = nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
+  auto ifs =
+      nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
   return ifs.empty() ? "" : ifs.front().name;
 }
 
@@ -51,9 +52,10 @@ void recommend(const cluster::ClusterView& v, const std::map<Key, const cluster:
   bool current_ok = all_pairs_ok(v, idx, [&](size_t j) { return primary[j]; });
   // Candidate names: interfaces every node has, in the first node's NCCL preference order.
   std::vector<std::string> candidates;
-  for (const auto& i : nccl_find_interfaces(v.nodes[0].facts.net, "^lo,docker,virbr", 0, kNcclMaxIfs))
+  for (const auto& i :
+       nccl::nccl_find_interfaces(v.nodes[0].facts.net, "^lo,docker,virbr", 0, nccl::kNcclMaxIfs))
     candidates.push_back(i.name);
-  for (const auto& i : nccl_find_interfaces(v.nodes[0].facts.net, "docker", 0, kNcclMaxIfs))
+  for (const auto& i : nccl::nccl_find_interfaces(v.nodes[0].facts.net, "docker", 0, nccl::kNcclMaxIfs))
     candidates.push_back(i.name);
   std::string good;
   for (const auto& c : candidates)
@@ -119,7 +121,7 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
     // NCCL's path: the interface it picks there, or one its NCCL_SOCKET_IFNAME names (even if it is down).
     const std::string& setting = tn.lead.nccl_ifname_setting;
     bool primary = primary_if(tn) == target.second ||
-                   (setting.size() > 1 && nccl_if_list_selects(setting, target.second));
+                   (setting.size() > 1 && nccl::nccl_if_list_selects(setting, target.second));
     // Off NCCL's path and failing only from nodes that have no interface of that name: worth knowing only.
     bool sources_lack_it = true;
     for (const auto* p : probes)

@@ -2,8 +2,8 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 
+#include "nccl/if_select.h"
 #include "rules/cluster_rule.h"
-#include "rules/nccl_ifselect.h"
 #include "rules/rule_util.h"
 
 namespace dd::rules {
@@ -35,7 +35,7 @@ std::vector<Finding> check_network(const cluster::ClusterView& v) {
   for (const auto& n : v.nodes) {
     if (!n.has_facts) continue;
     auto ifs =
-        nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
+        nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
     std::string gloo_set;
     if (auto it = n.facts.env.find("GLOO_SOCKET_IFNAME"); it != n.facts.env.end()) gloo_set = it->second;
     std::string gloo = gloo_set.empty() ? fmt::format("hostname {} -> {}", n.facts.host.hostname,

@@ -6,7 +6,7 @@
 // "nccl_ib_devs=mlx5_0:1,..." is the prediction.
 #include <fmt/format.h>
 
-#include "rules/nccl_iflist.h"
+#include "nccl/if_list.h"
 #include "rules/node_rules.h"
 #include "rules/rule_util.h"
 
@@ -57,7 +57,7 @@ std::vector<Finding> check_ib(const probe::NodeFacts& f, const CheckOptions&) {
   std::vector<Port> all_active, selected;
   std::vector<std::string> down;
   auto hca = nccl_setting(f, "NCCL_IB_HCA");
-  IfList list = parse_if_list(hca.value_or(""), kNcclMaxIbDevs);
+  nccl::IfList list = nccl::parse_if_list(hca.value_or(""), nccl::kNcclMaxIbDevs);
   for (const auto& d : f.ib.devices) {
     for (const auto& p : d.ports) {
       if (!active(p)) {
@@ -66,7 +66,7 @@ std::vector<Finding> check_ib(const probe::NodeFacts& f, const CheckOptions&) {
       }
       if (!usable_link(p)) continue;
       all_active.push_back({&d, &p});
-      if (if_list_selects(list, d.name, p.port)) selected.push_back({&d, &p});
+      if (nccl::if_list_selects(list, d.name, p.port)) selected.push_back({&d, &p});
     }
   }
   std::vector<std::string> sel_labels, ev;
@@ -133,7 +133,7 @@ std::vector<Finding> check_ib(const probe::NodeFacts& f, const CheckOptions&) {
       out.push_back(
           {"ib.hca.prefix_overmatch", Severity::warn,
            fmt::format("NCCL_IB_HCA=\"{}\" is a prefix match and also selects {}", *hca, join(extra)), ev,
-           fmt::format("export NCCL_IB_HCA=={}   ('=' makes names exact)", if_list_to_string(list))});
+           fmt::format("export NCCL_IB_HCA=={}   ('=' makes names exact)", nccl::if_list_to_string(list))});
   }
   bool has_bond = false, has_plain = false, has_ib = false, has_roce = false;
   for (const auto& p : selected) {
@@ -191,7 +191,7 @@ std::vector<Finding> check_ib(const probe::NodeFacts& f, const CheckOptions&) {
     for (const auto& d : f.ib.devices)
       for (const auto& p : d.ports)
         for (const auto& e : list.entries)
-          if (!active(p) && e.prefix == d.name && if_list_selects(list, d.name, p.port)) {
+          if (!active(p) && e.prefix == d.name && nccl::if_list_selects(list, d.name, p.port)) {
             named_down.push_back(fmt::format("{}:{}", d.name, p.port));
             break;
           }

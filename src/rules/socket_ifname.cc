@@ -3,8 +3,8 @@
 // (or "none").
 #include <fmt/format.h>
 
-#include "rules/nccl_iflist.h"
-#include "rules/nccl_ifselect.h"
+#include "nccl/if_list.h"
+#include "nccl/if_select.h"
 #include "rules/node_rules.h"
 #include "rules/rule_util.h"
 
@@ -15,7 +15,7 @@ using report::Severity;
 
 namespace {
 
-std::vector<std::string> names(const std::vector<IfCandidate>& c) {
+std::vector<std::string> names(const std::vector<nccl::IfCandidate>& c) {
   std::vector<std::string> out;
   for (const auto& x : c) out.push_back(x.name);
   return out;
@@ -34,8 +34,8 @@ bool data_over_sockets(const probe::NodeFacts& f) {
   return true;
 }
 
-std::vector<std::string> base_evidence(const probe::NodeFacts& f, const IfSelection& boot,
-                                       const IfSelection& all) {
+std::vector<std::string> base_evidence(const probe::NodeFacts& f, const nccl::IfSelection& boot,
+                                       const nccl::IfSelection& all) {
   std::vector<std::string> ev;
   ev.push_back("nccl_bootstrap_if=" + (boot.found() ? boot.matched[0].name : std::string("none")));
   if (boot.found()) ev.push_back("nccl_bootstrap_addr=" + boot.matched[0].addr);
@@ -49,10 +49,10 @@ std::vector<std::string> base_evidence(const probe::NodeFacts& f, const IfSelect
 
 // Interfaces the user's list would match if they were running (to explain a no-match).
 std::vector<std::string> matching_but_not_running(const probe::NetFacts& net, const std::string& value) {
-  IfList l = parse_if_list(value, kNcclMaxIfs);
+  nccl::IfList l = nccl::parse_if_list(value, nccl::kNcclMaxIfs);
   std::vector<std::string> out;
   for (const auto& i : net.interfaces) {
-    if (!if_list_selects(l, i.name)) continue;
+    if (!nccl::if_list_selects(l, i.name)) continue;
     if (!i.running)
       out.push_back(i.name + (i.up ? " (up, no carrier)" : " (down)"));
     else if (i.ipv4.empty() && i.ipv6.empty())
@@ -70,10 +70,10 @@ std::string suggest_name(const probe::NodeFacts& f) {
   return "<interface>";
 }
 
-void check_user_value(const probe::NodeFacts& f, const std::string& v, const IfSelection& all,
+void check_user_value(const probe::NodeFacts& f, const std::string& v, const nccl::IfSelection& all,
                       const std::vector<std::string>& ev, std::vector<Finding>& out) {
   // An IP address instead of a name: NCCL compares it with interface names and matches nothing.
-  IfList l = parse_if_list(v, kNcclMaxIfs);
+  nccl::IfList l = nccl::parse_if_list(v, nccl::kNcclMaxIfs);
   std::string body = v.substr((l.exclude ? 1 : 0) + (l.exact ? 1 : 0));
   for (size_t start = 0; start <= body.size();) {
     size_t end = body.find(',', start);
@@ -95,7 +95,7 @@ void check_user_value(const probe::NodeFacts& f, const std::string& v, const IfS
                    l.overlong
                        ? "NCCL_SOCKET_IFNAME has an entry of 64+ characters (overflows NCCL's buffer)"
                        : fmt::format("NCCL_SOCKET_IFNAME lists more than {} entries; NCCL ignores {} of them",
-                                     kNcclMaxIfs, l.dropped),
+                                     nccl::kNcclMaxIfs, l.dropped),
                    ev, "Name the interfaces to use, e.g. export NCCL_SOCKET_IFNAME=" + suggest_name(f)});
   }
   if (!all.found()) {
@@ -140,7 +140,7 @@ void check_user_value(const probe::NodeFacts& f, const std::string& v, const IfS
                  ev});
 }
 
-void check_auto(const probe::NodeFacts& f, const IfSelection& boot, const IfSelection& all,
+void check_auto(const probe::NodeFacts& f, const nccl::IfSelection& boot, const nccl::IfSelection& all,
                 const std::vector<std::string>& ev, std::vector<Finding>& out) {
   if (!boot.found()) {
     out.push_back(
@@ -191,14 +191,14 @@ std::vector<Finding> check_socket_ifname(const probe::NodeFacts& f, const CheckO
              "No network interface facts: NCCL interface choice not checked",
              {}}};
   }
-  IfSelectInput in;
+  nccl::IfSelectInput in;
   in.net = &f.net;
   in.socket_ifname = nccl_setting(f, "NCCL_SOCKET_IFNAME");
   in.socket_family = nccl_setting(f, "NCCL_SOCKET_FAMILY");
   in.comm_id = nccl_setting(f, "NCCL_COMM_ID");
   in.nccl_version_code = nccl_min_version_code(f);
-  IfSelection all = nccl_select_interfaces(in);
-  IfSelection boot = nccl_bootstrap_interface(in);
+  nccl::IfSelection all = nccl::nccl_select_interfaces(in);
+  nccl::IfSelection boot = nccl::nccl_bootstrap_interface(in);
   auto ev = base_evidence(f, boot, all);
   if (!boot.error.empty() || !all.error.empty()) {
     out.push_back({"net.nccl_comm_id.invalid", Severity::fail, boot.error.empty() ? all.error : boot.error,

@@ -10,7 +10,7 @@
 //   ncclFindInterfaceMatchSubnet() / matchSubnet() lines 194-260: first address in the same subnet, any
 //   state. src/bootstrap.cc bootstrapNetInit() lines 93-126: with NCCL_COMM_ID the subnet match only, else
 //     ncclFindInterfaces(..., maxIfs=1); none -> WARN "Bootstrap : no socket interface found".
-#include "rules/nccl_ifselect.h"
+#include "nccl/if_select.h"
 
 #include <arpa/inet.h>
 
@@ -18,9 +18,9 @@
 #include <array>
 #include <cstring>
 
-#include "rules/nccl_iflist.h"
+#include "nccl/if_list.h"
 
-namespace dd::rules {
+namespace dd::nccl {
 
 namespace {
 
@@ -220,4 +220,4 @@ bool nccl_if_list_selects(const std::string& list, const std::string& name) {
   return if_list_selects(parse_if_list(list, kNcclMaxIfs), name);
 }
 
-}  // namespace dd::rules
+}  // namespace dd::nccl

@@ -1,9 +1,9 @@
 // NCCL log line parser: a fast forward path for the usual layout, a search for " NCCL " for odd prefixes.
-#include "logs/nccl_line.h"
+#include "nccl/log_line.h"
 
 #include <cstring>
 
-namespace dd::logs {
+namespace dd::nccl {
 
 bool parse_int(std::string_view s, int64_t& out, size_t* used) {
   size_t i = 0;
@@ -173,4 +173,4 @@ NcclLine parse_nccl_line(std::string_view line) {
   return out;
 }
 
-}  // namespace dd::logs
+}  // namespace dd::nccl

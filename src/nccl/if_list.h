@@ -1,12 +1,12 @@
 // NCCL's interface/HCA list grammar (NCCL_SOCKET_IFNAME, NCCL_IB_HCA), modelled on NCCL's own parser:
 // optional leading '^' (exclude), then optional '=' (exact names), then a comma list of prefixes, each with
-// an optional ':port' suffix. See nccl_iflist.cc for the NCCL source lines this follows.
+// an optional ':port' suffix. See if_list.cc for the NCCL source lines this follows.
 #pragma once
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace dd::rules {
+namespace dd::nccl {
 
 // NCCL's list sizes: MAX_IFS (src/include/socket.h) for sockets, MAX_IB_DEVS (src/transport/net_ib.cc) for
 // HCAs.
@@ -39,4 +39,4 @@ bool if_list_selects(const IfList& l, std::string_view name, int port = -1);
 // The list written back in NCCL's syntax ("^=eth0,eth1").
 std::string if_list_to_string(const IfList& l);
 
-}  // namespace dd::rules
+}  // namespace dd::nccl

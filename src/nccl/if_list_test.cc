@@ -2,17 +2,17 @@
 // src/misc/utils.cc parseStringList (136-166), matchIf (168-172), matchPort (174-179), matchIfList (182-193);
 // src/misc/socket.cc findInterfaces (129-192), ncclFindInterfaces (355-390); src/bootstrap.cc
 // bootstrapNetInit.
-#include "rules/nccl_iflist.h"
+#include "nccl/if_list.h"
 
 #include <gtest/gtest.h>
 
-#include "rules/nccl_ifselect.h"
+#include "nccl/if_select.h"
 #include "rules/test_facts.h"
 
-namespace dd::rules {
+namespace dd::nccl {
 namespace {
 
-using namespace testing;
+using namespace dd::rules::testing;
 
 bool sel(const std::string& list, const std::string& name, int port = -1) {
   return if_list_selects(parse_if_list(list, kNcclMaxIbDevs), name, port);
@@ -203,4 +203,4 @@ TEST(NcclIfSelect, SettingStringFormForTheClusterLayer) {
 }
 
 }  // namespace
-}  // namespace dd::rules
+}  // namespace dd::nccl

@@ -7,7 +7,7 @@
 
 #include "probe/facts.h"
 
-namespace dd::rules {
+namespace dd::nccl {
 
 struct IfSelectInput {
   const probe::NetFacts* net = nullptr;
@@ -65,4 +65,4 @@ bool nccl_if_list_selects(const std::string& list, const std::string& name);
 // "AF_INET" -> 4, "AF_INET6" -> 6, anything else (or unset) -> 0 (any family).
 int nccl_socket_family(const std::optional<std::string>& v);
 
-}  // namespace dd::rules
+}  // namespace dd::nccl

@@ -1,9 +1,9 @@
 // Tests for the NCCL line parser across NCCL versions and framework/launcher prefixes.
-#include "logs/nccl_line.h"
+#include "nccl/log_line.h"
 
 #include <gtest/gtest.h>
 
-namespace dd::logs {
+namespace dd::nccl {
 namespace {
 
 TEST(LogsNcclLine, PlainInfo) {
@@ -71,4 +71,4 @@ TEST(LogsNcclLine, BareVersionAndNonNccl) {
 }
 
 }  // namespace
-}  // namespace dd::logs
+}  // namespace dd::nccl

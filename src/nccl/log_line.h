@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace dd::logs {
+namespace dd::nccl {
 
 enum class NcclLevel : uint8_t { none, info, warn, trace, version };
 
@@ -27,4 +27,4 @@ NcclLine parse_nccl_line(std::string_view line);
 // Parses a leading decimal integer; returns false if none.
 bool parse_int(std::string_view s, int64_t& out, size_t* used = nullptr);
 
-}  // namespace dd::logs
+}  // namespace dd::nccl

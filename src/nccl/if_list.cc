@@ -4,12 +4,12 @@
 //   src/misc/socket.cc  findInterfaces() lines 135-139 ('^' then '=' stripped, then parseStringList), 168
 //                       (matchIfList(...) ^ searchNot);
 //   src/transport/net_ib.cc ncclIbInitDevices() lines 703-708 and 740 (same grammar with the port number).
-#include "rules/nccl_iflist.h"
+#include "nccl/if_list.h"
 
 #include <cctype>
 #include <climits>
 
-namespace dd::rules {
+namespace dd::nccl {
 
 namespace {
 
@@ -97,4 +97,4 @@ std::string if_list_to_string(const IfList& l) {
   return out;
 }
 
-}  // namespace dd::rules
+}  // namespace dd::nccl
