@@ -59,13 +59,13 @@ void* client_main(void* p) {
   auto c = TcpStoreClient::connect({"127.0.0.1", r.port}, r.token, deadline);
   if (!c) return fail(c.error());
   r.joined[a->rank] = Ms(Clock::now() - r.t0).count();
-  if (auto s = (*c)->set("facts/" + std::to_string(a->rank), r.facts); !s) return fail(s.error());
+  if (auto s = (*c)->set("facts/" + std::to_string(a->rank), r.facts, deadline); !s) return fail(s.error());
   r.published[a->rank] = Ms(Clock::now() - r.t0).count();
-  auto v = (*c)->add("arrived", 1);
+  auto v = (*c)->add("arrived", 1, deadline);
   if (!v) return fail(v.error());
   r.added[a->rank] = Ms(Clock::now() - r.t0).count();
   if (*v == r.n) {
-    if (auto s = (*c)->set("done", "1"); !s) return fail(s.error());
+    if (auto s = (*c)->set("done", "1", deadline); !s) return fail(s.error());
   }
   if (auto s = (*c)->wait({"done"}, deadline); !s) return fail(s.error());
   r.released[a->rank] = Ms(Clock::now() - r.t0).count();

@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "comm/check_pass.h"
 #include "comm/plan.h"
+#include "probe/tool_env.h"
 #include "report/report.h"
 
 namespace dd::cli {
@@ -79,7 +80,7 @@ int render(report::Report& r, bool json, std::ostream& out) {
     out << report::render_json(r).dump(2) << "\n";
   } else {
     report::TextOptions to;
-    to.color = report::want_color(1);
+    to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
     report::render_text(r, out, to);
   }
   return r.exit_code();

@@ -11,6 +11,7 @@
 #include "comm/check_pass.h"
 #include "comm/runner.h"
 #include "probe/collect.h"
+#include "probe/tool_env.h"
 #include "report/report.h"
 #include "rules/rule.h"
 
@@ -144,7 +145,7 @@ Runner setup_check(CLI::App& sub) {
       std::cout << report::render_json(r).dump(2) << "\n";
     } else {
       report::TextOptions to;
-      to.color = report::want_color(1);
+      to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
       to.show_ok = to.show_info = !a->quiet_ok;
       report::render_text(r, std::cout, to);
     }

@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "logs/analyze.h"
+#include "probe/tool_env.h"
 #include "report/report.h"
 
 namespace dd::cli {
@@ -140,7 +141,7 @@ Runner setup_logs(CLI::App& sub) {
       std::cout << j.dump(2) << "\n";
     } else {
       report::TextOptions to;
-      to.color = report::want_color(1);
+      to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
       to.show_ok = to.show_info = !a->brief;
       if (!a->brief) print_summary(r, *a, std::cout);
       report::render_text(rep, std::cout, to);

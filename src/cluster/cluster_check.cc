@@ -12,6 +12,7 @@
 #include "probe/collect.h"
 #include "rendezvous/auth.h"
 #include "rendezvous/open_store.h"
+#include "probe/tool_env.h"
 #include "report/report.h"
 
 namespace dd::cluster {
@@ -35,7 +36,7 @@ void print(const report::Report& r, const OutputOptions& out, const nlohmann::js
     std::cout << j.dump(2) << "\n";
   } else {
     report::TextOptions to;
-    to.color = report::want_color(1);
+    to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
     to.show_ok = to.show_info = !out.brief;
     report::render_text(r, std::cout, to);
   }
@@ -49,8 +50,7 @@ int cannot_run(const std::string& msg) {
 
 Finding store_finding(const Error& e, const std::string& url, double timeout_s, bool serve) {
   std::string m = e.message();
-  if (m.find(rendezvous::kWrongTokenMessage) != std::string::npos ||
-      m.find("wrong job token") != std::string::npos)
+  if (e.kind == ErrorKind::auth)
     return Finding{"cluster.join.refused",
                    Severity::fail,
                    fmt::format("the master {} refused this node: wrong job token", url),
@@ -82,7 +82,7 @@ int run_cluster_check(const ClusterArgs& args, const OutputOptions& out, const E
   if (!spec_r) return cannot_run(spec_r.error().message());
   JobSpec spec = *spec_r;
   // Token: flag, file, env; the first node of a by-hand job makes one; a launcher job derives one.
-  auto tok = rendezvous::resolve_token(args.token, args.token_file);
+  auto tok = rendezvous::resolve_token(args.token, args.token_file, probe::tool_env().token);
   if (!tok) return cannot_run(tok.error().message());
   std::string token = tok->token;
   std::string token_note = tok->source.empty() ? "" : "job token from " + tok->source;

@@ -23,7 +23,7 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
     if (!plan) return alone(cfg, lost_master(cfg, "while reading the mesh plan", plan.error(), end));
     try {
       auto probes = my_mesh(nlohmann::json::parse(*plan), cfg, cfg.start + cfg.timeout - 1s);
-      (void)s.set(k("mesh", cfg.self.rank), nlohmann::json(probes).dump());
+      (void)s.set(k("mesh", cfg.self.rank), nlohmann::json(probes).dump(), end);
     } catch (const std::exception& e) {
       return alone(
           cfg,
@@ -37,7 +37,7 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
     auto d = s.get(kDone, end);
     if (!d) return alone(cfg, lost_master(cfg, "while waiting for the verdict", d.error(), end));
     o.report.title = "distdoctor check — verdict printed by rank 0";
-    (void)s.add(kRead, 1);
+    (void)s.add(kRead, 1, end);
     return o;
   }
   auto v = s.get(kVerdict, end);
@@ -54,7 +54,7 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
     return alone(
         cfg, Finding{"cluster.join.store_error", Severity::fail, "the verdict was unreadable", {e.what()}});
   }
-  (void)s.add(kRead, 1);
+  (void)s.add(kRead, 1, end);
   return o;
 }
 
@@ -75,18 +75,18 @@ std::string rank_ranges(const std::vector<int>& ranks) {
 
 JoinOutcome run_join(rendezvous::Store& s, const JoinConfig& cfg) {
   auto end = cfg.start + cfg.timeout;
-  auto claim = s.add(k("claim", cfg.self.rank), 1);
+  auto claim = s.add(k("claim", cfg.self.rank), 1, end);
   if (!claim) return alone(cfg, lost_master(cfg, "while claiming a rank", claim.error(), end));
   bool dup = *claim > 1;
   nlohmann::json me = cfg.self;
   if (dup) {
-    (void)s.set(fmt::format("dd/dup/{}/{}", cfg.self.rank, *claim), me.dump());
+    (void)s.set(fmt::format("dd/dup/{}/{}", cfg.self.rank, *claim), me.dump(), end);
   } else {
     if (cfg.self.has_facts) {
-      if (auto st = s.set(k("facts", cfg.self.rank), cfg.facts_json); !st)
+      if (auto st = s.set(k("facts", cfg.self.rank), cfg.facts_json, end); !st)
         return alone(cfg, lost_master(cfg, "while publishing facts", st.error(), end));
     }
-    if (auto st = s.set(k("member", cfg.self.rank), me.dump()); !st)
+    if (auto st = s.set(k("member", cfg.self.rank), me.dump(), end); !st)
       return alone(cfg, lost_master(cfg, "while joining", st.error(), end));
   }
   JoinOutcome o = (cfg.self.rank == 0 && !dup) ? lead(s, cfg) : follow(s, cfg, dup);

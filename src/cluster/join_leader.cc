@@ -29,7 +29,7 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
   std::vector<double> seen(cfg.world, -1);
   auto last_progress = Clock::now();
   for (;;) {
-    auto have = s.check(keys);
+    auto have = s.check(keys, end);
     if (!have)
       return alone(cfg, Finding{"cluster.join.store_error",
                                 Severity::fail,
@@ -72,7 +72,7 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     }
   }
   // Ranks claimed twice: every extra claimer left its identity under dup/R/N.
-  auto dups = s.list("dd/dup/");
+  auto dups = s.list("dd/dup/", end);
   if (dups) {
     for (const auto& key : *dups) {
       auto v = s.get(key, Clock::now() + 1s);
@@ -153,16 +153,16 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     plan["nodes"].push_back(
         {{"index", i}, {"rank", n.lead.rank}, {"primary", primary}, {"endpoints", n.lead.endpoints}});
   }
-  (void)s.set(kPlan, plan.dump());
-  (void)s.set(kGo, "mesh");
+  (void)s.set(kPlan, plan.dump(), end);
+  (void)s.set(kGo, "mesh", end);
   std::vector<std::string> mesh_keys;
   for (const auto& n : view.nodes)
     if (n.has_facts && !n.lead.endpoints.empty()) mesh_keys.push_back(k("mesh", n.lead.rank));
   if (cfg.self.has_facts)
-    (void)s.set(k("mesh", cfg.self.rank), nlohmann::json(my_mesh(plan, cfg, end - 1s)).dump());
+    (void)s.set(k("mesh", cfg.self.rank), nlohmann::json(my_mesh(plan, cfg, end - 1s)).dump(), end);
   view.mesh.ran = !mesh_keys.empty();
   (void)s.wait(mesh_keys, end - 500ms);
-  auto have = s.check(mesh_keys);
+  auto have = s.check(mesh_keys, end);
   std::vector<std::string> no_mesh;
   for (size_t i = 0; i < mesh_keys.size(); ++i) {
     if (!have || !(*have)[i]) {

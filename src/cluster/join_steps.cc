@@ -73,21 +73,21 @@ std::vector<MeshProbe> my_mesh(const nlohmann::json& plan, const JoinConfig& cfg
 void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::string& go, int readers,
                      Clock::time_point end, bool cleanup) {
   nlohmann::json v{{"title", r.title}, {"notes", r.notes}, {"findings", r.findings}};
-  (void)s.set(kVerdict, v.dump());
-  (void)s.set(kDone, std::to_string(r.exit_code()));
-  (void)s.set(kGo, go);
   auto until = std::min(end + 3s, Clock::now() + 5s);
+  (void)s.set(kVerdict, v.dump(), until);
+  (void)s.set(kDone, std::to_string(r.exit_code()), until);
+  (void)s.set(kGo, go, until);
   bool all_read = readers <= 0;
   while (!all_read && Clock::now() < until) {
-    auto n = s.add(kRead, 0);
+    auto n = s.add(kRead, 0, until);
     if (!n) break;
     all_read = *n >= readers;
     if (!all_read) std::this_thread::sleep_for(20ms);
   }
   // A shared store (etcd) outlives the run: remove its keys once everyone has the verdict.
   if (cleanup && all_read)
-    if (auto keys = s.list("dd/"))
-      for (const auto& key : *keys) (void)s.remove(key);
+    if (auto keys = s.list("dd/", until))
+      for (const auto& key : *keys) (void)s.remove(key, until);
 }
 
 }  // namespace dd::cluster::join_detail

@@ -113,14 +113,14 @@ TEST(ClusterJoin, RankClaimedTwiceAndEnvDiff) {
   nodes.push_back(make_node(0, 2, "h0", 8s));
   nodes.push_back(make_node(1, 2, "h1", 8s, "eth9"));
   // Claim rank 1 first from h1 so the duplicate is the third process.
-  ASSERT_TRUE(store.add("dd/claim/1", 0).ok());
+  ASSERT_TRUE(store.add("dd/claim/1", 0, rendezvous::deadline_in(1s)).ok());
   auto dup = make_node(1, 2, "h2", 8s);
   std::thread first([&] { nodes[1]->out = run_join(store, nodes[1]->cfg); });
   std::this_thread::sleep_for(100ms);
   std::thread second([&] { dup->out = run_join(store, dup->cfg); });
   // The leader only sees duplicates that claimed before everyone had joined: let the duplicate in first.
   for (int i = 0; i < 200; ++i) {
-    auto c = store.check({"dd/dup/1/2"});
+    auto c = store.check({"dd/dup/1/2"}, rendezvous::deadline_in(1s));
     if (c.ok() && (*c)[0]) break;
     std::this_thread::sleep_for(10ms);
   }

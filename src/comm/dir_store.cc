@@ -37,7 +37,7 @@ std::string DirStore::path_of(const std::string& key) const {
   return dir_ + "/" + name;
 }
 
-Status DirStore::set(const std::string& key, const std::string& value) {
+Status DirStore::set(const std::string& key, const std::string& value, rendezvous::Deadline) {
   std::string p = path_of(key);
   std::string tmp = p + ".tmp." + std::to_string(getpid()) + "." +
                     std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
@@ -63,7 +63,7 @@ Result<std::string> DirStore::get(const std::string& key, rendezvous::Deadline d
   }
 }
 
-Result<int64_t> DirStore::add(const std::string& key, int64_t delta) {
+Result<int64_t> DirStore::add(const std::string& key, int64_t delta, rendezvous::Deadline deadline) {
   std::string lock = dir_ + "/.lock";
   int fd = ::open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
   if (fd < 0) return Error::from_errno("open " + lock);
@@ -72,7 +72,7 @@ Result<int64_t> DirStore::add(const std::string& key, int64_t delta) {
   int64_t cur = 0;
   if (read_file(path_of(key), &v)) cur = std::strtoll(v.c_str(), nullptr, 10);
   cur += delta;
-  auto st = set(key, std::to_string(cur));
+  auto st = set(key, std::to_string(cur), deadline);
   ::flock(fd, LOCK_UN);
   ::close(fd);
   if (!st) return st.error();
@@ -82,7 +82,7 @@ Result<int64_t> DirStore::add(const std::string& key, int64_t delta) {
 Status DirStore::wait(const std::vector<std::string>& keys, rendezvous::Deadline deadline) {
   auto pause = std::chrono::microseconds(200);
   for (;;) {
-    auto have = check(keys);
+    auto have = check(keys, deadline);
     if (!have) return have.error();
     std::string missing;
     for (size_t i = 0; i < keys.size(); ++i)
@@ -94,13 +94,13 @@ Status DirStore::wait(const std::vector<std::string>& keys, rendezvous::Deadline
   }
 }
 
-Result<std::vector<bool>> DirStore::check(const std::vector<std::string>& keys) {
+Result<std::vector<bool>> DirStore::check(const std::vector<std::string>& keys, rendezvous::Deadline) {
   std::vector<bool> out;
   for (const auto& k : keys) out.push_back(::access(path_of(k).c_str(), F_OK) == 0);
   return out;
 }
 
-Status DirStore::remove(const std::string& key) {
+Status DirStore::remove(const std::string& key, rendezvous::Deadline) {
   if (::unlink(path_of(key).c_str()) != 0 && errno != ENOENT) return Error::from_errno("unlink " + key);
   return ok_status();
 }

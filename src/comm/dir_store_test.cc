@@ -13,12 +13,13 @@ TEST(DirStore, SetGetAddWaitCheck) {
   char tmpl[] = "/tmp/dd-dirstore-XXXXXX";
   ASSERT_NE(mkdtemp(tmpl), nullptr);
   DirStore s(tmpl);
-  ASSERT_TRUE(s.set("a/b c", std::string("x\0y", 3)).ok());
+  auto soon = rendezvous::deadline_in(std::chrono::milliseconds(1000));
+  ASSERT_TRUE(s.set("a/b c", std::string("x\0y", 3), soon).ok());
   auto v = s.get("a/b c", rendezvous::deadline_in(std::chrono::milliseconds(100)));
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(*v, std::string("x\0y", 3));
-  EXPECT_EQ(*s.add("n", 2), 2);
-  EXPECT_EQ(*s.add("n", 3), 5);
+  EXPECT_EQ(*s.add("n", 2, soon), 2);
+  EXPECT_EQ(*s.add("n", 3, soon), 5);
   auto t0 = rendezvous::Clock::now();
   auto w = s.wait({"a/b c", "missing"}, rendezvous::deadline_in(std::chrono::milliseconds(50)));
   ASSERT_FALSE(w.ok());
@@ -26,13 +27,13 @@ TEST(DirStore, SetGetAddWaitCheck) {
   EXPECT_LT(rendezvous::Clock::now() - t0, std::chrono::milliseconds(1000));
   std::thread later([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
-    s.set("late", "1");
+    s.set("late", "1", rendezvous::deadline_in(std::chrono::milliseconds(1000)));
   });
   EXPECT_TRUE(s.get("late", rendezvous::deadline_in(std::chrono::milliseconds(2000))).ok());
   later.join();
-  auto c = s.check({"late", "nope"});
+  auto c = s.check({"late", "nope"}, rendezvous::deadline_in(std::chrono::milliseconds(1000)));
   EXPECT_EQ(*c, (std::vector<bool>{true, false}));
-  EXPECT_TRUE(s.remove("late").ok());
+  EXPECT_TRUE(s.remove("late", rendezvous::deadline_in(std::chrono::milliseconds(1000))).ok());
   EXPECT_FALSE(s.get("late", rendezvous::deadline_in(std::chrono::milliseconds(10))).ok());
   std::filesystem::remove_all(tmpl);
 }

@@ -26,7 +26,7 @@ class GlooStoreAdapter : public gloo::rendezvous::Store {
   GlooStoreAdapter(rendezvous::Store* s, std::string prefix, std::chrono::milliseconds timeout)
       : s_(s), prefix_(std::move(prefix)), timeout_(timeout) {}
   void set(const std::string& key, const std::vector<char>& data) override {
-    auto st = s_->set(prefix_ + key, std::string(data.begin(), data.end()));
+    auto st = s_->set(prefix_ + key, std::string(data.begin(), data.end()), Clock::now() + timeout_);
     if (!st) throw gloo::IoException(st.error().message());
   }
   std::vector<char> get(const std::string& key) override {

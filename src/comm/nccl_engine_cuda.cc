@@ -85,7 +85,7 @@ class NcclEngine : public Engine {
         return Error{std::string("ncclGetUniqueId failed: ") + api_->ncclGetErrorString(rc) +
                      " (NCCL found no usable bootstrap interface? see NCCL_SOCKET_IFNAME)"};
       if (cfg.store) {
-        auto st = cfg.store->set(key, std::string(id.internal, sizeof(id.internal)));
+        auto st = cfg.store->set(key, std::string(id.internal, sizeof(id.internal)), cfg.init_deadline);
         if (!st) return Error{"publish NCCL unique id: " + st.error().message()};
       }
     } else {

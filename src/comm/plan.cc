@@ -199,8 +199,9 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
   // Leave together: a rank that exits early closes its sockets under peers still at work (Gloo aborts).
   std::vector<std::string> keys;
   for (int r = 0; r < plan.world; ++r) keys.push_back(plan.prefix + "exit/" + std::to_string(r));
-  for (int r : ranks) store.set(keys[r], "1");
-  store.wait(keys, rendezvous::deadline_in(std::chrono::seconds(10)));
+  auto exit_deadline = rendezvous::deadline_in(std::chrono::seconds(10));
+  for (int r : ranks) store.set(keys[r], "1", exit_deadline);
+  store.wait(keys, exit_deadline);
   return 0;
 }
 

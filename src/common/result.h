@@ -32,7 +32,55 @@ struct Error {
   std::string peer;  // who did not answer or misbehaved: "198.18.0.2:29500", "rank 3"; "" when local
   int rank = -1;     // the rank involved, -1 when none
   std::string message() const { return err ? what + ": " + std::strerror(err) : what; }
-  static Error from_errno(std::string what) { return Error{std::move(what), errno}; }
+
+  // The kind a failed system call's errno means: refused, timeout, closed, not_found, else io.
+  static ErrorKind kind_of_errno(int e) {
+    switch (e) {
+      case ECONNREFUSED:
+        return ErrorKind::refused;
+      case ETIMEDOUT:
+        return ErrorKind::timeout;
+      case ECONNRESET:
+      case EPIPE:
+      case ECONNABORTED:
+        return ErrorKind::closed;
+      case ENOENT:
+        return ErrorKind::not_found;
+      default:
+        return ErrorKind::io;
+    }
+  }
+  // Any kind, with the peer that misbehaved and the errno where one applies.
+  static Error make(ErrorKind kind, std::string what, std::string peer = "", int err = 0) {
+    Error e{std::move(what), err, kind, std::move(peer)};
+    return e;
+  }
+  // A system call failed just now: errno and its kind are taken from errno.
+  static Error from_errno(std::string what, std::string peer = "") {
+    int e = errno;
+    return make(kind_of_errno(e), std::move(what), std::move(peer), e);
+  }
+  // A system call failed with errno e (saved earlier).
+  static Error sys(int e, std::string what, std::string peer = "") {
+    return make(kind_of_errno(e), std::move(what), std::move(peer), e);
+  }
+  // A deadline passed while waiting on peer (or on the keys named in what).
+  static Error timeout(std::string what, std::string peer = "", int err = ETIMEDOUT) {
+    return make(ErrorKind::timeout, std::move(what), std::move(peer), err);
+  }
+  // The peer sent something we cannot read (garbage, wrong magic, an unexpected answer).
+  static Error protocol(std::string what, std::string peer = "", int err = 0) {
+    return make(ErrorKind::protocol, std::move(what), std::move(peer), err);
+  }
+  // The peer closed or reset the connection.
+  static Error closed(std::string what, std::string peer = "", int err = ECONNRESET) {
+    return make(ErrorKind::closed, std::move(what), std::move(peer), err);
+  }
+  // The peer failed or refused authentication.
+  static Error auth(std::string what, std::string peer = "", int err = 0) {
+    return make(ErrorKind::auth, std::move(what), std::move(peer), err);
+  }
+  static Error invalid(std::string what) { return make(ErrorKind::invalid, std::move(what)); }
 };
 
 template <typename T>

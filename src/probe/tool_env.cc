@@ -14,7 +14,7 @@ ToolEnv read_tool_env(const char* (*lookup)(const char* name)) {
   ToolEnv t;
   t.token = str("DISTDOCTOR_TOKEN");
   t.store_token = str("DD_STORE_TOKEN");
-  t.no_color = lookup("NO_COLOR") != nullptr;
+  t.no_color = !str("NO_COLOR").empty();  // no-color.org: set to a non-empty value
   t.term = str("TERM");
   t.keep_tmp = lookup("DD_KEEP_TMP") != nullptr;
   std::string timing = str("DISTDOCTOR_PROBE_TIMING");

@@ -9,7 +9,7 @@ namespace dd::probe {
 struct ToolEnv {
   std::string token;          // DISTDOCTOR_TOKEN: job token of the cluster rendezvous ("" unset)
   std::string store_token;    // DD_STORE_TOKEN: token a supervisor hands its collective workers ("" unset)
-  bool no_color = false;      // NO_COLOR set (any value): no colour in the text report
+  bool no_color = false;      // NO_COLOR set to a non-empty value: no colour in the text report
   std::string term;           // TERM: "dumb" turns colour off
   bool keep_tmp = false;      // DD_KEEP_TMP set: keep the collective run's temporary directory for debugging
   bool probe_timing = false;  // DISTDOCTOR_PROBE_TIMING set and not "0": print each probe's time on stderr

@@ -17,7 +17,7 @@ const char* fake_lookup(const char* n) {
 
 TEST(ToolEnv, ReadsEachVariable) {
   g_env = {{"DISTDOCTOR_TOKEN", "s3cret"},
-           {"NO_COLOR", ""},
+           {"NO_COLOR", "1"},
            {"DISTDOCTOR_PROBE_TIMING", "1"},
            {"DISTDOCTOR_NVML_LIB", "libx.so"},
            {"DD_KEEP_TMP", "1"}};
@@ -31,7 +31,7 @@ TEST(ToolEnv, ReadsEachVariable) {
 }
 
 TEST(ToolEnv, TimingZeroIsOff) {
-  g_env = {{"DISTDOCTOR_PROBE_TIMING", "0"}};
+  g_env = {{"DISTDOCTOR_PROBE_TIMING", "0"}, {"NO_COLOR", ""}};  // an empty NO_COLOR leaves colour on
   ToolEnv t = read_tool_env(fake_lookup);
   EXPECT_FALSE(t.probe_timing);
   EXPECT_FALSE(t.no_color);

@@ -8,13 +8,13 @@
 #include <openssl/rand.h>
 #include <sys/stat.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 namespace dd::rendezvous {
 
-Result<JobToken> resolve_token(const std::string& flag_token, const std::string& token_file) {
+Result<JobToken> resolve_token(const std::string& flag_token, const std::string& token_file,
+                               const std::string& env_token) {
   JobToken t;
   if (!flag_token.empty()) {
     t.token = flag_token;
@@ -23,13 +23,13 @@ Result<JobToken> resolve_token(const std::string& flag_token, const std::string&
   }
   if (!token_file.empty()) {
     std::ifstream in(token_file);
-    if (!in) return Error{fmt::format("cannot read token file {}", token_file), errno};
+    if (!in) return Error::sys(errno, fmt::format("cannot read token file {}", token_file));
     std::stringstream ss;
     ss << in.rdbuf();
     t.token = ss.str();
     while (!t.token.empty() && std::isspace(static_cast<unsigned char>(t.token.back()))) t.token.pop_back();
     while (!t.token.empty() && std::isspace(static_cast<unsigned char>(t.token.front()))) t.token.erase(0, 1);
-    if (t.token.empty()) return Error{fmt::format("token file {} is empty", token_file)};
+    if (t.token.empty()) return Error::invalid(fmt::format("token file {} is empty", token_file));
     t.source = "--token-file " + token_file;
     struct stat st {};
     if (::stat(token_file.c_str(), &st) == 0 && (st.st_mode & 077)) {
@@ -38,8 +38,8 @@ Result<JobToken> resolve_token(const std::string& flag_token, const std::string&
     }
     return t;
   }
-  if (const char* env = std::getenv("DISTDOCTOR_TOKEN"); env && *env) {
-    t.token = env;
+  if (!env_token.empty()) {
+    t.token = env_token;
     t.source = "DISTDOCTOR_TOKEN";
   }
   return t;

@@ -17,9 +17,11 @@ struct JobToken {
   std::string warning;  // e.g. a token file readable by other users
 };
 
-// Picks the token: --token, else --token-file, else $DISTDOCTOR_TOKEN. None given -> empty token, no error.
+// Picks the token: --token, else --token-file, else env_token (the caller passes DISTDOCTOR_TOKEN's value,
+// probe::tool_env().token: nothing here reads the environment). None given -> empty token, no error.
 // An unreadable or empty token file is an Error.
-Result<JobToken> resolve_token(const std::string& flag_token, const std::string& token_file);
+Result<JobToken> resolve_token(const std::string& flag_token, const std::string& token_file,
+                               const std::string& env_token);
 
 // A new random token: 32 bytes from the OpenSSL CSPRNG as 64 hex digits.
 std::string generate_token();

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "rendezvous/http.h"
@@ -13,25 +13,25 @@ namespace dd::rendezvous {
 namespace {
 
 TEST(StoreAuth, TokenSourcesInOrder) {
-  ::setenv("DISTDOCTOR_TOKEN", "from-env", 1);
-  std::string file = "/tmp/dd-token-" + std::to_string(::getpid());
+  const std::string env = "from-env";  // DISTDOCTOR_TOKEN's value, as the caller passes it
+  std::string file =
+      (std::filesystem::temp_directory_path() / ("dd-token-" + std::to_string(::getpid()))).string();
   { std::ofstream(file) << "  from-file\n"; }
   ::chmod(file.c_str(), 0600);
-  EXPECT_EQ(resolve_token("flag", file)->token, "flag");
-  EXPECT_EQ(resolve_token("flag", file)->source, "--token");
-  auto f = resolve_token("", file);
+  EXPECT_EQ(resolve_token("flag", file, env)->token, "flag");
+  EXPECT_EQ(resolve_token("flag", file, env)->source, "--token");
+  auto f = resolve_token("", file, env);
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->token, "from-file");
   EXPECT_TRUE(f->warning.empty());
   ::chmod(file.c_str(), 0644);
-  EXPECT_NE(resolve_token("", file)->warning.find("readable by other users"), std::string::npos);
-  EXPECT_EQ(resolve_token("", "")->token, "from-env");
-  EXPECT_EQ(resolve_token("", "")->source, "DISTDOCTOR_TOKEN");
-  ::unsetenv("DISTDOCTOR_TOKEN");
-  EXPECT_TRUE(resolve_token("", "")->token.empty());
-  EXPECT_FALSE(resolve_token("", file + ".missing").ok());
+  EXPECT_NE(resolve_token("", file, env)->warning.find("readable by other users"), std::string::npos);
+  EXPECT_EQ(resolve_token("", "", env)->token, "from-env");
+  EXPECT_EQ(resolve_token("", "", env)->source, "DISTDOCTOR_TOKEN");
+  EXPECT_TRUE(resolve_token("", "", "")->token.empty());
+  EXPECT_FALSE(resolve_token("", file + ".missing", env).ok());
   { std::ofstream(file) << "\n"; }
-  EXPECT_FALSE(resolve_token("", file).ok());
+  EXPECT_FALSE(resolve_token("", file, env).ok());
   ::unlink(file.c_str());
 }
 

@@ -35,7 +35,7 @@ Result<std::unique_ptr<EtcdStore>> EtcdStore::open(const std::string& url, Deadl
     if (!prefix.empty()) prefix += '/';
   }
   auto hp = parse_host_port(rest);
-  if (!hp) return Error{fmt::format("etcd address '{}': {}", url, hp.error().what)};
+  if (!hp) return Error::invalid(fmt::format("etcd address '{}': {}", url, hp.error().what));
   auto store = std::make_unique<EtcdStore>(*hp, prefix);
   auto backoff = std::chrono::milliseconds(20);
   while (true) {
@@ -43,9 +43,10 @@ Result<std::unique_ptr<EtcdStore>> EtcdStore::open(const std::string& url, Deadl
                                   std::min(deadline, Clock::now() + std::chrono::seconds(3)));
     if (probe) return store;
     if (Clock::now() + backoff >= deadline)
-      return Error{
+      return Error::make(
+          probe.error().kind,
           fmt::format("etcd at {} not reachable before the deadline: {}", hp->str(), probe.error().message()),
-          probe.error().err};
+          hp->str(), probe.error().err);
     std::this_thread::sleep_for(backoff);
     backoff = std::min(backoff * 2, std::chrono::milliseconds(1000));
   }
@@ -62,7 +63,11 @@ Result<json> EtcdStore::rpc(const std::string& path, const json& body, Deadline 
   if (r->status != 200 || j.is_discarded()) {
     std::string msg = !j.is_discarded() && j.is_object() && j.contains("error") ? j["error"].dump()
                                                                                 : r->body.substr(0, 200);
-    return Error{fmt::format("etcd at {}: {} answered HTTP {}: {}", server_.str(), path, r->status, msg)};
+    // Not JSON at all: not an etcd gateway. JSON with an error: etcd itself refused the request.
+    return Error::make(
+        j.is_discarded() ? ErrorKind::protocol : ErrorKind::other,
+        fmt::format("etcd at {}: {} answered HTTP {}: {}", server_.str(), path, r->status, msg),
+        server_.str());
   }
   return j;
 }
@@ -82,9 +87,9 @@ Result<EtcdStore::Kv> EtcdStore::range_one(const std::string& full_key, Deadline
   return kv;
 }
 
-Status EtcdStore::set(const std::string& key, const std::string& value) {
-  auto j = rpc("/v3/kv/put", {{"key", base64_encode(prefix_ + key)}, {"value", base64_encode(value)}},
-               op_deadline());
+Status EtcdStore::set(const std::string& key, const std::string& value, Deadline deadline) {
+  auto j =
+      rpc("/v3/kv/put", {{"key", base64_encode(prefix_ + key)}, {"value", base64_encode(value)}}, deadline);
   if (!j) return j.error();
   return ok_status();
 }
@@ -115,9 +120,8 @@ Result<std::string> EtcdStore::get(const std::string& key, Deadline deadline) {
   }
 }
 
-Result<int64_t> EtcdStore::add(const std::string& key, int64_t delta) {
+Result<int64_t> EtcdStore::add(const std::string& key, int64_t delta, Deadline deadline) {
   std::string full = prefix_ + key;
-  auto deadline = op_deadline();
   while (Clock::now() < deadline) {
     auto kv = range_one(full, deadline);
     if (!kv) return kv.error();
@@ -144,7 +148,8 @@ Result<int64_t> EtcdStore::add(const std::string& key, int64_t delta) {
     if (!r) return r.error();
     if (r->value("succeeded", false)) return now;  // lost the race: read again and retry
   }
-  return Error{fmt::format("add on etcd key '{}': too much contention before the deadline", key), ETIMEDOUT};
+  return Error::timeout(fmt::format("add on etcd key '{}': too much contention before the deadline", key),
+                        server_.str());
 }
 
 Status EtcdStore::wait(const std::vector<std::string>& keys, Deadline deadline) {
@@ -152,7 +157,8 @@ Status EtcdStore::wait(const std::vector<std::string>& keys, Deadline deadline) 
   std::vector<std::string> missing = keys;
   auto backoff = std::chrono::milliseconds(5);
   while (true) {
-    auto found = check(missing);
+    // Each poll gets at least 2 s, so a wait that is about to end still reads the keys before naming them.
+    auto found = check(missing, std::max(deadline, Clock::now() + std::chrono::seconds(2)));
     if (!found) return found.error();
     std::vector<std::string> still;
     for (size_t i = 0; i < missing.size(); ++i)
@@ -166,9 +172,8 @@ Status EtcdStore::wait(const std::vector<std::string>& keys, Deadline deadline) 
   }
 }
 
-Result<std::vector<bool>> EtcdStore::check(const std::vector<std::string>& keys) {
+Result<std::vector<bool>> EtcdStore::check(const std::vector<std::string>& keys, Deadline deadline) {
   std::vector<bool> out;
-  auto deadline = op_deadline();
   for (const auto& k : keys) {
     auto j = rpc("/v3/kv/range", {{"key", base64_encode(prefix_ + k)}, {"count_only", true}}, deadline);
     if (!j) return j.error();
@@ -177,20 +182,20 @@ Result<std::vector<bool>> EtcdStore::check(const std::vector<std::string>& keys)
   return out;
 }
 
-Status EtcdStore::remove(const std::string& key) {
-  auto j = rpc("/v3/kv/deleterange", {{"key", base64_encode(prefix_ + key)}}, op_deadline());
+Status EtcdStore::remove(const std::string& key, Deadline deadline) {
+  auto j = rpc("/v3/kv/deleterange", {{"key", base64_encode(prefix_ + key)}}, deadline);
   if (!j) return j.error();
   return ok_status();
 }
 
-Result<std::vector<std::string>> EtcdStore::list(const std::string& prefix) {
+Result<std::vector<std::string>> EtcdStore::list(const std::string& prefix, Deadline deadline) {
   std::string full = prefix_ + prefix;
   json req = {{"key", base64_encode(full.empty() ? std::string(1, '\0') : full)},
               {"range_end", base64_encode(etcd_prefix_end(full))},
               {"keys_only", true},
               {"sort_order", "ASCEND"},
               {"sort_target", "KEY"}};
-  auto j = rpc("/v3/kv/range", req, op_deadline());
+  auto j = rpc("/v3/kv/range", req, deadline);
   if (!j) return j.error();
   std::vector<std::string> out;
   for (const auto& e : j->value("kvs", json::array())) {

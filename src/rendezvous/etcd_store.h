@@ -14,13 +14,13 @@ class EtcdStore : public Store {
   static Result<std::unique_ptr<EtcdStore>> open(const std::string& url, Deadline deadline);
   EtcdStore(HostPort server, std::string prefix) : server_(std::move(server)), prefix_(std::move(prefix)) {}
 
-  Status set(const std::string& key, const std::string& value) override;
+  Status set(const std::string& key, const std::string& value, Deadline deadline) override;
   Result<std::string> get(const std::string& key, Deadline deadline) override;
-  Result<int64_t> add(const std::string& key, int64_t delta) override;
+  Result<int64_t> add(const std::string& key, int64_t delta, Deadline deadline) override;
   Status wait(const std::vector<std::string>& keys, Deadline deadline) override;
-  Result<std::vector<bool>> check(const std::vector<std::string>& keys) override;
-  Status remove(const std::string& key) override;
-  Result<std::vector<std::string>> list(const std::string& prefix) override;
+  Result<std::vector<bool>> check(const std::vector<std::string>& keys, Deadline deadline) override;
+  Status remove(const std::string& key, Deadline deadline) override;
+  Result<std::vector<std::string>> list(const std::string& prefix, Deadline deadline) override;
 
   std::string describe() const;
 
@@ -32,11 +32,9 @@ class EtcdStore : public Store {
   };
   Result<nlohmann::json> rpc(const std::string& path, const nlohmann::json& body, Deadline deadline);
   Result<Kv> range_one(const std::string& full_key, Deadline deadline);
-  Deadline op_deadline() const { return Clock::now() + op_timeout_; }
 
   HostPort server_;
   std::string prefix_;  // "" or "prefix/"
-  std::chrono::milliseconds op_timeout_{10000};
 };
 
 // The smallest key greater than every key starting with prefix (etcd's range_end for a prefix scan).

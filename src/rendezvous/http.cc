@@ -43,7 +43,7 @@ Result<std::string> base64_decode(const std::string& in) {
   for (char c : in) {
     if (c == '=') break;
     const char* p = std::strchr(kB64, c);
-    if (!p || !c) return Error{"bad base64 in etcd answer"};
+    if (!p || !c) return Error::protocol("bad base64 in etcd answer");
     acc = (acc << 6) | static_cast<uint32_t>(p - kB64);
     bits += 6;
     if (bits >= 8) {
@@ -56,9 +56,9 @@ Result<std::string> base64_decode(const std::string& in) {
 
 Result<HttpResponse> parse_http_response(const std::string& raw) {
   auto head_end = raw.find("\r\n\r\n");
-  if (head_end == std::string::npos) return Error{"truncated HTTP answer (no end of headers)"};
+  if (head_end == std::string::npos) return Error::protocol("truncated HTTP answer (no end of headers)");
   HttpResponse r;
-  if (raw.compare(0, 5, "HTTP/") != 0 || raw.size() < 12) return Error{"not an HTTP answer"};
+  if (raw.compare(0, 5, "HTTP/") != 0 || raw.size() < 12) return Error::protocol("not an HTTP answer");
   r.status = std::atoi(raw.c_str() + raw.find(' ') + 1);
   std::string head = lower(raw.substr(0, head_end));
   std::string body = raw.substr(head_end + 4);
@@ -66,10 +66,10 @@ Result<HttpResponse> parse_http_response(const std::string& raw) {
     size_t pos = 0;
     while (true) {
       auto eol = body.find("\r\n", pos);
-      if (eol == std::string::npos) return Error{"truncated chunked HTTP answer"};
+      if (eol == std::string::npos) return Error::protocol("truncated chunked HTTP answer");
       size_t n = std::strtoul(body.c_str() + pos, nullptr, 16);
       if (n == 0) break;
-      if (eol + 2 + n > body.size()) return Error{"truncated chunked HTTP answer"};
+      if (eol + 2 + n > body.size()) return Error::protocol("truncated chunked HTTP answer");
       r.body += body.substr(eol + 2, n);
       pos = eol + 2 + n + 2;
     }
@@ -77,7 +77,7 @@ Result<HttpResponse> parse_http_response(const std::string& raw) {
   }
   if (auto cl = head.find("content-length:"); cl != std::string::npos) {
     size_t n = std::strtoul(head.c_str() + cl + 15, nullptr, 10);
-    if (body.size() < n) return Error{"truncated HTTP answer body"};
+    if (body.size() < n) return Error::protocol("truncated HTTP answer body");
     body.resize(n);
   }
   r.body = std::move(body);
@@ -106,7 +106,7 @@ Result<HttpResponse> http_post(const HostPort& server, const std::string& path, 
   while (raw.size() < kMaxResponse) {
     auto n = recv_some(*fd, buf, sizeof buf, deadline, peer);
     if (!n) {
-      if (n.error().err == ECONNRESET && !raw.empty())
+      if (n.error().kind == ErrorKind::closed && !raw.empty())
         break;  // "closed the connection": the answer is complete
       ::close(*fd);
       return n.error();
@@ -115,7 +115,7 @@ Result<HttpResponse> http_post(const HostPort& server, const std::string& path, 
   }
   ::close(*fd);
   auto r = parse_http_response(raw);
-  if (!r) return Error{fmt::format("etcd at {}: {}", peer, r.error().what)};
+  if (!r) return Error::protocol(fmt::format("etcd at {}: {}", peer, r.error().what), peer);
   return r;
 }
 

@@ -18,21 +18,23 @@ Error missing_keys_error(const std::vector<std::string>& missing, std::chrono::m
     names += (shown ? ", " : "") + k;
     ++shown;
   }
-  return Error{fmt::format("timed out after {:.1f} s waiting for {} key{}: {}", waited.count() / 1000.0,
-                           missing.size(), missing.size() == 1 ? "" : "s", names),
-               ETIMEDOUT};
+  return Error::timeout(fmt::format("timed out after {:.1f} s waiting for {} key{}: {}",
+                                    waited.count() / 1000.0, missing.size(), missing.size() == 1 ? "" : "s",
+                                    names));
 }
 
 Result<int64_t> parse_counter(const std::string& key, const std::string& value) {
   int64_t v = 0;
   auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
   if (ec != std::errc() || p != value.data() + value.size()) {
-    return Error{fmt::format("add on key '{}': its value is not an integer", key)};
+    return Error::invalid(fmt::format("add on key '{}': its value is not an integer", key));
   }
   return v;
 }
 
-Status MemoryStore::set(const std::string& key, const std::string& value) {
+// set, add, check, remove and list only take the mutex (held briefly by everyone): they never wait, so the
+// deadline has nothing to bound.
+Status MemoryStore::set(const std::string& key, const std::string& value, Deadline) {
   {
     std::lock_guard lock(mu_);
     kv_[key] = value;
@@ -51,7 +53,7 @@ Result<std::string> MemoryStore::get(const std::string& key, Deadline deadline) 
   return kv_[key];
 }
 
-Result<int64_t> MemoryStore::add(const std::string& key, int64_t delta) {
+Result<int64_t> MemoryStore::add(const std::string& key, int64_t delta, Deadline) {
   int64_t now = 0;
   {
     std::lock_guard lock(mu_);
@@ -84,20 +86,20 @@ Status MemoryStore::wait(const std::vector<std::string>& keys, Deadline deadline
                             std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
 }
 
-Result<std::vector<bool>> MemoryStore::check(const std::vector<std::string>& keys) {
+Result<std::vector<bool>> MemoryStore::check(const std::vector<std::string>& keys, Deadline) {
   std::lock_guard lock(mu_);
   std::vector<bool> out;
   for (const auto& k : keys) out.push_back(kv_.count(k) > 0);
   return out;
 }
 
-Status MemoryStore::remove(const std::string& key) {
+Status MemoryStore::remove(const std::string& key, Deadline) {
   std::lock_guard lock(mu_);
   kv_.erase(key);
   return ok_status();
 }
 
-Result<std::vector<std::string>> MemoryStore::list(const std::string& prefix) {
+Result<std::vector<std::string>> MemoryStore::list(const std::string& prefix, Deadline) {
   std::lock_guard lock(mu_);
   std::vector<std::string> out;
   for (auto it = kv_.lower_bound(prefix); it != kv_.end() && it->first.starts_with(prefix); ++it)

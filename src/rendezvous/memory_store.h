@@ -10,13 +10,13 @@ namespace dd::rendezvous {
 
 class MemoryStore : public Store {
  public:
-  Status set(const std::string& key, const std::string& value) override;
+  Status set(const std::string& key, const std::string& value, Deadline deadline) override;
   Result<std::string> get(const std::string& key, Deadline deadline) override;
-  Result<int64_t> add(const std::string& key, int64_t delta) override;
+  Result<int64_t> add(const std::string& key, int64_t delta, Deadline deadline) override;
   Status wait(const std::vector<std::string>& keys, Deadline deadline) override;
-  Result<std::vector<bool>> check(const std::vector<std::string>& keys) override;
-  Status remove(const std::string& key) override;
-  Result<std::vector<std::string>> list(const std::string& prefix) override;
+  Result<std::vector<bool>> check(const std::vector<std::string>& keys, Deadline deadline) override;
+  Status remove(const std::string& key, Deadline deadline) override;
+  Result<std::vector<std::string>> list(const std::string& prefix, Deadline deadline) override;
 
  private:
   std::mutex mu_;

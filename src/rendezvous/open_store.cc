@@ -29,7 +29,8 @@ Result<OpenedStore> open_store(const std::string& url, const std::string& token,
   }
   std::string hostport = url.starts_with("tcp://") ? url.substr(6) : url;
   if (hostport.find("://") != std::string::npos)
-    return Error{fmt::format("store address '{}': unknown scheme (use HOST:PORT or etcd://HOST:PORT)", url)};
+    return Error::invalid(
+        fmt::format("store address '{}': unknown scheme (use HOST:PORT or etcd://HOST:PORT)", url));
   auto hp = parse_host_port(hostport);
   if (!hp) return hp.error();
   out.kind = "tcp";

@@ -28,7 +28,7 @@ TEST(OpenStore, MasterAndWorkerShareTheEmbeddedStore) {
   auto worker = open_store(addr, token, StoreRole::kClient, deadline_in(5s));
   ASSERT_TRUE(worker.ok()) << worker.error().message();
   EXPECT_FALSE(worker->server);
-  ASSERT_TRUE(worker->store->set("node/1", "facts").ok());
+  ASSERT_TRUE(worker->store->set("node/1", "facts", testing::soon()).ok());
   EXPECT_EQ(*master->store->get("node/1", deadline_in(1s)), "facts");
   EXPECT_EQ(master->server->keys("node/"), std::vector<std::string>{"node/1"});
   auto intruder = open_store(addr, "wrong", StoreRole::kClient, deadline_in(5s));

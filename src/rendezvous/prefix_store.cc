@@ -27,8 +27,8 @@ Error PrefixStore::strip(Error e) const {
   return e;
 }
 
-Status PrefixStore::set(const std::string& key, const std::string& value) {
-  return inner_->set(k(key), value);
+Status PrefixStore::set(const std::string& key, const std::string& value, Deadline deadline) {
+  return inner_->set(k(key), value, deadline);
 }
 
 Result<std::string> PrefixStore::get(const std::string& key, Deadline deadline) {
@@ -37,7 +37,9 @@ Result<std::string> PrefixStore::get(const std::string& key, Deadline deadline) 
   return r;
 }
 
-Result<int64_t> PrefixStore::add(const std::string& key, int64_t delta) { return inner_->add(k(key), delta); }
+Result<int64_t> PrefixStore::add(const std::string& key, int64_t delta, Deadline deadline) {
+  return inner_->add(k(key), delta, deadline);
+}
 
 Status PrefixStore::wait(const std::vector<std::string>& keys, Deadline deadline) {
   auto r = inner_->wait(k(keys), deadline);
@@ -45,14 +47,16 @@ Status PrefixStore::wait(const std::vector<std::string>& keys, Deadline deadline
   return r;
 }
 
-Result<std::vector<bool>> PrefixStore::check(const std::vector<std::string>& keys) {
-  return inner_->check(k(keys));
+Result<std::vector<bool>> PrefixStore::check(const std::vector<std::string>& keys, Deadline deadline) {
+  return inner_->check(k(keys), deadline);
 }
 
-Status PrefixStore::remove(const std::string& key) { return inner_->remove(k(key)); }
+Status PrefixStore::remove(const std::string& key, Deadline deadline) {
+  return inner_->remove(k(key), deadline);
+}
 
-Result<std::vector<std::string>> PrefixStore::list(const std::string& prefix) {
-  auto r = inner_->list(k(prefix));
+Result<std::vector<std::string>> PrefixStore::list(const std::string& prefix, Deadline deadline) {
+  auto r = inner_->list(k(prefix), deadline);
   if (!r) return r;
   for (auto& key : *r) key.erase(0, prefix_.size());
   return r;

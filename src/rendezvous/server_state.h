@@ -1,9 +1,10 @@
-// Internal state of TcpStoreServer shared by its two source files (loop/io and request handling). Not an API.
+// Internal state of TcpStoreServer shared by its source files (start, loop, handshake, requests). Not an API.
 #pragma once
 #include <deque>
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -41,6 +42,14 @@ struct Waiter {
   Clock::time_point start;
 };
 
+// An error answer: the request is refused, the connection stays open.
+inline wire::Message error_message(std::string text) {
+  wire::Message m;
+  m.op = wire::Op::kError;
+  m.value = std::move(text);
+  return m;
+}
+
 }  // namespace server_detail
 using namespace server_detail;
 
@@ -77,11 +86,17 @@ struct TcpStoreServer::Impl {
   }
 
   void run();
+  void check_somaxconn();
   void accept_all();
   void on_readable(Conn& c);
   void process(Conn& c);
-  bool handle(Conn& c, wire::Message& m);  // false: connection was closed
-  void handshake(Conn& c, wire::Message& m);
+  bool handle(Conn& c, wire::Message& m);     // false: connection was closed
+  void handshake(Conn& c, wire::Message& m);  // server_handshake.cc
+  void handle_set(Conn& c, wire::Message& m);
+  void handle_add(Conn& c, wire::Message& m);
+  void handle_get_or_wait(Conn& c, wire::Message& m);
+  wire::Message answer_at_once(const wire::Message& m);                 // check, remove, list
+  std::optional<wire::Message> full_for(const std::string& key) const;  // caller holds mu
   void send(Conn& c, const wire::Message& m) { c.out += wire::encode(m); }
   void flush(Conn& c);
   void drop(uint64_t id, const std::string& reason);

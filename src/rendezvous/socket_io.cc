@@ -31,19 +31,19 @@ Result<HostPort> parse_host_port(const std::string& s) {
   if (!s.empty() && s[0] == '[') {
     auto close = s.find(']');
     if (close == std::string::npos || close + 1 >= s.size() || s[close + 1] != ':')
-      return Error{fmt::format("'{}' is not [ADDRESS]:PORT", s)};
+      return Error::invalid(fmt::format("'{}' is not [ADDRESS]:PORT", s));
     hp.host = s.substr(1, close - 1);
     port = s.substr(close + 2);
   } else {
     auto colon = s.rfind(':');
-    if (colon == std::string::npos) return Error{fmt::format("'{}' is not HOST:PORT (no port)", s)};
+    if (colon == std::string::npos) return Error::invalid(fmt::format("'{}' is not HOST:PORT (no port)", s));
     hp.host = s.substr(0, colon);
     port = s.substr(colon + 1);
   }
   char* end = nullptr;
   long p = std::strtol(port.c_str(), &end, 10);
   if (hp.host.empty() || port.empty() || *end || p < 0 || p > 65535)
-    return Error{fmt::format("'{}' is not HOST:PORT (bad host or port)", s)};
+    return Error::invalid(fmt::format("'{}' is not HOST:PORT (bad host or port)", s));
   hp.port = static_cast<uint16_t>(p);
   return hp;
 }
@@ -88,11 +88,14 @@ Result<std::vector<sockaddr_storage>> resolve(const HostPort& hp, Deadline deadl
     std::thread(lookup, AI_NUMERICSERV).detach();
     std::unique_lock lock(st->mu);
     if (!st->cv.wait_until(lock, deadline, [&] { return st->done; }))
-      return Error{fmt::format("resolve {}: no answer from the resolver before the deadline", hp.host),
-                   ETIMEDOUT};
+      return Error::timeout(
+          fmt::format("resolve {}: no answer from the resolver before the deadline", hp.host), hp.host);
   }
-  if (st->rc != 0) return Error{fmt::format("resolve {}: {}", hp.host, ::gai_strerror(st->rc))};
-  if (st->addrs.empty()) return Error{fmt::format("resolve {}: no addresses", hp.host)};
+  if (st->rc != 0)
+    return Error::make(ErrorKind::not_found, fmt::format("resolve {}: {}", hp.host, ::gai_strerror(st->rc)),
+                       hp.host);
+  if (st->addrs.empty())
+    return Error::make(ErrorKind::not_found, fmt::format("resolve {}: no addresses", hp.host), hp.host);
   return st->addrs;
 }
 
@@ -126,7 +129,7 @@ Result<int> connect_once(const sockaddr_storage& addr, Deadline deadline) {
   if (rc != 0 && errno != EINPROGRESS) {
     int e = errno;
     ::close(fd);
-    return Error{"connect to " + addr_name(addr), e};
+    return Error::sys(e, "connect to " + addr_name(addr), addr_name(addr));
   }
   if (rc != 0) {
     pollfd p{fd, POLLOUT, 0};
@@ -143,7 +146,7 @@ Result<int> connect_once(const sockaddr_storage& addr, Deadline deadline) {
       ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen);
     if (e != 0) {
       ::close(fd);
-      return Error{"connect to " + addr_name(addr), e};
+      return Error::sys(e, "connect to " + addr_name(addr), addr_name(addr));
     }
   }
   int one = 1;
@@ -177,9 +180,12 @@ Result<int> connect_with_retries(const HostPort& hp, Deadline deadline, const Co
     if (Clock::now() >= deadline) break;
   }
   auto secs = std::chrono::duration<double>(Clock::now() - start).count();
-  return Error{fmt::format("connect to store at {}: gave up after {} attempt{} in {:.1f} s", hp.str(),
-                           attempts, attempts == 1 ? "" : "s", secs),
-               last.err};
+  // Refused to the end: nobody listens there. Anything else: the deadline passed while we tried.
+  auto kind = last.kind == ErrorKind::refused ? ErrorKind::refused : ErrorKind::timeout;
+  return Error::make(kind,
+                     fmt::format("connect to store at {}: gave up after {} attempt{} in {:.1f} s", hp.str(),
+                                 attempts, attempts == 1 ? "" : "s", secs),
+                     hp.str(), last.err);
 }
 
 Status send_all(int fd, std::string_view data, Deadline deadline, const std::string& peer) {
@@ -192,11 +198,11 @@ Status send_all(int fd, std::string_view data, Deadline deadline, const std::str
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-      return Error::from_errno("send to store at " + peer);
+      return Error::from_errno("send to store at " + peer, peer);
     pollfd p{fd, POLLOUT, 0};
     int r = ::poll(&p, 1, remaining_ms(deadline));
-    if (r == 0) return Error{"send to store at " + peer + ": deadline passed", ETIMEDOUT};
-    if (r < 0 && errno != EINTR) return Error::from_errno("poll store socket " + peer);
+    if (r == 0) return Error::timeout("send to store at " + peer + ": deadline passed", peer);
+    if (r < 0 && errno != EINTR) return Error::from_errno("poll store socket " + peer, peer);
   }
   return ok_status();
 }
@@ -207,18 +213,19 @@ Result<size_t> recv_some(int fd, char* buf, size_t cap, Deadline deadline, const
     if (poll_first) {
       pollfd p{fd, POLLIN, 0};
       int r = ::poll(&p, 1, remaining_ms(deadline));
-      if (r == 0) return Error{"no answer from store at " + peer + " before the deadline", ETIMEDOUT};
+      if (r == 0) return Error::timeout("no answer from store at " + peer + " before the deadline", peer);
       poll_first = false;
     }
     ssize_t n = ::recv(fd, buf, cap, 0);
     if (n > 0) return static_cast<size_t>(n);
-    if (n == 0) return Error{"store at " + peer + " closed the connection (server gone?)", ECONNRESET};
+    if (n == 0) return Error::closed("store at " + peer + " closed the connection (server gone?)", peer);
     if (errno == EINTR) continue;
-    if (errno != EAGAIN && errno != EWOULDBLOCK) return Error::from_errno("receive from store at " + peer);
+    if (errno != EAGAIN && errno != EWOULDBLOCK)
+      return Error::from_errno("receive from store at " + peer, peer);
     pollfd p{fd, POLLIN, 0};
     int r = ::poll(&p, 1, remaining_ms(deadline));
-    if (r == 0) return Error{"no answer from store at " + peer + " before the deadline", ETIMEDOUT};
-    if (r < 0 && errno != EINTR) return Error::from_errno("poll store socket " + peer);
+    if (r == 0) return Error::timeout("no answer from store at " + peer + " before the deadline", peer);
+    if (r < 0 && errno != EINTR) return Error::from_errno("poll store socket " + peer, peer);
   }
 }
 

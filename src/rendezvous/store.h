@@ -1,5 +1,6 @@
 // Store: the key-value rendezvous every multi-node feature meets through (embedded TCP, etcd, in-memory,
-// prefix). Every blocking call takes a deadline; passing it is an Error, never a hang.
+// prefix). Every call takes a deadline (a store across the network can stall on any of them); passing it is an
+// Error of ErrorKind::timeout, never a hang.
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -19,20 +20,20 @@ inline Deadline deadline_in(std::chrono::milliseconds d) { return Clock::now() +
 class Store {
  public:
   virtual ~Store() = default;
-  virtual Status set(const std::string& key, const std::string& value) = 0;
+  virtual Status set(const std::string& key, const std::string& value, Deadline deadline) = 0;
   // Blocks until the key exists or the deadline passes.
   virtual Result<std::string> get(const std::string& key, Deadline deadline) = 0;
   // Atomically adds delta to an integer counter (missing = 0) and returns the new value.
-  virtual Result<int64_t> add(const std::string& key, int64_t delta) = 0;
+  virtual Result<int64_t> add(const std::string& key, int64_t delta, Deadline deadline) = 0;
   // Blocks until all keys exist or the deadline passes; on timeout the Error names the missing keys.
   virtual Status wait(const std::vector<std::string>& keys, Deadline deadline) = 0;
-  // Which of these keys exist now (no blocking): used to name who is missing.
-  virtual Result<std::vector<bool>> check(const std::vector<std::string>& keys) = 0;
-  virtual Status remove(const std::string& key) = 0;
-  // Every key that starts with prefix, sorted (no blocking): lets the master list who has arrived.
+  // Which of these keys exist now (does not wait for them): used to name who is missing.
+  virtual Result<std::vector<bool>> check(const std::vector<std::string>& keys, Deadline deadline) = 0;
+  virtual Status remove(const std::string& key, Deadline deadline) = 0;
+  // Every key that starts with prefix, sorted (does not wait for keys): lets the master list who has arrived.
   // Added after the first interface; the default says the store cannot list.
-  virtual Result<std::vector<std::string>> list(const std::string& prefix) {
-    return Error{"this store cannot list keys"};
+  virtual Result<std::vector<std::string>> list(const std::string& prefix, Deadline deadline) {
+    return Error::make(ErrorKind::unavailable, "this store cannot list keys");
   }
 };
 

@@ -75,13 +75,13 @@ class StoreConformance : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(StoreConformance, SetGetOverwrite) {
-  ASSERT_TRUE(s_->set("a", "1").ok());
+  ASSERT_TRUE(s_->set("a", "1", testing::soon()).ok());
   EXPECT_EQ(*s_->get("a", deadline_in(1s)), "1");
-  ASSERT_TRUE(s_->set("a", std::string("bin\0ary", 7)).ok());
+  ASSERT_TRUE(s_->set("a", std::string("bin\0ary", 7), testing::soon()).ok());
   EXPECT_EQ(*s_->get("a", deadline_in(1s)), std::string("bin\0ary", 7));
   std::string big(300000, 'x');
   big[1234] = '\xff';
-  ASSERT_TRUE(s_->set("big", big).ok());
+  ASSERT_TRUE(s_->set("big", big, testing::soon()).ok());
   EXPECT_EQ(*s_->get("big", deadline_in(1s)), big);
 }
 
@@ -99,7 +99,7 @@ TEST_P(StoreConformance, GetBlocksUntilSet) {
   auto other = f_.open();
   std::thread t([&] {
     std::this_thread::sleep_for(100ms);
-    EXPECT_TRUE(other->set("late", "here").ok());
+    EXPECT_TRUE(other->set("late", "here", testing::soon()).ok());
   });
   auto r = s_->get("late", deadline_in(5s));
   t.join();
@@ -108,17 +108,17 @@ TEST_P(StoreConformance, GetBlocksUntilSet) {
 }
 
 TEST_P(StoreConformance, AddCounts) {
-  EXPECT_EQ(*s_->add("n", 5), 5);
-  EXPECT_EQ(*s_->add("n", -2), 3);
+  EXPECT_EQ(*s_->add("n", 5, testing::soon()), 5);
+  EXPECT_EQ(*s_->add("n", -2, testing::soon()), 3);
   EXPECT_EQ(*s_->get("n", deadline_in(1s)), "3");
-  ASSERT_TRUE(s_->set("text", "abc").ok());
-  auto bad = s_->add("text", 1);
+  ASSERT_TRUE(s_->set("text", "abc", testing::soon()).ok());
+  auto bad = s_->add("text", 1, testing::soon());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().what.find("not an integer"), std::string::npos) << bad.error().what;
 }
 
 TEST_P(StoreConformance, WaitNamesMissingKeys) {
-  ASSERT_TRUE(s_->set("rank/0", "x").ok());
+  ASSERT_TRUE(s_->set("rank/0", "x", testing::soon()).ok());
   ASSERT_TRUE(s_->wait({"rank/0"}, deadline_in(1s)).ok());
   auto r = s_->wait({"rank/0", "rank/2", "rank/3"}, deadline_in(300ms));
   ASSERT_FALSE(r.ok());
@@ -127,15 +127,15 @@ TEST_P(StoreConformance, WaitNamesMissingKeys) {
 }
 
 TEST_P(StoreConformance, CheckRemoveList) {
-  ASSERT_TRUE(s_->set("node/1", "a").ok());
-  ASSERT_TRUE(s_->set("node/0", "b").ok());
-  ASSERT_TRUE(s_->set("other", "c").ok());
-  EXPECT_EQ(*s_->check({"node/0", "node/5", "node/1"}), (std::vector<bool>{true, false, true}));
-  EXPECT_EQ(*s_->list("node/"), (std::vector<std::string>{"node/0", "node/1"}));
-  ASSERT_TRUE(s_->remove("node/0").ok());
-  EXPECT_EQ(*s_->check({"node/0"}), std::vector<bool>{false});
-  EXPECT_EQ(*s_->list("node/"), std::vector<std::string>{"node/1"});
-  EXPECT_TRUE(s_->remove("not-there").ok());
+  ASSERT_TRUE(s_->set("node/1", "a", testing::soon()).ok());
+  ASSERT_TRUE(s_->set("node/0", "b", testing::soon()).ok());
+  ASSERT_TRUE(s_->set("other", "c", testing::soon()).ok());
+  EXPECT_EQ(*s_->check({"node/0", "node/5", "node/1"}, testing::soon()), (std::vector<bool>{true, false, true}));
+  EXPECT_EQ(*s_->list("node/", testing::soon()), (std::vector<std::string>{"node/0", "node/1"}));
+  ASSERT_TRUE(s_->remove("node/0", testing::soon()).ok());
+  EXPECT_EQ(*s_->check({"node/0"}, testing::soon()), std::vector<bool>{false});
+  EXPECT_EQ(*s_->list("node/", testing::soon()), std::vector<std::string>{"node/1"});
+  EXPECT_TRUE(s_->remove("not-there", testing::soon()).ok());
 }
 
 TEST_P(StoreConformance, ConcurrentClientsBarrier) {
@@ -145,17 +145,17 @@ TEST_P(StoreConformance, ConcurrentClientsBarrier) {
   for (int i = 0; i < n; ++i) {
     ts.emplace_back([&, i] {
       auto s = f_.open();
-      if (!s->set("facts/" + std::to_string(i), std::string(2048, 'f')).ok()) return;
-      auto v = s->add("arrived", 1);
+      if (!s->set("facts/" + std::to_string(i), std::string(2048, 'f'), testing::soon()).ok()) return;
+      auto v = s->add("arrived", 1, testing::soon());
       if (!v.ok()) return;
-      if (*v == n) s->set("done", "1");
+      if (*v == n) s->set("done", "1", testing::soon());
       if (s->wait({"done"}, deadline_in(20s)).ok()) ++ok;
     });
   }
   for (auto& t : ts) t.join();
   EXPECT_EQ(ok.load(), n);
   EXPECT_EQ(*s_->get("arrived", deadline_in(1s)), std::to_string(n));
-  EXPECT_EQ(s_->list("facts/")->size(), static_cast<size_t>(n));
+  EXPECT_EQ(s_->list("facts/", testing::soon())->size(), static_cast<size_t>(n));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStores, StoreConformance,

@@ -32,7 +32,7 @@ Result<std::unique_ptr<TcpStoreClient>> TcpStoreClient::connect(const HostPort& 
     auto hs = c->handshake(token, deadline);
     if (hs) return c;
     // A master that is starting (or overloaded) may drop us mid-handshake: retry those, not a refusal.
-    bool retry = hs.error().err == ECONNRESET || hs.error().err == EPIPE;
+    bool retry = hs.error().kind == ErrorKind::closed;
     if (!retry || Clock::now() + std::chrono::milliseconds(50) >= deadline) return hs.error();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -45,17 +45,19 @@ Status TcpStoreClient::handshake(const std::string& token, Deadline deadline) {
   if (auto s = send_all(fd_, wire::encode(hello), deadline, peer_); !s) return s;
   auto ch = read_frame(deadline);
   if (!ch) return ch.error();
-  if (ch->op == Op::kError) return Error{fmt::format("store at {} refused us: {}", peer_, ch->value)};
+  if (ch->op == Op::kError)
+    return Error::protocol(fmt::format("store at {} refused us: {}", peer_, ch->value), peer_);
   if (ch->op != Op::kChallenge || ch->magic != wire::kMagic)
-    return Error{
-        fmt::format("{} is not a distdoctor store (unexpected {} frame)", peer_, wire::op_name(ch->op))};
+    return Error::protocol(
+        fmt::format("{} is not a distdoctor store (unexpected {} frame)", peer_, wire::op_name(ch->op)),
+        peer_);
   bool server_ok = proofs_equal(ch->proof, server_proof(token, hello.nonce, ch->nonce));
   // Send our proof even when the server's is wrong, so the master logs the refusal too.
   Message auth;
   auth.op = Op::kAuth;
   auth.proof = client_proof(token, hello.nonce, ch->nonce);
   if (auto s = send_all(fd_, wire::encode(auth), deadline, peer_); !s && server_ok) return s;
-  if (!server_ok) return Error{fmt::format("{} (master {})", kWrongTokenMessage, peer_), EACCES};
+  if (!server_ok) return Error::auth(fmt::format("{} (master {})", kWrongTokenMessage, peer_), peer_, EACCES);
   // The server has proved it knows the token; its verdict on ours is read with the first answer (one round
   // trip less per join). A refusal still surfaces as an Error from the first call.
   auth_pending_ = true;
@@ -67,7 +69,9 @@ Status TcpStoreClient::read_auth_result(Deadline deadline) {
   if (!res) return res.error();
   if (res->op != Op::kAuthResult || !res->number) {
     std::string why = res->op == Op::kAuthResult || res->op == Op::kError ? res->value : "unexpected answer";
-    return Error{fmt::format("{} (master {})", why, peer_), EACCES};
+    // Only an auth-result frame is the master's verdict on our token; anything else is a protocol fault.
+    auto kind = res->op == Op::kAuthResult ? ErrorKind::auth : ErrorKind::protocol;
+    return Error::make(kind, fmt::format("{} (master {})", why, peer_), peer_, EACCES);
   }
   auth_pending_ = false;
   return ok_status();
@@ -80,7 +84,7 @@ Result<Message> TcpStoreClient::read_frame(Deadline deadline) {
     wire::Parsed p = reader_.next();
     if (p.state == wire::Parsed::kFrame) return std::move(p.message);
     if (p.state == wire::Parsed::kBad)
-      return Error{fmt::format("store at {} sent a bad frame: {}", peer_, p.reason), EPROTO};
+      return Error::protocol(fmt::format("store at {} sent a bad frame: {}", peer_, p.reason), peer_, EPROTO);
     // Right after a request the answer is rarely there yet: poll first and save a recv that would say EAGAIN.
     auto n = recv_some(fd_, buf, sizeof buf, deadline, peer_, first);
     first = false;
@@ -90,9 +94,9 @@ Result<Message> TcpStoreClient::read_frame(Deadline deadline) {
 }
 
 Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
-  if (!broken_.empty()) return Error{broken_, ECONNRESET};
+  if (broken_) return *broken_;
   auto fail = [&](Error e) {
-    broken_ = "store connection unusable after an earlier failure: " + e.message();
+    broken_ = Error::closed("store connection unusable after an earlier failure: " + e.message(), peer_);
     ::shutdown(fd_, SHUT_RDWR);
     return e;
   };
@@ -102,7 +106,9 @@ Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
   }
   auto r = read_frame(io_deadline);
   if (!r) return fail(r.error());
-  if (r->op == Op::kError) return Error{fmt::format("store at {}: {}", peer_, r->value)};
+  // The server refused this one request (store full, not a counter, too many keys): the connection is fine.
+  if (r->op == Op::kError)
+    return Error::make(ErrorKind::other, fmt::format("store at {}: {}", peer_, r->value), peer_);
   return r;
 }
 
@@ -118,17 +124,17 @@ Result<Message> TcpStoreClient::blocking_call(Message req, Deadline deadline) {
   return call(req, io_deadline);
 }
 
-Status TcpStoreClient::set(const std::string& key, const std::string& value) {
+Status TcpStoreClient::set(const std::string& key, const std::string& value, Deadline deadline) {
   std::lock_guard lock(mu_);
   if (key.size() > opt_.limits.max_key || value.size() > opt_.limits.max_value)
-    return Error{fmt::format("set '{}': key of {} or value of {} bytes is over the cap ({} / {} bytes)",
-                             key.substr(0, 64), key.size(), value.size(), opt_.limits.max_key,
-                             opt_.limits.max_value)};
+    return Error::invalid(
+        fmt::format("set '{}': key of {} or value of {} bytes is over the cap ({} / {} bytes)",
+                    key.substr(0, 64), key.size(), value.size(), opt_.limits.max_key, opt_.limits.max_value));
   Message m;
   m.op = Op::kSet;
   m.key = key;
   m.value = value;
-  auto r = call(m, Clock::now() + opt_.op_timeout);
+  auto r = call(m, deadline);
   if (!r) return r.error();
   return ok_status();
 }
@@ -144,19 +150,21 @@ Result<std::string> TcpStoreClient::get(const std::string& key, Deadline deadlin
   if (r->op == Op::kTimeout)
     return missing_keys_error({key},
                               std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
-  if (r->op != Op::kValue) return Error{fmt::format("store at {}: unexpected answer to get", peer_)};
+  if (r->op != Op::kValue)
+    return Error::protocol(fmt::format("store at {}: unexpected answer to get", peer_), peer_);
   return std::move(r->value);
 }
 
-Result<int64_t> TcpStoreClient::add(const std::string& key, int64_t delta) {
+Result<int64_t> TcpStoreClient::add(const std::string& key, int64_t delta, Deadline deadline) {
   std::lock_guard lock(mu_);
   Message m;
   m.op = Op::kAdd;
   m.key = key;
   m.number = delta;
-  auto r = call(m, Clock::now() + opt_.op_timeout);
+  auto r = call(m, deadline);
   if (!r) return r.error();
-  if (r->op != Op::kInteger) return Error{fmt::format("store at {}: unexpected answer to add", peer_)};
+  if (r->op != Op::kInteger)
+    return Error::protocol(fmt::format("store at {}: unexpected answer to add", peer_), peer_);
   return r->number;
 }
 
@@ -171,40 +179,42 @@ Status TcpStoreClient::wait(const std::vector<std::string>& keys, Deadline deadl
   if (r->op == Op::kTimeout)
     return missing_keys_error(r->keys,
                               std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
-  if (r->op != Op::kOk) return Error{fmt::format("store at {}: unexpected answer to wait", peer_)};
+  if (r->op != Op::kOk)
+    return Error::protocol(fmt::format("store at {}: unexpected answer to wait", peer_), peer_);
   return ok_status();
 }
 
-Result<std::vector<bool>> TcpStoreClient::check(const std::vector<std::string>& keys) {
+Result<std::vector<bool>> TcpStoreClient::check(const std::vector<std::string>& keys, Deadline deadline) {
   std::lock_guard lock(mu_);
   Message m;
   m.op = Op::kCheck;
   m.keys = keys;
-  auto r = call(m, Clock::now() + opt_.op_timeout);
+  auto r = call(m, deadline);
   if (!r) return r.error();
   if (r->op != Op::kBools || r->bools.size() != keys.size())
-    return Error{fmt::format("store at {}: unexpected answer to check", peer_)};
+    return Error::protocol(fmt::format("store at {}: unexpected answer to check", peer_), peer_);
   return std::move(r->bools);
 }
 
-Status TcpStoreClient::remove(const std::string& key) {
+Status TcpStoreClient::remove(const std::string& key, Deadline deadline) {
   std::lock_guard lock(mu_);
   Message m;
   m.op = Op::kRemove;
   m.key = key;
-  auto r = call(m, Clock::now() + opt_.op_timeout);
+  auto r = call(m, deadline);
   if (!r) return r.error();
   return ok_status();
 }
 
-Result<std::vector<std::string>> TcpStoreClient::list(const std::string& prefix) {
+Result<std::vector<std::string>> TcpStoreClient::list(const std::string& prefix, Deadline deadline) {
   std::lock_guard lock(mu_);
   Message m;
   m.op = Op::kList;
   m.key = prefix;
-  auto r = call(m, Clock::now() + opt_.op_timeout);
+  auto r = call(m, deadline);
   if (!r) return r.error();
-  if (r->op != Op::kKeys) return Error{fmt::format("store at {}: unexpected answer to list", peer_)};
+  if (r->op != Op::kKeys)
+    return Error::protocol(fmt::format("store at {}: unexpected answer to list", peer_), peer_);
   return std::move(r->keys);
 }
 

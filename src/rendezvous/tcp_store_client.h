@@ -3,6 +3,7 @@
 // from several threads are serialised; open one client per thread for parallel waits).
 #pragma once
 #include <mutex>
+#include <optional>
 
 #include "rendezvous/socket_io.h"
 #include "rendezvous/store.h"
@@ -13,23 +14,23 @@ namespace dd::rendezvous {
 struct ClientOptions {
   ConnectOptions connect;
   wire::Limits limits;
-  std::chrono::milliseconds op_timeout{30000};  // set/add/check/remove/list: they have no deadline argument
 };
 
 class TcpStoreClient : public Store {
  public:
-  // Connects and authenticates before deadline. Wrong token -> Error with kWrongTokenMessage (not retried).
+  // Connects and authenticates before deadline. Wrong token -> ErrorKind::auth with kWrongTokenMessage (not
+  // retried).
   static Result<std::unique_ptr<TcpStoreClient>> connect(const HostPort& server, const std::string& token,
                                                          Deadline deadline, ClientOptions options = {});
   ~TcpStoreClient() override;
 
-  Status set(const std::string& key, const std::string& value) override;
+  Status set(const std::string& key, const std::string& value, Deadline deadline) override;
   Result<std::string> get(const std::string& key, Deadline deadline) override;
-  Result<int64_t> add(const std::string& key, int64_t delta) override;
+  Result<int64_t> add(const std::string& key, int64_t delta, Deadline deadline) override;
   Status wait(const std::vector<std::string>& keys, Deadline deadline) override;
-  Result<std::vector<bool>> check(const std::vector<std::string>& keys) override;
-  Status remove(const std::string& key) override;
-  Result<std::vector<std::string>> list(const std::string& prefix) override;
+  Result<std::vector<bool>> check(const std::vector<std::string>& keys, Deadline deadline) override;
+  Status remove(const std::string& key, Deadline deadline) override;
+  Result<std::vector<std::string>> list(const std::string& prefix, Deadline deadline) override;
 
   const std::string& peer() const { return peer_; }
 
@@ -48,7 +49,7 @@ class TcpStoreClient : public Store {
   ClientOptions opt_;
   wire::FrameReader reader_;
   bool auth_pending_ = false;  // AUTH sent, the server's verdict not read yet (comes before the first answer)
-  std::string broken_;         // set once the connection failed: later calls fail fast with this reason
+  std::optional<Error> broken_;  // set once the connection failed: later calls fail fast with this reason
 };
 
 }  // namespace dd::rendezvous

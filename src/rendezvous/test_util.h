@@ -18,6 +18,10 @@
 
 namespace dd::rendezvous::testing {
 
+// The deadline for calls that answer at once on a healthy store: generous, because a loaded CI machine is
+// slow.
+inline Deadline soon() { return deadline_in(std::chrono::seconds(20)); }
+
 inline uint16_t free_port() {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
@@ -46,6 +50,23 @@ inline int raw_connect(uint16_t port) {
   return fd;
 }
 
+// A socket on 127.0.0.1 that listens but never accepts or answers: the kernel completes connects into its
+// backlog, so clients connect and send, then wait for an answer that never comes. Returns the fd (close it).
+inline int silent_listener(uint16_t* port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), len) != 0 || ::listen(fd, 64) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  *port = ntohs(a.sin_port);
+  return fd;
+}
+
 // etcd started on 127.0.0.1 with random ports and a temp data dir; killed and removed by the destructor.
 class EtcdProcess {
  public:
@@ -62,8 +83,9 @@ class EtcdProcess {
   }
 
   bool start() {
-    char tmpl[] = "/tmp/dd-etcd-XXXXXX";
-    if (!::mkdtemp(tmpl)) return false;
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / "dd-etcd-XXXXXX").string();  // honours TMPDIR
+    if (!::mkdtemp(tmpl.data())) return false;
     dir_ = tmpl;
     client_port_ = free_port();
     uint16_t peer = free_port();

@@ -155,6 +155,76 @@ std::string encode(const Message& m) {
   return out;
 }
 
+namespace {
+
+// A key list: a count, then each key with its length. The count is checked against the cap and the bytes
+// left.
+void read_keys(Reader& r, const Limits& limits, std::vector<std::string>* keys) {
+  uint64_t n = r.uint(4, "key count");
+  if (r.error.empty() && n > limits.max_keys)
+    r.error = fmt::format("{} keys is over the cap of {}", n, limits.max_keys);
+  // Every key needs at least its 4-byte length: a count larger than the bytes left is garbage.
+  if (r.error.empty() && n * 4 > r.in.size() - r.pos) r.error = fmt::format("truncated list of {} keys", n);
+  for (uint64_t i = 0; i < n && r.error.empty(); ++i) keys->push_back(r.str(limits.max_key, "key"));
+}
+
+// A bool list: a count, then one byte (0 or 1) each.
+void read_bools(Reader& r, const Limits& limits, std::vector<bool>* bools) {
+  uint64_t n = r.uint(4, "bool count");
+  if (r.error.empty() && n > limits.max_keys)
+    r.error = fmt::format("{} answers is over the cap of {}", n, limits.max_keys);
+  if (!r.need(n, "bool list")) return;
+  for (uint64_t i = 0; i < n && r.error.empty(); ++i) {
+    uint64_t v = r.uint(1, "bool");
+    if (v > 1) r.error = fmt::format("bool byte {} is not 0 or 1", v);
+    bools->push_back(v != 0);
+  }
+}
+
+// Reads one field into m; a failure is left in r.error.
+void read_field(F f, Reader& r, const Limits& limits, Message& m) {
+  switch (f) {
+    case F::kMagic:
+      m.magic = static_cast<uint32_t>(r.uint(4, "magic"));
+      break;
+    case F::kVersion:
+      m.version = static_cast<uint16_t>(r.uint(2, "version"));
+      break;
+    case F::kNonce:
+      m.nonce = r.str(limits.max_nonce, "nonce");
+      break;
+    case F::kProof:
+      m.proof = r.str(limits.max_nonce, "proof");
+      break;
+    case F::kKey:
+      m.key = r.str(limits.max_key, "key");
+      break;
+    case F::kValue:
+      m.value = r.str(limits.max_value, "value");
+      break;
+    case F::kText:
+      m.value = r.str(limits.max_value, "text");
+      break;
+    case F::kNumber:
+      m.number = static_cast<int64_t>(r.uint(8, "number"));
+      break;
+    case F::kFlag: {
+      uint64_t v = r.uint(1, "flag");
+      if (v > 1 && r.error.empty()) r.error = fmt::format("flag byte {} is not 0 or 1", v);
+      m.number = static_cast<int64_t>(v);
+      break;
+    }
+    case F::kKeys:
+      read_keys(r, limits, &m.keys);
+      break;
+    case F::kBools:
+      read_bools(r, limits, &m.bools);
+      break;
+  }
+}
+
+}  // namespace
+
 bool decode_payload(Op op, std::string_view payload, const Limits& limits, Message* out,
                     std::string* reason) {
   const Schema* s = find_schema(static_cast<uint8_t>(op));
@@ -165,64 +235,7 @@ bool decode_payload(Op op, std::string_view payload, const Limits& limits, Messa
   Reader r{payload};
   Message m;
   m.op = op;
-  for (F f : s->fields) {
-    switch (f) {
-      case F::kMagic:
-        m.magic = static_cast<uint32_t>(r.uint(4, "magic"));
-        break;
-      case F::kVersion:
-        m.version = static_cast<uint16_t>(r.uint(2, "version"));
-        break;
-      case F::kNonce:
-        m.nonce = r.str(limits.max_nonce, "nonce");
-        break;
-      case F::kProof:
-        m.proof = r.str(limits.max_nonce, "proof");
-        break;
-      case F::kKey:
-        m.key = r.str(limits.max_key, "key");
-        break;
-      case F::kValue:
-        m.value = r.str(limits.max_value, "value");
-        break;
-      case F::kText:
-        m.value = r.str(limits.max_value, "text");
-        break;
-      case F::kNumber:
-        m.number = static_cast<int64_t>(r.uint(8, "number"));
-        break;
-      case F::kFlag: {
-        uint64_t v = r.uint(1, "flag");
-        if (v > 1 && r.error.empty()) r.error = fmt::format("flag byte {} is not 0 or 1", v);
-        m.number = static_cast<int64_t>(v);
-        break;
-      }
-      case F::kKeys: {
-        uint64_t n = r.uint(4, "key count");
-        if (r.error.empty() && n > limits.max_keys) {
-          r.error = fmt::format("{} keys is over the cap of {}", n, limits.max_keys);
-        }
-        // Every key needs at least its 4-byte length: a count larger than the bytes left is garbage.
-        if (r.error.empty() && n * 4 > payload.size() - r.pos)
-          r.error = fmt::format("truncated list of {} keys", n);
-        for (uint64_t i = 0; i < n && r.error.empty(); ++i) m.keys.push_back(r.str(limits.max_key, "key"));
-        break;
-      }
-      case F::kBools: {
-        uint64_t n = r.uint(4, "bool count");
-        if (r.error.empty() && n > limits.max_keys) {
-          r.error = fmt::format("{} answers is over the cap of {}", n, limits.max_keys);
-        }
-        if (r.need(n, "bool list"))
-          for (uint64_t i = 0; i < n && r.error.empty(); ++i) {
-            uint64_t v = r.uint(1, "bool");
-            if (v > 1) r.error = fmt::format("bool byte {} is not 0 or 1", v);
-            m.bools.push_back(v != 0);
-          }
-        break;
-      }
-    }
-  }
+  for (F f : s->fields) read_field(f, r, limits, m);
   if (r.error.empty() && r.pos != payload.size()) {
     r.error = fmt::format("{} trailing bytes after {}", payload.size() - r.pos, s->name);
   }

@@ -37,8 +37,9 @@ struct TextOptions {
   bool show_info = true;
 };
 
-// True when colour should be used for this stream: a terminal and NO_COLOR unset.
-bool want_color(int fd);
+// True when colour should be used for this stream: a terminal, NO_COLOR not set and TERM not "dumb". The
+// caller passes the two settings (probe::tool_env().no_color and .term): report/ reads no environment.
+bool want_color(int fd, bool no_color, const std::string& term);
 
 void render_text(const Report& r, std::ostream& out, const TextOptions& opt);
 nlohmann::json render_json(const Report& r);

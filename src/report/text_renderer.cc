@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -11,11 +10,8 @@
 
 namespace dd::report {
 
-bool want_color(int fd) {
-  const char* no = std::getenv("NO_COLOR");
-  if (no && *no) return false;
-  const char* term = std::getenv("TERM");
-  if (term && std::string(term) == "dumb") return false;
+bool want_color(int fd, bool no_color, const std::string& term) {
+  if (no_color || term == "dumb") return false;
   return isatty(fd) == 1;
 }
 

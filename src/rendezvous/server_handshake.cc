@@ -1,0 +1,73 @@
+// TcpStoreServer's handshake: hello -> challenge (with the server's HMAC proof) -> auth (the client's proof)
+// -> auth-result. Nothing else is accepted from a connection before it has proved it knows the job token.
+#include <fmt/format.h>
+
+#include "rendezvous/auth.h"
+#include "rendezvous/server_state.h"
+
+namespace dd::rendezvous {
+
+using wire::Message;
+using wire::Op;
+
+void TcpStoreServer::Impl::handshake(Conn& c, Message& m) {
+  if (c.state == Conn::kHello) {
+    if (m.op != Op::kHello) {
+      drop(c.id, fmt::format("sent {} before hello", wire::op_name(m.op)));
+      return;
+    }
+    if (m.magic != wire::kMagic) {
+      drop(c.id, fmt::format("bad magic 0x{:08x} (not a distdoctor store client)", m.magic));
+      return;
+    }
+    if (m.version != wire::kVersion) {
+      send(c, error_message(
+                  fmt::format("protocol version {} not supported (this master speaks {}); run the same "
+                              "distdoctor version on every node",
+                              m.version, wire::kVersion)));
+      flush(c);
+      drop(c.id, fmt::format("protocol version {} (server speaks {})", m.version, wire::kVersion));
+      return;
+    }
+    if (m.nonce.size() < 16) {
+      drop(c.id, fmt::format("client nonce of {} bytes is too short", m.nonce.size()));
+      return;
+    }
+    c.client_nonce = m.nonce;
+    c.server_nonce = random_bytes(32);
+    Message ch;
+    ch.op = Op::kChallenge;
+    ch.nonce = c.server_nonce;
+    ch.proof = server_proof(opt.token, c.client_nonce, c.server_nonce);
+    send(c, ch);
+    c.state = Conn::kAuth;
+    return;
+  }
+  if (m.op != Op::kAuth) {
+    drop(c.id, fmt::format("sent {} before authenticating", wire::op_name(m.op)));
+    return;
+  }
+  Message res;
+  res.op = Op::kAuthResult;
+  if (!proofs_equal(m.proof, client_proof(opt.token, c.client_nonce, c.server_nonce))) {
+    res.number = 0;
+    res.value = kWrongTokenMessage;
+    send(c, res);
+    flush(c);
+    log(fmt::format("{}: client {}", kWrongTokenMessage, c.peer));
+    {
+      std::lock_guard lock(mu);
+      ++st.refused_token;
+    }
+    close_conn(c.id);
+    return;
+  }
+  res.number = 1;
+  send(c, res);
+  c.state = Conn::kReady;
+  handshakes.erase({c.handshake_deadline, c.id});
+  std::lock_guard lock(mu);
+  ++st.authenticated;
+}
+
+}  // namespace dd::rendezvous

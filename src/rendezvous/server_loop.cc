@@ -1,0 +1,217 @@
+// TcpStoreServer's epoll loop: accept, read, parse, write back, drop misbehaving connections, expire
+// handshakes and parked waits. One thread; nothing here blocks.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "rendezvous/server_state.h"
+#include "rendezvous/socket_io.h"
+
+namespace dd::rendezvous {
+
+void TcpStoreServer::Impl::run() {
+  ::pthread_setname_np(::pthread_self(), "dd-store");
+  if (opt.thread_nice != 0) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), opt.thread_nice);
+  std::vector<epoll_event> events(1024);
+  while (true) {
+    auto now = Clock::now();
+    Deadline next = now + std::chrono::seconds(1);
+    if (!handshakes.empty()) next = std::min(next, handshakes.begin()->first);
+    if (!wait_deadlines.empty()) next = std::min(next, wait_deadlines.begin()->first);
+    int timeout = next <= now ? 0 : remaining_ms(next) + 1;
+    int n = ::epoll_wait(epoll_fd, events.data(), static_cast<int>(events.size()), timeout);
+    if (n < 0 && errno != EINTR) {
+      log(fmt::format("epoll_wait failed: {}; server stops", std::strerror(errno)));
+      return;
+    }
+    for (int i = 0; i < n; ++i) {
+      uint64_t id = events[i].data.u64;
+      if (id == kWakeId) return;  // stop()
+      if (id == kListenId) {
+        accept_all();
+        continue;
+      }
+      auto it = conns.find(id);
+      if (it == conns.end()) continue;  // closed earlier in this batch
+      Conn& c = *it->second;
+      if (events[i].events & EPOLLOUT) {
+        flush(c);
+        if (!conns.count(id)) continue;
+      }
+      if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) on_readable(c);
+    }
+    now = Clock::now();
+    while (!wait_deadlines.empty() && wait_deadlines.begin()->first <= now)
+      finish_waiter(wait_deadlines.begin()->second, End::kTimedOut);
+    while (!handshakes.empty() && handshakes.begin()->first <= now) {
+      uint64_t id = handshakes.begin()->second;
+      drop(id, fmt::format("no authentication within {} ms (stalled or not a distdoctor client)",
+                           opt.handshake_timeout.count()));
+    }
+    while (!resume.empty()) {
+      uint64_t id = resume.back();
+      resume.pop_back();
+      if (auto it = conns.find(id); it != conns.end()) process(*it->second);
+    }
+  }
+}
+
+void TcpStoreServer::Impl::accept_all() {
+  while (true) {
+    sockaddr_storage ss{};
+    socklen_t len = sizeof ss;
+    int fd = ::accept4(listen_fd, reinterpret_cast<sockaddr*>(&ss), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if ((errno == EMFILE || errno == ENFILE) && spare_fd >= 0) {
+        // Out of descriptors: accept with the spare one and close at once, so the listen queue drains.
+        ::close(spare_fd);
+        int tmp = ::accept(listen_fd, nullptr, nullptr);
+        if (tmp >= 0) ::close(tmp);
+        spare_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        log("out of file descriptors: refused a client (raise ulimit -n on the master)");
+        continue;
+      }
+      return;  // EAGAIN or a transient error: level-triggered epoll calls again
+    }
+    if (conns.size() >= opt.max_connections) {
+      log(fmt::format("refused {}: {} connections open (the cap)", addr_name(ss), conns.size()));
+      ::close(fd);
+      continue;
+    }
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    auto c = std::make_unique<Conn>(opt.limits);
+    c->id = next_id++;
+    c->fd = fd;
+    c->peer = addr_name(ss);
+    c->handshake_deadline = Clock::now() + opt.handshake_timeout;
+    handshakes.insert({c->handshake_deadline, c->id});
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u64 = c->id;
+    ::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+    {
+      std::lock_guard lock(mu);
+      ++st.accepted;
+      st.open_connections = conns.size() + 1;
+    }
+    conns.emplace(c->id, std::move(c));
+  }
+}
+
+void TcpStoreServer::Impl::on_readable(Conn& c) {
+  char buf[65536];
+  uint64_t id = c.id;
+  while (true) {
+    ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
+    if (n > 0) {
+      c.reader.feed(buf, static_cast<size_t>(n));
+      if (c.reader.buffered() > opt.limits.max_frame + wire::kHeaderBytes + (1u << 16)) {
+        drop(id, fmt::format("{} bytes buffered without a complete answer (cap)", c.reader.buffered()));
+        return;
+      }
+      // Before authentication only the small handshake frames are legitimate: a stranger may not make us
+      // buffer megabytes. (An authenticating client may send its first request right behind its proof.)
+      if (c.state != Conn::kReady) {
+        process(c);
+        if (!conns.count(id)) return;
+      }
+      if (c.state != Conn::kReady && c.reader.buffered() > kMaxHandshakeBytes) {
+        drop(id, fmt::format("{} bytes sent before authenticating (handshake frames are small)",
+                             c.reader.buffered()));
+        return;
+      }
+      if (static_cast<size_t>(n) < sizeof buf) break;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    if (c.state == Conn::kReady) {
+      close_conn(id);  // a client hanging up after its work is normal
+    } else {
+      drop(id, n == 0 ? "closed during the handshake" : std::string("read error: ") + std::strerror(errno));
+    }
+    return;
+  }
+  process(c);
+}
+
+void TcpStoreServer::Impl::process(Conn& c) {
+  uint64_t id = c.id;
+  while (!c.parked) {
+    wire::Parsed p = c.reader.next();
+    if (p.state == wire::Parsed::kNeedMore) break;
+    if (p.state == wire::Parsed::kBad) {
+      drop(id, p.reason);
+      return;
+    }
+    if (!handle(c, p.message)) return;
+  }
+  flush(c);
+}
+
+void TcpStoreServer::Impl::flush(Conn& c) {
+  while (c.out_pos < c.out.size()) {
+    ssize_t n = ::send(c.fd, c.out.data() + c.out_pos, c.out.size() - c.out_pos, MSG_NOSIGNAL);
+    if (n > 0) {
+      c.out_pos += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    close_conn(c.id);  // peer gone; its waits are cancelled with it
+    return;
+  }
+  if (c.out_pos == c.out.size()) {
+    c.out.clear();
+    c.out_pos = 0;
+  } else if (c.out.size() - c.out_pos > opt.max_out_bytes) {
+    drop(c.id, fmt::format("{} answer bytes not read by the client (cap)", c.out.size() - c.out_pos));
+    return;
+  }
+  update_events(c);
+}
+
+void TcpStoreServer::Impl::update_events(Conn& c) {
+  bool want = c.out_pos < c.out.size();
+  if (want == c.want_write) return;
+  c.want_write = want;
+  epoll_event ev{};
+  ev.events = static_cast<uint32_t>(EPOLLIN) | (want ? static_cast<uint32_t>(EPOLLOUT) : 0u);
+  ev.data.u64 = c.id;
+  ::epoll_ctl(epoll_fd, EPOLL_CTL_MOD, c.fd, &ev);
+}
+
+void TcpStoreServer::Impl::drop(uint64_t id, const std::string& reason) {
+  auto it = conns.find(id);
+  if (it == conns.end()) return;
+  log(fmt::format("dropped connection from {}: {}", it->second->peer, reason));
+  {
+    std::lock_guard lock(mu);
+    ++st.dropped_bad_input;
+  }
+  close_conn(id);
+}
+
+void TcpStoreServer::Impl::close_conn(uint64_t id) {
+  auto it = conns.find(id);
+  if (it == conns.end()) return;
+  Conn& c = *it->second;
+  if (c.parked) finish_waiter(c.parked, End::kCancelled);  // cancel: nobody to answer
+  handshakes.erase({c.handshake_deadline, id});
+  ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c.fd, nullptr);
+  ::close(c.fd);
+  conns.erase(it);
+  std::lock_guard lock(mu);
+  st.open_connections = conns.size();
+}
+
+}  // namespace dd::rendezvous

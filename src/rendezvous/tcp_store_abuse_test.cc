@@ -1,0 +1,168 @@
+// Embedded TCP store under abuse: wrong tokens, garbage, random traffic, truncation, oversized lengths,
+// slowloris, version mismatch. Only the offending connection is dropped; nothing may hang or crash the
+// server.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+
+#include "rendezvous/tcp_test_util.h"
+
+namespace dd::rendezvous {
+namespace {
+
+using namespace std::chrono_literals;
+using namespace testing;
+
+TEST(TcpStore, WrongTokenRefusedOnBothSides) {
+  auto s = serve();
+  auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, "not-the-token", deadline_in(5s));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().what.find(kWrongTokenMessage), std::string::npos) << c.error().what;
+  for (int i = 0; i < 100 && s->stats().refused_token == 0; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(s->stats().refused_token, 1u);
+  EXPECT_TRUE(log_has(*s, kWrongTokenMessage));
+  EXPECT_TRUE(log_has(*s, "127.0.0.1:"));  // the peer address
+  for (const auto& l : s->recent_log()) {
+    EXPECT_EQ(l.find(kToken), std::string::npos) << "token leaked into the log: " << l;
+    EXPECT_EQ(l.find("not-the-token"), std::string::npos) << l;
+  }
+  EXPECT_TRUE(client(s->port()) != nullptr);  // the right token still works
+}
+
+std::string bad_magic_hello() {
+  wire::Message h;
+  h.op = wire::Op::kHello;
+  h.magic = 0xdeadbeef;
+  h.nonce = std::string(32, 'n');
+  return wire::encode(h);
+}
+
+TEST(TcpStore, GarbageAndBadFramesDropOnlyThatConnection) {
+  auto s = serve();
+  auto good = client(s->port());
+  ASSERT_TRUE(good->set("k", "v", soon()).ok());
+  struct Case {
+    std::string bytes;
+    bool authenticated;
+    std::string logged;
+  } cases[] = {
+      {"GET / HTTP/1.1\r\nHost: x\r\n\r\n", false, "frame length"},
+      {std::string("\x7f\xff\xff\xf0", 4) + "xxxx", true, "frame length"},
+      {bad_magic_hello(), false, "bad magic 0xdeadbeef"},
+      {std::string("\0\0\0\x01\x20", 5), true, "unexpected ok frame"},
+      {std::string("\0\0\0\x01\x0a", 5), false, "truncated key"},
+      {std::string("\0\0\0\x01\x0a", 5), true, "truncated key"},
+      {std::string("\0\x10\0\0\x0a", 5) + std::string(8192, 'x'), false, "before authenticating"},
+  };
+  for (const auto& c : cases) {
+    int fd = c.authenticated ? raw_authenticated(s->port()) : raw_connect(s->port());
+    ::send(fd, c.bytes.data(), c.bytes.size(), MSG_NOSIGNAL);
+    EXPECT_TRUE(closed_by_server(fd)) << c.logged;
+    ::close(fd);
+    EXPECT_TRUE(log_has(*s, c.logged)) << "expected a log line with: " << c.logged;
+  }
+  EXPECT_EQ(*good->get("k", deadline_in(1s)), "v");  // the server and other connections carry on
+  EXPECT_GE(s->stats().dropped_bad_input, 7u);
+}
+
+// Socket-level fuzz: hundreds of connections send random or mutated frames, some after a real handshake. The
+// server must stay up and keep serving a well-behaved client.
+TEST(TcpStore, SurvivesRandomTraffic) {
+  auto s = serve();
+  std::mt19937 rng(777);
+  wire::Message set;
+  set.op = wire::Op::kSet;
+  set.key = "fuzz";
+  set.value = "v";
+  std::string valid = wire::encode(set);
+  for (int i = 0; i < 300; ++i) {
+    int fd = i % 3 == 0 ? raw_authenticated(s->port()) : raw_connect(s->port());
+    ASSERT_GE(fd, 0);
+    std::string buf;
+    if (i % 2) {
+      buf.resize(rng() % 200);
+      for (auto& c : buf) c = static_cast<char>(rng());
+    } else {
+      buf = valid;
+      for (int k = 0; k < 3; ++k) buf[rng() % buf.size()] = static_cast<char>(rng());
+    }
+    ::send(fd, buf.data(), buf.size(), MSG_NOSIGNAL);
+    ::close(fd);
+  }
+  auto c = client(s->port());
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->set("after", "fuzz", soon()).ok());
+  EXPECT_EQ(*c->get("after", deadline_in(1s)), "fuzz");
+  EXPECT_GT(s->stats().dropped_bad_input, 100u);
+}
+
+TEST(TcpStore, TruncatedFrameThenCloseIsHarmless) {
+  auto s = serve();
+  wire::Message m;
+  m.op = wire::Op::kSet;
+  m.key = "half";
+  m.value = std::string(1000, 'x');
+  std::string f = wire::encode(m);
+  for (size_t cut : {size_t(1), size_t(4), size_t(5), f.size() / 2, f.size() - 1}) {
+    int fd = raw_authenticated(s->port());
+    ::send(fd, f.data(), cut, 0);
+    ::close(fd);
+  }
+  auto c = client(s->port());
+  EXPECT_EQ(*c->check({"half"}, soon()), std::vector<bool>{false});
+}
+
+TEST(TcpStore, SlowlorisDoesNotBlockOthersAndIsDropped) {
+  ServerOptions so;
+  so.handshake_timeout = 2s;
+  auto s = serve(so);
+  std::vector<int> stalled;
+  for (int i = 0; i < 50; ++i) {
+    int fd = raw_connect(s->port());
+    ::send(fd, "\0\0\0", 3, 0);  // half a header, then nothing
+    stalled.push_back(fd);
+  }
+  int half = raw_authenticated(s->port());  // an authenticated client stalls mid-frame too
+  ::send(half, "\0\0\1\0\x0a\0\0", 7, 0);
+  auto start = Clock::now();
+  auto c = client(s->port());
+  ASSERT_TRUE(c->set("x", "1", soon()).ok());
+  EXPECT_EQ(*c->get("x", deadline_in(1s)), "1");
+  EXPECT_LT(Clock::now() - start, 1s);  // well before the stalled ones are dropped: they block nobody
+  for (int fd : stalled) EXPECT_TRUE(closed_by_server(fd));
+  EXPECT_TRUE(log_has(*s, "no authentication within 2000 ms"));
+  for (int fd : stalled) ::close(fd);
+  ::close(half);
+}
+
+TEST(TcpStore, VersionMismatchIsExplained) {
+  auto s = serve();
+  int fd = raw_connect(s->port());
+  wire::Message hello;
+  hello.op = wire::Op::kHello;
+  hello.version = 99;
+  hello.nonce = std::string(32, 'n');
+  std::string f = wire::encode(hello);
+  ::send(fd, f.data(), f.size(), 0);
+  char buf[512];
+  ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+  ASSERT_GT(n, 0);
+  auto p = wire::parse_frame(std::string_view(buf, n), wire::Limits{});
+  ASSERT_EQ(p.state, wire::Parsed::kFrame);
+  EXPECT_EQ(p.message.op, wire::Op::kError);
+  EXPECT_NE(p.message.value.find("version 99 not supported"), std::string::npos) << p.message.value;
+  ::close(fd);
+}
+
+TEST(TcpStore, OversizedValueRefusedClientSide) {
+  auto s = serve();
+  auto c = client(s->port());
+  auto r = c->set("big", std::string(wire::Limits{}.max_value + 1, 'x'), soon());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().what.find("cap"), std::string::npos) << r.error().what;
+  EXPECT_TRUE(c->set("small", "ok", soon()).ok());  // the connection is still good
+}
+
+}  // namespace
+}  // namespace dd::rendezvous
