@@ -83,6 +83,18 @@ double median_of(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// STORE_SCALE_DEBUG: the server's counters and the slowest client's timeline.
+void print_debug(const Run& r, const TcpStoreServer& server) {
+  auto st = server.stats();
+  std::printf("  server: accepted %lu authenticated %lu dropped %lu\n", (unsigned long)st.accepted,
+              (unsigned long)st.authenticated, (unsigned long)st.dropped_bad_input);
+  int slow = static_cast<int>(std::max_element(r.released.begin(), r.released.end()) - r.released.begin());
+  int last_add = static_cast<int>(std::max_element(r.added.begin(), r.added.end()) - r.added.begin());
+  std::printf(
+      "  slowest client %d: joined %.1f published %.1f added %.1f released %.1f; last add by %d at %.1f\n",
+      slow, r.joined[slow], r.published[slow], r.added[slow], r.released[slow], last_add, r.added[last_add]);
+}
+
 bool run_once(int n, const std::string& token) {
   ServerOptions so;
   so.bind_host = "127.0.0.1";
@@ -134,17 +146,7 @@ bool run_once(int n, const std::string& token) {
       "facts on master %zu  failures %d  [threads started in %.0f ms, exited by %.0f ms; not counted]\n",
       n, wall, max_of(r.joined), median_of(r.joined), max_of(r.published), facts, r.failures.load(), spawn_ms,
       joined_all);
-  if (getenv("STORE_SCALE_DEBUG")) {
-    auto st = (*server)->stats();
-    std::printf("  server: accepted %lu authenticated %lu dropped %lu\n", (unsigned long)st.accepted,
-                (unsigned long)st.authenticated, (unsigned long)st.dropped_bad_input);
-    int slow = static_cast<int>(std::max_element(r.released.begin(), r.released.end()) - r.released.begin());
-    int last_add = static_cast<int>(std::max_element(r.added.begin(), r.added.end()) - r.added.begin());
-    std::printf(
-        "  slowest client %d: joined %.1f published %.1f added %.1f released %.1f; last add by %d at %.1f\n",
-        slow, r.joined[slow], r.published[slow], r.added[slow], r.released[slow], last_add,
-        r.added[last_add]);
-  }
+  if (getenv("STORE_SCALE_DEBUG")) print_debug(r, **server);
   if (r.failures) std::printf("  first error: %s\n", r.first_error.c_str());
   std::fflush(stdout);
   return r.failures == 0 && facts == static_cast<size_t>(n);

@@ -11,38 +11,47 @@ using wire::Message;
 using wire::Op;
 
 void TcpStoreServer::Impl::handshake(Conn& c, Message& m) {
-  if (c.state == Conn::kHello) {
-    if (m.op != Op::kHello) {
-      drop(c.id, fmt::format("sent {} before hello", wire::op_name(m.op)));
-      return;
-    }
-    if (m.magic != wire::kMagic) {
-      drop(c.id, fmt::format("bad magic 0x{:08x} (not a distdoctor store client)", m.magic));
-      return;
-    }
-    if (m.version != wire::kVersion) {
-      send(c, error_message(
-                  fmt::format("protocol version {} not supported (this master speaks {}); run the same "
-                              "distdoctor version on every node",
-                              m.version, wire::kVersion)));
-      flush(c);
-      drop(c.id, fmt::format("protocol version {} (server speaks {})", m.version, wire::kVersion));
-      return;
-    }
-    if (m.nonce.size() < 16) {
-      drop(c.id, fmt::format("client nonce of {} bytes is too short", m.nonce.size()));
-      return;
-    }
-    c.client_nonce = m.nonce;
-    c.server_nonce = random_bytes(32);
-    Message ch;
-    ch.op = Op::kChallenge;
-    ch.nonce = c.server_nonce;
-    ch.proof = server_proof(opt.token, c.client_nonce, c.server_nonce);
-    send(c, ch);
-    c.state = Conn::kAuth;
+  if (c.state == Conn::kHello)
+    on_hello(c, m);
+  else
+    on_auth(c, m);
+}
+
+// hello: check magic, version and nonce, answer with our challenge and proof.
+void TcpStoreServer::Impl::on_hello(Conn& c, Message& m) {
+  if (m.op != Op::kHello) {
+    drop(c.id, fmt::format("sent {} before hello", wire::op_name(m.op)));
     return;
   }
+  if (m.magic != wire::kMagic) {
+    drop(c.id, fmt::format("bad magic 0x{:08x} (not a distdoctor store client)", m.magic));
+    return;
+  }
+  if (m.version != wire::kVersion) {
+    send(c,
+         error_message(fmt::format("protocol version {} not supported (this master speaks {}); run the same "
+                                   "distdoctor version on every node",
+                                   m.version, wire::kVersion)));
+    flush(c);
+    drop(c.id, fmt::format("protocol version {} (server speaks {})", m.version, wire::kVersion));
+    return;
+  }
+  if (m.nonce.size() < 16) {
+    drop(c.id, fmt::format("client nonce of {} bytes is too short", m.nonce.size()));
+    return;
+  }
+  c.client_nonce = m.nonce;
+  c.server_nonce = random_bytes(32);
+  Message ch;
+  ch.op = Op::kChallenge;
+  ch.nonce = c.server_nonce;
+  ch.proof = server_proof(opt.token, c.client_nonce, c.server_nonce);
+  send(c, ch);
+  c.state = Conn::kAuth;
+}
+
+// auth: the client's proof decides; a wrong one is answered, logged and the connection closed.
+void TcpStoreServer::Impl::on_auth(Conn& c, Message& m) {
   if (m.op != Op::kAuth) {
     drop(c.id, fmt::format("sent {} before authenticating", wire::op_name(m.op)));
     return;

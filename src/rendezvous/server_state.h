@@ -92,6 +92,8 @@ struct TcpStoreServer::Impl {
   void process(Conn& c);
   bool handle(Conn& c, wire::Message& m);     // false: connection was closed
   void handshake(Conn& c, wire::Message& m);  // server_handshake.cc
+  void on_hello(Conn& c, wire::Message& m);
+  void on_auth(Conn& c, wire::Message& m);
   void handle_set(Conn& c, wire::Message& m);
   void handle_add(Conn& c, wire::Message& m);
   void handle_get_or_wait(Conn& c, wire::Message& m);
