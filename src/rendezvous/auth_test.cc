@@ -2,6 +2,7 @@
 #include "rendezvous/auth.h"
 
 #include <gtest/gtest.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -14,7 +15,9 @@ namespace {
 
 TEST(StoreAuth, TokenSourcesInOrder) {
   ::setenv("DISTDOCTOR_TOKEN", "from-env", 1);
-  std::string file = "/tmp/dd-token-" + std::to_string(::getpid());
+  const char* tmpdir = ::getenv("TMPDIR");
+  std::string file =
+      std::string(tmpdir && *tmpdir ? tmpdir : P_tmpdir) + "/dd-token-" + std::to_string(::getpid());
   { std::ofstream(file) << "  from-file\n"; }
   ::chmod(file.c_str(), 0600);
   EXPECT_EQ(resolve_token("flag", file)->token, "flag");

@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -62,8 +64,9 @@ class EtcdProcess {
   }
 
   bool start() {
-    char tmpl[] = "/tmp/dd-etcd-XXXXXX";
-    if (!::mkdtemp(tmpl)) return false;
+    const char* tmpdir = ::getenv("TMPDIR");
+    std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : P_tmpdir) + "/dd-etcd-XXXXXX";
+    if (!::mkdtemp(tmpl.data())) return false;
     dir_ = tmpl;
     client_port_ = free_port();
     uint16_t peer = free_port();
