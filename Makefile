@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 # ccache speeds up rebuilds where it is installed; a fresh machine has none and builds the same way.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
-.PHONY: all deps configure binary build run test lint-tests clean
+.PHONY: all deps configure binary build run test lint clean
 
 all: build
 
@@ -30,12 +30,14 @@ build: configure
 run: binary
 	@$(BUILD_DIR)/distdoctor check; rc=$$?; [ $$rc -ne 3 ] || exit 3
 
-# Fails when a test has no assertion (see the script for the convention).
-lint-tests:
+# Fails when a test has no assertion (the convention is in scripts/check_test_assertions.py), or when two core
+# files define the same file-local name (they could clash in a unity batch: see DD_NO_UNITY in CMakeLists.txt).
+lint:
 	@scripts/check-test-assertions.sh
+	@scripts/unity_clashes.py
 
 # Ends with "N passed, M failed, K skipped" and one "skipped: test: reason" line per skip; non-zero on failure.
-test: lint-tests build
+test: lint build
 	@scripts/run-tests.sh $(BUILD_DIR) $(JOBS)
 
 clean:
