@@ -1,9 +1,13 @@
-# Top-level entry points: `make run` (set-up, build, check this node) and `make test` (set-up, build, tests).
+# Top-level entry points: `make run` (set-up, build the binary only, check this node) and `make test` (set-up,
+# build everything, lint the tests, run them and print the summary line). Both share one build dir and one
+# build type, so `make run` then `make test` compiles the core library once.
 BUILD_DIR ?= build
-BUILD_TYPE ?= RelWithDebInfo
+BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
+# ccache speeds up rebuilds where it is installed; a fresh machine has none and builds the same way.
+LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
-.PHONY: all deps configure build run test clean
+.PHONY: all deps configure binary build run test lint clean
 
 all: build
 
@@ -11,19 +15,30 @@ deps:
 	@scripts/install-deps.sh
 
 $(BUILD_DIR)/build.ninja:
-	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(LAUNCHER) >/dev/null
 
 configure: deps $(BUILD_DIR)/build.ninja
+
+# Only build/distdoctor (and build/distdoctor.debug): no tests, no benchmarks.
+binary: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target distdoctor
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
 # The check's exit code is its verdict (0 pass, 1 warn, 2 fail); only 3 (could not run) fails make.
-run: build
+run: binary
 	@$(BUILD_DIR)/distdoctor check; rc=$$?; [ $$rc -ne 3 ] || exit 3
 
-test: build
-	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+# Fails when a test has no assertion (the convention is in scripts/check_test_assertions.py), or when two core
+# files define the same file-local name (they could clash in a unity batch: see DD_NO_UNITY in CMakeLists.txt).
+lint:
+	@scripts/check-test-assertions.sh
+	@scripts/unity_clashes.py
+
+# Ends with "N passed, M failed, K skipped" and one "skipped: test: reason" line per skip; non-zero on failure.
+test: lint build
+	@scripts/run-tests.sh $(BUILD_DIR) $(JOBS)
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Benchmark of `distdoctor logs` on generated NCCL 2.28 INFO+COLL logs (bench/gen_nccl_logs.py):
 #  1) one large file on one core (--jobs 1): MB/s;  2) 1 GB spread over 1000 files, all cores: seconds;
-#  3) the large file gzipped. Reports wall and user time and max RSS (/usr/bin/time -v). Data goes to /tmp.
-# Usage: bench/logs_speed.sh [path/to/distdoctor]   (SIZE_MB=1024 FILES=1000 DD_BENCH_DIR=/tmp/dd_logs_bench)
+#  3) the large file gzipped. Reports wall and user time and max RSS (/usr/bin/time -v). Data goes to a temp dir
+# under $TMPDIR (removed on exit). `logs` exits with its verdict (0, 1, 2); 3 or a signal fails the benchmark.
+# Usage: bench/logs_speed.sh [path/to/distdoctor]   (SIZE_MB=1024 FILES=1000 DD_BENCH_DIR=an empty dir)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 BIN=${1:-$here/../build/distdoctor}
-WORK=${DD_BENCH_DIR:-/tmp/dd_logs_bench}
+WORK=${DD_BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/dd_logs_bench.XXXXXX")}
 SIZE_MB=${SIZE_MB:-1024}
 FILES=${FILES:-1000}
 [ -x "$BIN" ] || { echo "no binary at $BIN (build first)"; exit 3; }
@@ -33,8 +34,11 @@ cat "$WORK/one/big.log" "$WORK/many"/* > /dev/null  # warm the page cache: we me
 run() {  # label, bytes, args...
   local label=$1 bytes=$2
   shift 2
-  local out
-  out=$( { /usr/bin/time -v "$BIN" logs --brief "$@" > /dev/null; } 2>&1 ) || true
+  local out rc=0
+  out=$( { /usr/bin/time -v "$BIN" logs --brief "$@" > /dev/null; } 2>&1 ) || rc=$?
+  if [ "$rc" -gt 2 ]; then  # 3: could not run; above: killed by a signal (time reports 128+N)
+    echo "FAIL: distdoctor logs ($label) exit $rc"; tail -5 <<<"$out"; exit 1
+  fi
   local wall user sys cpu rss
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' <<<"$out")
   user=$(awk -F': ' '/User time/ {print $2}' <<<"$out")

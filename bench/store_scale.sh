@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
-[ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDD_DISABLE_CUDA=ON
+[ -f "$build/build.ninja" ] || cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDD_DISABLE_CUDA=ON
 cmake --build "$build" --target store_scale
 echo "host: $(nproc) cores, somaxconn $(cat /proc/sys/net/core/somaxconn), ulimit -n hard $(ulimit -Hn)"
 exec "$build/store_scale" "$@"

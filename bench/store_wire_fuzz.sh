@@ -3,7 +3,7 @@
 # Usage: bench/store_wire_fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v clang++ >/dev/null || { echo "clang++ not installed: skipped"; exit 77; }
+command -v clang++ >/dev/null || { echo "SKIP: clang++ not installed"; exit 77; }
 out=${BUILD:-build}/fuzz
 mkdir -p "$out/corpus"
 clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Isrc \

@@ -6,7 +6,7 @@ set -u
 BIN=$(realpath "${1:-build/distdoctor}")
 command -v mpirun >/dev/null || { echo "SKIP: mpirun not installed"; exit 77; }
 mpirun --version 2>/dev/null | grep -q "Open MPI" || { echo "SKIP: mpirun is not Open MPI"; exit 77; }
-OUT=$(mktemp /tmp/ddmpi.XXXXXX)
+OUT=$(mktemp "${TMPDIR:-/tmp}/ddmpi.XXXXXX")
 trap 'rm -f "$OUT" "$OUT.json"' EXIT
 ROOT=$([ "$(id -u)" = 0 ] && echo --allow-run-as-root)
 unset MASTER_ADDR MASTER_PORT RANK WORLD_SIZE

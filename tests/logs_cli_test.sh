@@ -4,7 +4,7 @@
 set -u
 BIN=${1:?usage: $0 path/to/distdoctor}
 FIX=$(cd "$(dirname "$0")/../fixtures/logs" && pwd)
-T=$(mktemp -d /tmp/dd_logs_cli.XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/dd_logs_cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fails=0
 check() {  # description, expected rc, command...

@@ -6,7 +6,7 @@ set -u
 BIN=${1:?usage: $0 path/to/distdoctor}
 R=$(cd "$(dirname "$0")/../fixtures/logs/real" && pwd)
 command -v jq > /dev/null || { echo "SKIP: jq not installed"; exit 77; }
-T=$(mktemp -d /tmp/dd_logs_real.XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/dd_logs_real.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fails=0
 run() {  # expected rc, files...: runs `logs --json` (to $T/out) and `logs` (to $T/txt)

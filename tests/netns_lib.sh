@@ -8,7 +8,8 @@ NL_ID="dd$(head -c3 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 NL_HUB="${NL_ID}h"
 NL_NODES=()
 NL_PIDS=()
-NL_DIR="$(mktemp -d /tmp/${NL_ID}.XXXX)"
+NL_DIR="$(mktemp -d "${TMPDIR:-/tmp}/${NL_ID}.XXXX")"
+trap 'rm -rf "$NL_DIR"' EXIT  # nl_setup replaces this with nl_cleanup
 
 nl_require() {
   if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root (network namespaces)"; exit 77; fi

@@ -2,6 +2,7 @@
 #include "comm/dir_store.h"
 
 #include <gtest/gtest.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <filesystem>
@@ -10,8 +11,9 @@
 namespace dd::comm {
 
 TEST(DirStore, SetGetAddWaitCheck) {
-  char tmpl[] = "/tmp/dd-dirstore-XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  std::string tmpl = std::string(getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : P_tmpdir) +
+                     "/dd-dirstore-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
   DirStore s(tmpl);
   auto soon = rendezvous::deadline_in(std::chrono::milliseconds(1000));
   ASSERT_TRUE(s.set("a/b c", std::string("x\0y", 3), soon).ok());

@@ -1,6 +1,8 @@
 // The dlopen layer end to end: fake libnvidia-ml / libnccl built from fixtures/fake_libs with the system C
-// compiler, loaded by the real binary and by the probes. Skipped when no C compiler is installed.
+// compiler, loaded by the real binary and by the probes. Skipped when no C compiler is installed; failed when
+// the compiler is there but cannot build them.
 #include <gtest/gtest.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -19,27 +21,41 @@ namespace {
 class FakeLibs : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (system("command -v cc >/dev/null 2>&1") != 0) return;
-    char tmpl[] = "/tmp/ddfakelibXXXXXX";
-    if (!mkdtemp(tmpl)) return;
+    if (system("command -v cc >/dev/null 2>&1") != 0) {
+      skip_reason_ = "no C compiler (cc) to build the fake libraries";
+      return;
+    }
+    const char* tmpdir = getenv("TMPDIR");
+    std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : P_tmpdir) + "/ddfakelibXXXXXX";
+    if (!mkdtemp(tmpl.data())) {
+      setup_error_ = "mkdtemp " + tmpl + " failed";
+      return;
+    }
     dir_ = tmpl;
     const std::string src = std::string(DD_FIXTURE_DIR) + "/fake_libs/";
+    // A compiler that is present but fails is a test failure (with its output), not a skip.
     auto cc = [&](const std::string& flags, const std::string& in, const std::string& out) {
-      std::string cmd =
-          "cc -shared -fPIC -O1 " + flags + " -o " + dir_ + "/" + out + " " + src + in + " 2>&1";
-      return system(cmd.c_str()) == 0;
+      std::string cmd = "cc -shared -fPIC -O1 " + flags + " -o " + dir_ + "/" + out + " " + src + in +
+                        " 2>&1 && echo DD_CC_OK";
+      std::string said = run(cmd);
+      if (said.find("DD_CC_OK") != std::string::npos) return true;
+      setup_error_ = "cc failed to build " + out + " from " + in + ": " + said;
+      return false;
     };
-    ok_ = cc("", "fake_nvml.c", "libnvidia-ml.so.1") &&
-          system(("mkdir -p " + dir_ + "/old " + dir_ + "/crash " + dir_ + "/hang").c_str()) == 0 &&
-          cc("-DFAKE_VERSION=2708", "fake_nccl.c", "old/libnccl.so.2") &&
-          cc("", "fake_cuda.c", "libcuda.so.1") && cc("-DFAKE_CRASH", "fake_nccl.c", "crash/libnccl.so.2") &&
-          cc("-DFAKE_HANG", "fake_nccl.c", "hang/libnccl.so.2");
+    const bool built =
+        cc("", "fake_nvml.c", "libnvidia-ml.so.1") &&
+        system(("mkdir -p " + dir_ + "/old " + dir_ + "/crash " + dir_ + "/hang").c_str()) == 0 &&
+        cc("-DFAKE_VERSION=2708", "fake_nccl.c", "old/libnccl.so.2") &&
+        cc("", "fake_cuda.c", "libcuda.so.1") && cc("-DFAKE_CRASH", "fake_nccl.c", "crash/libnccl.so.2") &&
+        cc("-DFAKE_HANG", "fake_nccl.c", "hang/libnccl.so.2");
+    if (!built && setup_error_.empty()) setup_error_ = "mkdir -p under " + dir_ + " failed";
   }
   static void TearDownTestSuite() {
     if (!dir_.empty()) system(("rm -rf " + dir_).c_str());
   }
   void SetUp() override {
-    if (!ok_) GTEST_SKIP() << "no C compiler to build the fake libraries";
+    if (!skip_reason_.empty()) GTEST_SKIP() << skip_reason_;
+    ASSERT_TRUE(setup_error_.empty()) << setup_error_;
   }
   static std::string run(const std::string& cmd) {
     std::string out;
@@ -52,7 +68,8 @@ class FakeLibs : public ::testing::Test {
     return out;
   }
   static inline std::string dir_;
-  static inline bool ok_ = false;
+  static inline std::string skip_reason_;  // no compiler: the tests skip
+  static inline std::string setup_error_;  // the compiler or mkdtemp failed: the tests fail
 };
 
 TEST_F(FakeLibs, LibraryOpenPrefersEnvOverrideAndReportsErrors) {

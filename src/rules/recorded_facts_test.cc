@@ -1,6 +1,6 @@
 // The rules on facts recorded by `distdoctor facts --json` on a real 2x H200 (NVLink 4) machine
 // (fixtures/facts/h200x2.json, driver 580.159.04, CUDA 13.0, NCCL 2.28.3 in /usr/lib and PyTorch's 2.28.9 in
-// /opt/torch/.venv): what that GPU node gives, and
+// a virtualenv, recorded as /srv/train-venv): what that GPU node gives, and
 // what the same node gives once a known fault is injected into its facts.
 #include <gtest/gtest.h>
 

@@ -14,13 +14,13 @@
 #   p2p_shm_disabled        NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 -> NET/Socket channels
 #   net_default             NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1          -> whatever NET the machine has (IB?)
 set -u
-OUT=${OUT:-/tmp/dd_capture}
+OUT=${OUT:-${TMPDIR:-/tmp}/dd_capture}
 mkdir -p "$OUT"
 n=$(nvidia-smi -L 2>/dev/null | wc -l)
 if [ "$n" -lt 2 ]; then echo "needs 2 GPUs (found $n)"; exit 77; fi
 python3 -c 'import torch' 2>/dev/null || { echo "needs python3 with torch"; exit 77; }
 TORCHRUN=(python3 -m torch.distributed.run)
-W=$(mktemp -d /tmp/dd_capture_work.XXXXXX)
+W=$(mktemp -d "${TMPDIR:-/tmp}/dd_capture_work.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
 cat > "$W/worker.py" <<'PY'

@@ -4,7 +4,7 @@
 # Usage: tools/device/cluster_gpu_check.sh [build/distdoctor]
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
-OUT=${OUT:-/tmp}
+OUT=${OUT:-${TMPDIR:-/tmp}}
 command -v mpirun >/dev/null || { echo "mpirun not installed"; exit 77; }
 NGPU=$(nvidia-smi -L 2>/dev/null | wc -l)
 [ "$NGPU" -gt 0 ] || { echo "no GPU visible"; exit 77; }

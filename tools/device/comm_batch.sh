@@ -9,7 +9,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
 export LD_LIBRARY_PATH=$HERE/lib:${LD_LIBRARY_PATH:-}
 DD=$HERE/distdoctor
-O=${OUT:-/tmp/dd-out}
+O=${OUT:-${TMPDIR:-/tmp}/dd-out}
 mkdir -p "$O"
 L=$O/log.txt
 PHASES=${PHASES:-quick sweep torch threads tune fail}

@@ -4,8 +4,9 @@
 # Usage (on the device, repo root, build/ carried): tools/device/lead_batch.sh [parts...]  parts: facts cvd logs store
 set -u
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-R=${OUT:-/tmp/out}
-W=$(mktemp -d /tmp/lead_batch.XXXXXX)
+R=${OUT:-${TMPDIR:-/tmp}/out}
+W=$(mktemp -d "${TMPDIR:-/tmp}/lead_batch.XXXXXX")
+trap 'rm -rf "$W"' EXIT
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(facts cvd coll logs store)
 export LD_LIBRARY_PATH=$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
