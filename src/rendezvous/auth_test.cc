@@ -14,16 +14,9 @@ namespace dd::rendezvous {
 namespace {
 
 TEST(StoreAuth, TokenSourcesInOrder) {
-<<<<<<< HEAD
   const std::string env = "from-env";  // DISTDOCTOR_TOKEN's value, as the caller passes it
   std::string file =
       (std::filesystem::temp_directory_path() / ("dd-token-" + std::to_string(::getpid()))).string();
-=======
-  ::setenv("DISTDOCTOR_TOKEN", "from-env", 1);
-  const char* tmpdir = ::getenv("TMPDIR");
-  std::string file =
-      std::string(tmpdir && *tmpdir ? tmpdir : P_tmpdir) + "/dd-token-" + std::to_string(::getpid());
->>>>>>> infra
   { std::ofstream(file) << "  from-file\n"; }
   ::chmod(file.c_str(), 0600);
   EXPECT_EQ(resolve_token("flag", file, env)->token, "flag");
