@@ -1,4 +1,4 @@
-// Host probe implementation (uname, gethostname, getaddrinfo with AI_CANONNAME).
+// Host probe implementation (uname, gethostname, getaddrinfo with AI_CANONNAME, boot id, network namespace).
 #include "probe/host_probe.h"
 
 #include <arpa/inet.h>
@@ -25,6 +25,11 @@ std::string detect_container(const Fs& fs, bool has_k8s_env) {
   return "none";
 }
 
+void read_kernel_identity(const Fs& fs, HostFacts& h) {
+  if (auto b = read_trimmed(fs, "/proc/sys/kernel/random/boot_id")) h.boot_id = *b;
+  if (auto n = fs.readlink("/proc/self/ns/net")) h.netns = *n;
+}
+
 HostFacts probe_host(const Fs& fs, bool resolve) {
   HostFacts h;
   char name[256] = {0};
@@ -34,6 +39,7 @@ HostFacts probe_host(const Fs& fs, bool resolve) {
   h.pid = getpid();
   h.distdoctor_version = DD_VERSION;
   h.container = detect_container(fs, std::getenv("KUBERNETES_SERVICE_HOST") != nullptr);
+  read_kernel_identity(fs, h);
 
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;

@@ -17,7 +17,7 @@ namespace {
 
 std::string bare(const std::string& cidr) { return cidr.substr(0, cidr.find('/')); }
 
-void check_claims(const cluster::ClusterView& v, std::vector<Finding>* out) {
+void check_claims(const ClusterView& v, std::vector<Finding>* out) {
   for (const auto& [rank, claimers] : v.dup_claims) {
     Finding f{"cluster.identity.rank_twice", Severity::fail,
               fmt::format("{} {} was claimed by {} processes", v.by_hand ? "node rank" : "rank", rank,
@@ -48,10 +48,10 @@ void check_claims(const cluster::ClusterView& v, std::vector<Finding>* out) {
   }
 }
 
-std::vector<Finding> check_identity(const cluster::ClusterView& v) {
+std::vector<Finding> check_identity(const ClusterView& v) {
   std::vector<Finding> out;
   check_claims(v, &out);
-  std::map<std::string, std::vector<const cluster::ClusterNode*>> by_name, by_machine, by_kernel;
+  std::map<std::string, std::vector<const ClusterNode*>> by_name, by_machine, by_kernel;
   for (const auto& n : v.nodes) {
     by_name[n.hostname].push_back(&n);
     if (!n.lead.boot_id.empty()) {
@@ -59,7 +59,7 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
       by_machine[n.lead.boot_id + "|" + n.lead.netns].push_back(&n);
     }
   }
-  std::set<const cluster::ClusterNode*> twice;
+  std::set<const ClusterNode*> twice;
   for (const auto& [key, ns] : by_machine) {
     if (ns.size() < 2) continue;
     std::vector<std::string> labels;
@@ -103,12 +103,9 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
   std::map<std::string, bool> on_nccl_if;
   for (const auto& n : v.nodes) {
     if (!n.has_facts || twice.count(&n)) continue;
-    auto nccl =
-        nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
+    auto nccl = nccl_socket_ifs(n.facts);
     for (const auto& i : n.facts.net.interfaces) {
-      if (i.kind == "loopback" || i.kind == "docker" || i.name.rfind("docker", 0) == 0 ||
-          i.name.rfind("virbr", 0) == 0)
-        continue;
+      if (iface_is_local_only(i)) continue;
       std::vector<std::string> addrs = i.ipv4;
       for (const auto& a : i.ipv6)
         if (a.rfind("fe80", 0) != 0) addrs.push_back(a);

@@ -20,21 +20,19 @@ namespace {
 
 using Key = std::tuple<int, int, std::string>;  // from, to, to_if
 
-std::string primary_if(const cluster::ClusterNode& n) {
-  auto ifs =
-      nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
+std::string primary_if(const ClusterNode& n) {
+  auto ifs = nccl_socket_ifs(n.facts);
   return ifs.empty() ? "" : ifs.front().name;
 }
 
-std::string why(const cluster::MeshProbe& p) {
+std::string why(const MeshProbe& p) {
   return p.detail.empty() ? p.error : fmt::format("{} ({})", p.error, p.detail);
 }
 
 // True when every ordered pair of distinct nodes connected on the given interface of the target,
 // where ifname_of(node) says which interface that is.
 template <typename F>
-bool all_pairs_ok(const cluster::ClusterView& v, const std::map<Key, const cluster::MeshProbe*>& idx,
-                  F ifname_of) {
+bool all_pairs_ok(const ClusterView& v, const std::map<Key, const MeshProbe*>& idx, F ifname_of) {
   for (size_t i = 0; i < v.nodes.size(); ++i)
     for (size_t j = 0; j < v.nodes.size(); ++j) {
       if (i == j) continue;
@@ -44,11 +42,11 @@ bool all_pairs_ok(const cluster::ClusterView& v, const std::map<Key, const clust
   return true;
 }
 
-void recommend(const cluster::ClusterView& v, const std::map<Key, const cluster::MeshProbe*>& idx,
-               std::vector<Finding>* out) {
+void recommend(const ClusterView& v, const std::map<Key, const MeshProbe*>& idx, std::vector<Finding>* out) {
   std::vector<std::string> primary;
   std::set<std::string> settings;
-  for (const auto& n : v.nodes) primary.push_back(primary_if(n)), settings.insert(n.lead.nccl_ifname_setting);
+  for (const auto& n : v.nodes)
+    primary.push_back(primary_if(n)), settings.insert(socket_ifname_setting(n.facts));
   bool current_ok = all_pairs_ok(v, idx, [&](size_t j) { return primary[j]; });
   // Candidate names: interfaces every node has, in the first node's NCCL preference order.
   std::vector<std::string> candidates;
@@ -91,11 +89,11 @@ void recommend(const cluster::ClusterView& v, const std::map<Key, const cluster:
   out->push_back(std::move(f));
 }
 
-std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
+std::vector<Finding> check_mesh(const ClusterView& v) {
   std::vector<Finding> out;
   if (!v.mesh.ran || v.nodes.size() < 2) return out;
-  std::map<Key, const cluster::MeshProbe*> idx;
-  std::map<std::pair<int, std::string>, std::vector<const cluster::MeshProbe*>> by_target;
+  std::map<Key, const MeshProbe*> idx;
+  std::map<std::pair<int, std::string>, std::vector<const MeshProbe*>> by_target;
   std::vector<double> lat;
   for (const auto& p : v.mesh.probes) {
     if (p.from < 0 || p.to < 0 || p.from >= static_cast<int>(v.nodes.size()) ||
@@ -119,7 +117,7 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
     if (bad.empty()) continue;
     failures++;
     // NCCL's path: the interface it picks there, or one its NCCL_SOCKET_IFNAME names (even if it is down).
-    const std::string& setting = tn.lead.nccl_ifname_setting;
+    const std::string setting = socket_ifname_setting(tn.facts);
     bool primary = primary_if(tn) == target.second ||
                    (setting.size() > 1 && nccl::nccl_if_list_selects(setting, target.second));
     // Off NCCL's path and failing only from nodes that have no interface of that name: worth knowing only.

@@ -28,14 +28,13 @@ std::string subnet_of(const std::string& cidr) {
   return fmt::format("{}/{}", buf, len);
 }
 
-std::vector<Finding> check_network(const cluster::ClusterView& v) {
+std::vector<Finding> check_network(const ClusterView& v) {
   std::vector<Finding> out;
   std::map<std::string, std::vector<std::string>> subnets;
   std::vector<std::string> lines;
   for (const auto& n : v.nodes) {
     if (!n.has_facts) continue;
-    auto ifs =
-        nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
+    auto ifs = nccl_socket_ifs(n.facts);
     std::string gloo_set;
     if (auto it = n.facts.env.find("GLOO_SOCKET_IFNAME"); it != n.facts.env.end()) gloo_set = it->second;
     std::string gloo = gloo_set.empty() ? fmt::format("hostname {} -> {}", n.facts.host.hostname,
@@ -60,13 +59,13 @@ std::vector<Finding> check_network(const cluster::ClusterView& v) {
                         ifs.empty() ? std::string("<interface>") : ifs.front().name)});
     }
     if (ifs.empty()) {
-      out.push_back(
-          Finding{"cluster.net.no_interface",
-                  Severity::fail,
-                  fmt::format("NCCL will find no socket interface on {}", node_label(n)),
-                  {fmt::format("NCCL_SOCKET_IFNAME={}",
-                               n.lead.nccl_ifname_setting.empty() ? "(unset)" : n.lead.nccl_ifname_setting)},
-                  "Set NCCL_SOCKET_IFNAME to an interface that is up on this node (ip -br addr)."});
+      out.push_back(Finding{
+          "cluster.net.no_interface",
+          Severity::fail,
+          fmt::format("NCCL will find no socket interface on {}", node_label(n)),
+          {fmt::format("NCCL_SOCKET_IFNAME={}",
+                       socket_ifname_setting(n.facts).empty() ? "(unset)" : socket_ifname_setting(n.facts))},
+          "Set NCCL_SOCKET_IFNAME to an interface that is up on this node (ip -br addr)."});
       continue;
     }
     const auto& i = ifs.front();

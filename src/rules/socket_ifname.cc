@@ -191,12 +191,7 @@ std::vector<Finding> check_socket_ifname(const probe::NodeFacts& f, const CheckO
              "No network interface facts: NCCL interface choice not checked",
              {}}};
   }
-  nccl::IfSelectInput in;
-  in.net = &f.net;
-  in.socket_ifname = nccl_setting(f, "NCCL_SOCKET_IFNAME");
-  in.socket_family = nccl_setting(f, "NCCL_SOCKET_FAMILY");
-  in.comm_id = nccl_setting(f, "NCCL_COMM_ID");
-  in.nccl_version_code = nccl_min_version_code(f);
+  const nccl::IfSelectInput in = nccl_if_select_input(f);
   nccl::IfSelection all = nccl::nccl_select_interfaces(in);
   nccl::IfSelection boot = nccl::nccl_bootstrap_interface(in);
   auto ev = base_evidence(f, boot, all);
