@@ -28,6 +28,30 @@ std::string subnet_of(const std::string& cidr) {
   return fmt::format("{}/{}", buf, len);
 }
 
+// What Gloo binds to on node n, for the summary line. Without GLOO_SOCKET_IFNAME, PyTorch's Gloo binds to
+// what the hostname resolves to, and falls back to loopback when that fails: other nodes then cannot connect
+// and the job hangs in its first barrier (a finding when the job has several nodes).
+std::string gloo_choice(const ClusterNode& n, size_t nodes, const std::vector<nccl::IfCandidate>& ifs,
+                        std::vector<Finding>* out) {
+  std::string gloo_set;
+  if (auto it = n.facts.env.find("GLOO_SOCKET_IFNAME"); it != n.facts.env.end()) gloo_set = it->second;
+  const auto& ra = n.facts.host.resolved_addrs;
+  if (!gloo_set.empty()) return "GLOO_SOCKET_IFNAME=" + gloo_set;
+  bool loop = !ra.empty() && (ra.front().rfind("127.", 0) == 0 || ra.front() == "::1");
+  if (nodes > 1 && (ra.empty() || loop))
+    out->push_back(Finding{
+        "cluster.net.gloo_loopback",
+        Severity::warn,
+        fmt::format("Gloo on {} would use loopback: hostname {} {}", node_label(n), n.facts.host.hostname,
+                    ra.empty() ? "does not resolve" : "resolves to " + ra.front()),
+        {},
+        fmt::format("export GLOO_SOCKET_IFNAME={} on every node (or map the hostname to "
+                    "the node's address in /etc/hosts)",
+                    ifs.empty() ? std::string("<interface>") : ifs.front().name)});
+  return fmt::format("hostname {} -> {}", n.facts.host.hostname,
+                     ra.empty() ? "(does not resolve)" : ra.front());
+}
+
 std::vector<Finding> check_network(const ClusterView& v) {
   std::vector<Finding> out;
   std::map<std::string, std::vector<std::string>> subnets;
@@ -35,29 +59,7 @@ std::vector<Finding> check_network(const ClusterView& v) {
   for (const auto& n : v.nodes) {
     if (!n.has_facts) continue;
     auto ifs = nccl_socket_ifs(n.facts);
-    std::string gloo_set;
-    if (auto it = n.facts.env.find("GLOO_SOCKET_IFNAME"); it != n.facts.env.end()) gloo_set = it->second;
-    std::string gloo = gloo_set.empty() ? fmt::format("hostname {} -> {}", n.facts.host.hostname,
-                                                      n.facts.host.resolved_addrs.empty()
-                                                          ? "(does not resolve)"
-                                                          : n.facts.host.resolved_addrs.front())
-                                        : "GLOO_SOCKET_IFNAME=" + gloo_set;
-    // Without GLOO_SOCKET_IFNAME, PyTorch's Gloo binds to what the hostname resolves to, and falls back to
-    // loopback when that fails: other nodes then cannot connect and the job hangs in its first barrier.
-    if (gloo_set.empty() && v.nodes.size() > 1) {
-      const auto& ra = n.facts.host.resolved_addrs;
-      bool loop = !ra.empty() && (ra.front().rfind("127.", 0) == 0 || ra.front() == "::1");
-      if (ra.empty() || loop)
-        out.push_back(Finding{
-            "cluster.net.gloo_loopback",
-            Severity::warn,
-            fmt::format("Gloo on {} would use loopback: hostname {} {}", node_label(n), n.facts.host.hostname,
-                        ra.empty() ? "does not resolve" : "resolves to " + ra.front()),
-            {},
-            fmt::format("export GLOO_SOCKET_IFNAME={} on every node (or map the hostname to "
-                        "the node's address in /etc/hosts)",
-                        ifs.empty() ? std::string("<interface>") : ifs.front().name)});
-    }
+    const std::string gloo = gloo_choice(n, v.nodes.size(), ifs, &out);
     if (ifs.empty()) {
       out.push_back(Finding{
           "cluster.net.no_interface",
