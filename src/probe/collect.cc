@@ -57,7 +57,7 @@ struct ChildSlots {
 ChildSlots start_children(Children& kids, const Fs& fs, const EnvMap& env, const ProbeOptions& opt,
                           const std::vector<NcclCandidate>& cands) {
   ChildSlots s;
-  s.host = kids.start([&] { return nlohmann::json(probe_host(fs, true)).dump(); }, kHostDeadlineMs);
+  s.host = kids.start([&] { return nlohmann::json(probe_host(fs, env, true)).dump(); }, kHostDeadlineMs);
   if (!opt.skip_gpu) {
     s.gpu = kids.start([&] { return nlohmann::json(probe_gpu(fs)).dump(); }, kGpuDeadlineMs);
     if (opt.cuda_init || env.count("CUDA_VISIBLE_DEVICES"))
@@ -85,10 +85,10 @@ void print_timing(const Children& kids, const ChildSlots& s, const std::vector<N
 }
 
 void fold_host_and_gpu(const std::vector<Result<std::string>>& ans, const ChildSlots& s, const Fs& fs,
-                       const ProbeOptions& opt, NodeFacts& f) {
+                       const EnvMap& env, const ProbeOptions& opt, NodeFacts& f) {
   std::string err;
   if (!parse_answer(ans[s.host], f.host, &err)) {
-    f.host = probe_host(fs, false);
+    f.host = probe_host(fs, env, false);
     f.probe_errors.push_back("host: resolving the hostname: " + err);
   }
   if (opt.skip_gpu) {
@@ -144,7 +144,7 @@ void fold_nccl(const std::vector<Result<std::string>>& ans, const ChildSlots& s,
 // What every process of a cluster run needs about itself: who it is and the job's settings.
 NodeFacts collect_identity_facts(const Fs& fs, const EnvMap& env) {
   NodeFacts f;
-  f.host = probe_host(fs, false);
+  f.host = probe_host(fs, env, false);
   f.env = filter_env(env);
   f.nccl.settings = nccl_settings(fs, env, &f.probe_errors);
   return f;
@@ -172,7 +172,7 @@ NodeFacts collect_node_facts(const ProbeOptions& opt, const EnvMap& env) {
   const int64_t t_local = now_ms() - t0;
   auto ans = kids.wait();
   if (tool_env().probe_timing) print_timing(kids, slots, cands, t_local, t0);
-  fold_host_and_gpu(ans, slots, *fs, opt, f);
+  fold_host_and_gpu(ans, slots, *fs, env, opt, f);
   fold_nccl(ans, slots, *fs, env, opt, cands, f);
   return f;
 }

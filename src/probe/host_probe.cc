@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace dd::probe {
 
@@ -30,7 +29,7 @@ void read_kernel_identity(const Fs& fs, HostFacts& h) {
   if (auto n = fs.readlink("/proc/self/ns/net")) h.netns = *n;
 }
 
-HostFacts probe_host(const Fs& fs, bool resolve) {
+HostFacts probe_host(const Fs& fs, const EnvMap& env, bool resolve) {
   HostFacts h;
   char name[256] = {0};
   if (gethostname(name, sizeof(name) - 1) == 0) h.hostname = name;
@@ -38,7 +37,7 @@ HostFacts probe_host(const Fs& fs, bool resolve) {
   if (uname(&u) == 0) h.kernel = u.release;
   h.pid = getpid();
   h.distdoctor_version = DD_VERSION;
-  h.container = detect_container(fs, std::getenv("KUBERNETES_SERVICE_HOST") != nullptr);
+  h.container = detect_container(fs, env.count("KUBERNETES_SERVICE_HOST") > 0);
   read_kernel_identity(fs, h);
 
   addrinfo hints{};

@@ -20,7 +20,7 @@ TEST(HostProbe, ContainerKinds) {
 }
 
 TEST(HostProbe, RealHostWithoutResolution) {
-  HostFacts h = probe_host(*make_real_fs(), false);
+  HostFacts h = probe_host(*make_real_fs(), read_environment(), false);
   EXPECT_FALSE(h.hostname.empty());
   EXPECT_FALSE(h.kernel.empty());
   EXPECT_TRUE(h.resolved_addrs.empty());
