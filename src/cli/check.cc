@@ -1,5 +1,6 @@
-// `distdoctor check`: collect this node's facts (or load them with --facts), run the rules, optionally run
-// the short collective pass (--collectives), render the report.
+// `distdoctor check`: parse the options once (cluster::CheckArgs), collect this node's facts (or load them
+// with --facts), then either run the rules here (optionally with the short collective pass, --collectives)
+// or hand the facts to the multi-node flow in src/cluster/.
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -7,10 +8,12 @@
 #include <utility>
 
 #include "cli/command.h"
+#include "cluster/check_args.h"
 #include "cluster/cluster_check.h"
 #include "comm/check_pass.h"
 #include "comm/runner.h"
 #include "probe/collect.h"
+#include "probe/env_probe.h"
 #include "probe/tool_env.h"
 #include "report/report.h"
 #include "rules/rule.h"
@@ -18,19 +21,7 @@
 namespace dd::cli {
 
 namespace {
-struct CheckArgs {
-  std::string facts_file;
-  std::string nccl_lib;
-  bool cuda_init = false;
-  bool json = false;
-  bool quiet_ok = false;
-  int nproc_per_node = 0;
-  cluster::ClusterArgs cluster;  // multi-node flags; the flow lives in src/cluster/
-  bool local_only = false;
-  bool collectives = false;  // also run comm's short collective pass on this node
-  std::string engine;        // "" auto, "nccl", "gloo"
-  double init_timeout_s = 10;
-};
+using cluster::CheckArgs;
 
 // NCCL is the engine when GPUs are visible, this build has the NCCL engine and a libnccl loads (the
 // facts' load test); otherwise Gloo over TCP on this node. Returns the engine and why.
@@ -63,20 +54,23 @@ void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
   res.measurements["engine_reason"] = why;
   r.measurements = nlohmann::json{{"collectives", res.measurements}};
 }
-}  // namespace
 
-Runner setup_check(CLI::App& sub) {
-  auto a = std::make_shared<CheckArgs>();
-  auto* facts_opt = sub.add_option("--facts", a->facts_file,
+// The node's options: what to probe, how to print.
+CLI::Option* add_node_options(CLI::App& sub, CheckArgs& a) {
+  auto* facts_opt = sub.add_option("--facts", a.facts_file,
                                    "Run the rules on recorded facts (from `distdoctor facts --json`)");
-  sub.add_option("--nccl-lib", a->nccl_lib, "Also inspect this libnccl.so (the one your framework loads)");
-  sub.add_option("--nproc-per-node", a->nproc_per_node, "Processes the job starts on this node")
+  sub.add_option("--nccl-lib", a.nccl_lib, "Also inspect this libnccl.so (the one your framework loads)");
+  sub.add_option("--nproc-per-node", a.nproc_per_node, "Processes the job starts on this node")
       ->check(CLI::Range(1, 4096));
-  sub.add_flag("--json", a->json, "Print the report as JSON");
-  sub.add_flag("--cuda-init", a->cuda_init,
+  sub.add_flag("--json", a.json, "Print the report as JSON");
+  sub.add_flag("--cuda-init", a.cuda_init,
                "Also initialise CUDA (cuInit, ~0.5 s) when CUDA_VISIBLE_DEVICES is unset");
-  sub.add_flag("--brief", a->quiet_ok, "Hide ok and info findings in the text report");
-  auto& c = a->cluster;
+  sub.add_flag("--brief", a.brief, "Hide ok and info findings in the text report");
+  return facts_opt;
+}
+
+void add_cluster_options(CLI::App& sub, CheckArgs& a) {
+  auto& c = a.cluster;
   sub.add_option("--nnodes", c.nnodes, "Nodes in the job: check all of them together (run on every node)")
       ->check(CLI::Range(1, 1 << 20));
   sub.add_option("--node-rank", c.node_rank, "This node's rank, 0 .. nnodes-1 (0 runs the store)")
@@ -88,69 +82,101 @@ Runner setup_check(CLI::App& sub) {
       ->check(CLI::Range(1.0, 86400.0));
   sub.add_flag("--mesh-bandwidth", c.mesh_bandwidth,
                "Also measure TCP bandwidth between every pair of nodes");
-  sub.add_flag("--local", a->local_only,
+  sub.add_flag("--local", a.local_only,
                "Check this node only, even under a launcher (srun, mpirun, torchrun)");
-  sub.add_flag("--collectives", a->collectives,
+}
+
+void add_collective_options(CLI::App& sub, CheckArgs& a, CLI::Option* facts_opt) {
+  sub.add_flag("--collectives", a.collectives,
                "Also run a short collective pass on this node (every collective once, data verified, one "
                "bandwidth point; a few seconds)")
       ->excludes(facts_opt);
-  sub.add_option("--engine", a->engine,
+  sub.add_option("--engine", a.engine,
                  "--collectives engine: nccl or gloo (default nccl when GPUs are "
                  "visible and NCCL loads, else gloo)")
       ->check(CLI::IsMember({"nccl", "gloo"}));
-  sub.add_option("--init-timeout", a->init_timeout_s, "--collectives: seconds for communicator setup")
+  sub.add_option("--init-timeout", a.init_timeout_s, "--collectives: seconds for communicator setup")
       ->check(CLI::Range(1.0, 600.0));
+}
+
+// Multi-node: plan who this process is, probe (everything on the facts publisher, identity elsewhere).
+int run_cluster(const CheckArgs& a, const probe::EnvMap& env) {
+  if (a.collectives)
+    std::cerr << "distdoctor check: --collectives is not run in cluster mode (yet); run `distdoctor "
+                 "check --local --collectives` on each node for the node-local pass\n";
+  auto plan = cluster::plan_cluster_check(a, env);
+  if (!plan) {
+    std::cerr << "distdoctor check: " << plan.error().message() << "\n";
+    return report::kExitCannotRun;
+  }
+  probe::ProbeOptions po;
+  po.nccl_lib = a.nccl_lib;
+  po.identity_only = !plan->publishes_facts();
+  const probe::NodeFacts facts = probe::collect_node_facts(po, env);
+  return cluster::run_cluster_check(a, *plan, facts);
+}
+
+// --facts FILE: a bare NodeFacts or a whole report with a "facts" member.
+bool load_facts(const std::string& path, probe::NodeFacts& facts) {
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "distdoctor check: cannot read " << path << "\n";
+    return false;
+  }
+  try {
+    auto j = nlohmann::json::parse(in);
+    facts = (j.contains("facts") ? j["facts"] : j).get<probe::NodeFacts>();
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "distdoctor check: " << path << " is not a facts file: " << e.what() << "\n";
+    return false;
+  }
+}
+
+int run_node(const CheckArgs& a, const probe::EnvMap& env) {
+  probe::NodeFacts facts;
+  if (!a.facts_file.empty()) {
+    if (!load_facts(a.facts_file, facts)) return report::kExitCannotRun;
+  } else {
+    probe::ProbeOptions po;
+    po.nccl_lib = a.nccl_lib;
+    po.cuda_init = a.cuda_init || a.collectives;
+    facts = probe::collect_node_facts(po, env);
+  }
+  rules::CheckOptions co;
+  co.nproc_per_node = a.nproc_per_node;
+  report::Report r;
+  r.title = "distdoctor check — node " + facts.host.hostname;
+  r.findings = rules::run_node_rules(facts, co);
+  if (a.collectives)
+    add_collectives(r, facts, a);
+  else if (a.facts_file.empty())
+    r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
+  r.facts = facts;
+  if (a.json) {
+    std::cout << report::render_json(r).dump(2) << "\n";
+  } else {
+    report::TextOptions to;
+    to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
+    to.show_ok = to.show_info = !a.brief;
+    report::render_text(r, std::cout, to);
+  }
+  std::cout.flush();
+  return r.exit_code();
+}
+}  // namespace
+
+Runner setup_check(CLI::App& sub) {
+  auto a = std::make_shared<CheckArgs>();
+  CLI::Option* facts_opt = add_node_options(sub, *a);
+  add_cluster_options(sub, *a);
+  add_collective_options(sub, *a, facts_opt);
   return [a]() -> int {
-    auto env = cluster::current_env();
+    const probe::EnvMap env = probe::read_environment();  // read once, for the launcher and the probes
     if (a->facts_file.empty() && !a->local_only &&
-        cluster::cluster_requested(a->cluster, cluster::detect_launcher(env))) {
-      if (a->collectives)
-        std::cerr << "distdoctor check: --collectives is not run in cluster mode (yet); run `distdoctor "
-                     "check --local --collectives` on each node for the node-local pass\n";
-      return cluster::run_cluster_check(a->cluster, {a->json, a->quiet_ok, a->nccl_lib, a->nproc_per_node},
-                                        env);
-    }
-    probe::NodeFacts facts;
-    if (!a->facts_file.empty()) {
-      std::ifstream in(a->facts_file);
-      if (!in) {
-        std::cerr << "distdoctor check: cannot read " << a->facts_file << "\n";
-        return report::kExitCannotRun;
-      }
-      try {
-        auto j = nlohmann::json::parse(in);
-        // Accept either a bare NodeFacts or a whole report with a "facts" member.
-        facts = (j.contains("facts") ? j["facts"] : j).get<probe::NodeFacts>();
-      } catch (const std::exception& e) {
-        std::cerr << "distdoctor check: " << a->facts_file << " is not a facts file: " << e.what() << "\n";
-        return report::kExitCannotRun;
-      }
-    } else {
-      probe::ProbeOptions po;
-      po.nccl_lib = a->nccl_lib;
-      po.cuda_init = a->cuda_init || a->collectives;
-      facts = probe::collect_node_facts(po);
-    }
-    rules::CheckOptions co;
-    co.nproc_per_node = a->nproc_per_node;
-    report::Report r;
-    r.title = "distdoctor check — node " + facts.host.hostname;
-    r.findings = rules::run_node_rules(facts, co);
-    if (a->collectives)
-      add_collectives(r, facts, *a);
-    else if (a->facts_file.empty())
-      r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
-    r.facts = facts;
-    if (a->json) {
-      std::cout << report::render_json(r).dump(2) << "\n";
-    } else {
-      report::TextOptions to;
-      to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
-      to.show_ok = to.show_info = !a->quiet_ok;
-      report::render_text(r, std::cout, to);
-    }
-    std::cout.flush();
-    return r.exit_code();
+        cluster::cluster_requested(a->cluster, cluster::detect_launcher(env)))
+      return run_cluster(*a, env);
+    return run_node(*a, env);
   };
 }
 

@@ -1,20 +1,29 @@
-// The multi-node `check` flow: resolve who we are, collect and publish facts, meet through the store, run
-// the mesh, print one verdict. cli/check.cc calls this when a cluster run is requested.
+// The multi-node `check` flow: resolve who we are, publish this node's facts, meet through the store, run
+// the mesh, print one verdict. cli/check.cc plans the run, probes this node's facts once (all of them on the
+// process that publishes them, only its identity on the others) and hands them in.
 #pragma once
 #include <string>
 
+#include "cluster/check_args.h"
 #include "cluster/job_spec.h"
+#include "cluster/launcher_env.h"
+#include "common/result.h"
+#include "probe/facts.h"
 
 namespace dd::cluster {
 
-struct OutputOptions {
-  bool json = false;
-  bool brief = false;
-  std::string nccl_lib;
-  int nproc_per_node = 0;
+// Who this process is in the run and where the job meets (pure: from the options and the environment).
+struct ClusterPlan {
+  LauncherInfo launcher;
+  JobSpec spec;
+  // The first local rank of each node (every node by hand) publishes its node's facts; the other ranks
+  // publish only their identity.
+  bool publishes_facts() const { return spec.by_hand || spec.local_rank == 0; }
 };
 
+Result<ClusterPlan> plan_cluster_check(const CheckArgs& args, const EnvMap& env);
+
 // Returns the process exit code (the verdict's, or kExitCannotRun when the command line cannot work).
-int run_cluster_check(const ClusterArgs& args, const OutputOptions& out, const EnvMap& env);
+int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const probe::NodeFacts& facts);
 
 }  // namespace dd::cluster

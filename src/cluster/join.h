@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "cluster/cluster_view.h"
+#include "cluster/check_args.h"
+#include "cluster/view.h"
 #include "rendezvous/store.h"
 #include "report/report.h"
 
@@ -26,7 +27,8 @@ struct JoinConfig {
   std::vector<std::string> expected_hosts;  // by node rank, when known (Slurm node list)
   std::vector<std::string> notes;           // context lines for the report (leader's go into the verdict)
   std::string master_desc;                  // "198.18.0.1:29500" for findings
-  int nproc_per_node = 0;                   // by hand: --nproc-per-node, for the per-node rules
+  const CheckArgs* args = nullptr;          // the check command's options (--nproc-per-node for the node
+                                            // rules); nullptr in protocol tests
   bool cleanup = false;                     // leader removes the run's keys at the end (shared stores: etcd)
   std::function<void(const std::string&)> progress;  // leader's "waiting for ..." lines (stderr)
 };

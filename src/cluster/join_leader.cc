@@ -8,7 +8,6 @@
 
 #include "cluster/join_steps.h"
 #include "cluster/mesh.h"
-#include "nccl/if_select.h"
 #include "rules/cluster_rule.h"
 #include "rules/rule_util.h"
 
@@ -18,48 +17,56 @@ using report::Finding;
 using report::Severity;
 using namespace std::chrono_literals;
 
-JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
-  auto end = cfg.start + cfg.timeout;
+namespace {
+
+// Join window: the run's deadline minus a reserve for the mesh and the verdict.
+Clock::time_point join_window_end(const JoinConfig& cfg) {
   auto reserve =
       std::clamp(cfg.timeout / 4, std::chrono::milliseconds(2000), std::chrono::milliseconds(15000));
   if (reserve > cfg.timeout / 2) reserve = cfg.timeout / 2;
-  auto join_deadline = end - reserve;
+  return cfg.start + cfg.timeout - reserve;
+}
+
+void report_waiting(const JoinConfig& cfg, const std::vector<double>& seen, Clock::time_point join_deadline) {
+  std::vector<int> m;
+  for (int r = 0; r < cfg.world; ++r)
+    if (seen[r] < 0) m.push_back(r);
+  cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)",
+                           who(cfg.by_hand) + (m.size() > 1 ? "s" : ""), rank_ranges(m),
+                           secs(Clock::now() - cfg.start), secs(join_deadline - cfg.start)));
+}
+
+// Polls the member keys until everyone has joined or the window closes. seen[r]: seconds after the start
+// when rank r was first seen, -1 never.
+Result<std::vector<double>> watch_arrivals(rendezvous::Store& s, const JoinConfig& cfg,
+                                           Clock::time_point join_deadline) {
   std::vector<std::string> keys;
   for (int r = 0; r < cfg.world; ++r) keys.push_back(k("member", r));
   std::vector<double> seen(cfg.world, -1);
   auto last_progress = Clock::now();
   for (;;) {
-    auto have = s.check(keys, end);
-    if (!have)
-      return alone(cfg, Finding{"cluster.join.store_error",
-                                Severity::fail,
-                                "the rendezvous store failed",
-                                {have.error().message()}});
+    auto have = s.check(keys, cfg.start + cfg.timeout);
+    if (!have) return have.error();
     int missing = 0;
     for (int r = 0; r < cfg.world; ++r) {
       if ((*have)[r] && seen[r] < 0) seen[r] = secs(Clock::now() - cfg.start);
       missing += seen[r] < 0;
     }
-    if (missing == 0 || Clock::now() >= join_deadline) break;
+    if (missing == 0 || Clock::now() >= join_deadline) return seen;
     if (cfg.progress && Clock::now() - last_progress >= 5s) {
       last_progress = Clock::now();
-      std::vector<int> m;
-      for (int r = 0; r < cfg.world; ++r)
-        if (seen[r] < 0) m.push_back(r);
-      cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)",
-                               who(cfg.by_hand) + (m.size() > 1 ? "s" : ""), rank_ranges(m),
-                               secs(Clock::now() - cfg.start), secs(join_deadline - cfg.start)));
+      report_waiting(cfg, seen, join_deadline);
     }
     std::this_thread::sleep_for(cfg.world > 256 ? 100ms : 30ms);
   }
-  ClusterView view;
-  view.by_hand = cfg.by_hand;
-  view.expected_world = cfg.world;
-  std::vector<int> missing;
-  std::map<int, std::string> facts_json;
+}
+
+// Every member that joined (with its arrival time); the ranks that did not go to *missing.
+void read_members(rendezvous::Store& s, const JoinConfig& cfg, const std::vector<double>& seen,
+                  ClusterView& view, std::vector<int>* missing) {
   for (int r = 0; r < cfg.world; ++r) {
     if (seen[r] < 0) {
-      missing.push_back(r);
+      missing->push_back(r);
       continue;
     }
     auto m = s.get(k("member", r), Clock::now() + 2s);
@@ -71,88 +78,114 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     } catch (const std::exception&) {
     }
   }
-  // Ranks claimed twice: every extra claimer left its identity under dup/R/N.
+}
+
+// Ranks claimed twice: every extra claimer left its identity under dup/R/N.
+void read_dup_claims(rendezvous::Store& s, ClusterView& view, Clock::time_point end) {
   auto dups = s.list("dd/dup/", end);
-  if (dups) {
-    for (const auto& key : *dups) {
-      auto v = s.get(key, Clock::now() + 1s);
-      if (!v) continue;
-      try {
-        Member d = nlohmann::json::parse(*v).get<Member>();
-        auto& list = view.dup_claims[d.rank];
-        if (list.empty())
-          for (const auto& m : view.members)
-            if (m.rank == d.rank) list.push_back(m);
-        list.push_back(d);
-      } catch (const std::exception&) {
-      }
+  if (!dups) return;
+  for (const auto& key : *dups) {
+    auto v = s.get(key, Clock::now() + 1s);
+    if (!v) continue;
+    try {
+      Member d = nlohmann::json::parse(*v).get<Member>();
+      auto& list = view.dup_claims[d.rank];
+      if (list.empty())
+        for (const auto& m : view.members)
+          if (m.rank == d.rank) list.push_back(m);
+      list.push_back(d);
+    } catch (const std::exception&) {
     }
   }
-  int readers = static_cast<int>(view.members.size()) - 1;
-  for (const auto& [r, l] : view.dup_claims) readers += static_cast<int>(l.size()) - 1;
-  if (!missing.empty()) {
-    std::string arrived;
-    int shown = 0;
-    for (const auto& m : view.members)
-      if (shown++ < 32) arrived += fmt::format("{}{}({})", arrived.empty() ? "" : " ", m.hostname, m.rank);
-    if (view.members.size() > 32) arrived += fmt::format(" and {} more", view.members.size() - 32);
-    Finding f{"cluster.join.missing", Severity::fail,
-              fmt::format("waiting for {} {} since {:.0f} s; arrived: {}",
-                          who(cfg.by_hand) + (missing.size() > 1 ? "s" : ""), rank_ranges(missing),
-                          secs(Clock::now() - cfg.start), arrived.empty() ? "(none)" : arrived)};
-    for (int r : missing)
-      if (r < static_cast<int>(cfg.expected_hosts.size()))
-        f.evidence.push_back(
-            fmt::format("{} {}: expected on host {}", who(cfg.by_hand), r, cfg.expected_hosts[r]));
-    f.evidence.push_back(fmt::format("{} of {} joined; join window {:.0f} s of --timeout {:.0f} s",
-                                     view.members.size(), cfg.world, secs(join_deadline - cfg.start),
-                                     secs(cfg.timeout)));
-    f.fix =
-        "Start distdoctor on the missing nodes (the master printed the command), and check that they can "
-        "reach the master's address and port (firewall, wrong --master, wrong token: their own output says "
-        "which). Raise --timeout if nodes start slowly.";
-    for (const auto& [r, claimers] : view.dup_claims)
+}
+
+Finding missing_finding(const JoinConfig& cfg, const ClusterView& view, const std::vector<int>& missing,
+                        Clock::time_point join_deadline) {
+  std::string arrived;
+  int shown = 0;
+  for (const auto& m : view.members)
+    if (shown++ < 32) arrived += fmt::format("{}{}({})", arrived.empty() ? "" : " ", m.hostname, m.rank);
+  if (view.members.size() > 32) arrived += fmt::format(" and {} more", view.members.size() - 32);
+  Finding f{"cluster.join.missing", Severity::fail,
+            fmt::format("waiting for {} {} since {:.0f} s; arrived: {}",
+                        who(cfg.by_hand) + (missing.size() > 1 ? "s" : ""), rank_ranges(missing),
+                        secs(Clock::now() - cfg.start), arrived.empty() ? "(none)" : arrived)};
+  for (int r : missing)
+    if (r < static_cast<int>(cfg.expected_hosts.size()))
       f.evidence.push_back(
-          fmt::format("{} {} was claimed by {} processes: a missing node may have been given "
-                      "the wrong --node-rank",
-                      who(cfg.by_hand), r, claimers.size()));
-    JoinOutcome o;
-    o.leader = true;
-    o.report.title = "distdoctor check — cluster (incomplete)";
-    o.report.notes = cfg.notes;
-    o.report.add(f);
-    ClusterView claims_only;
-    claims_only.by_hand = cfg.by_hand;
-    claims_only.dup_claims = view.dup_claims;
-    for (auto& d : rules::run_cluster_rules(claims_only))
-      if (d.id == "cluster.identity.rank_twice") o.report.add(std::move(d));
-    o.full = {{"members", view.members}, {"missing_ranks", missing}};
-    publish_verdict(s, o.report, "abort", readers, end, cfg.cleanup);
-    return o;
-  }
+          fmt::format("{} {}: expected on host {}", who(cfg.by_hand), r, cfg.expected_hosts[r]));
+  f.evidence.push_back(fmt::format("{} of {} joined; join window {:.0f} s of --timeout {:.0f} s",
+                                   view.members.size(), cfg.world, secs(join_deadline - cfg.start),
+                                   secs(cfg.timeout)));
+  f.fix =
+      "Start distdoctor on the missing nodes (the master printed the command), and check that they can "
+      "reach the master's address and port (firewall, wrong --master, wrong token: their own output says "
+      "which). Raise --timeout if nodes start slowly.";
+  for (const auto& [r, claimers] : view.dup_claims)
+    f.evidence.push_back(
+        fmt::format("{} {} was claimed by {} processes: a missing node may have been given "
+                    "the wrong --node-rank",
+                    who(cfg.by_hand), r, claimers.size()));
+  return f;
+}
+
+// The verdict of a run that some ranks never joined: who is missing, and ranks claimed twice.
+JoinOutcome incomplete_outcome(const JoinConfig& cfg, const ClusterView& view,
+                               const std::vector<int>& missing, Clock::time_point join_deadline) {
+  JoinOutcome o;
+  o.leader = true;
+  o.report.title = "distdoctor check — cluster (incomplete)";
+  o.report.notes = cfg.notes;
+  o.report.add(missing_finding(cfg, view, missing, join_deadline));
+  ClusterView claims_only;
+  claims_only.by_hand = cfg.by_hand;
+  claims_only.dup_claims = view.dup_claims;
+  for (auto& d : rules::run_cluster_rules(claims_only))
+    if (d.id == "cluster.identity.rank_twice") o.report.add(std::move(d));
+  o.full = {{"members", view.members}, {"missing_ranks", missing}};
+  return o;
+}
+
+// Groups the members into nodes and reads each node's published facts.
+void read_nodes(rendezvous::Store& s, ClusterView& view) {
+  std::map<int, std::string> facts_json;
   for (const auto& m : view.members)
     if (m.has_facts)
       if (auto f = s.get(k("facts", m.rank), Clock::now() + 2s)) facts_json[m.rank] = *f;
   view.nodes = group_nodes(view.members);
+  for (auto& n : view.nodes) {
+    auto it = facts_json.find(n.lead.rank);
+    if (it == facts_json.end()) continue;
+    try {
+      n.facts = nlohmann::json::parse(it->second).get<probe::NodeFacts>();
+      n.has_facts = true;
+    } catch (const std::exception&) {
+    }
+  }
+}
+
+// The mesh plan every node reads: each node's endpoints and the interface NCCL would use there ("primary",
+// also measured for bandwidth).
+nlohmann::json mesh_plan(const ClusterView& view) {
   nlohmann::json plan{{"nodes", nlohmann::json::array()}};
   for (size_t i = 0; i < view.nodes.size(); ++i) {
-    auto& n = view.nodes[i];
-    if (auto it = facts_json.find(n.lead.rank); it != facts_json.end()) {
-      try {
-        n.facts = nlohmann::json::parse(it->second).get<probe::NodeFacts>();
-        n.has_facts = true;
-      } catch (const std::exception&) {
-      }
-    }
+    const auto& n = view.nodes[i];
     std::string primary;
     if (n.has_facts) {
-      auto ifs = nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting,
-                                              rules::nccl_min_version_code(n.facts));
+      auto ifs = rules::nccl_socket_ifs(n.facts);
       if (!ifs.empty()) primary = ifs.front().name;
     }
     plan["nodes"].push_back(
         {{"index", i}, {"rank", n.lead.rank}, {"primary", primary}, {"endpoints", n.lead.endpoints}});
   }
+  return plan;
+}
+
+// Publishes the plan, runs this node's part, collects every node's probes into view.mesh; returns the ranks
+// whose results did not arrive before the deadline.
+std::vector<std::string> run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterView& view,
+                                          Clock::time_point end) {
+  const nlohmann::json plan = mesh_plan(view);
   (void)s.set(kPlan, plan.dump(), end);
   (void)s.set(kGo, "mesh", end);
   std::vector<std::string> mesh_keys;
@@ -177,6 +210,11 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     } catch (const std::exception&) {
     }
   }
+  return no_mesh;
+}
+
+JoinOutcome complete_outcome(const JoinConfig& cfg, const ClusterView& view,
+                             const std::vector<std::string>& no_mesh) {
   JoinOutcome o;
   o.leader = true;
   o.report = analyze_cluster(view, cfg);
@@ -195,6 +233,36 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
                      {"ranks", n.ranks},
                      {"facts", n.has_facts ? nlohmann::json(n.facts) : nlohmann::json(nullptr)}});
   o.full = {{"nodes", nodes}, {"members", view.members}, {"mesh", view.mesh}};
+  return o;
+}
+
+}  // namespace
+
+JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
+  const auto end = cfg.start + cfg.timeout;
+  const auto join_deadline = join_window_end(cfg);
+  auto seen = watch_arrivals(s, cfg, join_deadline);
+  if (!seen)
+    return alone(cfg, Finding{"cluster.join.store_error",
+                              Severity::fail,
+                              "the rendezvous store failed",
+                              {seen.error().message()}});
+  ClusterView view;
+  view.by_hand = cfg.by_hand;
+  view.expected_world = cfg.world;
+  std::vector<int> missing;
+  read_members(s, cfg, *seen, view, &missing);
+  read_dup_claims(s, view, end);
+  int readers = static_cast<int>(view.members.size()) - 1;
+  for (const auto& [r, l] : view.dup_claims) readers += static_cast<int>(l.size()) - 1;
+  if (!missing.empty()) {
+    JoinOutcome o = incomplete_outcome(cfg, view, missing, join_deadline);
+    publish_verdict(s, o.report, "abort", readers, end, cfg.cleanup);
+    return o;
+  }
+  read_nodes(s, view);
+  const std::vector<std::string> no_mesh = run_cluster_mesh(s, cfg, view, end);
+  JoinOutcome o = complete_outcome(cfg, view, no_mesh);
   publish_verdict(s, o.report, "done", readers, end, cfg.cleanup);
   return o;
 }

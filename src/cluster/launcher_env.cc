@@ -6,8 +6,6 @@
 
 #include <charconv>
 
-extern char** environ;
-
 namespace dd::cluster {
 namespace {
 
@@ -49,44 +47,50 @@ void take_job_id(const EnvMap& env, std::initializer_list<const char*> names, La
 
 }  // namespace
 
-LauncherInfo detect_launcher(const EnvMap& env) {
-  LauncherInfo li;
-  bool slurm_step = get(env, "SLURM_PROCID") && (get(env, "SLURM_STEP_ID") || get(env, "SLURM_STEPID"));
-  if (get(env, "RANK") && get(env, "WORLD_SIZE")) {
-    li.launcher = "torchrun";
-    li.rank = take(env, {"RANK"}, &li);
-    li.world_size = take(env, {"WORLD_SIZE"}, &li);
-    li.local_rank = take(env, {"LOCAL_RANK"}, &li);
-    li.local_world_size = take(env, {"LOCAL_WORLD_SIZE"}, &li);
-    li.node_rank = take(env, {"GROUP_RANK", "NODE_RANK"}, &li);
-    li.nnodes = take(env, {"GROUP_WORLD_SIZE", "NNODES"}, &li);
-    take_job_id(env, {"TORCHELASTIC_RUN_ID", "SLURM_JOB_ID"}, &li);
-  } else if (get(env, "OMPI_COMM_WORLD_RANK")) {
-    li.launcher = "openmpi";
-    li.rank = take(env, {"OMPI_COMM_WORLD_RANK"}, &li);
-    li.world_size = take(env, {"OMPI_COMM_WORLD_SIZE"}, &li);
-    li.local_rank = take(env, {"OMPI_COMM_WORLD_LOCAL_RANK"}, &li);
-    li.local_world_size = take(env, {"OMPI_COMM_WORLD_LOCAL_SIZE"}, &li);
-    take_job_id(env, {"OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE", "OMPI_MCA_orte_ess_jobid"}, &li);
-  } else if (get(env, "PMI_RANK") || get(env, "PMIX_RANK")) {
-    li.launcher = "pmi";
-    li.rank = take(env, {"PMI_RANK", "PMIX_RANK"}, &li);
-    li.world_size = take(env, {"PMI_SIZE", "MPI_WORLD_SIZE", "SLURM_NTASKS"}, &li);
-    li.local_rank = take(env, {"MPI_LOCALRANKID", "SLURM_LOCALID"}, &li);
-    li.local_world_size = take(env, {"MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, &li);
-    li.node_rank = take(env, {"SLURM_NODEID"}, &li);
-    take_job_id(env, {"PMIX_NAMESPACE", "PMI_KVSNAME", "SLURM_JOB_ID"}, &li);
-  } else if (slurm_step) {
-    li.launcher = "slurm";
-    li.rank = take(env, {"SLURM_PROCID"}, &li);
-    li.world_size = take(env, {"SLURM_NTASKS", "SLURM_NPROCS"}, &li);
-    li.local_rank = take(env, {"SLURM_LOCALID"}, &li);
-    li.local_world_size = take(env, {"SLURM_NTASKS_PER_NODE"}, &li);
-    li.node_rank = take(env, {"SLURM_NODEID"}, &li);
-    take_job_id(env, {"SLURM_JOB_ID"}, &li);
-  } else {
-    return li;
-  }
+namespace {
+
+void read_torchrun(const EnvMap& env, LauncherInfo& li) {
+  li.launcher = "torchrun";
+  li.rank = take(env, {"RANK"}, &li);
+  li.world_size = take(env, {"WORLD_SIZE"}, &li);
+  li.local_rank = take(env, {"LOCAL_RANK"}, &li);
+  li.local_world_size = take(env, {"LOCAL_WORLD_SIZE"}, &li);
+  li.node_rank = take(env, {"GROUP_RANK", "NODE_RANK"}, &li);
+  li.nnodes = take(env, {"GROUP_WORLD_SIZE", "NNODES"}, &li);
+  take_job_id(env, {"TORCHELASTIC_RUN_ID", "SLURM_JOB_ID"}, &li);
+}
+
+void read_openmpi(const EnvMap& env, LauncherInfo& li) {
+  li.launcher = "openmpi";
+  li.rank = take(env, {"OMPI_COMM_WORLD_RANK"}, &li);
+  li.world_size = take(env, {"OMPI_COMM_WORLD_SIZE"}, &li);
+  li.local_rank = take(env, {"OMPI_COMM_WORLD_LOCAL_RANK"}, &li);
+  li.local_world_size = take(env, {"OMPI_COMM_WORLD_LOCAL_SIZE"}, &li);
+  take_job_id(env, {"OMPI_MCA_ess_base_jobid", "PMIX_NAMESPACE", "OMPI_MCA_orte_ess_jobid"}, &li);
+}
+
+void read_pmi(const EnvMap& env, LauncherInfo& li) {
+  li.launcher = "pmi";
+  li.rank = take(env, {"PMI_RANK", "PMIX_RANK"}, &li);
+  li.world_size = take(env, {"PMI_SIZE", "MPI_WORLD_SIZE", "SLURM_NTASKS"}, &li);
+  li.local_rank = take(env, {"MPI_LOCALRANKID", "SLURM_LOCALID"}, &li);
+  li.local_world_size = take(env, {"MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, &li);
+  li.node_rank = take(env, {"SLURM_NODEID"}, &li);
+  take_job_id(env, {"PMIX_NAMESPACE", "PMI_KVSNAME", "SLURM_JOB_ID"}, &li);
+}
+
+void read_slurm(const EnvMap& env, LauncherInfo& li) {
+  li.launcher = "slurm";
+  li.rank = take(env, {"SLURM_PROCID"}, &li);
+  li.world_size = take(env, {"SLURM_NTASKS", "SLURM_NPROCS"}, &li);
+  li.local_rank = take(env, {"SLURM_LOCALID"}, &li);
+  li.local_world_size = take(env, {"SLURM_NTASKS_PER_NODE"}, &li);
+  li.node_rank = take(env, {"SLURM_NODEID"}, &li);
+  take_job_id(env, {"SLURM_JOB_ID"}, &li);
+}
+
+// What every launcher shares: node count and list from Slurm, MASTER_ADDR/MASTER_PORT.
+void read_common(const EnvMap& env, LauncherInfo& li) {
   if (li.launcher != "torchrun" && !li.nnodes.known())
     li.nnodes = take(env, {"SLURM_NNODES", "SLURM_JOB_NUM_NODES"}, &li);
   // Slurm's node list names rank 0's node first (block distribution); used as the meeting point.
@@ -111,6 +115,24 @@ LauncherInfo detect_launcher(const EnvMap& env) {
   }
   if (!li.rank.known()) li.errors.push_back("rank not found in the launcher's variables");
   if (!li.world_size.known()) li.errors.push_back("world size not found in the launcher's variables");
+}
+
+}  // namespace
+
+LauncherInfo detect_launcher(const EnvMap& env) {
+  LauncherInfo li;
+  bool slurm_step = get(env, "SLURM_PROCID") && (get(env, "SLURM_STEP_ID") || get(env, "SLURM_STEPID"));
+  if (get(env, "RANK") && get(env, "WORLD_SIZE"))
+    read_torchrun(env, li);
+  else if (get(env, "OMPI_COMM_WORLD_RANK"))
+    read_openmpi(env, li);
+  else if (get(env, "PMI_RANK") || get(env, "PMIX_RANK"))
+    read_pmi(env, li);
+  else if (slurm_step)
+    read_slurm(env, li);
+  else
+    return li;
+  read_common(env, li);
   return li;
 }
 
@@ -134,16 +156,6 @@ std::vector<std::string> LauncherInfo::notes() const {
   out.push_back(line);
   for (const auto& e : errors) out.push_back("launcher: " + e);
   return out;
-}
-
-EnvMap current_env() {
-  EnvMap m;
-  for (char** e = environ; e && *e; ++e) {
-    std::string kv = *e;
-    auto eq = kv.find('=');
-    if (eq != std::string::npos) m[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  return m;
 }
 
 }  // namespace dd::cluster

@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "probe/env_probe.h"
+
 namespace dd::cluster {
 
-using EnvMap = std::map<std::string, std::string>;
+using EnvMap = probe::EnvMap;  // the whole process environment, as the env probe read it
 
 // A value read from the environment, with the variable it came from ("" = not found).
 struct Sourced {
@@ -37,8 +39,5 @@ LauncherInfo detect_launcher(const EnvMap& env);
 // Expands a Slurm hostlist: "gpu[01-04,07],cpu[1-2]" -> gpu01 gpu02 gpu03 gpu04 gpu07 cpu1 cpu2.
 // Keeps zero padding, supports several bracket groups per name ("r[1-2]n[1-2]"). Error on malformed input.
 bool expand_hostlist(const std::string& list, std::vector<std::string>* out, std::string* error);
-
-// The current process environment as a map.
-EnvMap current_env();
 
 }  // namespace dd::cluster

@@ -64,39 +64,84 @@ void measure_bandwidth(const MeshTarget& t, const MeshRunOptions& opt, MeshProbe
   ::close(fd);
 }
 
+// Opens the non-blocking connection of one target (or finishes its probe with the error).
+void start_connect(const MeshTarget& t, const MeshRunOptions& opt, Conn& c, MeshProbe& p) {
+  p.from = opt.from_node;
+  p.to = t.to_node;
+  p.to_if = t.ep.ifname;
+  p.to_addr = t.ep.addr;
+  sockaddr_storage ss;
+  socklen_t len;
+  if (!to_sockaddr(t.ep.addr, t.ep.port, &ss, &len))
+    return finish(c, p, false, "error", "bad address " + t.ep.addr);
+  c.fd = ::socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (c.fd < 0) return finish(c, p, false, "error", std::strerror(errno));
+  c.t0 = Clock::now();
+  if (::connect(c.fd, reinterpret_cast<sockaddr*>(&ss), len) != 0 && errno != EINPROGRESS) {
+    int e = errno;
+    return finish(c, p, false, classify(e), std::strerror(e));
+  }
+  c.stage = 0;
+}
+
+// Stage 0 -> 1: the connect completed (or failed); the hello is prepared.
+void on_connected(Conn& c, MeshProbe& p, const MeshRunOptions& opt) {
+  int err = 0;
+  socklen_t el = sizeof(err);
+  getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &el);
+  if (err) return finish(c, p, false, classify(err), std::strerror(err));
+  p.connect_ms = std::chrono::duration<double, std::milli>(Clock::now() - c.t0).count();
+  std::memcpy(c.buf, kMagic, 8);
+  put64(c.buf + 8, opt.job_tag);
+  c.stage = 1;
+  c.done = 0;
+}
+
+// Stage 1 -> 2: send (the rest of) the hello.
+void send_hello(Conn& c, MeshProbe& p) {
+  ssize_t w = ::send(c.fd, c.buf + c.done, kHello - c.done, MSG_NOSIGNAL);
+  if (w < 0 && errno != EAGAIN) {
+    int e = errno;
+    return finish(c, p, false, classify(e), std::strerror(e));
+  }
+  if (w > 0) c.done += static_cast<size_t>(w);
+  if (c.done == kHello) c.stage = 2, c.done = 0;
+}
+
+// Stage 2 -> 3: read the reply and check it came from the intended node of this job.
+void read_reply(Conn& c, MeshProbe& p, const MeshTarget& t, const MeshRunOptions& opt) {
+  ssize_t r = ::recv(c.fd, c.buf + c.done, kReply - c.done, 0);
+  if (r == 0 || (r < 0 && errno != EAGAIN)) {
+    int e = r == 0 ? ECONNRESET : errno;
+    return finish(c, p, false, r == 0 ? "reset" : classify(e),
+                  r == 0 ? "closed before the handshake" : std::strerror(e));
+  }
+  if (r > 0) c.done += static_cast<size_t>(r);
+  if (c.done < kReply) return;
+  int32_t rank;
+  std::memcpy(&rank, c.buf + 16, 4);
+  if (std::memcmp(c.buf, kMagic, 8) != 0)
+    finish(c, p, false, "wrong peer", "something else listens there");
+  else if (get64(c.buf + 8) != opt.job_tag)
+    finish(c, p, false, "wrong peer", "answered by another distdoctor job");
+  else if (rank != t.expect_rank)
+    finish(c, p, false, "wrong peer", "answered by rank " + std::to_string(rank) + " instead");
+  else
+    finish(c, p, true, "", "");
+}
+
+void advance(Conn& c, MeshProbe& p, const MeshTarget& t, const MeshRunOptions& opt) {
+  if (c.stage == 0) on_connected(c, p, opt);
+  if (c.stage == 1) return send_hello(c, p);
+  if (c.stage == 2) read_reply(c, p, t, opt);
+}
+
 }  // namespace
 
 std::vector<MeshProbe> run_mesh(const std::vector<MeshTarget>& targets, const MeshRunOptions& opt) {
   std::vector<MeshProbe> probes(targets.size());
   std::vector<Conn> conns(targets.size());
-  auto deadline_of = [&](const Conn& c) { return c.t0 + opt.connect_timeout; };
-  for (size_t i = 0; i < targets.size(); ++i) {
-    const auto& t = targets[i];
-    auto& p = probes[i];
-    p.from = opt.from_node;
-    p.to = t.to_node;
-    p.to_if = t.ep.ifname;
-    p.to_addr = t.ep.addr;
-    Conn& c = conns[i];
-    sockaddr_storage ss;
-    socklen_t len;
-    if (!to_sockaddr(t.ep.addr, t.ep.port, &ss, &len)) {
-      finish(c, p, false, "error", "bad address " + t.ep.addr);
-      continue;
-    }
-    c.fd = ::socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (c.fd < 0) {
-      finish(c, p, false, "error", std::strerror(errno));
-      continue;
-    }
-    c.t0 = Clock::now();
-    if (::connect(c.fd, reinterpret_cast<sockaddr*>(&ss), len) != 0 && errno != EINPROGRESS) {
-      int e = errno;
-      finish(c, p, false, classify(e), std::strerror(e));
-      continue;
-    }
-    c.stage = 0;
-  }
+  for (size_t i = 0; i < targets.size(); ++i) start_connect(targets[i], opt, conns[i], probes[i]);
   for (;;) {
     std::vector<pollfd> pfds;
     std::vector<size_t> which;
@@ -104,7 +149,7 @@ std::vector<MeshProbe> run_mesh(const std::vector<MeshTarget>& targets, const Me
     for (size_t i = 0; i < conns.size(); ++i) {
       Conn& c = conns[i];
       if (c.stage == 3) continue;
-      if (now >= deadline_of(c)) {
+      if (now >= c.t0 + opt.connect_timeout) {
         finish(c, probes[i], false, "timeout",
                c.stage == 0 ? "no answer to connect" : "connected but no handshake reply");
         continue;
@@ -114,58 +159,8 @@ std::vector<MeshProbe> run_mesh(const std::vector<MeshTarget>& targets, const Me
     }
     if (pfds.empty()) break;
     if (::poll(pfds.data(), pfds.size(), 50) < 0 && errno != EINTR) break;
-    for (size_t k = 0; k < pfds.size(); ++k) {
-      if (!pfds[k].revents) continue;
-      size_t i = which[k];
-      Conn& c = conns[i];
-      MeshProbe& p = probes[i];
-      if (c.stage == 0) {
-        int err = 0;
-        socklen_t el = sizeof(err);
-        getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &el);
-        if (err) {
-          finish(c, p, false, classify(err), std::strerror(err));
-          continue;
-        }
-        p.connect_ms = std::chrono::duration<double, std::milli>(Clock::now() - c.t0).count();
-        std::memcpy(c.buf, kMagic, 8);
-        put64(c.buf + 8, opt.job_tag);
-        c.stage = 1;
-        c.done = 0;
-      }
-      if (c.stage == 1) {
-        ssize_t w = ::send(c.fd, c.buf + c.done, kHello - c.done, MSG_NOSIGNAL);
-        if (w < 0 && errno != EAGAIN) {
-          int e = errno;
-          finish(c, p, false, classify(e), std::strerror(e));
-          continue;
-        }
-        if (w > 0) c.done += static_cast<size_t>(w);
-        if (c.done == kHello) c.stage = 2, c.done = 0;
-        continue;
-      }
-      if (c.stage == 2) {
-        ssize_t r = ::recv(c.fd, c.buf + c.done, kReply - c.done, 0);
-        if (r == 0 || (r < 0 && errno != EAGAIN)) {
-          int e = r == 0 ? ECONNRESET : errno;
-          finish(c, p, false, r == 0 ? "reset" : classify(e),
-                 r == 0 ? "closed before the handshake" : std::strerror(e));
-          continue;
-        }
-        if (r > 0) c.done += static_cast<size_t>(r);
-        if (c.done < kReply) continue;
-        int32_t rank;
-        std::memcpy(&rank, c.buf + 16, 4);
-        if (std::memcmp(c.buf, kMagic, 8) != 0)
-          finish(c, p, false, "wrong peer", "something else listens there");
-        else if (get64(c.buf + 8) != opt.job_tag)
-          finish(c, p, false, "wrong peer", "answered by another distdoctor job");
-        else if (rank != targets[i].expect_rank)
-          finish(c, p, false, "wrong peer", "answered by rank " + std::to_string(rank) + " instead");
-        else
-          finish(c, p, true, "", "");
-      }
-    }
+    for (size_t k = 0; k < pfds.size(); ++k)
+      if (pfds[k].revents) advance(conns[which[k]], probes[which[k]], targets[which[k]], opt);
   }
   if (opt.bandwidth_bytes > 0)
     for (size_t i = 0; i < targets.size(); ++i)

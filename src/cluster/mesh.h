@@ -9,14 +9,15 @@
 #include <thread>
 #include <vector>
 
-#include "cluster/cluster_view.h"
+#include "cluster/view.h"
 #include "common/result.h"
 #include "probe/facts.h"
 
 namespace dd::cluster {
 
-// Addresses a node tests: one per interface that is up (carrier or not), not loopback, not docker/virbr
-// unless the NCCL setting selects them; IPv4 first, global IPv6 otherwise.
+// Addresses a node tests: one per interface that is up (carrier or not), not loopback, not local-only
+// (rules::iface_is_local_only: docker, virbr...) unless NCCL_SOCKET_IFNAME (`nccl_setting`) selects them;
+// IPv4 first, global IPv6 otherwise.
 std::vector<MeshEndpoint> mesh_candidates(const probe::NetFacts& net, const std::string& nccl_setting);
 
 class MeshServer {

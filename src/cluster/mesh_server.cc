@@ -13,6 +13,7 @@
 #include "cluster/mesh.h"
 #include "cluster/mesh_wire.h"
 #include "nccl/if_select.h"
+#include "rules/rule_util.h"
 
 namespace dd::cluster {
 
@@ -23,8 +24,8 @@ std::vector<MeshEndpoint> mesh_candidates(const probe::NetFacts& net, const std:
   bool setting = nccl_setting.size() > 1;
   for (const auto& i : net.interfaces) {
     if (!i.up || i.kind == "loopback") continue;
-    bool odd = i.name.rfind("docker", 0) == 0 || i.name.rfind("virbr", 0) == 0;
-    if (odd && !(setting && nccl::nccl_if_list_selects(nccl_setting, i.name))) continue;
+    if (rules::iface_is_local_only(i) && !(setting && nccl::nccl_if_list_selects(nccl_setting, i.name)))
+      continue;
     std::string addr;
     if (!i.ipv4.empty()) addr = i.ipv4.front().substr(0, i.ipv4.front().find('/'));
     for (const auto& a : i.ipv6)

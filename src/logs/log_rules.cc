@@ -7,6 +7,7 @@
 #include <set>
 
 #include "logs/analyze.h"
+#include "rules/rule_util.h"
 
 namespace dd::logs {
 
@@ -58,10 +59,7 @@ std::string nccl_result_name(const std::string& trace) {
   return std::string(" (") + names[v] + ")";
 }
 
-bool bad_iface(const std::string& n) {
-  return n == "lo" || n.rfind("docker", 0) == 0 || n.rfind("veth", 0) == 0 || n.rfind("virbr", 0) == 0 ||
-         n.rfind("br-", 0) == 0;
-}
+bool bad_iface(const std::string& n) { return rules::iface_name_is_local_only(n); }
 
 void init_rules(const LogsResult& r, std::vector<Finding>& out) {
   Finding never =

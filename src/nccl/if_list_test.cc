@@ -174,6 +174,17 @@ TEST(NcclIfSelect, CommIdSubnet) {
   EXPECT_EQ(boot(n, std::nullopt, std::nullopt, "[fd00::1]:1234"), "none");
 }
 
+// NCCL_SOCKET_IFNAME as a plain string ("" = unset) through the full model: the interfaces NCCL's socket
+// transport uses, in its order. (The cluster layer builds its input from each node's facts instead:
+// rules::nccl_if_select_input.)
+std::vector<IfCandidate> nccl_socket_interfaces(const probe::NetFacts& net,
+                                                const std::string& socket_ifname) {
+  IfSelectInput in;
+  in.net = &net;
+  if (!socket_ifname.empty()) in.socket_ifname = socket_ifname;
+  return nccl_select_interfaces(in).matched;
+}
+
 TEST(NcclIfSelect, SettingStringFormForTheClusterLayer) {
   // Grammar through the string helper the cluster layer uses.
   EXPECT_TRUE(nccl_if_list_selects("eth", "eth0"));

@@ -207,15 +207,6 @@ IfSelection nccl_bootstrap_interface(const IfSelectInput& in) {
   return nccl_select_interfaces(in, 1);
 }
 
-std::vector<IfCandidate> nccl_socket_interfaces(const probe::NetFacts& net, const std::string& socket_ifname,
-                                                int nccl_version_code) {
-  IfSelectInput in;
-  in.net = &net;
-  if (!socket_ifname.empty()) in.socket_ifname = socket_ifname;
-  in.nccl_version_code = nccl_version_code;
-  return nccl_select_interfaces(in).matched;
-}
-
 bool nccl_if_list_selects(const std::string& list, const std::string& name) {
   return if_list_selects(parse_if_list(list, kNcclMaxIfs), name);
 }

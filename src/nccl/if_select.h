@@ -51,13 +51,6 @@ IfSelection nccl_select_interfaces(const IfSelectInput& in, int max_ifs = 16);
 // is then not consulted); otherwise the first interface of nccl_select_interfaces().
 IfSelection nccl_bootstrap_interface(const IfSelectInput& in);
 
-// The same model for callers that hold NCCL_SOCKET_IFNAME as a plain string ("" = unset), such as the
-// cluster layer, which reads it from each rank's own environment: the interfaces NCCL's socket transport
-// uses, in NCCL's order (front = bootstrap interface when NCCL_COMM_ID is unset). The candidates point
-// into `net`.
-std::vector<IfCandidate> nccl_socket_interfaces(const probe::NetFacts& net, const std::string& socket_ifname,
-                                                int nccl_version_code = -1);
-
 // True when the NCCL_SOCKET_IFNAME-style `list` ("eth", "^docker,lo", "=eth0:1234") selects interface
 // `name`.
 bool nccl_if_list_selects(const std::string& list, const std::string& name);

@@ -2,6 +2,7 @@
 #pragma once
 #include <string>
 
+#include "probe/env_probe.h"
 #include "probe/facts.h"
 
 namespace dd::probe {
@@ -12,8 +13,13 @@ struct ProbeOptions {
   // cuInit costs ~0.5 s on an H200 node, more than all other probes together. By default it runs only when
   // CUDA_VISIBLE_DEVICES is set (then CUDA's own device count matters); cuda_init forces it.
   bool cuda_init = false;
+  // Only the host (without name resolution), the job's environment and NCCL settings: what a process of a
+  // cluster run that does not publish its node's facts needs about itself (fast: no child, no NVML).
+  bool identity_only = false;
 };
 
-NodeFacts collect_node_facts(const ProbeOptions& opt);
+// `env`: the process environment as the env probe read it (read_environment()), read once by the caller.
+NodeFacts collect_node_facts(const ProbeOptions& opt, const EnvMap& env);
+NodeFacts collect_node_facts(const ProbeOptions& opt);  // reads the environment itself
 
 }  // namespace dd::probe

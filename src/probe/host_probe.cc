@@ -1,4 +1,4 @@
-// Host probe implementation (uname, gethostname, getaddrinfo with AI_CANONNAME).
+// Host probe implementation (uname, gethostname, getaddrinfo with AI_CANONNAME, boot id, network namespace).
 #include "probe/host_probe.h"
 
 #include <arpa/inet.h>
@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace dd::probe {
 
@@ -25,7 +24,12 @@ std::string detect_container(const Fs& fs, bool has_k8s_env) {
   return "none";
 }
 
-HostFacts probe_host(const Fs& fs, bool resolve) {
+void read_kernel_identity(const Fs& fs, HostFacts& h) {
+  if (auto b = read_trimmed(fs, "/proc/sys/kernel/random/boot_id")) h.boot_id = *b;
+  if (auto n = fs.readlink("/proc/self/ns/net")) h.netns = *n;
+}
+
+HostFacts probe_host(const Fs& fs, const EnvMap& env, bool resolve) {
   HostFacts h;
   char name[256] = {0};
   if (gethostname(name, sizeof(name) - 1) == 0) h.hostname = name;
@@ -33,7 +37,8 @@ HostFacts probe_host(const Fs& fs, bool resolve) {
   if (uname(&u) == 0) h.kernel = u.release;
   h.pid = getpid();
   h.distdoctor_version = DD_VERSION;
-  h.container = detect_container(fs, std::getenv("KUBERNETES_SERVICE_HOST") != nullptr);
+  h.container = detect_container(fs, env.count("KUBERNETES_SERVICE_HOST") > 0);
+  read_kernel_identity(fs, h);
 
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;

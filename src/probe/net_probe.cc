@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 namespace dd::probe {
 namespace {
@@ -111,75 +112,97 @@ IfTraits read_if_traits(const Fs& fs, const std::string& name, unsigned flags,
   return t;
 }
 
-NetFacts build_net_facts(const std::vector<IfAddrEntry>& entries, const Fs& fs,
-                         const std::function<std::string(const std::string&)>& driver_of,
-                         std::vector<std::string>* errors) {
-  NetFacts nf;
-  std::vector<NetInterface> with_addr, without;
-  std::vector<std::string> order;  // names in first-seen order (any family)
+namespace {
+
+// getifaddrs' view: interface names in first-seen order (any family), their flags, and the position of each
+// one's first IPv4/IPv6 address (NCCL's scan order).
+struct IfOrder {
+  std::vector<std::string> names;
   std::map<std::string, unsigned> flags;
   std::map<std::string, int> first_addr;
+};
+
+IfOrder order_entries(const std::vector<IfAddrEntry>& entries, const Fs& fs,
+                      std::vector<std::string>* errors) {
+  IfOrder o;
   int pos = 0;
   for (const auto& e : entries) {
     if (e.name.empty()) continue;
-    if (!flags.count(e.name)) order.push_back(e.name);
-    flags[e.name] = e.flags;
+    if (!o.flags.count(e.name)) o.names.push_back(e.name);
+    o.flags[e.name] = e.flags;
     if (e.family == 2 || e.family == 10) {
-      if (!first_addr.count(e.name)) first_addr[e.name] = pos;
+      if (!o.first_addr.count(e.name)) o.first_addr[e.name] = pos;
       ++pos;
     }
   }
   // Interfaces sysfs knows that getifaddrs did not return (rare: e.g. raced away) are still worth listing.
   if (auto names = fs.list("/sys/class/net")) {
     for (const auto& n : *names)
-      if (!flags.count(n) && fs.is_dir("/sys/class/net/" + n)) {
-        order.push_back(n);
-        flags[n] = 0;
+      if (!o.flags.count(n) && fs.is_dir("/sys/class/net/" + n)) {
+        o.names.push_back(n);
+        o.flags[n] = 0;
       }
   } else if (errors) {
     errors->push_back("net: " + names.error().message());
   }
+  return o;
+}
 
-  for (const auto& name : order) {
-    NetInterface i;
-    i.name = name;
-    unsigned fl = flags[name];
-    i.up = fl & IFF_UP;
-    i.running = fl & IFF_RUNNING;
-    const std::string d = "/sys/class/net/" + name;
-    i.index = to_int(read_trimmed(fs, d + "/ifindex"), 0);
-    i.mtu = to_int(read_trimmed(fs, d + "/mtu"), 0);
-    i.speed_mbps = to_int(read_trimmed(fs, d + "/speed"), -1);  // EINVAL when down or virtual
-    if (i.speed_mbps <= 0) i.speed_mbps = -1;
-    if (auto mac = read_trimmed(fs, d + "/address")) i.mac = *mac;
-    if (auto m = fs.readlink(d + "/master")) i.master = basename_of(*m);
-    i.kind = classify_interface(name, read_if_traits(fs, name, fl, driver_of));
-    if (!fs.exists(d) && errors)
-      errors->push_back("net: " + d + " missing (sysfs not mounted for this namespace?)");
-    for (const auto& e : entries) {
-      if (e.name != name || e.addr.empty()) continue;
-      std::string a = e.addr + (e.prefix >= 0 ? "/" + std::to_string(e.prefix) : "");
-      (e.family == 2 ? i.ipv4 : i.ipv6).push_back(a);
-    }
-    auto fa = first_addr.find(name);
-    if (fa != first_addr.end()) {
-      i.order = fa->second;
-      with_addr.push_back(std::move(i));
-    } else {
-      i.order = -1;
-      without.push_back(std::move(i));
-    }
+// One interface: flags from getifaddrs, the rest from /sys/class/net/NAME, addresses in getifaddrs order.
+NetInterface read_interface(const std::string& name, unsigned fl, const std::vector<IfAddrEntry>& entries,
+                            const Fs& fs, const std::function<std::string(const std::string&)>& driver_of,
+                            std::vector<std::string>* errors) {
+  NetInterface i;
+  i.name = name;
+  i.up = fl & IFF_UP;
+  i.running = fl & IFF_RUNNING;
+  const std::string d = "/sys/class/net/" + name;
+  i.index = to_int(read_trimmed(fs, d + "/ifindex"), 0);
+  i.mtu = to_int(read_trimmed(fs, d + "/mtu"), 0);
+  i.speed_mbps = to_int(read_trimmed(fs, d + "/speed"), -1);  // EINVAL when down or virtual
+  if (i.speed_mbps <= 0) i.speed_mbps = -1;
+  if (auto mac = read_trimmed(fs, d + "/address")) i.mac = *mac;
+  if (auto m = fs.readlink(d + "/master")) i.master = basename_of(*m);
+  i.kind = classify_interface(name, read_if_traits(fs, name, fl, driver_of));
+  if (!fs.exists(d) && errors)
+    errors->push_back("net: " + d + " missing (sysfs not mounted for this namespace?)");
+  for (const auto& e : entries) {
+    if (e.name != name || e.addr.empty()) continue;
+    std::string a = e.addr + (e.prefix >= 0 ? "/" + std::to_string(e.prefix) : "");
+    (e.family == 2 ? i.ipv4 : i.ipv6).push_back(a);
+  }
+  return i;
+}
+
+std::string default_route(const Fs& fs, std::vector<std::string>* errors) {
+  std::string ifname;
+  auto r4 = fs.read("/proc/net/route");
+  if (r4) ifname = parse_proc_net_route(*r4);
+  if (ifname.empty())
+    if (auto r6 = fs.read("/proc/net/ipv6_route")) ifname = parse_ipv6_route(*r6);
+  if (!r4 && errors) errors->push_back("net: " + r4.error().message());
+  return ifname;
+}
+
+}  // namespace
+
+NetFacts build_net_facts(const std::vector<IfAddrEntry>& entries, const Fs& fs,
+                         const std::function<std::string(const std::string&)>& driver_of,
+                         std::vector<std::string>* errors) {
+  NetFacts nf;
+  const IfOrder o = order_entries(entries, fs, errors);
+  std::vector<NetInterface> with_addr, without;
+  for (const auto& name : o.names) {
+    NetInterface i = read_interface(name, o.flags.at(name), entries, fs, driver_of, errors);
+    auto fa = o.first_addr.find(name);
+    i.order = fa != o.first_addr.end() ? fa->second : -1;
+    (i.order >= 0 ? with_addr : without).push_back(std::move(i));
   }
   std::stable_sort(with_addr.begin(), with_addr.end(),
                    [](const NetInterface& a, const NetInterface& b) { return a.order < b.order; });
   nf.interfaces = std::move(with_addr);
   for (auto& i : without) nf.interfaces.push_back(std::move(i));
-
-  auto r4 = fs.read("/proc/net/route");
-  if (r4) nf.default_route_ifname = parse_proc_net_route(*r4);
-  if (nf.default_route_ifname.empty())
-    if (auto r6 = fs.read("/proc/net/ipv6_route")) nf.default_route_ifname = parse_ipv6_route(*r6);
-  if (!r4 && errors) errors->push_back("net: " + r4.error().message());
+  nf.default_route_ifname = default_route(fs, errors);
   return nf;
 }
 
@@ -187,7 +210,11 @@ NetFacts probe_net(const Fs& fs, std::vector<std::string>* errors) {
   std::string err;
   auto entries = read_ifaddrs(&err);
   if (!err.empty() && errors) errors->push_back(err);
-  return build_net_facts(entries, fs, ethtool_driver, errors);
+  NetFacts nf = build_net_facts(entries, fs, ethtool_driver, errors);
+  // Every network namespace has at least lo: none at all means the probe could not see them, which the
+  // interface rules must hear about (they would otherwise judge an empty machine).
+  if (nf.interfaces.empty() && err.empty() && errors) errors->push_back("net: no network interface found");
+  return nf;
 }
 
 }  // namespace dd::probe

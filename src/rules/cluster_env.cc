@@ -29,8 +29,8 @@ bool compared(const std::string& k) {
   return false;
 }
 
-std::vector<Finding> check_env(const cluster::ClusterView& v) {
-  std::vector<const cluster::ClusterNode*> nodes;
+std::vector<Finding> check_env(const ClusterView& v) {
+  std::vector<const ClusterNode*> nodes;
   std::set<std::string> keys;
   for (const auto& n : v.nodes)
     if (n.has_facts) {

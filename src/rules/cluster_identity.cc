@@ -4,7 +4,6 @@
 
 #include <set>
 
-#include "nccl/if_select.h"
 #include "rules/cluster_rule.h"
 #include "rules/rule_util.h"
 
@@ -17,7 +16,7 @@ namespace {
 
 std::string bare(const std::string& cidr) { return cidr.substr(0, cidr.find('/')); }
 
-void check_claims(const cluster::ClusterView& v, std::vector<Finding>* out) {
+void check_claims(const ClusterView& v, std::vector<Finding>* out) {
   for (const auto& [rank, claimers] : v.dup_claims) {
     Finding f{"cluster.identity.rank_twice", Severity::fail,
               fmt::format("{} {} was claimed by {} processes", v.by_hand ? "node rank" : "rank", rank,
@@ -48,23 +47,21 @@ void check_claims(const cluster::ClusterView& v, std::vector<Finding>* out) {
   }
 }
 
-std::vector<Finding> check_identity(const cluster::ClusterView& v) {
-  std::vector<Finding> out;
-  check_claims(v, &out);
-  std::map<std::string, std::vector<const cluster::ClusterNode*>> by_name, by_machine, by_kernel;
+// One machine (boot id + network namespace) joined as several nodes; nodes sharing a kernel. Returns the
+// nodes that are the same machine twice (the address and hostname checks skip them).
+std::set<const ClusterNode*> check_machines(const ClusterView& v, std::vector<Finding>* out) {
+  std::map<std::string, std::vector<const ClusterNode*>> by_machine, by_kernel;
   for (const auto& n : v.nodes) {
-    by_name[n.hostname].push_back(&n);
-    if (!n.lead.boot_id.empty()) {
-      by_kernel[n.lead.boot_id].push_back(&n);
-      by_machine[n.lead.boot_id + "|" + n.lead.netns].push_back(&n);
-    }
+    if (n.lead.boot_id.empty()) continue;
+    by_kernel[n.lead.boot_id].push_back(&n);
+    by_machine[n.lead.boot_id + "|" + n.lead.netns].push_back(&n);
   }
-  std::set<const cluster::ClusterNode*> twice;
+  std::set<const ClusterNode*> twice;
   for (const auto& [key, ns] : by_machine) {
     if (ns.size() < 2) continue;
     std::vector<std::string> labels;
     for (auto* n : ns) labels.push_back(node_label(*n)), twice.insert(n);
-    out.push_back(
+    out->push_back(
         Finding{"cluster.identity.same_machine",
                 Severity::fail,
                 fmt::format("the same machine joined as {} nodes: {}", ns.size(), join_labels(labels)),
@@ -78,10 +75,17 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
     for (auto* n : ns)
       if (!twice.count(n)) labels.push_back(node_label(*n));
     if (labels.size() < 2) continue;
-    out.push_back(Finding{"cluster.identity.shared_kernel", Severity::info,
-                          fmt::format("nodes {} share one kernel (containers or namespaces on one host)",
-                                      join_labels(labels))});
+    out->push_back(Finding{"cluster.identity.shared_kernel", Severity::info,
+                           fmt::format("nodes {} share one kernel (containers or namespaces on one host)",
+                                       join_labels(labels))});
   }
+  return twice;
+}
+
+void check_hostnames(const ClusterView& v, const std::set<const ClusterNode*>& twice,
+                     std::vector<Finding>* out) {
+  std::map<std::string, std::vector<const ClusterNode*>> by_name;
+  for (const auto& n : v.nodes) by_name[n.hostname].push_back(&n);
   for (const auto& [name, ns] : by_name) {
     if (ns.size() < 2) continue;
     bool distinct = true;
@@ -89,7 +93,7 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
     if (!distinct) continue;
     std::vector<std::string> labels;
     for (auto* n : ns) labels.push_back(fmt::format("node rank {}", n->node_rank));
-    out.push_back(
+    out->push_back(
         Finding{"cluster.identity.dup_hostname",
                 Severity::fail,
                 fmt::format("{} nodes have the hostname \"{}\"", ns.size(), name),
@@ -98,17 +102,21 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
                 "containers). Frameworks that group ranks by hostname put these nodes' GPUs together "
                 "and pick wrong device ids."});
   }
-  // Duplicate addresses, skipping loopback, link-local and docker bridges (every docker0 is 172.17.0.1).
-  std::map<std::string, std::vector<std::string>> by_addr;
+}
+
+// Duplicate MACs on physical NICs (cloned VMs or images; veth/docker MACs are random) and duplicate
+// addresses, skipping local-only interfaces (every docker0 is 172.17.0.1) and link-local ones.
+void check_addresses(const ClusterView& v, const std::set<const ClusterNode*>& twice,
+                     std::vector<Finding>* out) {
+  std::map<std::string, std::vector<std::string>> by_addr, by_mac;
   std::map<std::string, bool> on_nccl_if;
   for (const auto& n : v.nodes) {
     if (!n.has_facts || twice.count(&n)) continue;
-    auto nccl =
-        nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
+    auto nccl = nccl_socket_ifs(n.facts);
     for (const auto& i : n.facts.net.interfaces) {
-      if (i.kind == "loopback" || i.kind == "docker" || i.name.rfind("docker", 0) == 0 ||
-          i.name.rfind("virbr", 0) == 0)
-        continue;
+      if ((i.kind == "ethernet" || i.kind == "bond") && !i.mac.empty() && i.mac != "00:00:00:00:00:00")
+        by_mac[i.mac].push_back(fmt::format("{} {}", node_label(n), i.name));
+      if (iface_is_local_only(i)) continue;
       std::vector<std::string> addrs = i.ipv4;
       for (const auto& a : i.ipv6)
         if (a.rfind("fe80", 0) != 0) addrs.push_back(a);
@@ -118,28 +126,29 @@ std::vector<Finding> check_identity(const cluster::ClusterView& v) {
       }
     }
   }
-  // Duplicate MACs on physical NICs of distinct nodes: cloned VMs or images (veth/docker MACs are random).
-  std::map<std::string, std::vector<std::string>> by_mac;
-  for (const auto& n : v.nodes) {
-    if (!n.has_facts || twice.count(&n)) continue;
-    for (const auto& i : n.facts.net.interfaces)
-      if ((i.kind == "ethernet" || i.kind == "bond") && !i.mac.empty() && i.mac != "00:00:00:00:00:00")
-        by_mac[i.mac].push_back(fmt::format("{} {}", node_label(n), i.name));
-  }
   for (const auto& [mac, where] : by_mac)
     if (where.size() > 1)
-      out.push_back(Finding{"cluster.identity.dup_mac", Severity::warn,
-                            fmt::format("MAC address {} is on {} nodes", mac, where.size()), where,
-                            "Nodes cloned from one VM or image kept the same MAC: give each a unique MAC, or "
-                            "switches and ARP will send one node's traffic to the other."});
+      out->push_back(
+          Finding{"cluster.identity.dup_mac", Severity::warn,
+                  fmt::format("MAC address {} is on {} nodes", mac, where.size()), where,
+                  "Nodes cloned from one VM or image kept the same MAC: give each a unique MAC, or "
+                  "switches and ARP will send one node's traffic to the other."});
   for (const auto& [addr, where] : by_addr) {
     if (where.size() < 2) continue;
-    out.push_back(
+    out->push_back(
         Finding{"cluster.identity.dup_ip", on_nccl_if[addr] ? Severity::fail : Severity::warn,
                 fmt::format("address {} is on {} nodes", addr, where.size()), where,
                 "Every node needs its own address on the network the job uses; fix the static "
                 "addresses or DHCP reservations, or exclude this interface with NCCL_SOCKET_IFNAME."});
   }
+}
+
+std::vector<Finding> check_identity(const ClusterView& v) {
+  std::vector<Finding> out;
+  check_claims(v, &out);
+  const std::set<const ClusterNode*> twice = check_machines(v, &out);
+  check_hostnames(v, twice, &out);
+  check_addresses(v, twice, &out);
   if (out.empty() || (out.size() == 1 && out[0].severity == Severity::info))
     out.push_back(Finding{
         "cluster.identity.ok", Severity::ok,

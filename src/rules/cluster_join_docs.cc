@@ -4,7 +4,7 @@
 
 namespace dd::rules {
 
-static std::vector<report::Finding> no_findings(const cluster::ClusterView&) { return {}; }
+static std::vector<report::Finding> no_findings(const ClusterView&) { return {}; }
 
 ClusterRule cluster_join_rule() {
   return {

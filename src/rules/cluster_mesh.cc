@@ -20,21 +20,19 @@ namespace {
 
 using Key = std::tuple<int, int, std::string>;  // from, to, to_if
 
-std::string primary_if(const cluster::ClusterNode& n) {
-  auto ifs =
-      nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
+std::string primary_if(const ClusterNode& n) {
+  auto ifs = nccl_socket_ifs(n.facts);
   return ifs.empty() ? "" : ifs.front().name;
 }
 
-std::string why(const cluster::MeshProbe& p) {
+std::string why(const MeshProbe& p) {
   return p.detail.empty() ? p.error : fmt::format("{} ({})", p.error, p.detail);
 }
 
 // True when every ordered pair of distinct nodes connected on the given interface of the target,
 // where ifname_of(node) says which interface that is.
 template <typename F>
-bool all_pairs_ok(const cluster::ClusterView& v, const std::map<Key, const cluster::MeshProbe*>& idx,
-                  F ifname_of) {
+bool all_pairs_ok(const ClusterView& v, const std::map<Key, const MeshProbe*>& idx, F ifname_of) {
   for (size_t i = 0; i < v.nodes.size(); ++i)
     for (size_t j = 0; j < v.nodes.size(); ++j) {
       if (i == j) continue;
@@ -44,11 +42,11 @@ bool all_pairs_ok(const cluster::ClusterView& v, const std::map<Key, const clust
   return true;
 }
 
-void recommend(const cluster::ClusterView& v, const std::map<Key, const cluster::MeshProbe*>& idx,
-               std::vector<Finding>* out) {
+void recommend(const ClusterView& v, const std::map<Key, const MeshProbe*>& idx, std::vector<Finding>* out) {
   std::vector<std::string> primary;
   std::set<std::string> settings;
-  for (const auto& n : v.nodes) primary.push_back(primary_if(n)), settings.insert(n.lead.nccl_ifname_setting);
+  for (const auto& n : v.nodes)
+    primary.push_back(primary_if(n)), settings.insert(socket_ifname_setting(n.facts));
   bool current_ok = all_pairs_ok(v, idx, [&](size_t j) { return primary[j]; });
   // Candidate names: interfaces every node has, in the first node's NCCL preference order.
   std::vector<std::string> candidates;
@@ -91,62 +89,70 @@ void recommend(const cluster::ClusterView& v, const std::map<Key, const cluster:
   out->push_back(std::move(f));
 }
 
-std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
-  std::vector<Finding> out;
-  if (!v.mesh.ran || v.nodes.size() < 2) return out;
-  std::map<Key, const cluster::MeshProbe*> idx;
-  std::map<std::pair<int, std::string>, std::vector<const cluster::MeshProbe*>> by_target;
-  std::vector<double> lat;
+// The mesh probes by (from, to, interface) and by target, and every successful connect time.
+struct MeshIndex {
+  std::map<Key, const MeshProbe*> by_pair;
+  std::map<std::pair<int, std::string>, std::vector<const MeshProbe*>> by_target;
+  std::vector<double> latencies;
+};
+
+MeshIndex index_probes(const ClusterView& v) {
+  MeshIndex m;
   for (const auto& p : v.mesh.probes) {
     if (p.from < 0 || p.to < 0 || p.from >= static_cast<int>(v.nodes.size()) ||
         p.to >= static_cast<int>(v.nodes.size()))
       continue;
-    idx[Key{p.from, p.to, p.to_if}] = &p;
-    by_target[{p.to, p.to_if}].push_back(&p);
-    if (p.ok && p.connect_ms >= 0) lat.push_back(p.connect_ms);
+    m.by_pair[Key{p.from, p.to, p.to_if}] = &p;
+    m.by_target[{p.to, p.to_if}].push_back(&p);
+    if (p.ok && p.connect_ms >= 0) m.latencies.push_back(p.connect_ms);
   }
-  int failures = 0;
-  for (const auto& [target, probes] : by_target) {
-    const auto& tn = v.nodes[target.first];
-    std::vector<std::string> ok_from, bad, bad_from;
-    for (const auto* p : probes) {
-      if (p->ok)
-        ok_from.push_back(node_label(v.nodes[p->from]));
-      else
-        bad.push_back(fmt::format("from {}: {}", node_label(v.nodes[p->from]), why(*p)));
-      if (!p->ok) bad_from.push_back(node_label(v.nodes[p->from]));
-    }
-    if (bad.empty()) continue;
-    failures++;
-    // NCCL's path: the interface it picks there, or one its NCCL_SOCKET_IFNAME names (even if it is down).
-    const std::string& setting = tn.lead.nccl_ifname_setting;
-    bool primary = primary_if(tn) == target.second ||
-                   (setting.size() > 1 && nccl::nccl_if_list_selects(setting, target.second));
-    // Off NCCL's path and failing only from nodes that have no interface of that name: worth knowing only.
-    bool sources_lack_it = true;
-    for (const auto* p : probes)
-      if (!p->ok)
-        for (const auto& i : v.nodes[p->from].facts.net.interfaces)
-          if (i.name == target.second) sources_lack_it = false;
-    std::string what = fmt::format("{} of {} ({})", target.second, node_label(tn), probes[0]->to_addr);
-    Finding f{ok_from.empty() ? "cluster.mesh.unreachable" : "cluster.mesh.partial",
-              primary           ? Severity::fail
-              : sources_lack_it ? Severity::info
-                                : Severity::warn,
-              ok_from.empty()
-                  ? fmt::format("{} cannot be reached from any peer", what)
-                  : fmt::format("{} is reached from {} but not from {}", what, join_labels(ok_from),
-                                bad_from.size() <= 4 ? join_labels(bad_from)
-                                                     : fmt::format("{} peers", bad_from.size())),
-              bad};
-    if (primary) f.evidence.push_back(fmt::format("NCCL on {} uses {}", node_label(tn), target.second));
-    f.fix =
-        "Check cabling/link state (ip -br link), VLAN and firewall rules between these nodes on this "
-        "interface (e.g. nc -zv ADDR PORT), or steer NCCL to an interface that works (see below).";
-    f.node = tn.hostname;
-    out.push_back(std::move(f));
+  return m;
+}
+
+// One target interface that some peers could not reach: fail on NCCL's path, info when the failing sources
+// have no interface of that name, else warn.
+Finding target_failure(const ClusterView& v, const std::pair<int, std::string>& target,
+                       const std::vector<const MeshProbe*>& probes) {
+  const auto& tn = v.nodes[target.first];
+  std::vector<std::string> ok_from, bad, bad_from;
+  for (const auto* p : probes) {
+    if (p->ok)
+      ok_from.push_back(node_label(v.nodes[p->from]));
+    else
+      bad.push_back(fmt::format("from {}: {}", node_label(v.nodes[p->from]), why(*p)));
+    if (!p->ok) bad_from.push_back(node_label(v.nodes[p->from]));
   }
-  // Asymmetry: i reaches j's X but j does not reach i's X.
+  // NCCL's path: the interface it picks there, or one its NCCL_SOCKET_IFNAME names (even if it is down).
+  const std::string setting = socket_ifname_setting(tn.facts);
+  bool primary = primary_if(tn) == target.second ||
+                 (setting.size() > 1 && nccl::nccl_if_list_selects(setting, target.second));
+  // Off NCCL's path and failing only from nodes that have no interface of that name: worth knowing only.
+  bool sources_lack_it = true;
+  for (const auto* p : probes)
+    if (!p->ok)
+      for (const auto& i : v.nodes[p->from].facts.net.interfaces)
+        if (i.name == target.second) sources_lack_it = false;
+  std::string what = fmt::format("{} of {} ({})", target.second, node_label(tn), probes[0]->to_addr);
+  Finding f{ok_from.empty() ? "cluster.mesh.unreachable" : "cluster.mesh.partial",
+            primary           ? Severity::fail
+            : sources_lack_it ? Severity::info
+                              : Severity::warn,
+            ok_from.empty() ? fmt::format("{} cannot be reached from any peer", what)
+                            : fmt::format("{} is reached from {} but not from {}", what, join_labels(ok_from),
+                                          bad_from.size() <= 4 ? join_labels(bad_from)
+                                                               : fmt::format("{} peers", bad_from.size())),
+            bad};
+  if (primary) f.evidence.push_back(fmt::format("NCCL on {} uses {}", node_label(tn), target.second));
+  f.fix =
+      "Check cabling/link state (ip -br link), VLAN and firewall rules between these nodes on this "
+      "interface (e.g. nc -zv ADDR PORT), or steer NCCL to an interface that works (see below).";
+  f.node = tn.hostname;
+  return f;
+}
+
+// Asymmetry: i reaches j's X but j does not reach i's X.
+void check_asymmetry(const ClusterView& v, const std::map<Key, const MeshProbe*>& idx,
+                     std::vector<Finding>* out) {
   for (const auto& [k, p] : idx) {
     auto [from, to, ifn] = k;
     if (from > to || !p) continue;
@@ -154,7 +160,7 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
     if (back == idx.end() || p->ok == back->second->ok) continue;
     const auto* good = p->ok ? p : back->second;
     const auto* bad = p->ok ? back->second : p;
-    out.push_back(
+    out->push_back(
         Finding{"cluster.mesh.asymmetric",
                 Severity::warn,
                 fmt::format("{} works one way only: {} -> {} connects, {} -> {} fails", ifn,
@@ -164,33 +170,51 @@ std::vector<Finding> check_mesh(const cluster::ClusterView& v) {
                 "One-way failures usually mean a firewall (iptables/nftables, security group) on the "
                 "receiving node, or a wrong route back; open the port range NCCL uses."});
   }
-  if (!lat.empty()) {
-    std::sort(lat.begin(), lat.end());
-    double med = lat[lat.size() / 2];
-    double limit = std::max(med * 5, med + 5.0);
-    for (const auto& p : v.mesh.probes)
-      if (p.ok && p.connect_ms > limit)
-        out.push_back(Finding{
-            "cluster.mesh.latency",
-            Severity::warn,
-            fmt::format("slow connect {} -> {} {}: {:.2f} ms (median {:.2f} ms)", node_label(v.nodes[p.from]),
-                        node_label(v.nodes[p.to]), p.to_if, p.connect_ms, med),
-            {},
-            "Look for congestion, a slow path (routed/VPN) or packet loss on this link."});
-    std::vector<double> bw;
-    for (const auto& p : v.mesh.probes)
-      if (p.mbps_send > 0) bw.push_back(p.mbps_send);
-    std::sort(bw.begin(), bw.end());
-    std::string bw_s = bw.empty() ? ""
-                                  : fmt::format("; TCP bandwidth min {:.0f} / median {:.0f} MB/s", bw.front(),
-                                                bw[bw.size() / 2]);
-    if (failures == 0)
-      out.push_back(
-          Finding{"cluster.mesh.ok", Severity::ok,
-                  fmt::format("all {} connections of the mesh succeeded; median connect {:.2f} ms{}",
-                              v.mesh.probes.size(), med, bw_s)});
+}
+
+// Slow connects against the median, and the all-good summary (with bandwidth when measured).
+void check_latency(const ClusterView& v, std::vector<double> lat, int failures, std::vector<Finding>* out) {
+  if (lat.empty()) return;
+  std::sort(lat.begin(), lat.end());
+  double med = lat[lat.size() / 2];
+  double limit = std::max(med * 5, med + 5.0);
+  for (const auto& p : v.mesh.probes)
+    if (p.ok && p.connect_ms > limit)
+      out->push_back(Finding{
+          "cluster.mesh.latency",
+          Severity::warn,
+          fmt::format("slow connect {} -> {} {}: {:.2f} ms (median {:.2f} ms)", node_label(v.nodes[p.from]),
+                      node_label(v.nodes[p.to]), p.to_if, p.connect_ms, med),
+          {},
+          "Look for congestion, a slow path (routed/VPN) or packet loss on this link."});
+  std::vector<double> bw;
+  for (const auto& p : v.mesh.probes)
+    if (p.mbps_send > 0) bw.push_back(p.mbps_send);
+  std::sort(bw.begin(), bw.end());
+  std::string bw_s = bw.empty() ? ""
+                                : fmt::format("; TCP bandwidth min {:.0f} / median {:.0f} MB/s", bw.front(),
+                                              bw[bw.size() / 2]);
+  if (failures == 0)
+    out->push_back(Finding{"cluster.mesh.ok", Severity::ok,
+                           fmt::format("all {} connections of the mesh succeeded; median connect {:.2f} ms{}",
+                                       v.mesh.probes.size(), med, bw_s)});
+}
+
+std::vector<Finding> check_mesh(const ClusterView& v) {
+  std::vector<Finding> out;
+  if (!v.mesh.ran || v.nodes.size() < 2) return out;
+  const MeshIndex m = index_probes(v);
+  int failures = 0;
+  for (const auto& [target, probes] : m.by_target) {
+    bool any_bad = false;
+    for (const auto* p : probes) any_bad = any_bad || !p->ok;
+    if (!any_bad) continue;
+    failures++;
+    out.push_back(target_failure(v, target, probes));
   }
-  recommend(v, idx, &out);
+  check_asymmetry(v, m.by_pair, &out);
+  check_latency(v, m.latencies, failures, &out);
+  recommend(v, m.by_pair, &out);
   return out;
 }
 

@@ -28,45 +28,46 @@ std::string subnet_of(const std::string& cidr) {
   return fmt::format("{}/{}", buf, len);
 }
 
-std::vector<Finding> check_network(const cluster::ClusterView& v) {
+// What Gloo binds to on node n, for the summary line. Without GLOO_SOCKET_IFNAME, PyTorch's Gloo binds to
+// what the hostname resolves to, and falls back to loopback when that fails: other nodes then cannot connect
+// and the job hangs in its first barrier (a finding when the job has several nodes).
+std::string gloo_choice(const ClusterNode& n, size_t nodes, const std::vector<nccl::IfCandidate>& ifs,
+                        std::vector<Finding>* out) {
+  std::string gloo_set;
+  if (auto it = n.facts.env.find("GLOO_SOCKET_IFNAME"); it != n.facts.env.end()) gloo_set = it->second;
+  const auto& ra = n.facts.host.resolved_addrs;
+  if (!gloo_set.empty()) return "GLOO_SOCKET_IFNAME=" + gloo_set;
+  bool loop = !ra.empty() && (ra.front().rfind("127.", 0) == 0 || ra.front() == "::1");
+  if (nodes > 1 && (ra.empty() || loop))
+    out->push_back(Finding{
+        "cluster.net.gloo_loopback",
+        Severity::warn,
+        fmt::format("Gloo on {} would use loopback: hostname {} {}", node_label(n), n.facts.host.hostname,
+                    ra.empty() ? "does not resolve" : "resolves to " + ra.front()),
+        {},
+        fmt::format("export GLOO_SOCKET_IFNAME={} on every node (or map the hostname to "
+                    "the node's address in /etc/hosts)",
+                    ifs.empty() ? std::string("<interface>") : ifs.front().name)});
+  return fmt::format("hostname {} -> {}", n.facts.host.hostname,
+                     ra.empty() ? "(does not resolve)" : ra.front());
+}
+
+std::vector<Finding> check_network(const ClusterView& v) {
   std::vector<Finding> out;
   std::map<std::string, std::vector<std::string>> subnets;
   std::vector<std::string> lines;
   for (const auto& n : v.nodes) {
     if (!n.has_facts) continue;
-    auto ifs =
-        nccl::nccl_socket_interfaces(n.facts.net, n.lead.nccl_ifname_setting, nccl_min_version_code(n.facts));
-    std::string gloo_set;
-    if (auto it = n.facts.env.find("GLOO_SOCKET_IFNAME"); it != n.facts.env.end()) gloo_set = it->second;
-    std::string gloo = gloo_set.empty() ? fmt::format("hostname {} -> {}", n.facts.host.hostname,
-                                                      n.facts.host.resolved_addrs.empty()
-                                                          ? "(does not resolve)"
-                                                          : n.facts.host.resolved_addrs.front())
-                                        : "GLOO_SOCKET_IFNAME=" + gloo_set;
-    // Without GLOO_SOCKET_IFNAME, PyTorch's Gloo binds to what the hostname resolves to, and falls back to
-    // loopback when that fails: other nodes then cannot connect and the job hangs in its first barrier.
-    if (gloo_set.empty() && v.nodes.size() > 1) {
-      const auto& ra = n.facts.host.resolved_addrs;
-      bool loop = !ra.empty() && (ra.front().rfind("127.", 0) == 0 || ra.front() == "::1");
-      if (ra.empty() || loop)
-        out.push_back(Finding{
-            "cluster.net.gloo_loopback",
-            Severity::warn,
-            fmt::format("Gloo on {} would use loopback: hostname {} {}", node_label(n), n.facts.host.hostname,
-                        ra.empty() ? "does not resolve" : "resolves to " + ra.front()),
-            {},
-            fmt::format("export GLOO_SOCKET_IFNAME={} on every node (or map the hostname to "
-                        "the node's address in /etc/hosts)",
-                        ifs.empty() ? std::string("<interface>") : ifs.front().name)});
-    }
+    auto ifs = nccl_socket_ifs(n.facts);
+    const std::string gloo = gloo_choice(n, v.nodes.size(), ifs, &out);
     if (ifs.empty()) {
-      out.push_back(
-          Finding{"cluster.net.no_interface",
-                  Severity::fail,
-                  fmt::format("NCCL will find no socket interface on {}", node_label(n)),
-                  {fmt::format("NCCL_SOCKET_IFNAME={}",
-                               n.lead.nccl_ifname_setting.empty() ? "(unset)" : n.lead.nccl_ifname_setting)},
-                  "Set NCCL_SOCKET_IFNAME to an interface that is up on this node (ip -br addr)."});
+      out.push_back(Finding{
+          "cluster.net.no_interface",
+          Severity::fail,
+          fmt::format("NCCL will find no socket interface on {}", node_label(n)),
+          {fmt::format("NCCL_SOCKET_IFNAME={}",
+                       socket_ifname_setting(n.facts).empty() ? "(unset)" : socket_ifname_setting(n.facts))},
+          "Set NCCL_SOCKET_IFNAME to an interface that is up on this node (ip -br addr)."});
       continue;
     }
     const auto& i = ifs.front();

@@ -1,17 +1,17 @@
 // Cluster rules: pure functions over every node's facts and identity plus the mesh measurements
-// (cluster::ClusterView), with their own table (cluster_rule_table.cc).
+// (ClusterView, rules/cluster_view.h), with their own table (cluster_rule_table.cc).
 #pragma once
 #include <map>
 #include <string>
 #include <vector>
 
-#include "cluster/cluster_view.h"
 #include "report/finding.h"
+#include "rules/cluster_view.h"
 #include "rules/rule.h"
 
 namespace dd::rules {
 
-using ClusterRuleFn = std::vector<report::Finding> (*)(const cluster::ClusterView& view);
+using ClusterRuleFn = std::vector<report::Finding> (*)(const ClusterView& view);
 
 struct ClusterRule {
   const char* name;
@@ -20,7 +20,7 @@ struct ClusterRule {
 };
 
 const std::vector<ClusterRule>& cluster_rules();
-std::vector<report::Finding> run_cluster_rules(const cluster::ClusterView& view);
+std::vector<report::Finding> run_cluster_rules(const ClusterView& view);
 
 // Rules, one per file.
 ClusterRule cluster_versions_rule();  // cluster_versions.cc
@@ -32,7 +32,7 @@ ClusterRule cluster_mesh_rule();      // cluster_mesh.cc
 ClusterRule cluster_join_rule();      // cluster_join_docs.cc (docs of the join protocol's findings)
 
 // Helpers shared by the cluster rules.
-std::string node_label(const cluster::ClusterNode& n);  // "host(2)"
+std::string node_label(const ClusterNode& n);  // "host(2)"
 // "v1: a(0), b(1); v2: c(2)" from value -> node labels.
 std::string describe_groups(const std::map<std::string, std::vector<std::string>>& groups);
 std::string join_labels(const std::vector<std::string>& labels);

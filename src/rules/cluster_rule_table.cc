@@ -13,7 +13,7 @@ const std::vector<ClusterRule>& cluster_rules() {
   return table;
 }
 
-std::vector<report::Finding> run_cluster_rules(const cluster::ClusterView& view) {
+std::vector<report::Finding> run_cluster_rules(const ClusterView& view) {
   std::vector<report::Finding> out;
   for (const auto& r : cluster_rules())
     for (auto& f : r.fn(view)) {
@@ -29,9 +29,7 @@ std::vector<FindingDoc> cluster_rule_docs() {
   return docs;
 }
 
-std::string node_label(const cluster::ClusterNode& n) {
-  return fmt::format("{}({})", n.hostname, n.node_rank);
-}
+std::string node_label(const ClusterNode& n) { return fmt::format("{}({})", n.hostname, n.node_rank); }
 
 std::string join_labels(const std::vector<std::string>& labels) {
   std::string s;

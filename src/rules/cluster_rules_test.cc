@@ -7,9 +7,6 @@
 namespace dd::rules {
 namespace {
 
-using cluster::ClusterNode;
-using cluster::ClusterView;
-using cluster::MeshProbe;
 using report::Finding;
 using report::Severity;
 
@@ -155,7 +152,7 @@ MeshProbe probe(int from, int to, const std::string& ifn, bool ok, const std::st
 TEST(ClusterRules, MeshFailuresAndRecommendation) {
   auto v = view(3);
   v.mesh.ran = true;
-  for (auto& n : v.nodes) n.lead.nccl_ifname_setting = "eth1";
+  for (auto& n : v.nodes) n.facts.env["NCCL_SOCKET_IFNAME"] = n.lead.nccl_ifname_setting = "eth1";
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       if (i == j) continue;
@@ -211,7 +208,7 @@ TEST(ClusterRules, SubnetsAndNoInterface) {
   fs = run_cluster_rules(v);
   EXPECT_NE(find(fs, "cluster.net.gloo_loopback", "resolves to 127.0.1.1"), nullptr);
   EXPECT_EQ(find(fs, "cluster.net.gloo_loopback", "n1(1)"), nullptr);
-  v.nodes[1].lead.nccl_ifname_setting = "=ens9";
+  v.nodes[1].facts.env["NCCL_SOCKET_IFNAME"] = v.nodes[1].lead.nccl_ifname_setting = "=ens9";
   fs = run_cluster_rules(v);
   EXPECT_NE(find(fs, "cluster.net.no_interface", "n1(1)"), nullptr);
 }

@@ -15,7 +15,7 @@ int usable_gpus(const probe::NodeFacts& f) {
   return static_cast<int>(f.gpu.gpus.size());
 }
 
-std::vector<Finding> check_shape(const cluster::ClusterView& v) {
+std::vector<Finding> check_shape(const ClusterView& v) {
   std::map<std::string, std::vector<std::string>> counts, models, procs;
   std::vector<Finding> out;
   for (const auto& n : v.nodes) {

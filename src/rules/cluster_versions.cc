@@ -26,7 +26,7 @@ void compare(const char* id, const char* what, const Groups& g, const std::strin
   out->push_back(std::move(f));
 }
 
-std::vector<Finding> check_versions(const cluster::ClusterView& v) {
+std::vector<Finding> check_versions(const ClusterView& v) {
   Groups driver, cuda, nccl, dd;
   for (const auto& n : v.nodes) {
     if (!n.has_facts) continue;

@@ -31,6 +31,50 @@ std::string first_usable(const probe::NetFacts& net) {
   return "<interface>";
 }
 
+// One entry of GLOO_SOCKET_IFNAME (gloo wants exact names of interfaces with an address that other nodes can
+// reach). True when gloo can use it; otherwise the finding is in out.
+bool check_gloo_entry(const probe::NodeFacts& f, const std::string& v, const std::string& name,
+                      const std::vector<std::string>& ev, std::vector<Finding>& out) {
+  if (looks_like_ip(name)) {
+    const auto* holder = iface_with_addr(f.net, name.substr(0, name.find('/')));
+    out.push_back(
+        {"net.gloo_ifname.is_ip", Severity::fail,
+         fmt::format("GLOO_SOCKET_IFNAME entry \"{}\" is an IP address, not an interface name", name), ev,
+         fmt::format("export GLOO_SOCKET_IFNAME={}", holder ? holder->name : first_usable(f.net))});
+    return false;
+  }
+  const auto* i = iface_by_name(f.net, name);
+  if (!i || (i->ipv4.empty() && i->ipv6.empty())) {
+    out.push_back({"net.gloo_ifname.no_match", Severity::fail,
+                   name.empty()
+                       ? fmt::format("GLOO_SOCKET_IFNAME=\"{}\" has an empty entry: gloo fails with "
+                                     "\"Unable to find address for: \"",
+                                     v)
+                       : fmt::format("GLOO_SOCKET_IFNAME names \"{}\", {}: gloo fails with \"Unable to "
+                                     "find address for: {}\"",
+                                     name, i ? "which has no address" : "which does not exist", name),
+                   ev,
+                   fmt::format("export GLOO_SOCKET_IFNAME={}   (exact names, comma separated; no prefixes)",
+                               first_usable(f.net))});
+    return false;
+  }
+  if (!i->running) {
+    out.push_back(
+        {"net.gloo_ifname.down", Severity::warn,
+         fmt::format("GLOO_SOCKET_IFNAME names {}, which is {}: gloo binds to it but peers cannot connect",
+                     name, i->up ? "up without carrier" : "down"),
+         ev, fmt::format("ip link set {} up, or export GLOO_SOCKET_IFNAME={}", name, first_usable(f.net))});
+    return false;
+  }
+  if (iface_is_local_only(*i)) {
+    out.push_back({"net.gloo_ifname.virtual", Severity::warn,
+                   fmt::format("GLOO_SOCKET_IFNAME names {}, which other nodes cannot reach", name), ev,
+                   fmt::format("export GLOO_SOCKET_IFNAME={}", first_usable(f.net))});
+    return false;
+  }
+  return true;
+}
+
 std::vector<Finding> check_gloo_ifname(const probe::NodeFacts& f, const CheckOptions&) {
   auto v = env_value(f, "GLOO_SOCKET_IFNAME");
   if (!v) return {};
@@ -47,46 +91,8 @@ std::vector<Finding> check_gloo_ifname(const probe::NodeFacts& f, const CheckOpt
   if (f.net.interfaces.empty()) return {};
   std::vector<Finding> out;
   std::vector<std::string> used;
-  for (const auto& name : split_like_getline(*v)) {
-    if (looks_like_ip(name)) {
-      const auto* holder = iface_with_addr(f.net, name.substr(0, name.find('/')));
-      out.push_back(
-          {"net.gloo_ifname.is_ip", Severity::fail,
-           fmt::format("GLOO_SOCKET_IFNAME entry \"{}\" is an IP address, not an interface name", name), ev,
-           fmt::format("export GLOO_SOCKET_IFNAME={}", holder ? holder->name : first_usable(f.net))});
-      continue;
-    }
-    const auto* i = iface_by_name(f.net, name);
-    if (!i || (i->ipv4.empty() && i->ipv6.empty())) {
-      out.push_back({"net.gloo_ifname.no_match", Severity::fail,
-                     name.empty()
-                         ? fmt::format("GLOO_SOCKET_IFNAME=\"{}\" has an empty entry: gloo fails with "
-                                       "\"Unable to find address for: \"",
-                                       *v)
-                         : fmt::format("GLOO_SOCKET_IFNAME names \"{}\", {}: gloo fails with \"Unable to "
-                                       "find address for: {}\"",
-                                       name, i ? "which has no address" : "which does not exist", name),
-                     ev,
-                     fmt::format("export GLOO_SOCKET_IFNAME={}   (exact names, comma separated; no prefixes)",
-                                 first_usable(f.net))});
-      continue;
-    }
-    if (!i->running) {
-      out.push_back(
-          {"net.gloo_ifname.down", Severity::warn,
-           fmt::format("GLOO_SOCKET_IFNAME names {}, which is {}: gloo binds to it but peers cannot connect",
-                       name, i->up ? "up without carrier" : "down"),
-           ev, fmt::format("ip link set {} up, or export GLOO_SOCKET_IFNAME={}", name, first_usable(f.net))});
-      continue;
-    }
-    if (iface_is_local_only(*i)) {
-      out.push_back({"net.gloo_ifname.virtual", Severity::warn,
-                     fmt::format("GLOO_SOCKET_IFNAME names {}, which other nodes cannot reach", name), ev,
-                     fmt::format("export GLOO_SOCKET_IFNAME={}", first_usable(f.net))});
-      continue;
-    }
-    used.push_back(name);
-  }
+  for (const auto& name : split_like_getline(*v))
+    if (check_gloo_entry(f, *v, name, ev, out)) used.push_back(name);
   if (out.empty())
     out.push_back({"net.gloo_ifname.ok", Severity::ok,
                    fmt::format("GLOO_SOCKET_IFNAME: gloo uses {}", join(used)), ev});

@@ -84,10 +84,20 @@ std::string human_bytes(int64_t b) {
   return fmt::format("{} B", b);
 }
 
+namespace {
+// Names that are local-only whatever else is known: lo, docker*, virbr*.
+bool name_always_local(const std::string& n) {
+  return n == "lo" || n.rfind("docker", 0) == 0 || n.rfind("virbr", 0) == 0;
+}
+}  // namespace
+
+bool iface_name_is_local_only(const std::string& n) {
+  return name_always_local(n) || n.rfind("veth", 0) == 0 || n.rfind("br-", 0) == 0;
+}
+
 bool iface_is_local_only(const probe::NetInterface& i) {
-  auto starts = [&](const char* p) { return i.name.rfind(p, 0) == 0; };
-  return i.kind == "loopback" || i.kind == "docker" || i.name == "lo" || starts("docker") ||
-         starts("virbr") || (i.kind == "bridge" && starts("br-"));
+  return i.kind == "loopback" || i.kind == "docker" || name_always_local(i.name) ||
+         (i.kind == "bridge" && i.name.rfind("br-", 0) == 0);
 }
 
 bool looks_like_ip(const std::string& raw) {
@@ -125,6 +135,24 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string out;
   for (size_t i = 0; i < v.size(); i++) out += (i ? sep : "") + v[i];
   return out;
+}
+
+nccl::IfSelectInput nccl_if_select_input(const probe::NodeFacts& f) {
+  nccl::IfSelectInput in;
+  in.net = &f.net;
+  in.socket_ifname = nccl_setting(f, "NCCL_SOCKET_IFNAME");
+  in.socket_family = nccl_setting(f, "NCCL_SOCKET_FAMILY");
+  in.comm_id = nccl_setting(f, "NCCL_COMM_ID");
+  in.nccl_version_code = nccl_min_version_code(f);
+  return in;
+}
+
+std::vector<nccl::IfCandidate> nccl_socket_ifs(const probe::NodeFacts& f) {
+  return nccl::nccl_select_interfaces(nccl_if_select_input(f)).matched;
+}
+
+std::string socket_ifname_setting(const probe::NodeFacts& f) {
+  return nccl_setting(f, "NCCL_SOCKET_IFNAME").value_or("");
 }
 
 }  // namespace dd::rules

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "nccl/if_select.h"
 #include "probe/facts.h"
 
 namespace dd::rules {
@@ -33,7 +34,13 @@ std::string nccl_version_string(int code);  // 22809 -> "2.28.9"
 std::string human_bytes(int64_t bytes);  // "64 MiB", "1.5 GiB"
 
 // Network helpers.
-// Loopback, docker*, virbr* and docker user bridges (br-*): addresses other nodes cannot reach.
+// "Is this interface local-only": its addresses are not reachable from other nodes. The one decision used by
+// the node rules, the cluster rules, the cluster layer and the log rules.
+// By the name alone (logs name interfaces but say nothing else): lo, docker*, virbr*, br-* (docker networks)
+// and veth* (the host end of a container's link).
+bool iface_name_is_local_only(const std::string& name);
+// With the interface's facts: loopback and docker kinds, lo/docker*/virbr* names, br-* only when it is a
+// bridge; a veth is judged by its kind (in a namespace or container it is the node's real link).
 bool iface_is_local_only(const probe::NetInterface& i);
 // "10.0.0.1", "10.0.0.1/24", "10.0.", "fd00::1": an address where an interface name was expected.
 bool looks_like_ip(const std::string& s);
@@ -42,5 +49,14 @@ const probe::NetInterface* iface_with_addr(const probe::NetFacts& net, const std
 const probe::NetInterface* iface_by_name(const probe::NetFacts& net, const std::string& name);
 
 std::string join(const std::vector<std::string>& v, const std::string& sep = ", ");
+
+// What NCCL's interface selection reads from a node's facts: NCCL_SOCKET_IFNAME, NCCL_SOCKET_FAMILY and
+// NCCL_COMM_ID as in effect (env over NCCL_CONF_FILE/~/.nccl.conf over /etc/nccl.conf) and the lowest
+// loadable NCCL version. The input of both the node rules and the cluster path; points into f.net.
+nccl::IfSelectInput nccl_if_select_input(const probe::NodeFacts& f);
+// The interfaces NCCL's socket transport uses on that node, in NCCL's order (candidates point into f.net).
+std::vector<nccl::IfCandidate> nccl_socket_ifs(const probe::NodeFacts& f);
+// NCCL_SOCKET_IFNAME as in effect on that node ("" unset).
+std::string socket_ifname_setting(const probe::NodeFacts& f);
 
 }  // namespace dd::rules

@@ -10,6 +10,8 @@
 
 namespace dd::rules {
 
+std::vector<FindingDoc> socket_ifname_docs();  // socket_ifname_docs.cc
+
 using report::Finding;
 using report::Severity;
 
@@ -70,10 +72,10 @@ std::string suggest_name(const probe::NodeFacts& f) {
   return "<interface>";
 }
 
-void check_user_value(const probe::NodeFacts& f, const std::string& v, const nccl::IfSelection& all,
-                      const std::vector<std::string>& ev, std::vector<Finding>& out) {
-  // An IP address instead of a name: NCCL compares it with interface names and matches nothing.
-  nccl::IfList l = nccl::parse_if_list(v, nccl::kNcclMaxIfs);
+// An IP address instead of a name: NCCL compares it with interface names and matches nothing. True when
+// found (then nothing else about the value matters).
+bool check_is_ip(const probe::NodeFacts& f, const std::string& v, const nccl::IfList& l,
+                 const std::vector<std::string>& ev, std::vector<Finding>& out) {
   std::string body = v.substr((l.exclude ? 1 : 0) + (l.exact ? 1 : 0));
   for (size_t start = 0; start <= body.size();) {
     size_t end = body.find(',', start);
@@ -86,10 +88,17 @@ void check_user_value(const probe::NodeFacts& f, const std::string& v, const ncc
                      fmt::format("NCCL_SOCKET_IFNAME=\"{}\" is an IP address, not an interface name", v), ev,
                      fmt::format("export NCCL_SOCKET_IFNAME={}{}", name,
                                  holder ? fmt::format("   # {} holds {}", name, tok) : "")});
-      return;
+      return true;
     }
     start = end + 1;
   }
+  return false;
+}
+
+void check_user_value(const probe::NodeFacts& f, const std::string& v, const nccl::IfSelection& all,
+                      const std::vector<std::string>& ev, std::vector<Finding>& out) {
+  nccl::IfList l = nccl::parse_if_list(v, nccl::kNcclMaxIfs);
+  if (check_is_ip(f, v, l, ev, out)) return;
   if (l.overlong || l.dropped > 0) {
     out.push_back({"net.socket_ifname.syntax", Severity::warn,
                    l.overlong
@@ -191,12 +200,7 @@ std::vector<Finding> check_socket_ifname(const probe::NodeFacts& f, const CheckO
              "No network interface facts: NCCL interface choice not checked",
              {}}};
   }
-  nccl::IfSelectInput in;
-  in.net = &f.net;
-  in.socket_ifname = nccl_setting(f, "NCCL_SOCKET_IFNAME");
-  in.socket_family = nccl_setting(f, "NCCL_SOCKET_FAMILY");
-  in.comm_id = nccl_setting(f, "NCCL_COMM_ID");
-  in.nccl_version_code = nccl_min_version_code(f);
+  const nccl::IfSelectInput in = nccl_if_select_input(f);
   nccl::IfSelection all = nccl::nccl_select_interfaces(in);
   nccl::IfSelection boot = nccl::nccl_bootstrap_interface(in);
   auto ev = base_evidence(f, boot, all);
@@ -241,77 +245,6 @@ std::vector<Finding> check_socket_ifname(const probe::NodeFacts& f, const CheckO
 
 }  // namespace
 
-NodeRule socket_ifname_rule() {
-  return {
-      "net.socket_ifname",
-      check_socket_ifname,
-      {{"net.nccl_if.selected", "NCCL's socket interface",
-        "The interface NCCL will use for its bootstrap and socket traffic, predicted with NCCL's own rules: "
-        "NCCL_SOCKET_IFNAME when it is longer than one character (prefix match, '=' for exact names, '^' to "
-        "exclude, comma lists, ':port' suffixes ignored), otherwise the first running interface named ib*, "
-        "then one in the subnet of NCCL_COMM_ID, then anything but docker*/lo/virbr*, then docker*, lo, "
-        "virbr*. "
-        "Interfaces are scanned in getifaddrs order (all IPv4 addresses first, then IPv6), only running ones "
-        "count, and IPv6 loopback is skipped. The evidence nccl_bootstrap_if=NAME is the prediction."},
-       {"net.socket_ifname.no_match", "NCCL_SOCKET_IFNAME matches no running interface",
-        "NCCL found no interface matching NCCL_SOCKET_IFNAME, so ncclCommInitRank fails with \"Bootstrap : "
-        "no "
-        "socket interface found\" (or \"NET/Socket : no interface found\"). Typical causes: a typo, an "
-        "interface "
-        "name from another machine (eth0 vs ens3f0), an interface that is down or has no carrier, or '=' "
-        "exact "
-        "match on a prefix. Fix: list real names from `ip -br addr` on every node."},
-       {"net.socket_ifname.is_ip", "NCCL_SOCKET_IFNAME holds an IP address",
-        "NCCL_SOCKET_IFNAME takes interface names (or name prefixes), never addresses. An address matches no "
-        "interface, so NCCL cannot bootstrap. Use the name of the interface holding that address."},
-       {"net.socket_ifname.virtual_only", "NCCL_SOCKET_IFNAME selects only loopback/docker interfaces",
-        "The only interfaces NCCL_SOCKET_IFNAME selects are lo, docker* or virbr*: their addresses are local "
-        "to "
-        "this machine, so ranks on other nodes cannot connect and the job hangs in init. Name the interface "
-        "on "
-        "the network the nodes share."},
-       {"net.socket_ifname.local_first", "NCCL_SOCKET_IFNAME lets lo/docker come first",
-        "NCCL's bootstrap uses the first interface that NCCL_SOCKET_IFNAME selects, in getifaddrs order, "
-        "where lo "
-        "is normally first. An exclude list such as ^docker0 or ^eth1 still selects lo, so rank 0 listens on "
-        "127.0.0.1 and the other nodes hang in init. Exclude lo as well (^docker,lo) or name the interface."},
-       {"net.socket_ifname.ignored", "NCCL_SOCKET_IFNAME too short, ignored",
-        "NCCL only honours NCCL_SOCKET_IFNAME when it is at least 2 characters long (strlen(env) > 1). An "
-        "empty "
-        "value or a single character such as \"=\" or \"^\" is silently ignored and NCCL picks an interface "
-        "by "
-        "itself, which may not be the one intended."},
-       {"net.socket_ifname.syntax", "NCCL_SOCKET_IFNAME too long",
-        "NCCL keeps at most 16 entries of NCCL_SOCKET_IFNAME, each under 64 characters; longer lists are cut "
-        "and overlong entries overflow NCCL's fixed buffers."},
-       {"net.nccl_auto_if.docker", "NCCL would pick a docker/virtual bridge",
-        "NCCL_SOCKET_IFNAME is unset and the only running interfaces with an address are docker*/virbr* "
-        "bridges, "
-        "so NCCL binds there and other nodes cannot reach it. Set NCCL_SOCKET_IFNAME to the real interface."},
-       {"net.nccl_auto_if.loopback", "NCCL would pick the loopback interface",
-        "NCCL_SOCKET_IFNAME is unset and only lo is usable: fine for a single node, a hang for multi-node "
-        "jobs. "
-        "Bring up the real interface or set NCCL_SOCKET_IFNAME."},
-       {"net.nccl_if.slow", "NCCL's socket interface is slower than another one",
-        "NCCL moves data over TCP sockets here (no active IB/RoCE port, or IB disabled) and its automatic "
-        "choice "
-        "is the first usable interface, not the fastest. A faster interface exists; name it in "
-        "NCCL_SOCKET_IFNAME."},
-       {"net.nccl_if.none", "No usable socket interface",
-        "No interface is running with an IPv4/IPv6 address, so NCCL cannot bootstrap at all."},
-       {"net.nccl_comm_id.invalid", "NCCL_COMM_ID cannot be used",
-        "NCCL_COMM_ID must be <ipv4>:<port>, [<ipv6>]:<port> or <hostname>:<port>. With it set, NCCL's "
-        "bootstrap uses the interface in the same subnet as that address and ignores NCCL_SOCKET_IFNAME."},
-       {"net.nccl_comm_id.hostname", "NCCL_COMM_ID names a host",
-        "With NCCL_COMM_ID=<host>:<port> NCCL resolves the host and bootstraps on the local interface in the "
-        "same "
-        "subnet; distdoctor does not resolve names in its rules, so it does not predict the interface."},
-       {"net.nccl_comm_id.no_subnet", "No interface in NCCL_COMM_ID's subnet",
-        "With NCCL_COMM_ID set, NCCL's bootstrap listens on the local address in the same subnet as the "
-        "address "
-        "given; none exists here, so init fails with \"NET/Socket : No usable listening interface found\"."},
-       {"net.interfaces.unknown", "Interfaces not known",
-        "The network probe recorded no interface, so the interface rules could not run."}}};
-}
+NodeRule socket_ifname_rule() { return {"net.socket_ifname", check_socket_ifname, socket_ifname_docs()}; }
 
 }  // namespace dd::rules

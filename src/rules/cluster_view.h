@@ -1,5 +1,8 @@
 // ClusterView: what a cluster run gathered from every process of the job (identities, node facts, the TCP
 // mesh measurements) as plain data with a JSON form. Cluster rules are pure functions over it.
+// It lives here, beside the rules that read it, and not in src/cluster/: cluster/ gathers the data and fills
+// this struct, rules/ only read it, so the dependency points one way (cluster -> rules -> probe facts) and
+// the rules never include the code that talks to the store and the network.
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>
@@ -8,7 +11,7 @@
 
 #include "probe/facts.h"
 
-namespace dd::cluster {
+namespace dd::rules {
 
 // One address a node listens on for the mesh test.
 struct MeshEndpoint {
@@ -83,4 +86,4 @@ DD_VIEW_JSON(MeshProbe, from, to, to_if, to_addr, ok, error, detail, connect_ms,
 DD_VIEW_JSON(MeshResult, ran, timeout_ms, probes)
 #undef DD_VIEW_JSON
 
-}  // namespace dd::cluster
+}  // namespace dd::rules

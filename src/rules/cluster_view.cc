@@ -1,9 +1,9 @@
-// ClusterView JSON mapping and the grouping of ranks into nodes.
-#include "cluster/cluster_view.h"
+// The grouping of a cluster run's ranks into nodes (ClusterView::nodes); see cluster_view.h.
+#include "rules/cluster_view.h"
 
 #include <algorithm>
 
-namespace dd::cluster {
+namespace dd::rules {
 
 std::vector<ClusterNode> group_nodes(const std::vector<Member>& members) {
   bool all_given = !members.empty();
@@ -34,4 +34,4 @@ std::vector<ClusterNode> group_nodes(const std::vector<Member>& members) {
   return nodes;
 }
 
-}  // namespace dd::cluster
+}  // namespace dd::rules
