@@ -15,14 +15,13 @@ namespace dd::cli {
 
 namespace {
 
-struct LogsArgs {
-  std::vector<std::string> paths;
-  std::string iteration_pattern;
+// Everything `logs` was asked, parsed once: the analysis options as the engine takes them, and how to show
+// it.
+struct LogsCommandOptions {
+  logs::LogsOptions analysis;  // paths, --jobs, --iteration-pattern, --max-line-bytes
   bool json = false;
   bool brief = false;
-  int jobs = 0;
-  size_t max_line = 64 * 1024;
-  size_t max_rows = 40;
+  size_t max_rows = 40;  // rows per table in the text summary
 };
 
 std::string short_line(std::string s, size_t n) {
@@ -30,7 +29,8 @@ std::string short_line(std::string s, size_t n) {
   return s;
 }
 
-void print_summary(const logs::LogsResult& r, const LogsArgs& a, std::ostream& out) {
+// One row per file, then the files with NCCL output but no Init COMPLETE.
+void print_files(const logs::LogsResult& r, const LogsCommandOptions& a, std::ostream& out) {
   out << "\nfiles\n";
   size_t shown = 0;
   for (const auto& f : r.files) {
@@ -50,8 +50,12 @@ void print_summary(const logs::LogsResult& r, const LogsArgs& a, std::ostream& o
     for (size_t i = 0; i < lacking.size() && i < a.max_rows; ++i) out << " " << lacking[i];
     out << "\n";
   }
+}
+
+// Three lines per NCCL process: device and versions, bootstrap and network, channels and init.
+void print_ranks(const logs::LogsResult& r, const LogsCommandOptions& a, std::ostream& out) {
   if (!r.processes.empty()) out << "\nranks (NCCL processes)\n";
-  shown = 0;
+  size_t shown = 0;
   for (const auto& p : r.processes) {
     if (shown++ == a.max_rows) {
       out << fmt::format("  … {} more processes (--json lists all)\n", r.processes.size() - a.max_rows);
@@ -75,6 +79,10 @@ void print_summary(const logs::LogsResult& r, const LogsArgs& a, std::ostream& o
                        p.comm_inits,
                        p.init_total_s >= 0 ? fmt::format("  init {:.2f} s", p.init_total_s) : "");
   }
+}
+
+// NCCL_DEBUG_SUBSYS=COLL counts, per op and rank.
+void print_collectives(const logs::LogsResult& r, std::ostream& out) {
   std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> ops;
   for (const auto& p : r.processes)
     for (const auto& [op, n] : p.coll_counts)
@@ -90,66 +98,75 @@ void print_summary(const logs::LogsResult& r, const LogsArgs& a, std::ostream& o
   }
 }
 
+void print_summary(const logs::LogsResult& r, const LogsCommandOptions& a, std::ostream& out) {
+  print_files(r, a, out);
+  print_ranks(r, a, out);
+  print_collectives(r, out);
+}
+
+// "none of the inputs could be read": the reasons on stderr.
+void print_nothing_read(const logs::LogsResult& r) {
+  std::cerr << "distdoctor logs: "
+            << (r.files.empty() && r.input_errors.empty() ? "no files found under the given paths"
+                                                          : "none of the inputs could be read")
+            << "\n";
+  for (const auto& e : r.input_errors) std::cerr << "  " << e << "\n";
+  for (const auto& f : r.files) std::cerr << "  " << f.path << ": " << f.error << "\n";
+}
+
+int run_logs(const LogsCommandOptions& opt) {
+  auto t0 = std::chrono::steady_clock::now();
+  const auto& cat = logs::Catalogue::builtin();
+  logs::LogsResult r = logs::analyze_logs(opt.analysis, cat);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  uint64_t bytes = 0;
+  for (const auto& f : r.files) bytes += f.bytes;
+  report::Report rep;
+  rep.title = "distdoctor logs";
+  rep.notes.push_back(fmt::format("{} file(s), {:.1f} MB, {} NCCL process(es), read in {:.2f} s",
+                                  r.files.size(), bytes / 1e6, r.processes.size(), secs));
+  rep.findings = logs::logs_findings(r, cat);
+  bool nothing_read = true;
+  for (const auto& f : r.files)
+    if (f.error.empty() || f.bytes > 0) nothing_read = false;
+  if (nothing_read && !opt.json) {
+    print_nothing_read(r);
+    return report::kExitCannotRun;
+  }
+  if (opt.json) {
+    rep.facts = logs::logs_facts_json(r);
+    auto j = report::render_json(rep);
+    if (nothing_read) j["verdict"] = "could not run";
+    std::cout << j.dump(2) << "\n";
+  } else {
+    report::TextOptions to;
+    to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
+    to.show_ok = to.show_info = !opt.brief;
+    if (!opt.brief) print_summary(r, opt, std::cout);
+    report::render_text(rep, std::cout, to);
+  }
+  std::cout.flush();
+  if (nothing_read) return report::kExitCannotRun;
+  return rep.exit_code();
+}
+
 }  // namespace
 
 Runner setup_logs(CLI::App& sub) {
-  auto a = std::make_shared<LogsArgs>();
-  sub.add_option("paths", a->paths, "Log files, directories (recursive), .gz files, or - for stdin")
+  auto opt = std::make_shared<LogsCommandOptions>();
+  auto& a = opt->analysis;
+  sub.add_option("paths", a.paths, "Log files, directories (recursive), .gz files, or - for stdin")
       ->required();
   sub.add_option(
-      "--iteration-pattern", a->iteration_pattern,
+      "--iteration-pattern", a.scan.iteration_pattern,
       "Text that marks a new training iteration (e.g. 'iteration: '); collective counts are split on it");
-  sub.add_option("--jobs,-j", a->jobs, "Files read in parallel (default: one per core)")
+  sub.add_option("--jobs,-j", a.jobs, "Files read in parallel (default: one per core)")
       ->check(CLI::Range(1, 256));
-  sub.add_option("--max-line-bytes", a->max_line, "Longer lines are cut (and reported)")
+  sub.add_option("--max-line-bytes", a.scan.read.max_line, "Longer lines are cut (and reported)")
       ->check(CLI::Range(size_t{256}, size_t{64} << 20));
-  sub.add_flag("--json", a->json, "Print the report (findings + facts per file and rank) as JSON");
-  sub.add_flag("--brief", a->brief, "Findings only: no summary, no info findings");
-  return [a]() -> int {
-    auto t0 = std::chrono::steady_clock::now();
-    logs::LogsOptions opt;
-    opt.paths = a->paths;
-    opt.jobs = a->jobs;
-    opt.scan.iteration_pattern = a->iteration_pattern;
-    opt.scan.read.max_line = a->max_line;
-    const auto& cat = logs::Catalogue::builtin();
-    logs::LogsResult r = logs::analyze_logs(opt, cat);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    uint64_t bytes = 0;
-    for (const auto& f : r.files) bytes += f.bytes;
-    report::Report rep;
-    rep.title = "distdoctor logs";
-    rep.notes.push_back(fmt::format("{} file(s), {:.1f} MB, {} NCCL process(es), read in {:.2f} s",
-                                    r.files.size(), bytes / 1e6, r.processes.size(), secs));
-    rep.findings = logs::logs_findings(r, cat);
-    bool nothing_read = true;
-    for (const auto& f : r.files)
-      if (f.error.empty() || f.bytes > 0) nothing_read = false;
-    if (nothing_read && !a->json) {
-      std::cerr << "distdoctor logs: "
-                << (r.files.empty() && r.input_errors.empty() ? "no files found under the given paths"
-                                                              : "none of the inputs could be read")
-                << "\n";
-      for (const auto& e : r.input_errors) std::cerr << "  " << e << "\n";
-      for (const auto& f : r.files) std::cerr << "  " << f.path << ": " << f.error << "\n";
-      return report::kExitCannotRun;
-    }
-    if (a->json) {
-      rep.facts = logs::logs_facts_json(r);
-      auto j = report::render_json(rep);
-      if (nothing_read) j["verdict"] = "could not run";
-      std::cout << j.dump(2) << "\n";
-    } else {
-      report::TextOptions to;
-      to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
-      to.show_ok = to.show_info = !a->brief;
-      if (!a->brief) print_summary(r, *a, std::cout);
-      report::render_text(rep, std::cout, to);
-    }
-    std::cout.flush();
-    if (nothing_read) return report::kExitCannotRun;
-    return rep.exit_code();
-  };
+  sub.add_flag("--json", opt->json, "Print the report (findings + facts per file and rank) as JSON");
+  sub.add_flag("--brief", opt->brief, "Findings only: no summary, no info findings");
+  return [opt]() -> int { return run_logs(*opt); };
 }
 
 }  // namespace dd::cli

@@ -7,8 +7,8 @@
 
 namespace dd::dynlib {
 
-Result<int> cuda_device_count() {
-  auto lib = Library::open({"libcuda.so.1", "libcuda.so"}, "DISTDOCTOR_CUDA_LIB");
+Result<int> cuda_device_count(const PathOverride& cuda_lib) {
+  auto lib = Library::open({"libcuda.so.1", "libcuda.so"}, cuda_lib);
   if (!lib) return lib.error();
   using InitFn = int (*)(unsigned);
   using CountFn = int (*)(int*);

@@ -33,14 +33,20 @@ std::string loaded_path(void* handle) {
 }
 
 Result<Library> Library::open(const std::vector<std::string>& names, const char* env_override) {
-  std::vector<std::string> tries = names;
-  std::string via;
+  PathOverride over;
   if (env_override) {
     const char* v = std::getenv(env_override);
-    if (v && *v) {
-      tries = {v};
-      via = std::string(" (from ") + env_override + ")";
-    }
+    if (v && *v) over = {v, env_override};
+  }
+  return open(names, over);
+}
+
+Result<Library> Library::open(const std::vector<std::string>& names, const PathOverride& override_path) {
+  std::vector<std::string> tries = names;
+  std::string via;
+  if (!override_path.path.empty()) {
+    tries = {override_path.path};
+    via = " (from " + override_path.source + ")";
   }
   std::string errors;
   for (const auto& n : tries) {

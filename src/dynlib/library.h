@@ -9,6 +9,13 @@
 
 namespace dd::dynlib {
 
+// A file the user named instead of the loader's search (empty path: none), and where it was named
+// ("DISTDOCTOR_NVML_LIB"), for error messages.
+struct PathOverride {
+  std::string path;
+  std::string source;
+};
+
 class Library {
  public:
   Library() = default;
@@ -21,6 +28,8 @@ class Library {
   // Opens the first of `names` that loads; when env var `env_override` is set and non-empty, only that path.
   // The error names every attempt and dlerror()'s text for each.
   static Result<Library> open(const std::vector<std::string>& names, const char* env_override = nullptr);
+  // The same with the override already read (distdoctor's own settings come from probe/tool_env.h).
+  static Result<Library> open(const std::vector<std::string>& names, const PathOverride& override_path);
 
   // Address of the first symbol in `names` that exists, or nullptr. `found` receives the name used.
   void* sym(std::initializer_list<const char*> names, std::string* found = nullptr) const;

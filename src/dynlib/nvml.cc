@@ -11,14 +11,10 @@ std::string Nvml::error_string(nvmlReturn_t r) const {
   return "NVML error " + std::to_string(r);
 }
 
-Result<Nvml> load_nvml() {
-  auto lib = Library::open({"libnvidia-ml.so.1", "libnvidia-ml.so"}, "DISTDOCTOR_NVML_LIB");
-  if (!lib) return lib.error();
-  Nvml n;
-  n.lib = std::move(*lib);
-  const Library& l = n.lib;
-  n.Init = reinterpret_cast<decltype(n.Init)>(l.sym({"nvmlInit_v2", "nvmlInit"}, &n.init_symbol));
-  if (!n.Init) return Error{"NVML library " + n.lib.path() + " has no nvmlInit_v2/nvmlInit symbol", 0};
+namespace {
+
+// Library-wide calls: error strings, shutdown, driver versions, device count and handles.
+void resolve_system(const Library& l, Nvml& n) {
   n.ErrorString = l.fn<decltype(n.ErrorString)>({"nvmlErrorString"});
   n.Shutdown = l.fn<decltype(n.Shutdown)>({"nvmlShutdown"});
   n.SystemGetDriverVersion = l.fn<decltype(n.SystemGetDriverVersion)>({"nvmlSystemGetDriverVersion"});
@@ -27,9 +23,13 @@ Result<Nvml> load_nvml() {
   n.DeviceGetCount = l.fn<decltype(n.DeviceGetCount)>({"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"});
   n.DeviceGetHandleByIndex = l.fn<decltype(n.DeviceGetHandleByIndex)>(
       {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
+}
+
+// Per-device identity, memory, utilisation and compute processes.
+void resolve_identity(const Library& l, Nvml& n) {
   n.DeviceGetName = l.fn<decltype(n.DeviceGetName)>({"nvmlDeviceGetName"});
   n.DeviceGetUUID = l.fn<decltype(n.DeviceGetUUID)>({"nvmlDeviceGetUUID"});
-  // _v2 and _v3 share the nvmlPciInfo_t layout declared above; the unversioned one is older and smaller.
+  // _v2 and _v3 share the nvmlPciInfo_t layout declared in nvml.h; the unversioned one is older and smaller.
   n.DeviceGetPciInfo =
       l.fn<decltype(n.DeviceGetPciInfo)>({"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"});
   n.DeviceGetMemoryInfo = l.fn<decltype(n.DeviceGetMemoryInfo)>({"nvmlDeviceGetMemoryInfo"});
@@ -40,6 +40,10 @@ Result<Nvml> load_nvml() {
   if (!n.DeviceGetComputeRunningProcesses)
     n.DeviceGetComputeRunningProcesses_v1 =
         l.fn<decltype(n.DeviceGetComputeRunningProcesses_v1)>({"nvmlDeviceGetComputeRunningProcesses"});
+}
+
+// ECC, page retirement, row remapping and MIG.
+void resolve_health(const Library& l, Nvml& n) {
   n.DeviceGetEccMode = l.fn<decltype(n.DeviceGetEccMode)>({"nvmlDeviceGetEccMode"});
   n.DeviceGetTotalEccErrors = l.fn<decltype(n.DeviceGetTotalEccErrors)>({"nvmlDeviceGetTotalEccErrors"});
   n.DeviceGetRetiredPagesPendingStatus =
@@ -50,6 +54,10 @@ Result<Nvml> load_nvml() {
       l.fn<decltype(n.DeviceGetMaxMigDeviceCount)>({"nvmlDeviceGetMaxMigDeviceCount"});
   n.DeviceGetMigDeviceHandleByIndex =
       l.fn<decltype(n.DeviceGetMigDeviceHandleByIndex)>({"nvmlDeviceGetMigDeviceHandleByIndex"});
+}
+
+// NVLink state, version and remote end; the architecture (for the NVLink version).
+void resolve_nvlinks(const Library& l, Nvml& n) {
   n.DeviceGetNvLinkState = l.fn<decltype(n.DeviceGetNvLinkState)>({"nvmlDeviceGetNvLinkState"});
   n.DeviceGetNvLinkVersion = l.fn<decltype(n.DeviceGetNvLinkVersion)>({"nvmlDeviceGetNvLinkVersion"});
   n.DeviceGetNvLinkRemotePciInfo =
@@ -57,6 +65,10 @@ Result<Nvml> load_nvml() {
   n.DeviceGetNvLinkRemoteDeviceType =
       l.fn<decltype(n.DeviceGetNvLinkRemoteDeviceType)>({"nvmlDeviceGetNvLinkRemoteDeviceType"});
   n.DeviceGetArchitecture = l.fn<decltype(n.DeviceGetArchitecture)>({"nvmlDeviceGetArchitecture"});
+}
+
+// PCIe link, NUMA node, CPU affinity, topology and P2P status between devices.
+void resolve_placement(const Library& l, Nvml& n) {
   n.DeviceGetCurrPcieLinkGeneration =
       l.fn<decltype(n.DeviceGetCurrPcieLinkGeneration)>({"nvmlDeviceGetCurrPcieLinkGeneration"});
   n.DeviceGetCurrPcieLinkWidth =
@@ -70,6 +82,23 @@ Result<Nvml> load_nvml() {
   n.DeviceGetTopologyCommonAncestor =
       l.fn<decltype(n.DeviceGetTopologyCommonAncestor)>({"nvmlDeviceGetTopologyCommonAncestor"});
   n.DeviceGetP2PStatus = l.fn<decltype(n.DeviceGetP2PStatus)>({"nvmlDeviceGetP2PStatus"});
+}
+
+}  // namespace
+
+Result<Nvml> load_nvml(const PathOverride& nvml_lib) {
+  auto lib = Library::open({"libnvidia-ml.so.1", "libnvidia-ml.so"}, nvml_lib);
+  if (!lib) return lib.error();
+  Nvml n;
+  n.lib = std::move(*lib);
+  const Library& l = n.lib;
+  n.Init = reinterpret_cast<decltype(n.Init)>(l.sym({"nvmlInit_v2", "nvmlInit"}, &n.init_symbol));
+  if (!n.Init) return Error{"NVML library " + n.lib.path() + " has no nvmlInit_v2/nvmlInit symbol", 0};
+  resolve_system(l, n);
+  resolve_identity(l, n);
+  resolve_health(l, n);
+  resolve_nvlinks(l, n);
+  resolve_placement(l, n);
   return n;
 }
 

@@ -106,7 +106,8 @@ struct Nvml {
   std::string error_string(nvmlReturn_t r) const;
 };
 
-// Loads libnvidia-ml.so.1 (or $DISTDOCTOR_NVML_LIB) and resolves the table; nvmlInit is NOT called.
-Result<Nvml> load_nvml();
+// Loads libnvidia-ml.so.1 (or the override, e.g. $DISTDOCTOR_NVML_LIB as probe/tool_env.h read it) and
+// resolves the table; nvmlInit is NOT called.
+Result<Nvml> load_nvml(const PathOverride& nvml_lib);
 
 }  // namespace dd::dynlib

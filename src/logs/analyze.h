@@ -39,10 +39,11 @@ LogsResult merge_results(std::vector<FileResult> files, const Catalogue& cat);
 // Findings: input problems, catalogue matches, unexplained NCCL WARNs, and the cross-rank rules.
 std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue& cat);
 
-// Cross-rank rules over the merged facts (log_rules.cc).
+// Cross-rank rules over the merged facts (log_rules.h lists them; log_rules.cc runs them).
 std::vector<report::Finding> cross_rank_findings(const LogsResult& r);
 
-// Long forms of the logs.* ids the rules above emit (for `explain`): id, title, explanation.
+// Long forms of the logs.* ids the rules above emit (for `explain`; logs_finding_docs.cc): id, title,
+// explanation.
 struct LogsDoc {
   const char* id;
   const char* title;

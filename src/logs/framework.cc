@@ -40,28 +40,7 @@ int rank_in_brackets(std::string_view s) {
 
 void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) {
   if (block_lines_left_ > 0) {
-    --block_lines_left_;
-    std::string_view t = trim(msg);
-    if (t.size() >= 20 && t.compare(0, 20, "====================") == 0 &&
-        child_failures.size() > block_start_) {
-      block_lines_left_ = 0;  // closing rule of the summary
-      return;
-    }
-    if (t.size() > 2 && t[0] == '[' && t.back() == ':' &&
-        t[t.size() - 2] == ']') {  // "[0]:" starts a failure
-      if (child_failures.size() < 1024)
-        child_failures.push_back(ChildFailure{.at = at, .root_cause = root_next_});
-      root_next_ = false;
-      return;
-    }
-    if (t.size() > 10 && t.compare(0, 10, "Root Cause") == 0) {
-      root_next_ = true;
-      return;
-    }
-    size_t colon = t.find(" : ");
-    if (colon == std::string_view::npos && t.size() > 10 && t.compare(0, 10, "error_file") == 0) colon = 10;
-    if (colon != std::string_view::npos && colon < 16 && !child_failures.empty())
-      child_field(trim(t.substr(0, colon)), trim(t.substr(colon + 3 > t.size() ? t.size() : colon + 3)), at);
+    summary_line(msg, at);
     return;
   }
   if (contains(msg, "ChildFailedError")) {
@@ -71,19 +50,7 @@ void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) 
     return;
   }
   if (contains(msg, "Watchdog caught collective operation timeout")) {
-    WatchdogTimeout w;
-    w.at = at;
-    w.rank = rank_in_brackets(msg);
-    if (w.rank < 0) w.rank = fw_rank;
-    w.seq = int_after(msg, "SeqNum=");
-    size_t k = msg.find("OpType=");
-    if (k != std::string_view::npos) {
-      std::string_view op = msg.substr(k + 7);
-      w.op = std::string(op.substr(0, op.find_first_of(", )")));
-    }
-    w.timeout_ms = int_after(msg, "Timeout(ms)=");
-    w.ran_ms = int_after(msg, "ran for ");
-    watchdogs.push_back(std::move(w));
+    watchdog_timeout(msg, fw_rank, at);
     return;
   }
   // "last enqueued NCCL work: 3, last completed NCCL work: 2" (2.1-2.4) / "last enqueued work: 3, last
@@ -91,27 +58,69 @@ void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) 
   size_t ke = msg.find("ast enqueued ");
   if (ke != std::string_view::npos && msg.find("work: ", ke) != std::string_view::npos) {
     int rank = rank_in_brackets(msg);
-    if (rank < 0) rank = fw_rank;
-    std::string_view tail = msg.substr(ke);
-    int64_t enq = int_after(tail, "work: ");
-    size_t kc = tail.find("last completed ");
-    int64_t done = kc == std::string_view::npos ? -1 : int_after(tail.substr(kc), "work: ");
-    for (auto it = watchdogs.rbegin(); it != watchdogs.rend(); ++it) {
-      if (it->rank == rank) {
-        if (it->last_completed < 0) {
-          it->last_enqueued = enq;
-          it->last_completed = done;
-        }
-        return;
-      }
-    }
-    WatchdogTimeout w;  // a rank that did not time out itself but reported where it stood
-    w.at = at;
-    w.rank = rank;
-    w.last_enqueued = enq;
-    w.last_completed = done;
-    watchdogs.push_back(std::move(w));
+    work_status(msg.substr(ke), rank >= 0 ? rank : fw_rank, at);
   }
+}
+
+void FrameworkScanner::summary_line(std::string_view msg, const Where& at) {
+  --block_lines_left_;
+  std::string_view t = trim(msg);
+  if (t.size() >= 20 && t.compare(0, 20, "====================") == 0 &&
+      child_failures.size() > block_start_) {
+    block_lines_left_ = 0;  // closing rule of the summary
+    return;
+  }
+  if (t.size() > 2 && t[0] == '[' && t.back() == ':' && t[t.size() - 2] == ']') {  // "[0]:" starts a failure
+    if (child_failures.size() < 1024)
+      child_failures.push_back(ChildFailure{.at = at, .root_cause = root_next_});
+    root_next_ = false;
+    return;
+  }
+  if (t.size() > 10 && t.compare(0, 10, "Root Cause") == 0) {
+    root_next_ = true;
+    return;
+  }
+  size_t colon = t.find(" : ");
+  if (colon == std::string_view::npos && t.size() > 10 && t.compare(0, 10, "error_file") == 0) colon = 10;
+  if (colon != std::string_view::npos && colon < 16 && !child_failures.empty())
+    child_field(trim(t.substr(0, colon)), trim(t.substr(colon + 3 > t.size() ? t.size() : colon + 3)), at);
+}
+
+void FrameworkScanner::watchdog_timeout(std::string_view msg, int fw_rank, const Where& at) {
+  WatchdogTimeout w;
+  w.at = at;
+  w.rank = rank_in_brackets(msg);
+  if (w.rank < 0) w.rank = fw_rank;
+  w.seq = int_after(msg, "SeqNum=");
+  size_t k = msg.find("OpType=");
+  if (k != std::string_view::npos) {
+    std::string_view op = msg.substr(k + 7);
+    w.op = std::string(op.substr(0, op.find_first_of(", )")));
+  }
+  w.timeout_ms = int_after(msg, "Timeout(ms)=");
+  w.ran_ms = int_after(msg, "ran for ");
+  watchdogs.push_back(std::move(w));
+}
+
+void FrameworkScanner::work_status(std::string_view tail, int rank, const Where& at) {
+  int64_t enq = int_after(tail, "work: ");
+  size_t kc = tail.find("last completed ");
+  int64_t done = kc == std::string_view::npos ? -1 : int_after(tail.substr(kc), "work: ");
+  for (auto it = watchdogs.rbegin(); it != watchdogs.rend(); ++it) {
+    if (it->rank == rank) {
+      if (it->last_completed < 0) {
+        it->last_enqueued = enq;
+        it->last_completed = done;
+      }
+      return;
+    }
+  }
+  WatchdogTimeout w;  // a rank that did not time out itself but reported where it stood
+  w.at = at;
+  w.rank = rank;
+  w.last_enqueued = enq;
+  w.last_completed = done;
+  watchdogs.push_back(std::move(w));
 }
 
 void FrameworkScanner::child_field(std::string_view key, std::string_view value, const Where& at) {

@@ -18,6 +18,9 @@ class FrameworkScanner {
   std::vector<ChildFailure> child_failures;
 
  private:
+  void summary_line(std::string_view msg, const Where& at);  // a line inside a ChildFailedError summary
+  void watchdog_timeout(std::string_view msg, int fw_rank, const Where& at);
+  void work_status(std::string_view tail, int rank, const Where& at);  // "last enqueued ... work: N, ..."
   void child_field(std::string_view key, std::string_view value, const Where& at);
   int block_lines_left_ = 0;  // > 0 while inside a ChildFailedError summary
   size_t block_start_ = 0;    // failures before the current summary began

@@ -1,5 +1,5 @@
 // LogFacts: what the logs say, per process (host+pid, with the rank where NCCL prints it) and per file.
-// Plain data with a JSON form; the rules in log_rules.cc turn it into findings.
+// Plain data with a JSON form; the rules of log_rules.h turn it into findings.
 #pragma once
 #include <cstdint>
 #include <map>

@@ -105,20 +105,77 @@ std::string_view coll_op_name(std::string_view msg) {
   return msg.substr(0, k);
 }
 
-std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const Where& at) {
-  if (msg.empty()) return {};
-  if (std::string_view op = coll_op_name(msg); !op.empty()) {
-    auto bump = [op](OpCounts& m) {
-      auto it = m.find(op);
-      if (it != m.end())
-        ++it->second;
-      else if (m.size() < 64)
-        m.emplace(std::string(op), 1);
-    };
-    bump(p.coll_counts);
-    if (!p.iterations.empty()) bump(p.iterations.back());
-    return op;
+namespace {
+
+// A COLL line: one more call of `op`, in the totals and in the current iteration.
+void count_coll(ProcessFacts& p, std::string_view op) {
+  auto bump = [op](OpCounts& m) {
+    auto it = m.find(op);
+    if (it != m.end())
+      ++it->second;
+    else if (m.size() < 64)
+      m.emplace(std::string(op), 1);
+  };
+  bump(p.coll_counts);
+  if (!p.iterations.empty()) bump(p.iterations.back());
+}
+
+// "NET/Plugin: ..." (the text after "NET/Plugin"): no plugin (internal), or the loaded plugin's name.
+void absorb_net_plugin(ProcessFacts& p, std::string_view r) {
+  if (r.find("No plugin found") != std::string_view::npos ||
+      r.find("Could not find") != std::string_view::npos || r.find("internal") != std::string_view::npos) {
+    if (p.net_plugin.empty()) p.net_plugin = "internal";
+  } else if (size_t k = r.find("Loaded net plugin "); k != std::string_view::npos) {
+    p.net_plugin = std::string(first_token(r.substr(k + 18)));
   }
+}
+
+// Lines starting with 'N': "NCCL version ...", "NET/Plugin ...", "NET/<name> : Using ..." / GDR state.
+void absorb_n_line(ProcessFacts& p, std::string_view msg) {
+  if (starts(msg, "NCCL version ")) {
+    if (p.nccl_version.empty()) p.nccl_version = std::string(first_token(msg.substr(13)));
+  } else if (starts(msg, "NET/Plugin")) {
+    absorb_net_plugin(p, msg.substr(10));
+  } else if (starts(msg, "NET/")) {
+    size_t sep = msg.find(" : ");
+    if (sep == std::string_view::npos) return;
+    std::string_view name = msg.substr(4, sep - 4), rest = msg.substr(sep + 3);
+    if (starts(rest, "Using "))
+      absorb_net_using(p, name, rest.substr(6));
+    else if (starts(rest, "GPU Direct RDMA Enabled"))
+      p.gdr = 1;
+    else if (starts(rest, "GPU Direct RDMA Disabled") && p.gdr < 0)
+      p.gdr = 0;
+  }
+}
+
+// Lines starting with 'c': cudaDriverVersion, and a communicator init start ("comm 0x... nRanks ...
+// localRank ..."). Returns true when the line is fully handled (no Init COMPLETE / trace check after it).
+bool absorb_c_line(ProcessFacts& p, std::string_view msg) {
+  if (starts(msg, "cudaDriverVersion ")) {
+    int64_t v;
+    if (nccl::parse_int(msg.substr(18), v)) p.cuda_driver = static_cast<int>(v);
+  } else if (starts(msg, "comm 0x") && msg.find(" nRanks ") != std::string_view::npos &&
+             msg.find(" localRank") != std::string_view::npos) {
+    ++p.comm_inits;
+    set_rank(p, msg, " rank ", " nRanks ");
+    return true;
+  }
+  return false;  // 2.1x: "comm 0x... rank 0 nranks 2 ... - Init COMPLETE"
+}
+
+void absorb_init_timings(ProcessFacts& p, std::string_view msg) {
+  set_rank(p, msg, " rank ", " nranks ");
+  size_t t = msg.find(" total ");
+  if (t != std::string_view::npos) {
+    p.init_timings = std::string(msg.substr(t + 1, 200));
+    p.init_total_s = std::strtod(std::string(first_token(msg.substr(t + 7))).c_str(), nullptr);
+  }
+}
+
+// Dispatches on the first byte. Returns true when the line was handled; false lets the caller look for
+// Init COMPLETE and error-trace lines.
+bool absorb_by_first_byte(ProcessFacts& p, std::string_view msg) {
   switch (msg[0]) {
     case 'C':
       if (starts(msg, "Channel "))
@@ -128,75 +185,49 @@ std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const W
         int64_t g = int_after(msg, " GDR ");
         if (g >= 0 && p.gdr < 0) p.gdr = g && p.network != "Socket" ? 1 : 0;
       }
-      return {};
+      return true;
     case 'c':
-      if (starts(msg, "cudaDriverVersion ")) {
-        int64_t v;
-        if (nccl::parse_int(msg.substr(18), v)) p.cuda_driver = static_cast<int>(v);
-      } else if (starts(msg, "comm 0x") && msg.find(" nRanks ") != std::string_view::npos &&
-                 msg.find(" localRank") != std::string_view::npos) {
-        ++p.comm_inits;
-        set_rank(p, msg, " rank ", " nRanks ");
-        return {};
-      }
-      break;  // 2.1x: "comm 0x... rank 0 nranks 2 ... - Init COMPLETE"
+      return absorb_c_line(p, msg);
     case 'N':
-      if (starts(msg, "NCCL version ")) {
-        if (p.nccl_version.empty()) p.nccl_version = std::string(first_token(msg.substr(13)));
-      } else if (starts(msg, "NET/Plugin")) {
-        std::string_view r = msg.substr(10);
-        if (r.find("No plugin found") != std::string_view::npos ||
-            r.find("Could not find") != std::string_view::npos ||
-            r.find("internal") != std::string_view::npos) {
-          if (p.net_plugin.empty()) p.net_plugin = "internal";
-        } else if (size_t k = r.find("Loaded net plugin "); k != std::string_view::npos) {
-          p.net_plugin = std::string(first_token(r.substr(k + 18)));
-        }
-      } else if (starts(msg, "NET/")) {
-        size_t sep = msg.find(" : ");
-        if (sep == std::string_view::npos) return {};
-        std::string_view name = msg.substr(4, sep - 4), rest = msg.substr(sep + 3);
-        if (starts(rest, "Using "))
-          absorb_net_using(p, name, rest.substr(6));
-        else if (starts(rest, "GPU Direct RDMA Enabled"))
-          p.gdr = 1;
-        else if (starts(rest, "GPU Direct RDMA Disabled") && p.gdr < 0)
-          p.gdr = 0;
-      }
-      return {};
+      absorb_n_line(p, msg);
+      return true;
     case 'B':
       if (starts(msg, "Bootstrap")) {
         size_t u = msg.find("Using ");
         if (u != std::string_view::npos && u < 14 && p.bootstrap_if.empty())
           split_if_addr(first_token(msg.substr(u + 6)), p.bootstrap_if, p.bootstrap_ip);
       }
-      return {};
+      return true;
     case 'U':
       if (starts(msg, "Using network ")) p.network = std::string(msg.substr(14));
-      return {};
+      return true;
     case 'I':
-      if (starts(msg, "Init timings")) {
-        set_rank(p, msg, " rank ", " nranks ");
-        size_t t = msg.find(" total ");
-        if (t != std::string_view::npos) {
-          p.init_timings = std::string(msg.substr(t + 1, 200));
-          p.init_total_s = std::strtod(std::string(first_token(msg.substr(t + 7))).c_str(), nullptr);
-        }
-      }
-      return {};
+      if (starts(msg, "Init timings")) absorb_init_timings(p, msg);
+      return true;
     case 'G':
       if (starts(msg, "GPU Direct RDMA Enabled"))
         p.gdr = 1;
       else if (starts(msg, "GPU Direct RDMA Disabled") && p.gdr < 0)
         p.gdr = 0;
-      return {};
+      return true;
     case 'S':
       if (starts(msg, "Successfully loaded external network plugin "))
         p.net_plugin = std::string(msg.substr(44));
-      return {};
+      return true;
     default:
-      break;
+      return false;
   }
+}
+
+}  // namespace
+
+std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const Where& at) {
+  if (msg.empty()) return {};
+  if (std::string_view op = coll_op_name(msg); !op.empty()) {
+    count_coll(p, op);
+    return op;
+  }
+  if (absorb_by_first_byte(p, msg)) return {};
   if (ends(msg, "Init COMPLETE")) {
     if (p.init_complete++ == 0) p.first_init_complete = at;
     set_rank(p, msg, " rank ", " nranks ");

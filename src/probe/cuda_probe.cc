@@ -2,6 +2,7 @@
 #include "probe/cuda_probe.h"
 
 #include "dynlib/cuda_driver.h"
+#include "probe/tool_env.h"
 
 namespace dd::probe {
 
@@ -13,7 +14,7 @@ CudaFacts cuda_env_facts(const EnvMap& env) {
 
 std::string cuda_count_child() {
   nlohmann::json j;
-  auto n = dynlib::cuda_device_count();
+  auto n = dynlib::cuda_device_count({tool_env().cuda_lib, "DISTDOCTOR_CUDA_LIB"});
   if (n)
     j["device_count"] = *n;
   else

@@ -38,54 +38,67 @@ void matrix(std::ostream& out, const char* title, const std::vector<std::vector<
   }
 }
 
-}  // namespace
+void print_gpu(const Gpu& d, std::ostream& out) {
+  out << fmt::format("  [{}] {} {} {}\n", d.index, d.name, d.pci_bus_id, d.uuid);
+  out << fmt::format(
+      "      memory {}/{} MiB, util {}%, ECC {} (uncorrected volatile {}, aggregate {}), "
+      "retired pending {}, row remap pending {} failure {}, MIG {}\n",
+      num(d.memory_used_mib), num(d.memory_total_mib), num(d.utilization_pct),
+      d.ecc_enabled < 0 ? "?"
+      : d.ecc_enabled   ? "on"
+                        : "off",
+      num(d.ecc_uncorrected_volatile), num(d.ecc_uncorrected_aggregate), num(d.retired_pages_pending),
+      num(d.remapped_rows_pending), num(d.remapped_rows_failure), num(d.mig_mode));
+  out << fmt::format("      NVLink {}/{} active (v{}), PCIe gen {}/{} x{}/{}, NUMA {}, CPUs {}\n",
+                     num(d.nvlinks_active), num(d.nvlinks_total), num(d.nvlink_version), num(d.pcie_gen),
+                     num(d.pcie_gen_max), num(d.pcie_width), num(d.pcie_width_max), d.numa_node,
+                     d.cpu_affinity.empty() ? "?" : d.cpu_affinity);
+  for (const auto& p : d.processes)
+    out << fmt::format("      process {} {} {} MiB\n", p.pid, p.name.empty() ? "?" : p.name, num(p.used_mib));
+}
 
-void print_facts_summary(const NodeFacts& f, std::ostream& out) {
+// Hostname, fqdn, resolution, kernel, container.
+void print_host(const NodeFacts& f, std::ostream& out) {
   const auto& h = f.host;
   out << fmt::format("Host     {} (fqdn {}, resolves to {}), kernel {}, container {}\n", h.hostname, h.fqdn,
                      h.resolved_addrs.empty() ? "nothing" : join(h.resolved_addrs, ", "), h.kernel,
                      h.container);
+}
 
+// NVML, driver, each GPU, the P2P and topology matrices.
+void print_gpus(const NodeFacts& f, std::ostream& out) {
   const auto& g = f.gpu;
   if (!g.nvml_loaded) {
     out << "GPUs     NVML unavailable: " << g.nvml_error << "\n";
   } else {
     out << fmt::format("GPUs     {} via {}, driver {}, CUDA driver {}.{}\n", g.gpus.size(), g.nvml_library,
                        g.driver_version, g.cuda_driver_version / 1000, (g.cuda_driver_version % 1000) / 10);
-    for (const auto& d : g.gpus) {
-      out << fmt::format("  [{}] {} {} {}\n", d.index, d.name, d.pci_bus_id, d.uuid);
-      out << fmt::format(
-          "      memory {}/{} MiB, util {}%, ECC {} (uncorrected volatile {}, aggregate {}), "
-          "retired pending {}, row remap pending {} failure {}, MIG {}\n",
-          num(d.memory_used_mib), num(d.memory_total_mib), num(d.utilization_pct),
-          d.ecc_enabled < 0 ? "?"
-          : d.ecc_enabled   ? "on"
-                            : "off",
-          num(d.ecc_uncorrected_volatile), num(d.ecc_uncorrected_aggregate), num(d.retired_pages_pending),
-          num(d.remapped_rows_pending), num(d.remapped_rows_failure), num(d.mig_mode));
-      out << fmt::format("      NVLink {}/{} active (v{}), PCIe gen {}/{} x{}/{}, NUMA {}, CPUs {}\n",
-                         num(d.nvlinks_active), num(d.nvlinks_total), num(d.nvlink_version), num(d.pcie_gen),
-                         num(d.pcie_gen_max), num(d.pcie_width), num(d.pcie_width_max), d.numa_node,
-                         d.cpu_affinity.empty() ? "?" : d.cpu_affinity);
-      for (const auto& p : d.processes)
-        out << fmt::format("      process {} {} {} MiB\n", p.pid, p.name.empty() ? "?" : p.name,
-                           num(p.used_mib));
-    }
+    for (const auto& d : g.gpus) print_gpu(d, out);
     matrix(out, "P2P read (nvidia-smi topo -p2p r)", g.p2p_read);
     matrix(out, "Topology (nvidia-smi topo -m)", g.topology);
   }
+}
+
+// CUDA_VISIBLE_DEVICES and the driver's device count.
+void print_cuda(const NodeFacts& f, std::ostream& out) {
   const auto& c = f.cuda;
   out << fmt::format("CUDA     CUDA_VISIBLE_DEVICES={}, driver sees {} device(s){}\n",
                      c.visible_devices_set ? "\"" + c.visible_devices + "\"" : "(unset)", num(c.device_count),
                      c.driver_error.empty() ? "" : " — " + c.driver_error);
+}
 
+// The library the loader picks, every candidate, every NCCL_* setting.
+void print_nccl(const NodeFacts& f, std::ostream& out) {
   out << "NCCL     loader picks " << (f.nccl.loader_choice.empty() ? "nothing" : f.nccl.loader_choice)
       << "\n";
   for (const auto& l : f.nccl.libs)
     out << fmt::format("  {:<8} {} ({}){}\n", l.version.empty() ? "?" : l.version, l.path, l.source,
                        l.error.empty() ? "" : " — " + l.error);
   for (const auto& [k, s] : f.nccl.settings) out << fmt::format("  {}={} (from {})\n", k, s.value, s.source);
+}
 
+// Default route and interfaces.
+void print_network(const NodeFacts& f, std::ostream& out) {
   out << "Network  default route via "
       << (f.net.default_route_ifname.empty() ? "none" : f.net.default_route_ifname) << "\n";
   for (const auto& i : f.net.interfaces) {
@@ -96,6 +109,10 @@ void print_facts_summary(const NodeFacts& f, std::ostream& out) {
                        i.speed_mbps < 0 ? "" : std::to_string(i.speed_mbps) + "Mb",
                        addrs.empty() ? "(no address)" : addrs, i.master.empty() ? "" : " master " + i.master);
   }
+}
+
+// RDMA devices, ports and GIDs.
+void print_rdma(const NodeFacts& f, std::ostream& out) {
   if (f.ib.devices.empty())
     out << "RDMA     " << (f.ib.sysfs_present ? "no devices" : "no /sys/class/infiniband") << "\n";
   for (const auto& d : f.ib.devices) {
@@ -107,6 +124,10 @@ void print_facts_summary(const NodeFacts& f, std::ostream& out) {
         out << fmt::format("    gid[{}] {} {} {}\n", gid.index, gid.gid, gid.type, gid.netdev);
     }
   }
+}
+
+// /dev/shm, limits, modules, orphaned SysV segments.
+void print_system(const NodeFacts& f, std::ostream& out) {
   const auto& s = f.system;
   out << fmt::format("System   /dev/shm {} ({} free), memlock {}/{}, nofile {}/{}\n",
                      bytes(s.shm_total_bytes), bytes(s.shm_free_bytes), limit(s.memlock_soft),
@@ -117,11 +138,28 @@ void print_facts_summary(const NodeFacts& f, std::ostream& out) {
   for (const auto& o : s.sysv_orphans)
     out << fmt::format("  orphaned SysV shm id {} key {} {} created by pid {}\n", o.shmid, o.key,
                        bytes(o.bytes), o.cpid);
+}
+
+// Recorded environment and probe errors.
+void print_env_and_errors(const NodeFacts& f, std::ostream& out) {
   if (!f.env.empty()) {
     out << "Env\n";
     for (const auto& [k, v] : f.env) out << "  " << k << "=" << v << "\n";
   }
   for (const auto& e : f.probe_errors) out << "probe error: " << e << "\n";
+}
+
+}  // namespace
+
+void print_facts_summary(const NodeFacts& f, std::ostream& out) {
+  print_host(f, out);
+  print_gpus(f, out);
+  print_cuda(f, out);
+  print_nccl(f, out);
+  print_network(f, out);
+  print_rdma(f, out);
+  print_system(f, out);
+  print_env_and_errors(f, out);
 }
 
 }  // namespace dd::probe

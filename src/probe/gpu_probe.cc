@@ -1,9 +1,11 @@
-// GPU probe through NVML: per-GPU facts, then the pairwise P2P status and topology matrices.
+// GPU probe through NVML: per-GPU facts (gpu_device.cc), then the pairwise P2P status and topology matrices.
 #include "probe/gpu_probe.h"
 
-#include <map>
+#include <algorithm>
 
+#include "probe/gpu_device.h"
 #include "probe/gpu_labels.h"
+#include "probe/tool_env.h"
 
 namespace dd::probe {
 namespace {
@@ -13,214 +15,28 @@ using dynlib::Nvml;
 using dynlib::nvmlDevice_t;
 using dynlib::nvmlReturn_t;
 
-// Links of one GPU: active NVLinks per remote PCI bus id, and links that end at an NVSwitch.
-struct LinkMap {
-  std::map<std::string, int> to_bus;
-  int to_switch = 0;
-  int type_unknown =
-      0;  // links whose remote type NVML could not say (old driver): decided after all GPUs are read
-};
-
-std::string trim_nul(const char* s, size_t n) {
-  size_t len = 0;
-  while (len < n && s[len]) ++len;
-  return std::string(s, len);
-}
-
-void read_processes(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g) {
-  std::vector<std::pair<unsigned, unsigned long long>> procs;
-  unsigned count = 0;
-  if (n.DeviceGetComputeRunningProcesses) {
-    std::vector<dynlib::nvmlProcessInfo_t> buf(64);
-    count = unsigned(buf.size());
-    nvmlReturn_t r = n.DeviceGetComputeRunningProcesses(d, &count, buf.data());
-    if (r == dynlib::kNvmlErrorInsufficientSize) {
-      buf.resize(count + 16);
-      count = unsigned(buf.size());
-      r = n.DeviceGetComputeRunningProcesses(d, &count, buf.data());
-    }
-    if (r != kNvmlSuccess) return;
-    for (unsigned i = 0; i < count && i < buf.size(); ++i)
-      procs.emplace_back(buf[i].pid, buf[i].usedGpuMemory);
-  } else if (n.DeviceGetComputeRunningProcesses_v1) {
-    std::vector<dynlib::nvmlProcessInfo_v1_t> buf(256);
-    count = unsigned(buf.size());
-    if (n.DeviceGetComputeRunningProcesses_v1(d, &count, buf.data()) != kNvmlSuccess) return;
-    for (unsigned i = 0; i < count && i < buf.size(); ++i)
-      procs.emplace_back(buf[i].pid, buf[i].usedGpuMemory);
-  } else {
-    return;
-  }
-  for (auto [pid, mem] : procs) {
-    GpuProcess p;
-    p.pid = pid;
-    auto comm = read_trimmed(fs, "/proc/" + std::to_string(pid) + "/comm");
-    if (comm) p.name = *comm;  // other PID namespace (container): unreadable, stays ""
-    if (mem != dynlib::kNvmlValueNotAvailable) p.used_mib = int64_t(mem >> 20);
-    g.processes.push_back(std::move(p));
-  }
-}
-
-void read_nvlinks(const Nvml& n, nvmlDevice_t d, Gpu& g, LinkMap& links) {
-  if (!n.DeviceGetNvLinkState) return;
-  unsigned arch = 0;
-  bool have_arch = n.DeviceGetArchitecture && n.DeviceGetArchitecture(d, &arch) == kNvmlSuccess;
-  int total = 0, active = 0;
-  for (unsigned l = 0; l < unsigned(dynlib::kNvmlNvlinkMaxLinks); ++l) {
-    int state = 0;
-    if (n.DeviceGetNvLinkState(d, l, &state) != kNvmlSuccess) continue;  // link not present
-    ++total;
-    if (state != 1) continue;
-    ++active;
-    unsigned ver = 0;
-    if (g.nvlink_version < 0 && n.DeviceGetNvLinkVersion &&
-        n.DeviceGetNvLinkVersion(d, l, &ver) == kNvmlSuccess)
-      g.nvlink_version = nvlink_major_version(int(ver), have_arch ? int(arch) : -1);
-    int type = -1;
-    if (n.DeviceGetNvLinkRemoteDeviceType && n.DeviceGetNvLinkRemoteDeviceType(d, l, &type) == kNvmlSuccess &&
-        type == dynlib::kNvmlNvlinkDeviceTypeSwitch) {
-      ++links.to_switch;
-      continue;
-    }
-    if (!n.DeviceGetNvLinkRemoteDeviceType) ++links.type_unknown;
-    dynlib::nvmlPciInfo_t pci{};
-    if (n.DeviceGetNvLinkRemotePciInfo && n.DeviceGetNvLinkRemotePciInfo(d, l, &pci) == kNvmlSuccess)
-      ++links.to_bus[normalize_bus_id(trim_nul(pci.busId, sizeof(pci.busId)))];
-  }
-  g.nvlinks_total = total;
-  g.nvlinks_active = total > 0 ? active : 0;
-}
-
-void read_numa(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g) {
-  unsigned node = 0;
-  if (n.DeviceGetNumaNodeId && n.DeviceGetNumaNodeId(d, &node) == kNvmlSuccess) g.numa_node = int(node);
-  std::string sys = "/sys/bus/pci/devices/" + normalize_bus_id(g.pci_bus_id);
-  if (g.numa_node < 0 && !g.pci_bus_id.empty()) {
-    auto s = read_trimmed(fs, sys + "/numa_node");
-    if (s) try {
-        g.numa_node = std::stoi(*s);  // -1 on single-node machines
-      } catch (...) {
-      }
-  }
-  if (n.DeviceGetCpuAffinity) {
-    std::vector<unsigned long> mask(64);  // 4096 CPUs
-    if (n.DeviceGetCpuAffinity(d, unsigned(mask.size()), mask.data()) == kNvmlSuccess)
-      g.cpu_affinity = cpu_list_from_mask(mask);
-  }
-  if (g.cpu_affinity.empty() && !g.pci_bus_id.empty()) {
-    auto s = read_trimmed(fs, sys + "/local_cpulist");
-    if (s) g.cpu_affinity = *s;
-  }
-}
-
-}  // namespace
-
-GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
-  GpuFacts f;
-  f.nvml_library = n.lib.path();
-  if (nvmlReturn_t r = n.Init(); r != kNvmlSuccess) {
-    f.nvml_error = n.init_symbol + " failed: " + n.error_string(r);
-    return f;
-  }
-  f.nvml_loaded = true;
+// Driver version, CUDA driver version and the GPU count; false (with f.nvml_error) when the count fails.
+bool read_system(const Nvml& n, GpuFacts& f, unsigned& count) {
   char buf[256] = {0};
   if (n.SystemGetDriverVersion && n.SystemGetDriverVersion(buf, sizeof(buf) - 1) == kNvmlSuccess)
     f.driver_version = trim_nul(buf, sizeof(buf));
   int cuda = 0;
   if (n.SystemGetCudaDriverVersion && n.SystemGetCudaDriverVersion(&cuda) == kNvmlSuccess)
     f.cuda_driver_version = cuda;
-  unsigned count = 0;
   if (!n.DeviceGetCount || n.DeviceGetCount(&count) != kNvmlSuccess) {
     f.nvml_error = "nvmlDeviceGetCount failed";
-    if (n.Shutdown) n.Shutdown();
-    return f;
+    return false;
   }
-  std::vector<nvmlDevice_t> handles;
-  std::vector<LinkMap> links;
-  for (unsigned i = 0; i < count; ++i) {
-    nvmlDevice_t d = nullptr;
-    nvmlReturn_t r = n.DeviceGetHandleByIndex ? n.DeviceGetHandleByIndex(i, &d) : -1;
-    Gpu g;
-    g.index = int(i);
-    if (r != kNvmlSuccess) {  // e.g. a GPU that fell off the bus; keep its slot so indices stay NVML's
-      g.name = "(unavailable: " + n.error_string(r) + ")";
-      f.gpus.push_back(g);
-      handles.push_back(nullptr);
-      links.emplace_back();
-      continue;
-    }
-    if (n.DeviceGetName && n.DeviceGetName(d, buf, sizeof(buf) - 1) == kNvmlSuccess)
-      g.name = trim_nul(buf, sizeof(buf));
-    if (n.DeviceGetUUID && n.DeviceGetUUID(d, buf, sizeof(buf) - 1) == kNvmlSuccess)
-      g.uuid = trim_nul(buf, sizeof(buf));
-    dynlib::nvmlPciInfo_t pci{};
-    if (n.DeviceGetPciInfo && n.DeviceGetPciInfo(d, &pci) == kNvmlSuccess)
-      g.pci_bus_id = trim_nul(pci.busId, sizeof(pci.busId));
-    dynlib::nvmlMemory_t mem{};
-    if (n.DeviceGetMemoryInfo && n.DeviceGetMemoryInfo(d, &mem) == kNvmlSuccess) {
-      g.memory_total_mib = int64_t(mem.total >> 20);
-      g.memory_used_mib = int64_t(mem.used >> 20);
-    }
-    dynlib::nvmlUtilization_t u{};
-    if (n.DeviceGetUtilizationRates && n.DeviceGetUtilizationRates(d, &u) == kNvmlSuccess)
-      g.utilization_pct = int(u.gpu);
-    read_processes(n, d, fs, g);
-    int cur = 0, pend = 0;
-    if (n.DeviceGetEccMode && n.DeviceGetEccMode(d, &cur, &pend) == kNvmlSuccess) g.ecc_enabled = cur ? 1 : 0;
-    unsigned long long ecc = 0;
-    if (n.DeviceGetTotalEccErrors) {
-      if (n.DeviceGetTotalEccErrors(d, dynlib::kNvmlMemoryErrorUncorrected, dynlib::kNvmlVolatileEcc, &ecc) ==
-          kNvmlSuccess)
-        g.ecc_uncorrected_volatile = int64_t(ecc);
-      if (n.DeviceGetTotalEccErrors(d, dynlib::kNvmlMemoryErrorUncorrected, dynlib::kNvmlAggregateEcc,
-                                    &ecc) == kNvmlSuccess)
-        g.ecc_uncorrected_aggregate = int64_t(ecc);
-    }
-    int pending = 0;
-    if (n.DeviceGetRetiredPagesPendingStatus &&
-        n.DeviceGetRetiredPagesPendingStatus(d, &pending) == kNvmlSuccess)
-      g.retired_pages_pending = pending ? 1 : 0;
-    unsigned corr = 0, unc = 0, rpend = 0, rfail = 0;
-    if (n.DeviceGetRemappedRows && n.DeviceGetRemappedRows(d, &corr, &unc, &rpend, &rfail) == kNvmlSuccess) {
-      g.remapped_rows_pending = rpend ? 1 : 0;
-      g.remapped_rows_failure = rfail ? 1 : 0;
-    }
-    unsigned mig = 0, migp = 0;
-    if (n.DeviceGetMigMode && n.DeviceGetMigMode(d, &mig, &migp) == kNvmlSuccess) g.mig_mode = mig ? 1 : 0;
-    unsigned max_mig = 0;
-    if (g.mig_mode == 1 && n.DeviceGetMaxMigDeviceCount && n.DeviceGetMigDeviceHandleByIndex &&
-        n.DeviceGetUUID && n.DeviceGetMaxMigDeviceCount(d, &max_mig) == kNvmlSuccess)
-      for (unsigned m = 0; m < max_mig && m < 64; ++m) {
-        nvmlDevice_t md = nullptr;
-        if (n.DeviceGetMigDeviceHandleByIndex(d, m, &md) == kNvmlSuccess &&
-            n.DeviceGetUUID(md, buf, sizeof(buf) - 1) == kNvmlSuccess)
-          g.mig_uuids.push_back(trim_nul(buf, sizeof(buf)));
-      }
-    LinkMap lm;
-    read_nvlinks(n, d, g, lm);
-    unsigned v = 0;
-    if (n.DeviceGetCurrPcieLinkGeneration && n.DeviceGetCurrPcieLinkGeneration(d, &v) == kNvmlSuccess)
-      g.pcie_gen = int(v);
-    if (n.DeviceGetCurrPcieLinkWidth && n.DeviceGetCurrPcieLinkWidth(d, &v) == kNvmlSuccess)
-      g.pcie_width = int(v);
-    if (n.DeviceGetMaxPcieLinkGeneration && n.DeviceGetMaxPcieLinkGeneration(d, &v) == kNvmlSuccess)
-      g.pcie_gen_max = int(v);
-    if (n.DeviceGetMaxPcieLinkWidth && n.DeviceGetMaxPcieLinkWidth(d, &v) == kNvmlSuccess)
-      g.pcie_width_max = int(v);
-    read_numa(n, d, fs, g);
-    f.gpus.push_back(std::move(g));
-    handles.push_back(d);
-    links.push_back(std::move(lm));
-  }
+  return true;
+}
 
-  const size_t ng = handles.size();
-  // Without nvmlDeviceGetNvLinkRemoteDeviceType, a link to a bus id that is no GPU of ours ends at an
-  // NVSwitch.
+// Without nvmlDeviceGetNvLinkRemoteDeviceType, a link to a bus id that is no GPU of ours ends at an NVSwitch.
+void resolve_unknown_link_types(const std::vector<Gpu>& gpus, std::vector<LinkMap>& links) {
   for (auto& lm : links) {
     if (!lm.type_unknown) continue;
     for (auto it = lm.to_bus.begin(); it != lm.to_bus.end();) {
       bool is_gpu = false;
-      for (const auto& g : f.gpus) is_gpu = is_gpu || normalize_bus_id(g.pci_bus_id) == it->first;
+      for (const auto& g : gpus) is_gpu = is_gpu || normalize_bus_id(g.pci_bus_id) == it->first;
       if (is_gpu) {
         ++it;
         continue;
@@ -229,6 +45,22 @@ GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
       it = lm.to_bus.erase(it);
     }
   }
+}
+
+// NVLinks joining GPUs i and j: direct links, plus the links both have into NVSwitches.
+int nvlinks_between(const std::vector<LinkMap>& links, const Gpu& gj, size_t i, size_t j) {
+  int nv = 0;
+  auto it = links[i].to_bus.find(normalize_bus_id(gj.pci_bus_id));
+  if (it != links[i].to_bus.end()) nv += it->second;
+  if (links[i].to_switch > 0 && links[j].to_switch > 0)
+    nv += std::min(links[i].to_switch, links[j].to_switch);
+  return nv;
+}
+
+// `nvidia-smi topo -p2p r` and `nvidia-smi topo -m` matrices.
+void fill_pair_matrices(const Nvml& n, const std::vector<nvmlDevice_t>& handles,
+                        const std::vector<LinkMap>& links, GpuFacts& f) {
+  const size_t ng = handles.size();
   f.p2p_read.assign(ng, std::vector<std::string>(ng));
   f.topology.assign(ng, std::vector<std::string>(ng));
   for (size_t i = 0; i < ng; ++i)
@@ -242,23 +74,57 @@ GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
       if (n.DeviceGetP2PStatus &&
           n.DeviceGetP2PStatus(handles[i], handles[j], dynlib::kNvmlP2PCapsIndexRead, &st) == kNvmlSuccess)
         f.p2p_read[i][j] = p2p_status_label(st);
-      int nv = 0;
-      auto it = links[i].to_bus.find(normalize_bus_id(f.gpus[j].pci_bus_id));
-      if (it != links[i].to_bus.end()) nv += it->second;
-      if (links[i].to_switch > 0 && links[j].to_switch > 0)
-        nv += std::min(links[i].to_switch, links[j].to_switch);
       int level = -1;
       if (n.DeviceGetTopologyCommonAncestor &&
           n.DeviceGetTopologyCommonAncestor(handles[i], handles[j], &level) != kNvmlSuccess)
         level = -1;
-      f.topology[i][j] = topology_label(level, nv);
+      f.topology[i][j] = topology_label(level, nvlinks_between(links, f.gpus[j], i, j));
     }
+}
+
+}  // namespace
+
+GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
+  GpuFacts f;
+  f.nvml_library = n.lib.path();
+  if (nvmlReturn_t r = n.Init(); r != kNvmlSuccess) {
+    f.nvml_error = n.init_symbol + " failed: " + n.error_string(r);
+    return f;
+  }
+  f.nvml_loaded = true;
+  unsigned count = 0;
+  if (!read_system(n, f, count)) {
+    if (n.Shutdown) n.Shutdown();
+    return f;
+  }
+  std::vector<nvmlDevice_t> handles;
+  std::vector<LinkMap> links;
+  for (unsigned i = 0; i < count; ++i) {
+    nvmlDevice_t d = nullptr;
+    nvmlReturn_t r = n.DeviceGetHandleByIndex ? n.DeviceGetHandleByIndex(i, &d) : -1;
+    Gpu g;
+    g.index = int(i);
+    LinkMap lm;
+    if (r != kNvmlSuccess) {  // e.g. a GPU that fell off the bus; keep its slot so indices stay NVML's
+      g.name = "(unavailable: " + n.error_string(r) + ")";
+      d = nullptr;
+    } else {
+      read_gpu(n, d, fs, g, lm);
+    }
+    f.gpus.push_back(std::move(g));
+    handles.push_back(d);
+    links.push_back(std::move(lm));
+  }
+  resolve_unknown_link_types(f.gpus, links);
+  fill_pair_matrices(n, handles, links, f);
   if (n.Shutdown) n.Shutdown();
   return f;
 }
 
-GpuFacts probe_gpu(const Fs& fs) {
-  auto nvml = dynlib::load_nvml();
+GpuFacts probe_gpu(const Fs& fs) { return probe_gpu(fs, {tool_env().nvml_lib, "DISTDOCTOR_NVML_LIB"}); }
+
+GpuFacts probe_gpu(const Fs& fs, const dynlib::PathOverride& nvml_lib) {
+  auto nvml = dynlib::load_nvml(nvml_lib);
   if (!nvml) {
     GpuFacts f;
     f.nvml_error = nvml.error().message();

@@ -10,7 +10,10 @@ namespace dd::probe {
 // and failing calls leave -1 / "" in the facts; nothing here aborts. `fs` gives /proc/PID/comm and sysfs.
 GpuFacts probe_gpu_with(const dynlib::Nvml& nvml, const Fs& fs);
 
-// Loads NVML and probes. Run it in a child process (collect.cc does): the driver may hang or crash.
+// Loads NVML (DISTDOCTOR_NVML_LIB, from tool_env(), when set) and probes. Run it in a child process
+// (collect.cc does): the driver may hang or crash.
 GpuFacts probe_gpu(const Fs& fs);
+// The same with the library override given explicitly (empty path: the loader's choice).
+GpuFacts probe_gpu(const Fs& fs, const dynlib::PathOverride& nvml_lib);
 
 }  // namespace dd::probe

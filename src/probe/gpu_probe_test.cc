@@ -206,9 +206,8 @@ TEST(GpuProbe, InitFailureIsAnError) {
 }
 
 TEST(GpuProbe, NoLibraryIsAnErrorNotACrash) {
-  setenv("DISTDOCTOR_NVML_LIB", "/nonexistent/libnvidia-ml.so.1", 1);
-  GpuFacts f = probe_gpu(*make_real_fs());
-  unsetenv("DISTDOCTOR_NVML_LIB");
+  // DISTDOCTOR_NVML_LIB is read once by tool_env(); hand the probe the value it would have read.
+  GpuFacts f = probe_gpu(*make_real_fs(), {"/nonexistent/libnvidia-ml.so.1", "DISTDOCTOR_NVML_LIB"});
   EXPECT_FALSE(f.nvml_loaded);
   EXPECT_NE(f.nvml_error.find("DISTDOCTOR_NVML_LIB"), std::string::npos) << f.nvml_error;
 }

@@ -31,6 +31,65 @@ bool gid_is_zero(const std::string& gid) {
   return true;
 }
 
+namespace {
+
+// The numeric entries of a sysfs directory ("1", "2", ...), sorted; others are skipped.
+std::vector<int> numeric_entries(const Result<std::vector<std::string>>& names) {
+  std::vector<int> nums;
+  if (names)
+    for (const auto& n : *names) try {
+        nums.push_back(std::stoi(n));
+      } catch (...) {
+      }
+  std::sort(nums.begin(), nums.end());
+  return nums;
+}
+
+// The non-zero GIDs of one port with their type and netdev; adds each netdev to d.netdevs.
+void read_gids(const Fs& fs, const std::string& pd, IbPort& port, IbDevice& d) {
+  for (int gi : numeric_entries(fs.list(pd + "/gids"))) {
+    const std::string is = std::to_string(gi);
+    auto gid = read_trimmed(fs, pd + "/gids/" + is);
+    if (!gid || gid_is_zero(*gid)) continue;  // unreadable entries are the unused ones (EINVAL) on RoCE
+    IbGid g;
+    g.index = gi;
+    g.gid = *gid;
+    if (auto t = read_trimmed(fs, pd + "/gid_attrs/types/" + is)) g.type = *t;
+    if (auto n = read_trimmed(fs, pd + "/gid_attrs/ndevs/" + is)) g.netdev = *n;
+    add_unique(d.netdevs, g.netdev);
+    port.gids.push_back(std::move(g));
+  }
+}
+
+IbDevice read_device(const Fs& fs, const std::string& dd, const std::string& name,
+                     std::vector<std::string>* errors) {
+  IbDevice d;
+  d.name = name;
+  d.node_type = strip_code(read_or(fs, dd + "/node_type", errors));
+  d.fw_ver = read_or(fs, dd + "/fw_ver", errors);
+  if (auto nets = fs.list(dd + "/device/net"))
+    for (const auto& n : *nets) add_unique(d.netdevs, n);
+  auto ports = fs.list(dd + "/ports");
+  if (!ports) {
+    if (errors) errors->push_back("ib: " + ports.error().message());
+    return d;
+  }
+  for (int pn : numeric_entries(ports)) {
+    IbPort port;
+    port.port = pn;
+    const std::string pd = dd + "/ports/" + std::to_string(pn);
+    port.state = strip_code(read_or(fs, pd + "/state", errors));
+    port.phys_state = strip_code(read_or(fs, pd + "/phys_state", errors));
+    port.rate = read_or(fs, pd + "/rate", errors);
+    port.link_layer = read_or(fs, pd + "/link_layer", errors);
+    read_gids(fs, pd, port, d);
+    d.ports.push_back(std::move(port));
+  }
+  return d;
+}
+
+}  // namespace
+
 IbFacts probe_ib(const Fs& fs, std::vector<std::string>* errors) {
   IbFacts f;
   const std::string base = "/sys/class/infiniband";
@@ -41,58 +100,7 @@ IbFacts probe_ib(const Fs& fs, std::vector<std::string>* errors) {
     if (errors) errors->push_back("ib: " + devs.error().message());
     return f;
   }
-  for (const auto& name : *devs) {
-    IbDevice d;
-    d.name = name;
-    const std::string dd = base + "/" + name;
-    d.node_type = strip_code(read_or(fs, dd + "/node_type", errors));
-    d.fw_ver = read_or(fs, dd + "/fw_ver", errors);
-    if (auto nets = fs.list(dd + "/device/net"))
-      for (const auto& n : *nets) add_unique(d.netdevs, n);
-    auto ports = fs.list(dd + "/ports");
-    if (!ports) {
-      if (errors) errors->push_back("ib: " + ports.error().message());
-      f.devices.push_back(std::move(d));
-      continue;
-    }
-    std::vector<int> nums;
-    for (const auto& p : *ports) try {
-        nums.push_back(std::stoi(p));
-      } catch (...) {
-      }
-    std::sort(nums.begin(), nums.end());
-    for (int pn : nums) {
-      IbPort port;
-      port.port = pn;
-      const std::string pd = dd + "/ports/" + std::to_string(pn);
-      port.state = strip_code(read_or(fs, pd + "/state", errors));
-      port.phys_state = strip_code(read_or(fs, pd + "/phys_state", errors));
-      port.rate = read_or(fs, pd + "/rate", errors);
-      port.link_layer = read_or(fs, pd + "/link_layer", errors);
-      auto gids = fs.list(pd + "/gids");
-      std::vector<int> idx;
-      if (gids)
-        for (const auto& g : *gids) try {
-            idx.push_back(std::stoi(g));
-          } catch (...) {
-          }
-      std::sort(idx.begin(), idx.end());
-      for (int gi : idx) {
-        const std::string is = std::to_string(gi);
-        auto gid = read_trimmed(fs, pd + "/gids/" + is);
-        if (!gid || gid_is_zero(*gid)) continue;  // unreadable entries are the unused ones (EINVAL) on RoCE
-        IbGid g;
-        g.index = gi;
-        g.gid = *gid;
-        if (auto t = read_trimmed(fs, pd + "/gid_attrs/types/" + is)) g.type = *t;
-        if (auto n = read_trimmed(fs, pd + "/gid_attrs/ndevs/" + is)) g.netdev = *n;
-        add_unique(d.netdevs, g.netdev);
-        port.gids.push_back(std::move(g));
-      }
-      d.ports.push_back(std::move(port));
-    }
-    f.devices.push_back(std::move(d));
-  }
+  for (const auto& name : *devs) f.devices.push_back(read_device(fs, base + "/" + name, name, errors));
   return f;
 }
 

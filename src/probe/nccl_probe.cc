@@ -1,4 +1,4 @@
-// NCCL library discovery, ld.so cache scan, config-file settings, and the child-process version query.
+// NCCL library discovery, ld.so cache scan, and the child-process version query (settings: nccl_conf.cc).
 #include "probe/nccl_probe.h"
 
 #include <algorithm>
@@ -112,6 +112,37 @@ std::vector<std::string> parse_ld_so_cache(const std::string& bytes, const std::
   return out;
 }
 
+namespace {
+
+// Lib dirs that may hold python3*/site-packages, with the source label for what is found there. Python
+// frameworks ship NCCL as the nvidia-nccl-cu* wheel: <site>/nvidia/nccl/lib/libnccl.so.2.
+std::vector<std::pair<std::string, std::string>> python_lib_dirs(const Fs& fs, const EnvMap& env) {
+  std::vector<std::string> lib_dirs = {"/usr/lib", "/usr/local/lib", "/opt/conda/lib"};
+  std::string home = env_get(env, "HOME");
+  if (!home.empty()) lib_dirs.push_back(home + "/.local/lib");
+  for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
+    std::string v = env_get(env, var);
+    if (!v.empty()) lib_dirs.push_back(v + "/lib");
+  }
+  std::string pyenv = env_get(env, "PYENV_ROOT");
+  if (pyenv.empty() && !home.empty()) pyenv = home + "/.pyenv";
+  if (!pyenv.empty())
+    for (const auto& v : glob_prefix(fs, pyenv + "/versions", "")) lib_dirs.push_back(v + "/lib");
+  std::vector<std::pair<std::string, std::string>> sites;  // (lib dir holding python3*, source label)
+  for (const auto& ld : lib_dirs) sites.emplace_back(ld, "site-packages");
+  // The python a job would run: every PATH dir holding python3*/python; its prefix is the dir's parent
+  // (a venv's bin/python3 is often a symlink out of the venv, so the PATH dir, not the target, decides).
+  for (const auto& d : python_prefixes_on_path(fs, env))
+    sites.emplace_back(d + "/lib", "site-packages (python on PATH)");
+  // Common virtualenv and conda roots, one directory level of globbing only.
+  sites.emplace_back("/opt/venv/lib", "site-packages (venv)");  // /opt/conda/lib is in lib_dirs
+  for (const auto& opt : glob_prefix(fs, "/opt", ""))
+    for (const char* v : {"/.venv", "/venv"}) sites.emplace_back(opt + v + "/lib", "site-packages (venv)");
+  return sites;
+}
+
+}  // namespace
+
 std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env,
                                                 const std::string& nccl_lib) {
   Collector c(fs);
@@ -134,29 +165,7 @@ std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env,
         "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/local/lib"})
     c.add_dir(d, "system");
 
-  // Python frameworks ship NCCL as the nvidia-nccl-cu* wheel: <site>/nvidia/nccl/lib/libnccl.so.2.
-  std::vector<std::string> lib_dirs = {"/usr/lib", "/usr/local/lib", "/opt/conda/lib"};
-  std::string home = env_get(env, "HOME");
-  if (!home.empty()) lib_dirs.push_back(home + "/.local/lib");
-  for (const char* var : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
-    std::string v = env_get(env, var);
-    if (!v.empty()) lib_dirs.push_back(v + "/lib");
-  }
-  std::string pyenv = env_get(env, "PYENV_ROOT");
-  if (pyenv.empty() && !home.empty()) pyenv = home + "/.pyenv";
-  if (!pyenv.empty())
-    for (const auto& v : glob_prefix(fs, pyenv + "/versions", "")) lib_dirs.push_back(v + "/lib");
-  std::vector<std::pair<std::string, std::string>> sites;  // (lib dir holding python3*, source label)
-  for (const auto& ld : lib_dirs) sites.emplace_back(ld, "site-packages");
-  // The python a job would run: every PATH dir holding python3*/python; its prefix is the dir's parent
-  // (a venv's bin/python3 is often a symlink out of the venv, so the PATH dir, not the target, decides).
-  for (const auto& d : python_prefixes_on_path(fs, env))
-    sites.emplace_back(d + "/lib", "site-packages (python on PATH)");
-  // Common virtualenv and conda roots, one directory level of globbing only.
-  sites.emplace_back("/opt/venv/lib", "site-packages (venv)");  // /opt/conda/lib is in lib_dirs
-  for (const auto& opt : glob_prefix(fs, "/opt", ""))
-    for (const char* v : {"/.venv", "/venv"}) sites.emplace_back(opt + v + "/lib", "site-packages (venv)");
-  for (const auto& [ld, label] : sites)
+  for (const auto& [ld, label] : python_lib_dirs(fs, env))
     for (const auto& py : glob_prefix(fs, ld, "python3"))
       for (const char* sp : {"/site-packages", "/dist-packages"}) {
         c.add_dir(py + sp + "/nvidia/nccl/lib", label);
@@ -168,50 +177,6 @@ std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env,
   if (!conda.empty()) c.add_dir(conda + "/lib", "conda");
   c.add_dir("/opt/conda/lib", "conda");
   return c.take();
-}
-
-std::vector<std::pair<std::string, std::string>> parse_nccl_conf(const std::string& text) {
-  std::vector<std::pair<std::string, std::string>> out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-    pos = nl == std::string::npos ? text.size() : nl + 1;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    auto eq = line.find('=');
-    if (eq == std::string::npos || eq == 0) continue;
-    std::string key = line.substr(0, std::min<size_t>(eq, 1023));
-    bool dup = false;
-    for (const auto& kv : out) dup = dup || kv.first == key;
-    if (!dup) out.emplace_back(key, line.substr(eq + 1, 1023));
-  }
-  return out;
-}
-
-std::map<std::string, EnvSetting> nccl_settings(const Fs& fs, const EnvMap& env,
-                                                std::vector<std::string>* errors) {
-  std::map<std::string, EnvSetting> out;
-  for (const auto& [k, v] : env)
-    if (k.rfind("NCCL_", 0) == 0) out[k] = EnvSetting{v, "env"};
-  std::vector<std::string> files;
-  std::string user = env_get(env, "NCCL_CONF_FILE");
-  if (!user.empty())
-    files.push_back(user);
-  else if (std::string home = env_get(env, "HOME"); !home.empty())
-    files.push_back(home + "/.nccl.conf");
-  files.push_back("/etc/nccl.conf");
-  for (const auto& file : files) {
-    if (!fs.exists(file)) continue;
-    auto text = fs.read(file);
-    if (!text) {
-      if (errors) errors->push_back("nccl: " + text.error().message());
-      continue;
-    }
-    for (const auto& [k, v] : parse_nccl_conf(*text))
-      if (k.rfind("NCCL_", 0) == 0 && !out.count(k)) out[k] = EnvSetting{v, file};
-  }
-  return out;
 }
 
 std::string nccl_version_child(const std::string& path) {

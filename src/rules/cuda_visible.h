@@ -1,4 +1,4 @@
-// CUDA_VISIBLE_DEVICES as CUDA reads it, as a pure function (exposed for tests).
+// CUDA_VISIBLE_DEVICES as CUDA reads it, as a pure function (cuda_visible_parse.cc; exposed for tests).
 #pragma once
 #include <optional>
 #include <string>

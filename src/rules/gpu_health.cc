@@ -12,48 +12,53 @@ using report::Severity;
 
 namespace {
 
+// Memory health of one GPU: uncorrectable ECC errors, pending page retirement, row remapping.
+void add_memory_health(const probe::Gpu& g, std::vector<Finding>& out) {
+  std::string who = fmt::format("GPU{} {} ({})", g.index, g.pci_bus_id, g.uuid);
+  if (g.ecc_uncorrected_volatile > 0) {
+    out.push_back(
+        {"gpu.ecc.uncorrectable",
+         Severity::fail,
+         fmt::format("GPU{} has {} uncorrectable ECC error(s) since boot", g.index,
+                     g.ecc_uncorrected_volatile),
+         {who, fmt::format("ecc uncorrected volatile {}, aggregate {}", g.ecc_uncorrected_volatile,
+                           g.ecc_uncorrected_aggregate)},
+         fmt::format("Drain the GPU; reset it (nvidia-smi -r -i {}) or reboot; if errors return, RMA it",
+                     g.index)});
+  } else if (g.ecc_uncorrected_aggregate > 0) {
+    out.push_back({"gpu.ecc.history",
+                   Severity::info,
+                   fmt::format("GPU{} had {} uncorrectable ECC error(s) in its lifetime (none since boot)",
+                               g.index, g.ecc_uncorrected_aggregate),
+                   {who}});
+  }
+  if (g.retired_pages_pending == 1)
+    out.push_back(
+        {"gpu.ecc.retirement_pending",
+         Severity::fail,
+         fmt::format("GPU{} has page retirement pending: memory errors until the GPU is reset", g.index),
+         {who},
+         fmt::format("nvidia-smi -r -i {} (no process on it) or reboot", g.index)});
+  if (g.remapped_rows_failure == 1)
+    out.push_back({"gpu.ecc.remap_failed",
+                   Severity::fail,
+                   fmt::format("GPU{} failed to remap a memory row: it cannot repair itself", g.index),
+                   {who},
+                   "Take the GPU out of service and RMA it"});
+  else if (g.remapped_rows_pending == 1)
+    out.push_back({"gpu.ecc.remap_pending",
+                   Severity::fail,
+                   fmt::format("GPU{} has a row remapping pending: needs a reset", g.index),
+                   {who},
+                   fmt::format("nvidia-smi -r -i {} (no process on it) or reboot", g.index)});
+}
+
 std::vector<Finding> check_gpu_health(const probe::NodeFacts& f, const CheckOptions&) {
   std::vector<Finding> out;
   if (f.gpu.gpus.empty()) return out;
   std::vector<std::string> mig;
   for (const auto& g : f.gpu.gpus) {
-    std::string who = fmt::format("GPU{} {} ({})", g.index, g.pci_bus_id, g.uuid);
-    if (g.ecc_uncorrected_volatile > 0) {
-      out.push_back(
-          {"gpu.ecc.uncorrectable",
-           Severity::fail,
-           fmt::format("GPU{} has {} uncorrectable ECC error(s) since boot", g.index,
-                       g.ecc_uncorrected_volatile),
-           {who, fmt::format("ecc uncorrected volatile {}, aggregate {}", g.ecc_uncorrected_volatile,
-                             g.ecc_uncorrected_aggregate)},
-           fmt::format("Drain the GPU; reset it (nvidia-smi -r -i {}) or reboot; if errors return, RMA it",
-                       g.index)});
-    } else if (g.ecc_uncorrected_aggregate > 0) {
-      out.push_back({"gpu.ecc.history",
-                     Severity::info,
-                     fmt::format("GPU{} had {} uncorrectable ECC error(s) in its lifetime (none since boot)",
-                                 g.index, g.ecc_uncorrected_aggregate),
-                     {who}});
-    }
-    if (g.retired_pages_pending == 1)
-      out.push_back(
-          {"gpu.ecc.retirement_pending",
-           Severity::fail,
-           fmt::format("GPU{} has page retirement pending: memory errors until the GPU is reset", g.index),
-           {who},
-           fmt::format("nvidia-smi -r -i {} (no process on it) or reboot", g.index)});
-    if (g.remapped_rows_failure == 1)
-      out.push_back({"gpu.ecc.remap_failed",
-                     Severity::fail,
-                     fmt::format("GPU{} failed to remap a memory row: it cannot repair itself", g.index),
-                     {who},
-                     "Take the GPU out of service and RMA it"});
-    else if (g.remapped_rows_pending == 1)
-      out.push_back({"gpu.ecc.remap_pending",
-                     Severity::fail,
-                     fmt::format("GPU{} has a row remapping pending: needs a reset", g.index),
-                     {who},
-                     fmt::format("nvidia-smi -r -i {} (no process on it) or reboot", g.index)});
+    add_memory_health(g, out);
     if (g.mig_mode == 1) mig.push_back(fmt::format("GPU{}", g.index));
   }
   if (!mig.empty())

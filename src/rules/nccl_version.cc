@@ -14,22 +14,10 @@ using report::Severity;
 
 namespace {
 
-std::vector<Finding> check_nccl_version(const probe::NodeFacts& f, const CheckOptions&) {
-  std::vector<Finding> out;
-  const auto& libs = f.nccl.libs;
-  bool gpus = !f.gpu.gpus.empty();
-  if (libs.empty()) {
-    out.push_back(
-        {"nccl.missing",
-         gpus ? Severity::warn : Severity::info,
-         "No libnccl.so.2 found (loader path, LD_LIBRARY_PATH, CUDA, site-packages)",
-         {fmt::format("loader choice: {}", f.nccl.loader_choice.empty() ? "none" : f.nccl.loader_choice)},
-         "pip install nvidia-nccl-cu12 (what PyTorch wheels use), or apt install libnccl2; or pass "
-         "--nccl-lib PATH to check the copy your framework ships"});
-    return out;
-  }
+// Versions of the libraries that load; one nccl.load_error per library that does not; one listing line each.
+std::set<int> loadable_versions(const std::vector<probe::NcclLib>& libs, std::vector<Finding>& out,
+                                std::vector<std::string>& listing) {
   std::set<int> versions;
-  std::vector<std::string> listing;
   for (const auto& l : libs) {
     if (!l.error.empty()) {
       out.push_back(
@@ -45,6 +33,25 @@ std::vector<Finding> check_nccl_version(const probe::NodeFacts& f, const CheckOp
     listing.push_back(
         fmt::format("{} {} ({})", l.path, c > 0 ? nccl_version_string(c) : "version unknown", l.source));
   }
+  return versions;
+}
+
+std::vector<Finding> check_nccl_version(const probe::NodeFacts& f, const CheckOptions&) {
+  std::vector<Finding> out;
+  const auto& libs = f.nccl.libs;
+  bool gpus = !f.gpu.gpus.empty();
+  if (libs.empty()) {
+    out.push_back(
+        {"nccl.missing",
+         gpus ? Severity::warn : Severity::info,
+         "No libnccl.so.2 found (loader path, LD_LIBRARY_PATH, CUDA, site-packages)",
+         {fmt::format("loader choice: {}", f.nccl.loader_choice.empty() ? "none" : f.nccl.loader_choice)},
+         "pip install nvidia-nccl-cu12 (what PyTorch wheels use), or apt install libnccl2; or pass "
+         "--nccl-lib PATH to check the copy your framework ships"});
+    return out;
+  }
+  std::vector<std::string> listing;
+  std::set<int> versions = loadable_versions(libs, out, listing);
   if (versions.size() > 1) {
     std::vector<std::string> vs;
     for (int v : versions) vs.push_back(nccl_version_string(v));

@@ -23,9 +23,8 @@ const char* p2p_meaning(const std::string& s) {
   return "not OK";
 }
 
-std::vector<Finding> check_p2p(const probe::NodeFacts& f, const CheckOptions&) {
-  std::vector<Finding> out;
-  size_t n = f.gpu.gpus.size();
+// NCCL_P2P_DISABLE / NCCL_SHM_DISABLE set, or set to something NCCL reads as 0.
+void add_disabled_settings(const probe::NodeFacts& f, size_t n, std::vector<Finding>& out) {
   for (const char* var : {"NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE"}) {
     auto v = nccl_setting(f, var);
     if (v && nccl_int_unparsed(*v)) {
@@ -47,7 +46,10 @@ std::vector<Finding> check_p2p(const probe::NodeFacts& f, const CheckOptions&) {
          {describe_setting(f, var)},
          fmt::format("unset {}   (remove it from the job script and /etc/nccl.conf, ~/.nccl.conf)", var)});
   }
-  if (n < 2) return out;
+}
+
+// GPU pairs whose P2P read status is not OK.
+void add_p2p_matrix(const probe::NodeFacts& f, size_t n, std::vector<Finding>& out) {
   std::vector<std::string> bad;
   const auto& m = f.gpu.p2p_read;
   for (size_t i = 0; i < m.size() && i < n; i++)
@@ -62,8 +64,11 @@ std::vector<Finding> check_p2p(const probe::NodeFacts& f, const CheckOptions&) {
          bad,
          "Check `nvidia-smi topo -p2p r`: enable IOMMU passthrough / disable ACS on PCIe switches, or place "
          "the job on GPUs connected by NVLink"});
-  // NVLinks: a GPU with fewer active links than its peers has a broken link (cable/bridge, or a degraded
-  // GPU).
+}
+
+// NVLinks: a GPU with fewer active links than its peers has a broken link (cable/bridge, or a degraded GPU).
+// Returns the most active links any GPU has (-1 when unknown).
+int add_nvlink_down(const probe::NodeFacts& f, std::vector<Finding>& out) {
   int max_active = -1;
   for (const auto& g : f.gpu.gpus) max_active = std::max(max_active, g.nvlinks_active);
   std::vector<std::string> degraded;
@@ -79,6 +84,17 @@ std::vector<Finding> check_p2p(const probe::NodeFacts& f, const CheckOptions&) {
          degraded,
          "nvidia-smi nvlink -s; check Fabric Manager (NVSwitch systems) and dmesg for Xid 74; a GPU reset or "
          "service may be needed"});
+  return max_active;
+}
+
+std::vector<Finding> check_p2p(const probe::NodeFacts& f, const CheckOptions&) {
+  std::vector<Finding> out;
+  size_t n = f.gpu.gpus.size();
+  add_disabled_settings(f, n, out);
+  if (n < 2) return out;
+  add_p2p_matrix(f, n, out);
+  int max_active = add_nvlink_down(f, out);
+  const auto& m = f.gpu.p2p_read;
   if (out.empty() ||
       std::none_of(out.begin(), out.end(), [](auto& x) { return x.severity >= Severity::warn; })) {
     std::string how = max_active > 0 ? fmt::format("{} NVLinks per GPU", max_active) : "no NVLink";

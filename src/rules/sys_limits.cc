@@ -17,11 +17,10 @@ constexpr int64_t kMiB = 1024LL * 1024;
 
 std::string limit_str(int64_t v) { return v == -1 ? "unlimited" : v == -2 ? "unknown" : human_bytes(v); }
 
-std::vector<Finding> check_limits(const probe::NodeFacts& f, const CheckOptions& opt) {
-  std::vector<Finding> out;
+// /dev/shm: NCCL's SHM transport and proxy buffers live there (Docker's default is 64 MB).
+void add_shm(const probe::NodeFacts& f, const CheckOptions& opt, std::vector<Finding>& out) {
   const auto& s = f.system;
   size_t ngpu = f.gpu.gpus.size();
-  // /dev/shm: NCCL's SHM transport and proxy buffers live there (Docker's default is 64 MB).
   if (s.shm_total_bytes >= 0) {
     std::vector<std::string> ev = {fmt::format("/dev/shm size {}", human_bytes(s.shm_total_bytes)),
                                    fmt::format("/dev/shm free {}", human_bytes(s.shm_free_bytes))};
@@ -49,7 +48,11 @@ std::vector<Finding> check_limits(const probe::NodeFacts& f, const CheckOptions&
                      ev});
     }
   }
-  // memlock: RDMA registers (pins) memory; a limit other than unlimited breaks or slows IB/RoCE.
+}
+
+// memlock: RDMA registers (pins) memory; a limit other than unlimited breaks or slows IB/RoCE.
+void add_memlock(const probe::NodeFacts& f, std::vector<Finding>& out) {
+  const auto& s = f.system;
   bool rdma = !f.ib.devices.empty();
   if (rdma && s.memlock_soft != -2) {
     std::vector<std::string> ev = {
@@ -67,6 +70,10 @@ std::vector<Finding> check_limits(const probe::NodeFacts& f, const CheckOptions&
       out.push_back({"sys.memlock.ok", Severity::ok, "memlock unlimited (RDMA can pin memory)", ev});
     }
   }
+}
+
+void add_nofile(const probe::NodeFacts& f, std::vector<Finding>& out) {
+  const auto& s = f.system;
   if (s.nofile_soft > 0 && s.nofile_soft < 4096) {
     out.push_back(
         {"sys.nofile.low",
@@ -76,6 +83,13 @@ std::vector<Finding> check_limits(const probe::NodeFacts& f, const CheckOptions&
          {fmt::format("nofile soft {}", s.nofile_soft)},
          "ulimit -n 1048576 (NCCL sockets, DataLoader workers and shared-memory files each use one)"});
   }
+}
+
+std::vector<Finding> check_limits(const probe::NodeFacts& f, const CheckOptions& opt) {
+  std::vector<Finding> out;
+  add_shm(f, opt, out);
+  add_memlock(f, out);
+  add_nofile(f, out);
   return out;
 }
 

@@ -1,0 +1,49 @@
+// Input expansion for `distdoctor logs`: a file, every regular file under a directory (sorted), or "-".
+#include <algorithm>
+#include <filesystem>
+
+#include "logs/analyze.h"
+
+namespace dd::logs {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
+                                       std::vector<std::string>& errors) {
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    if (p == "-") {
+      out.push_back(p);
+      continue;
+    }
+    std::error_code ec;
+    auto st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      errors.push_back(p + ": " + (ec ? ec.message() : std::string("no such file or directory")));
+      continue;
+    }
+    if (fs::is_directory(st)) {
+      std::vector<std::string> found;
+      fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
+      if (ec) {
+        errors.push_back(p + ": " + ec.message());
+        continue;
+      }
+      for (; it != end; it.increment(ec)) {
+        if (ec) {
+          errors.push_back(p + ": " + ec.message());
+          break;
+        }
+        std::error_code e2;
+        if (it->is_regular_file(e2)) found.push_back(it->path().string());
+      }
+      std::sort(found.begin(), found.end());
+      out.insert(out.end(), found.begin(), found.end());
+    } else {
+      out.push_back(p);  // regular file, fifo, /dev/stdin...: read it
+    }
+  }
+  return out;
+}
+
+}  // namespace dd::logs

@@ -1,0 +1,112 @@
+// Cross-rank rules over framework output: the PyTorch ProcessGroupNCCL watchdog summary (who timed out on
+// what, who is furthest behind) and torchrun's failed-worker summary.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "logs/log_rules.h"
+
+namespace dd::logs {
+
+using report::Finding;
+using report::Severity;
+
+namespace {
+
+// Ranks whose `field` equals `v`, comma-separated.
+std::string ranks_with(const std::vector<const WatchdogTimeout*>& all, int64_t WatchdogTimeout::*field,
+                       int64_t v) {
+  std::string who;
+  for (const auto* w : all)
+    if (w->*field == v) who += (who.empty() ? "" : ", ") + std::to_string(w->rank);
+  return who;
+}
+
+// The rank that enqueued least never issued the collective the others wait in (skipped or stuck before it).
+void add_never_issued(const std::vector<const WatchdogTimeout*>& all, Finding& f) {
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const auto* w : all)
+    if (w->last_enqueued >= 0) {
+      lo = std::min(lo, w->last_enqueued);
+      hi = std::max(hi, w->last_enqueued);
+    }
+  if (lo == INT64_MAX || lo >= hi) return;
+  f.evidence.insert(
+      f.evidence.begin(),
+      fmt::format("never issued the awaited collective: rank(s) {} (last enqueued {}, others {}); "
+                  "look at what it did instead",
+                  ranks_with(all, &WatchdogTimeout::last_enqueued, lo), lo, hi));
+}
+
+// The rank with the lowest last completed work is the one the others wait for.
+void add_furthest_behind(const std::vector<const WatchdogTimeout*>& all, Finding& f) {
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const auto* w : all)
+    if (w->last_completed >= -1 && w->last_enqueued >= 0) {
+      lo = std::min(lo, w->last_completed);
+      hi = std::max(hi, w->last_completed);
+    }
+  if (lo == INT64_MAX || lo >= hi) return;
+  f.evidence.insert(f.evidence.begin(),
+                    fmt::format("furthest behind: rank(s) {} (last completed {}, others up to {})",
+                                ranks_with(all, &WatchdogTimeout::last_completed, lo), lo, hi));
+}
+
+void watchdog_rule(const LogsResult& r, std::vector<Finding>& out) {
+  std::vector<const WatchdogTimeout*> timeouts, all;
+  for (const auto& w : r.watchdogs) {
+    all.push_back(&w);
+    if (!w.op.empty()) timeouts.push_back(&w);
+  }
+  if (timeouts.empty()) return;
+  const auto* w0 = timeouts.front();
+  Finding f = logs_finding(
+      "logs.pytorch.watchdog_summary", Severity::fail,
+      fmt::format("{} rank(s) hit the ProcessGroupNCCL watchdog: {} SeqNum={} after {} ms", timeouts.size(),
+                  w0->op, w0->seq, w0->ran_ms),
+      "Look at the rank with the lowest last completed work: it did not join the collective the others "
+      "wait in (stuck, slower, or on another code path). Raising the timeout only helps for slow I/O.");
+  for (const auto* w : all)
+    if (f.evidence.size() < 16)
+      f.evidence.push_back(
+          fmt::format("{} rank {}: {}{}last enqueued {}, last completed {}", w->at.str(), w->rank,
+                      w->op.empty() ? "" : w->op + " SeqNum=" + std::to_string(w->seq) + " ",
+                      w->timeout_ms > 0 ? "timeout " + std::to_string(w->timeout_ms) + " ms, " : "",
+                      w->last_enqueued, w->last_completed));
+  add_never_issued(all, f);
+  add_furthest_behind(all, f);
+  out.push_back(std::move(f));
+}
+
+void torchrun_rule(const LogsResult& r, std::vector<Finding>& out) {
+  if (r.child_failures.empty()) return;
+  // The "Root Cause (first observed failure)" entry when torchrun marked one, else the first listed.
+  auto root = std::find_if(r.child_failures.begin(), r.child_failures.end(),
+                           [](const ChildFailure& c) { return c.root_cause; });
+  const bool marked = root != r.child_failures.end();
+  const auto& c0 = marked ? *root : r.child_failures.front();
+  Finding f = logs_finding(
+      "logs.torchrun.failures", Severity::fail,
+      fmt::format("torchrun reports {} failed worker(s); {}: rank {} (local_rank {}) exitcode {}",
+                  r.child_failures.size(), marked ? "root cause" : "first", c0.rank, c0.local_rank,
+                  c0.exitcode),
+      "The root-cause rank's own output (its traceback, its first NCCL WARN) says why it exited; the "
+      "others were usually stopped by torchrun after it. Negative exit codes are signals (-9 SIGKILL: "
+      "often the OOM killer; -6 SIGABRT: NCCL/watchdog abort).");
+  for (const auto& c : r.child_failures)
+    if (f.evidence.size() < 16)
+      f.evidence.push_back(fmt::format("{}: host {} rank {} local_rank {} exitcode {} pid {}{}", c.at.str(),
+                                       c.host, c.rank, c.local_rank, c.exitcode, c.pid,
+                                       c.root_cause ? " (root cause)" : ""));
+  f.rank = r.child_failures.size() == 1 ? c0.rank : -1;
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void framework_rules(const LogsResult& r, std::vector<Finding>& out) {
+  watchdog_rule(r, out);
+  torchrun_rule(r, out);
+}
+
+}  // namespace dd::logs

@@ -1,0 +1,25 @@
+// The cross-rank rules over what the logs say, one concept per file: init (init_rules.cc), network and
+// versions (log_rules.cc), collective counts (coll_rules.cc), framework failures (framework_rules.cc). Each
+// appends findings to `out`; cross_rank_findings (analyze.h) runs them in this order.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "logs/analyze.h"
+
+namespace dd::logs {
+
+void init_rules(const LogsResult& r, std::vector<report::Finding>& out);
+void net_rules(const LogsResult& r, std::vector<report::Finding>& out);
+void coll_rules(const LogsResult& r, std::vector<report::Finding>& out);
+void framework_rules(const LogsResult& r, std::vector<report::Finding>& out);
+
+// A logs-area finding with empty evidence.
+report::Finding logs_finding(const char* id, report::Severity sev, std::string title, std::string fix);
+
+// Groups processes by value(p); when not all agree, appends one finding (minority groups listed first).
+void add_disagreement(const LogsResult& r, std::vector<report::Finding>& out, const char* id,
+                      report::Severity sev, const char* what, std::string (*value)(const ProcessFacts&),
+                      const char* fix);
+
+}  // namespace dd::logs

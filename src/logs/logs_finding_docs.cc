@@ -1,0 +1,71 @@
+// Long forms of the logs.* finding ids (for `distdoctor explain`): data only, one row per id.
+#include "logs/analyze.h"
+
+namespace dd::logs {
+
+const std::vector<LogsDoc>& logs_finding_docs() {
+  static const std::vector<LogsDoc> docs = {
+      {"logs.init.incomplete", "A process printed NCCL output but never reached Init COMPLETE",
+       "NCCL prints '... - Init COMPLETE' when a communicator is ready. A process that started init "
+       "(bootstrap, "
+       "version, comm lines) but never printed it stopped or hung inside ncclCommInitRank: a peer never "
+       "arrived, "
+       "sockets could not connect, or it crashed. Its last line and first WARN are the evidence."},
+      {"logs.init.partial", "A communicator init began without its Init COMPLETE",
+       "More communicator inits started than completed in one process: the job stopped while creating a "
+       "process "
+       "group (often ranks creating different groups), or the log was cut."},
+      {"logs.init.complete", "Every NCCL process reached Init COMPLETE",
+       "Initialisation finished on every rank seen."},
+      {"logs.net.transport_mismatch", "Ranks use different network transports",
+       "'Using network X' differs between ranks (e.g. IB on most, Socket on one): that rank lacks IB devices "
+       "or "
+       "drivers in its container, or runs with different NCCL_IB_DISABLE / NCCL_NET settings."},
+      {"logs.net.plugin_mismatch", "Ranks load different NCCL net plugins",
+       "Some ranks load an external net plugin and others do not; install the same plugin (or none) "
+       "everywhere."},
+      {"logs.net.bootstrap_if_mismatch", "Ranks bootstrap over different interfaces",
+       "NCCL chose different bootstrap interfaces on different ranks; fine when names differ by node type, "
+       "wrong "
+       "when one of them cannot reach the others. Pin NCCL_SOCKET_IFNAME."},
+      {"logs.net.bad_interface", "NCCL uses a loopback or container-bridge interface",
+       "lo, docker*, veth*, virbr* or br-* do not route between nodes; NCCL_SOCKET_IFNAME should name the "
+       "real "
+       "data interface."},
+      {"logs.net.bond_interface", "NCCL uses a bonded interface", "Informational: traffic goes over a bond."},
+      {"logs.net.socket_with_ib", "NCCL fell back to TCP sockets although IB devices exist",
+       "NCCL listed IB HCAs but used the Socket transport; check NCCL_IB_DISABLE, NCCL_NET, NCCL_IB_HCA, "
+       "/dev/infiniband in the container and libibverbs."},
+      {"logs.net.gdr_mismatch", "GPU Direct RDMA is on for some ranks and off for others",
+       "Usually nvidia-peermem (or DMA-BUF support) is missing on some nodes."},
+      {"logs.nccl.version_mismatch", "Ranks print different NCCL versions",
+       "Processes of one job loaded different libnccl builds; use one container image / framework build."},
+      {"logs.cuda.driver_mismatch", "Ranks run different CUDA drivers",
+       "cudaDriverVersion differs between nodes."},
+      {"logs.coll.desync", "Ranks issued different numbers of collectives",
+       "Counted from NCCL_DEBUG_SUBSYS=COLL lines per rank and operation; with --iteration-pattern the first "
+       "iteration where the counts split is named. A rank-dependent branch or an uneven last batch is the "
+       "usual "
+       "cause; the job hangs at the first unmatched call."},
+      {"logs.nccl.warn", "NCCL WARN lines the catalogue does not know",
+       "NCCL printed WARN lines that no catalogue entry explains; the first WARN of the first failing rank "
+       "is "
+       "usually the cause."},
+      {"logs.pytorch.watchdog_summary", "ProcessGroupNCCL watchdog timeouts, per rank",
+       "Collects the watchdog lines of all ranks: op, SeqNum, timeout, last enqueued and completed work. The "
+       "rank "
+       "with the lowest last completed work is the one the others wait for."},
+      {"logs.torchrun.failures", "torchrun's ChildFailedError summary",
+       "Rank, local rank, exit code, pid and host of each failed worker, from the summary torchrun prints."},
+      {"logs.input.unreadable", "An input could not be read (completely)",
+       "A path does not exist, cannot be opened, or a .gz is truncated or corrupt (its readable part is "
+       "used)."},
+      {"logs.input.empty", "An input file is empty", "Nothing was logged, or logging went elsewhere."},
+      {"logs.input.binary", "An input holds binary data", "NUL bytes were found; lines are still scanned."},
+      {"logs.input.long_lines", "Over-long lines were cut",
+       "Lines longer than --max-line-bytes are cut there."},
+  };
+  return docs;
+}
+
+}  // namespace dd::logs

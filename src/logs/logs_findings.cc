@@ -1,0 +1,112 @@
+// Findings of `distdoctor logs`: input problems, catalogue matches, unexplained NCCL WARNs, then the
+// cross-rank rules (log_rules.h); and match_text, the catalogue match of a pasted message.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "logs/analyze.h"
+
+namespace dd::logs {
+
+namespace {
+
+std::string hit_line(const Hit& h) {
+  std::string s = fmt::format("{}:{}", h.file, h.line);
+  if (!h.who.empty()) s += " " + h.who;
+  std::string_view ex = h.excerpt;
+  if (ex.size() > 160) ex = ex.substr(0, 160);
+  return s + ": " + std::string(ex) + (h.excerpt.size() > 160 ? "…" : "");
+}
+
+report::Finding entry_finding(const CatalogueEntry& e, const EntryHits& eh) {
+  report::Finding f;
+  f.id = e.id;
+  f.severity = e.severity;
+  f.title =
+      Catalogue::render_title(e, eh.samples.empty() ? std::vector<std::string>{} : eh.samples[0].captures);
+  f.fix = e.fix;
+  int rank = eh.samples.empty() ? -1 : eh.samples[0].rank;
+  for (const auto& h : eh.samples) {
+    f.evidence.push_back(hit_line(h));
+    if (h.rank != rank) rank = -1;
+  }
+  f.rank = rank;
+  if (eh.count > eh.samples.size()) f.evidence.push_back(fmt::format("… {} matching lines in all", eh.count));
+  if (!e.cause.empty()) f.evidence.push_back("likely cause: " + e.cause);
+  f.area = "logs";
+  return f;
+}
+
+void add_input_finding(std::vector<report::Finding>& out, const char* id, report::Severity sev,
+                       std::string title, std::vector<std::string> ev, std::string fix) {
+  if (ev.empty()) return;
+  report::Finding f{
+      .id = id, .severity = sev, .title = std::move(title), .evidence = std::move(ev), .fix = std::move(fix)};
+  f.area = "input";
+  out.push_back(std::move(f));
+}
+
+// Inputs that could not be read, are empty, hold binary data or over-long lines.
+void input_findings(const LogsResult& r, std::vector<report::Finding>& out) {
+  std::vector<std::string> unreadable = r.input_errors, empty, binary, longl;
+  for (const auto& f : r.files) {
+    if (!f.error.empty())
+      unreadable.push_back(f.path + ": " + f.error);
+    else if (f.bytes == 0)
+      empty.push_back(f.path);
+    if (f.nul_bytes > 0)
+      binary.push_back(fmt::format("{}: {} NUL bytes (binary data mixed in)", f.path, f.nul_bytes));
+    if (f.truncated_lines > 0)
+      longl.push_back(
+          fmt::format("{}: {} lines cut (longest {} bytes)", f.path, f.truncated_lines, f.longest_line));
+  }
+  add_input_finding(
+      out, "logs.input.unreadable", report::Severity::warn,
+      fmt::format("{} input(s) could not be read completely", unreadable.size()), unreadable,
+      "Check the paths and permissions; a truncated .gz was cut off while copying (its start is "
+      "still read).");
+  add_input_finding(out, "logs.input.empty", report::Severity::info,
+                    fmt::format("{} empty file(s)", empty.size()), empty, "");
+  add_input_finding(out, "logs.input.binary", report::Severity::info,
+                    fmt::format("{} file(s) hold binary data", binary.size()), binary, "");
+  add_input_finding(out, "logs.input.long_lines", report::Severity::info,
+                    fmt::format("{} file(s) have over-long lines (cut)", longl.size()), longl, "");
+}
+
+report::Finding unexplained_warns_finding(const EntryHits& warns) {
+  report::Finding f;
+  f.id = "logs.nccl.warn";
+  f.severity = report::Severity::warn;
+  f.title = fmt::format("NCCL printed {} WARN line(s) that the catalogue does not explain", warns.count);
+  for (const auto& h : warns.samples) f.evidence.push_back(hit_line(h));
+  f.fix =
+      "Read the first WARN of the first failing rank: later ones are usually consequences. "
+      "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET shows what led to it.";
+  f.area = "logs";
+  return f;
+}
+
+}  // namespace
+
+std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue& cat) {
+  std::vector<report::Finding> out;
+  input_findings(r, out);
+  for (const auto& [i, eh] : r.hits) out.push_back(entry_finding(cat.entries()[i], eh));
+  if (r.unmatched_warns.count > 0) out.push_back(unexplained_warns_finding(r.unmatched_warns));
+  auto more = cross_rank_findings(r);
+  out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  std::stable_sort(out.begin(), out.end(), [](const report::Finding& a, const report::Finding& b) {
+    return a.severity > b.severity;
+  });
+  return out;
+}
+
+std::vector<report::Finding> match_text(std::string_view text, const Catalogue& cat) {
+  ScanOptions opt;
+  FileResult fr = scan_buffer("<text>", text, cat, opt);
+  std::vector<report::Finding> out;
+  for (const auto& [i, eh] : fr.hits) out.push_back(entry_finding(cat.entries()[i], eh));
+  return out;
+}
+
+}  // namespace dd::logs

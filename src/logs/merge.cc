@@ -1,0 +1,97 @@
+// Merge of per-file scan results: one ProcessFacts per host:pid across files, catalogue hits summed, ranks
+// filled in from torchrun's summary, processes sorted by rank.
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "logs/analyze.h"
+
+namespace dd::logs {
+
+namespace {
+
+void merge_into(ProcessFacts& a, ProcessFacts&& b) {
+  auto fill = [](auto& x, auto& y, auto empty) {
+    if (x == empty) x = std::move(y);
+  };
+  fill(a.rank, b.rank, -1);
+  fill(a.nranks, b.nranks, -1);
+  fill(a.cuda_dev, b.cuda_dev, -1);
+  fill(a.nccl_version, b.nccl_version, std::string());
+  fill(a.cuda_driver, b.cuda_driver, -1);
+  fill(a.bootstrap_if, b.bootstrap_if, std::string());
+  fill(a.bootstrap_ip, b.bootstrap_ip, std::string());
+  fill(a.network, b.network, std::string());
+  if (a.net_devices.empty()) a.net_devices = std::move(b.net_devices);
+  if (a.ib_devices.empty()) a.ib_devices = std::move(b.ib_devices);
+  fill(a.oob_if, b.oob_if, std::string());
+  fill(a.net_plugin, b.net_plugin, std::string());
+  if (a.gdr < 0 || b.gdr == 1) a.gdr = b.gdr < 0 ? a.gdr : b.gdr;
+  for (auto& [k, v] : b.channel_transports) a.channel_transports[k] += v;
+  a.comm_inits += b.comm_inits;
+  if (a.init_complete == 0) a.first_init_complete = b.first_init_complete;
+  a.init_complete += b.init_complete;
+  if (a.init_total_s < 0) {
+    a.init_total_s = b.init_total_s;
+    a.init_timings = std::move(b.init_timings);
+  }
+  for (auto& [k, v] : b.coll_counts) a.coll_counts[k] += v;
+  if (a.iterations.empty()) a.iterations = std::move(b.iterations);
+  a.nccl_lines += b.nccl_lines;
+  if (a.warns == 0) {
+    a.first_warn = std::move(b.first_warn);
+    a.first_warn_at = b.first_warn_at;
+  }
+  a.warns += b.warns;
+  for (auto& t : b.error_trace)
+    if (a.error_trace.size() < 8) a.error_trace.push_back(std::move(t));
+  a.last_at = b.last_at;
+}
+
+void merge_hits(EntryHits& a, EntryHits&& b, size_t cap) {
+  a.count += b.count;
+  for (auto& h : b.samples)
+    if (a.samples.size() < cap) a.samples.push_back(std::move(h));
+}
+
+}  // namespace
+
+LogsResult merge_results(std::vector<FileResult> files, const Catalogue& cat) {
+  LogsResult r;
+  std::unordered_map<std::string, size_t> index;
+  std::map<size_t, EntryHits> hits;
+  for (auto& f : files) {
+    for (auto& p : f.processes) {
+      std::string key = p.host + ":" + std::to_string(p.pid);
+      auto it = index.find(key);
+      if (it == index.end() || p.pid < 0) {
+        index.emplace(key, r.processes.size());
+        r.processes.push_back(std::move(p));
+      } else {
+        merge_into(r.processes[it->second], std::move(p));
+      }
+    }
+    for (auto& [i, eh] : f.hits) merge_hits(hits[i], std::move(eh), 8);
+    merge_hits(r.unmatched_warns, std::move(f.unmatched_warns), 8);
+    for (auto& w : f.watchdogs) r.watchdogs.push_back(std::move(w));
+    for (auto& c : f.child_failures) r.child_failures.push_back(std::move(c));
+    r.files.push_back(std::move(f.file));
+  }
+  for (auto& [i, eh] : hits) r.hits.emplace_back(i, std::move(eh));
+  // A process that died before NCCL printed its rank: torchrun's summary gives rank and pid of each worker.
+  for (auto& p : r.processes) {
+    if (p.rank >= 0 || p.pid <= 0) continue;
+    int rank = -1, n = 0;
+    for (const auto& c : r.child_failures)
+      if (c.pid == p.pid && c.rank >= 0) rank = n++ == 0 ? c.rank : -1;
+    if (n == 1) p.rank = rank;
+  }
+  std::stable_sort(r.processes.begin(), r.processes.end(), [](const ProcessFacts& a, const ProcessFacts& b) {
+    if ((a.rank < 0) != (b.rank < 0)) return a.rank >= 0;
+    return a.rank < b.rank;
+  });
+  (void)cat;
+  return r;
+}
+
+}  // namespace dd::logs

@@ -1,0 +1,189 @@
+// Per-GPU NVML reads: identity, memory and utilisation, compute processes, ECC/retirement/remap/MIG health,
+// NVLinks, PCIe link and NUMA placement.
+#include "probe/gpu_device.h"
+
+#include "probe/gpu_labels.h"
+
+namespace dd::probe {
+
+using dynlib::kNvmlSuccess;
+using dynlib::Nvml;
+using dynlib::nvmlDevice_t;
+using dynlib::nvmlReturn_t;
+
+std::string trim_nul(const char* s, size_t n) {
+  size_t len = 0;
+  while (len < n && s[len]) ++len;
+  return std::string(s, len);
+}
+
+namespace {
+
+void read_processes(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g) {
+  std::vector<std::pair<unsigned, unsigned long long>> procs;
+  unsigned count = 0;
+  if (n.DeviceGetComputeRunningProcesses) {
+    std::vector<dynlib::nvmlProcessInfo_t> buf(64);
+    count = unsigned(buf.size());
+    nvmlReturn_t r = n.DeviceGetComputeRunningProcesses(d, &count, buf.data());
+    if (r == dynlib::kNvmlErrorInsufficientSize) {
+      buf.resize(count + 16);
+      count = unsigned(buf.size());
+      r = n.DeviceGetComputeRunningProcesses(d, &count, buf.data());
+    }
+    if (r != kNvmlSuccess) return;
+    for (unsigned i = 0; i < count && i < buf.size(); ++i)
+      procs.emplace_back(buf[i].pid, buf[i].usedGpuMemory);
+  } else if (n.DeviceGetComputeRunningProcesses_v1) {
+    std::vector<dynlib::nvmlProcessInfo_v1_t> buf(256);
+    count = unsigned(buf.size());
+    if (n.DeviceGetComputeRunningProcesses_v1(d, &count, buf.data()) != kNvmlSuccess) return;
+    for (unsigned i = 0; i < count && i < buf.size(); ++i)
+      procs.emplace_back(buf[i].pid, buf[i].usedGpuMemory);
+  } else {
+    return;
+  }
+  for (auto [pid, mem] : procs) {
+    GpuProcess p;
+    p.pid = pid;
+    auto comm = read_trimmed(fs, "/proc/" + std::to_string(pid) + "/comm");
+    if (comm) p.name = *comm;  // other PID namespace (container): unreadable, stays ""
+    if (mem != dynlib::kNvmlValueNotAvailable) p.used_mib = int64_t(mem >> 20);
+    g.processes.push_back(std::move(p));
+  }
+}
+
+void read_nvlinks(const Nvml& n, nvmlDevice_t d, Gpu& g, LinkMap& links) {
+  if (!n.DeviceGetNvLinkState) return;
+  unsigned arch = 0;
+  bool have_arch = n.DeviceGetArchitecture && n.DeviceGetArchitecture(d, &arch) == kNvmlSuccess;
+  int total = 0, active = 0;
+  for (unsigned l = 0; l < unsigned(dynlib::kNvmlNvlinkMaxLinks); ++l) {
+    int state = 0;
+    if (n.DeviceGetNvLinkState(d, l, &state) != kNvmlSuccess) continue;  // link not present
+    ++total;
+    if (state != 1) continue;
+    ++active;
+    unsigned ver = 0;
+    if (g.nvlink_version < 0 && n.DeviceGetNvLinkVersion &&
+        n.DeviceGetNvLinkVersion(d, l, &ver) == kNvmlSuccess)
+      g.nvlink_version = nvlink_major_version(int(ver), have_arch ? int(arch) : -1);
+    int type = -1;
+    if (n.DeviceGetNvLinkRemoteDeviceType && n.DeviceGetNvLinkRemoteDeviceType(d, l, &type) == kNvmlSuccess &&
+        type == dynlib::kNvmlNvlinkDeviceTypeSwitch) {
+      ++links.to_switch;
+      continue;
+    }
+    if (!n.DeviceGetNvLinkRemoteDeviceType) ++links.type_unknown;
+    dynlib::nvmlPciInfo_t pci{};
+    if (n.DeviceGetNvLinkRemotePciInfo && n.DeviceGetNvLinkRemotePciInfo(d, l, &pci) == kNvmlSuccess)
+      ++links.to_bus[normalize_bus_id(trim_nul(pci.busId, sizeof(pci.busId)))];
+  }
+  g.nvlinks_total = total;
+  g.nvlinks_active = total > 0 ? active : 0;
+}
+
+void read_numa(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g) {
+  unsigned node = 0;
+  if (n.DeviceGetNumaNodeId && n.DeviceGetNumaNodeId(d, &node) == kNvmlSuccess) g.numa_node = int(node);
+  std::string sys = "/sys/bus/pci/devices/" + normalize_bus_id(g.pci_bus_id);
+  if (g.numa_node < 0 && !g.pci_bus_id.empty()) {
+    auto s = read_trimmed(fs, sys + "/numa_node");
+    if (s) try {
+        g.numa_node = std::stoi(*s);  // -1 on single-node machines
+      } catch (...) {
+      }
+  }
+  if (n.DeviceGetCpuAffinity) {
+    std::vector<unsigned long> mask(64);  // 4096 CPUs
+    if (n.DeviceGetCpuAffinity(d, unsigned(mask.size()), mask.data()) == kNvmlSuccess)
+      g.cpu_affinity = cpu_list_from_mask(mask);
+  }
+  if (g.cpu_affinity.empty() && !g.pci_bus_id.empty()) {
+    auto s = read_trimmed(fs, sys + "/local_cpulist");
+    if (s) g.cpu_affinity = *s;
+  }
+}
+
+void read_identity(const Nvml& n, nvmlDevice_t d, Gpu& g) {
+  char buf[256] = {0};
+  if (n.DeviceGetName && n.DeviceGetName(d, buf, sizeof(buf) - 1) == kNvmlSuccess)
+    g.name = trim_nul(buf, sizeof(buf));
+  if (n.DeviceGetUUID && n.DeviceGetUUID(d, buf, sizeof(buf) - 1) == kNvmlSuccess)
+    g.uuid = trim_nul(buf, sizeof(buf));
+  dynlib::nvmlPciInfo_t pci{};
+  if (n.DeviceGetPciInfo && n.DeviceGetPciInfo(d, &pci) == kNvmlSuccess)
+    g.pci_bus_id = trim_nul(pci.busId, sizeof(pci.busId));
+  dynlib::nvmlMemory_t mem{};
+  if (n.DeviceGetMemoryInfo && n.DeviceGetMemoryInfo(d, &mem) == kNvmlSuccess) {
+    g.memory_total_mib = int64_t(mem.total >> 20);
+    g.memory_used_mib = int64_t(mem.used >> 20);
+  }
+  dynlib::nvmlUtilization_t u{};
+  if (n.DeviceGetUtilizationRates && n.DeviceGetUtilizationRates(d, &u) == kNvmlSuccess)
+    g.utilization_pct = int(u.gpu);
+}
+
+void read_mig(const Nvml& n, nvmlDevice_t d, Gpu& g) {
+  unsigned mig = 0, migp = 0;
+  if (n.DeviceGetMigMode && n.DeviceGetMigMode(d, &mig, &migp) == kNvmlSuccess) g.mig_mode = mig ? 1 : 0;
+  unsigned max_mig = 0;
+  char buf[256] = {0};
+  if (g.mig_mode == 1 && n.DeviceGetMaxMigDeviceCount && n.DeviceGetMigDeviceHandleByIndex &&
+      n.DeviceGetUUID && n.DeviceGetMaxMigDeviceCount(d, &max_mig) == kNvmlSuccess)
+    for (unsigned m = 0; m < max_mig && m < 64; ++m) {
+      nvmlDevice_t md = nullptr;
+      if (n.DeviceGetMigDeviceHandleByIndex(d, m, &md) == kNvmlSuccess &&
+          n.DeviceGetUUID(md, buf, sizeof(buf) - 1) == kNvmlSuccess)
+        g.mig_uuids.push_back(trim_nul(buf, sizeof(buf)));
+    }
+}
+
+void read_health(const Nvml& n, nvmlDevice_t d, Gpu& g) {
+  int cur = 0, pend = 0;
+  if (n.DeviceGetEccMode && n.DeviceGetEccMode(d, &cur, &pend) == kNvmlSuccess) g.ecc_enabled = cur ? 1 : 0;
+  unsigned long long ecc = 0;
+  if (n.DeviceGetTotalEccErrors) {
+    if (n.DeviceGetTotalEccErrors(d, dynlib::kNvmlMemoryErrorUncorrected, dynlib::kNvmlVolatileEcc, &ecc) ==
+        kNvmlSuccess)
+      g.ecc_uncorrected_volatile = int64_t(ecc);
+    if (n.DeviceGetTotalEccErrors(d, dynlib::kNvmlMemoryErrorUncorrected, dynlib::kNvmlAggregateEcc, &ecc) ==
+        kNvmlSuccess)
+      g.ecc_uncorrected_aggregate = int64_t(ecc);
+  }
+  int pending = 0;
+  if (n.DeviceGetRetiredPagesPendingStatus &&
+      n.DeviceGetRetiredPagesPendingStatus(d, &pending) == kNvmlSuccess)
+    g.retired_pages_pending = pending ? 1 : 0;
+  unsigned corr = 0, unc = 0, rpend = 0, rfail = 0;
+  if (n.DeviceGetRemappedRows && n.DeviceGetRemappedRows(d, &corr, &unc, &rpend, &rfail) == kNvmlSuccess) {
+    g.remapped_rows_pending = rpend ? 1 : 0;
+    g.remapped_rows_failure = rfail ? 1 : 0;
+  }
+}
+
+void read_pcie(const Nvml& n, nvmlDevice_t d, Gpu& g) {
+  unsigned v = 0;
+  if (n.DeviceGetCurrPcieLinkGeneration && n.DeviceGetCurrPcieLinkGeneration(d, &v) == kNvmlSuccess)
+    g.pcie_gen = int(v);
+  if (n.DeviceGetCurrPcieLinkWidth && n.DeviceGetCurrPcieLinkWidth(d, &v) == kNvmlSuccess)
+    g.pcie_width = int(v);
+  if (n.DeviceGetMaxPcieLinkGeneration && n.DeviceGetMaxPcieLinkGeneration(d, &v) == kNvmlSuccess)
+    g.pcie_gen_max = int(v);
+  if (n.DeviceGetMaxPcieLinkWidth && n.DeviceGetMaxPcieLinkWidth(d, &v) == kNvmlSuccess)
+    g.pcie_width_max = int(v);
+}
+
+}  // namespace
+
+void read_gpu(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g, LinkMap& links) {
+  read_identity(n, d, g);
+  read_processes(n, d, fs, g);
+  read_health(n, d, g);
+  read_mig(n, d, g);
+  read_nvlinks(n, d, g, links);
+  read_pcie(n, d, g);
+  read_numa(n, d, fs, g);
+}
+
+}  // namespace dd::probe
