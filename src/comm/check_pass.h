@@ -17,7 +17,7 @@ struct CheckPassOptions {
   std::string nccl_lib;  // the library to load (rules::choose_nccl_lib)
   std::chrono::milliseconds init_timeout{10000};
   uint64_t bandwidth_bytes = 256ull << 20;  // 0 = no bandwidth point
-  std::string self_exe;                     // worker binary; empty = /proc/self/exe
+  std::string self_exe;                     // worker binary; empty = this process's own
 };
 
 struct CheckPassResult {

@@ -10,8 +10,8 @@
 namespace dd::comm {
 
 TEST(DirStore, SetGetAddWaitCheck) {
-  char tmpl[] = "/tmp/dd-dirstore-XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  std::string tmpl = (std::filesystem::temp_directory_path() / "dd-dirstore-XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
   DirStore s(tmpl);
   ASSERT_TRUE(s.set("a/b c", std::string("x\0y", 3)).ok());
   auto v = s.get("a/b c", rendezvous::deadline_in(std::chrono::milliseconds(100)));
@@ -23,6 +23,7 @@ TEST(DirStore, SetGetAddWaitCheck) {
   auto w = s.wait({"a/b c", "missing"}, rendezvous::deadline_in(std::chrono::milliseconds(50)));
   ASSERT_FALSE(w.ok());
   EXPECT_NE(w.error().message().find("missing"), std::string::npos);
+  EXPECT_EQ(w.error().kind, ErrorKind::timeout);
   EXPECT_LT(rendezvous::Clock::now() - t0, std::chrono::milliseconds(1000));
   std::thread later([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(30));

@@ -7,11 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "comm/nccl_api_cuda.h"
 #include "comm/op_request.h"
+#include "dynlib/nccl_api_cuda.h"
 #include "rendezvous/store.h"
 
 namespace dd::comm {
+
+using dynlib::load_nccl;
+using dynlib::NcclApi;
 
 std::string cuda_msg(cudaError_t e);
 

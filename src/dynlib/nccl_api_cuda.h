@@ -7,7 +7,7 @@
 
 #include "common/result.h"
 
-namespace dd::comm {
+namespace dd::dynlib {
 
 struct NcclApi {
   void* handle = nullptr;
@@ -45,4 +45,4 @@ struct NcclApi {
 // Loaded once per process; later calls return the same table.
 Result<const NcclApi*> load_nccl(const std::string& path);
 
-}  // namespace dd::comm
+}  // namespace dd::dynlib

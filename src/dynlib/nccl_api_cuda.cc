@@ -1,13 +1,13 @@
 // Loads the NCCL library the supervisor chose (rules::choose_nccl_lib, passed in the plan) with dlopen and
 // fills the function table; a missing library or symbol is an Error.
-#include "comm/nccl_api_cuda.h"
+#include "dynlib/nccl_api_cuda.h"
 
 #include <dlfcn.h>
 
 #include <mutex>
 #include <vector>
 
-namespace dd::comm {
+namespace dd::dynlib {
 
 namespace {
 
@@ -72,4 +72,4 @@ Result<const NcclApi*> load_nccl(const std::string& path) {
   return *loaded;
 }
 
-}  // namespace dd::comm
+}  // namespace dd::dynlib
