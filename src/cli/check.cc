@@ -11,11 +11,13 @@
 #include "cluster/check_args.h"
 #include "cluster/cluster_check.h"
 #include "comm/check_pass.h"
+#include "comm/engine.h"
 #include "comm/runner.h"
 #include "probe/collect.h"
 #include "probe/env_probe.h"
 #include "probe/tool_env.h"
 #include "report/report.h"
+#include "rules/engine_choice.h"
 #include "rules/rule.h"
 
 namespace dd::cli {
@@ -23,32 +25,16 @@ namespace dd::cli {
 namespace {
 using cluster::CheckArgs;
 
-// NCCL is the engine when GPUs are visible, this build has the NCCL engine and a libnccl loads (the
-// facts' load test); otherwise Gloo over TCP on this node. Returns the engine and why.
-std::pair<std::string, std::string> auto_engine(const probe::NodeFacts& f, const std::string& nccl_lib) {
-  int gpus = comm::visible_gpu_count();
-  if (gpus == 0) return {"gloo", "no GPU visible"};
-#ifdef DD_HAVE_CUDA
-  for (const auto& l : f.nccl.libs)
-    if (l.error.empty() && l.version_code > 0 && (nccl_lib.empty() || l.source == "--nccl-lib"))
-      return {"nccl", std::to_string(gpus) + " GPU(s) visible, NCCL " + l.version + " loads"};
-  return {"gloo", std::to_string(gpus) + " GPU(s) visible but no libnccl loads"};
-#else
-  (void)f, (void)nccl_lib;
-  return {"gloo", "this build has no NCCL engine (built without CUDA)"};
-#endif
-}
-
 void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckArgs& a) {
   comm::CheckPassOptions co;
-  std::string why = "--engine " + a.engine;
-  co.engine = a.engine;
-  if (co.engine.empty()) std::tie(co.engine, why) = auto_engine(f, a.nccl_lib);
+  const rules::EngineChoice choice = rules::choose_engine(f, a.engine, a.nccl_lib, comm::nccl_engine_built());
+  const std::string& why = choice.reason;
+  co.engine = choice.engine;
   co.nproc = a.nproc_per_node;
-  co.nccl_lib = a.nccl_lib;
+  co.nccl_lib = co.engine == "nccl" ? rules::choose_nccl_lib(f, a.nccl_lib).path : a.nccl_lib;
   co.init_timeout = std::chrono::milliseconds(int64_t(a.init_timeout_s * 1000));
   if (co.engine == "gloo") co.bandwidth_bytes = 32ull << 20;  // TCP on one node: keep the pass short
-  auto res = comm::run_check_pass_measured(co);
+  auto res = comm::run_check_pass_measured(co, {f, probe::tool_env()});
   r.notes.push_back("collectives: " + co.engine + " engine (" + why + ")");
   for (auto& x : res.findings) r.add(std::move(x));
   res.measurements["engine_reason"] = why;

@@ -7,29 +7,14 @@
 #include <map>
 
 #include "comm/comm_finding.h"
+#include "comm/run_setup.h"
 #include "comm/svg_plot.h"
+#include "comm/units.h"
 
 namespace dd::comm {
 
 using report::Finding;
 using report::Severity;
-
-namespace {
-std::string fmt_gbps(double v) {
-  char b[32];
-  snprintf(b, sizeof b, "%.1f", v);
-  return b;
-}
-std::string size_str(uint64_t b) {
-  const char* u[] = {"B", "KiB", "MiB", "GiB"};
-  int i = 0;
-  double v = double(b);
-  while (v >= 1024 && i < 3) v /= 1024, ++i;
-  char buf[32];
-  snprintf(buf, sizeof buf, "%g %s", v, u[i]);
-  return buf;
-}
-}  // namespace
 
 std::chrono::milliseconds auto_timeout(uint64_t bytes, int runs) {
   return std::chrono::milliseconds(10000 + int64_t(double(bytes) * std::max(runs, 1) / 5e9 * 1000));
@@ -72,27 +57,40 @@ std::vector<OpRequest> build_sweep(const BenchOptions& b, int world) {
   return ops;
 }
 
-BenchResult run_bench(const BenchOptions& b) {
+OpRequest single_op(const BenchOptions& b, Coll c, uint64_t bytes, bool check) {
+  OpRequest r;
+  r.coll = c;
+  r.dtype = b.dtype;
+  r.bytes = bytes;
+  r.warmup = b.warmup;
+  r.iters = b.iters;
+  r.check = check;
+  r.timeout = b.op_timeout.count() > 0 ? b.op_timeout : auto_timeout(bytes * 2, b.warmup + b.iters + 1);
+  return r;
+}
+
+BenchResult run_bench(const BenchOptions& b, const NodeContext& node) {
   BenchResult r;
   RunOptions ro = b.run;
-  int world = ro.nproc > 0 ? ro.nproc : (ro.engine == "nccl" ? visible_gpu_count() : 2);
+  int world = local_rank_count(ro, node.facts);
   ro.nproc = world;
   ro.ops = build_sweep(b, world);
-  r.run = run_collectives(ro);
+  r.run = run_collectives(ro, node);
   r.findings = r.run.findings;
   if (ro.engine == "nccl") {
-    r.link_facts = read_link_facts();
+    r.link_facts = link_facts_from(node.facts.gpu);
     r.link = intra_node_limit(r.link_facts, world);
     for (auto& f : link_findings(r.run, r.link)) r.findings.push_back(f);
   }
   if (r.run.ok) {
     size_t checked = 0;
     for (const auto& o : r.run.ops) checked += o.req.check ? 1 : 0;
+    // The data check covers the first run of each size; warm-up and timed runs are not compared.
     r.findings.insert(
         r.findings.begin(),
         comm_finding("comm.collectives.ok", Severity::ok,
                      std::to_string(r.run.ops.size()) + " runs on " + std::to_string(world) + " ranks, " +
-                         std::to_string(checked) + " with every output element verified",
+                         std::to_string(checked) + " with every output element of their first run verified",
                      {r.run.library}));
   }
   return r;
@@ -110,12 +108,12 @@ std::vector<Finding> link_findings(const RunOutcome& run, const LinkLimit& link)
   for (const auto& [c, o] : largest) {
     if (o->bytes < (64ull << 20)) continue;  // small sizes measure latency, not the link
     double frac = o->busbw / link.gbps;
-    std::string title = std::string(coll_info(c).name) + " busbw " + fmt_gbps(o->busbw) + " GB/s at " +
-                        size_str(o->bytes) + " = " + std::to_string(int(std::lround(frac * 100))) + "% of " +
-                        link.description;
+    std::string title = std::string(coll_info(c).name) + " busbw " + gbps_text(o->busbw) + " GB/s at " +
+                        bytes_text(o->bytes) + " = " + std::to_string(int(std::lround(frac * 100))) +
+                        "% of " + link.description;
     if (frac < 0.4)
       out.push_back(comm_finding(
-          "comm.bw.low", Severity::warn, title, {"limit " + fmt_gbps(link.gbps) + " GB/s"},
+          "comm.bw.low", Severity::warn, title, {"limit " + gbps_text(link.gbps) + " GB/s"},
           "Bus bandwidth far below the link: check `nvidia-smi topo -m`, that P2P is allowed "
           "(NCCL_P2P_DISABLE unset, IOMMU/ACS off), and which transport NCCL chose (bench --transport)."));
     else

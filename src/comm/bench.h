@@ -28,6 +28,8 @@ struct BenchOptions {
 std::vector<OpRequest> build_sweep(const BenchOptions& b, int world);
 // Per-op deadline: 10 s plus the time the bytes take at 5 GB/s.
 std::chrono::milliseconds auto_timeout(uint64_t bytes, int runs);
+// One run of `c` at `bytes` with the sweep's dtype, repetitions and deadline.
+OpRequest single_op(const BenchOptions& b, Coll c, uint64_t bytes, bool check);
 
 struct BenchResult {
   RunOutcome run;
@@ -36,7 +38,7 @@ struct BenchResult {
   std::vector<report::Finding> findings;  // run failures plus link and transport findings
 };
 
-BenchResult run_bench(const BenchOptions& b);
+BenchResult run_bench(const BenchOptions& b, const NodeContext& node);
 void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream& out);
 nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b);
 std::string bench_svg(const BenchResult& r, const BenchOptions& b);
@@ -50,7 +52,7 @@ struct PairMatrix {
   std::vector<std::vector<double>> busbw;  // [i][j], GB/s; 0 on the diagonal
   std::vector<report::Finding> findings;
 };
-PairMatrix run_pair_matrix(const BenchOptions& b, uint64_t bytes);
+PairMatrix run_pair_matrix(const BenchOptions& b, uint64_t bytes, const NodeContext& node);
 void print_pair_matrix(const PairMatrix& m, std::ostream& out);
 
 // NET transport probe: P2P and SHM off, so NCCL must use its network path; reports what it chose.
@@ -59,7 +61,8 @@ struct TransportProbe {
   RunOutcome net_run;
   std::vector<report::Finding> findings;
 };
-TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& normal, uint64_t bytes);
+TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& normal, uint64_t bytes,
+                                   const NodeContext& node);
 
 // --tune: each candidate setting on its own (then the best two together), at one size; prints the table
 // and returns the exports that beat the default by at least 1%.
@@ -69,6 +72,6 @@ struct TuneResult {
   double base = 0, best_busbw = 0;
   std::vector<report::Finding> findings;
 };
-TuneResult run_tune(const BenchOptions& b, uint64_t bytes, std::ostream& progress);
+TuneResult run_tune(const BenchOptions& b, uint64_t bytes, std::ostream& progress, const NodeContext& node);
 
 }  // namespace dd::comm

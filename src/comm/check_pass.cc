@@ -6,6 +6,8 @@
 #include "comm/bench.h"
 #include "comm/collective.h"
 #include "comm/dtype.h"
+#include "comm/engine.h"
+#include "rules/engine_choice.h"
 
 namespace dd::comm {
 
@@ -35,13 +37,18 @@ nlohmann::json measurements_json(const RunOutcome& run, const std::string& engin
 
 }  // namespace
 
-std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt) {
-  return run_check_pass_measured(opt).findings;
+std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt, const NodeContext& node) {
+  return run_check_pass_measured(opt, node).findings;
 }
 
-CheckPassResult run_check_pass_measured(const CheckPassOptions& opt) {
+namespace {
+
+// Every collective once at 1 MiB with its data verified, then (bandwidth_bytes > 0) one unchecked
+// all_reduce bandwidth point.
+RunOptions check_pass_run(const CheckPassOptions& opt, const probe::NodeFacts& facts) {
   RunOptions ro;
-  ro.engine = opt.engine.empty() ? (visible_gpu_count() > 0 ? "nccl" : "gloo") : opt.engine;
+  ro.engine = opt.engine.empty() ? rules::choose_engine(facts, "", opt.nccl_lib, nccl_engine_built()).engine
+                                 : opt.engine;
   ro.nproc = opt.nproc;
   ro.nccl_lib = opt.nccl_lib;
   ro.init_timeout = opt.init_timeout;
@@ -66,7 +73,14 @@ CheckPassResult run_check_pass_measured(const CheckPassOptions& opt) {
     r.timeout = auto_timeout(opt.bandwidth_bytes * 2, 8);
     ro.ops.push_back(r);
   }
-  RunOutcome run = run_collectives(ro);
+  return ro;
+}
+
+}  // namespace
+
+CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeContext& node) {
+  const RunOptions ro = check_pass_run(opt, node.facts);
+  RunOutcome run = run_collectives(ro, node);
   std::vector<report::Finding> out = run.findings;
   if (run.ok) {
     report::Finding f;
@@ -81,7 +95,8 @@ CheckPassResult run_check_pass_measured(const CheckPassOptions& opt) {
     f.evidence.push_back(b);
     out.push_back(f);
     if (ro.engine == "nccl")
-      for (auto& lf : link_findings(run, intra_node_limit(read_link_facts(), run.world))) out.push_back(lf);
+      for (auto& lf : link_findings(run, intra_node_limit(link_facts_from(node.facts.gpu), run.world)))
+        out.push_back(lf);
     if (!run.nccl_log.transports.empty()) {
       report::Finding t;
       t.id = "comm.transport.default";

@@ -6,17 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "comm/runner.h"
 #include "report/finding.h"
 
 namespace dd::comm {
 
 struct CheckPassOptions {
-  std::string engine;  // "nccl", "gloo", "" = nccl when GPUs are visible, else gloo
-  int nproc = 0;       // 0 = one per visible GPU (gloo: 2)
-  std::string nccl_lib;
+  std::string engine;    // "nccl", "gloo", "" = rules::choose_engine
+  int nproc = 0;         // 0 = one per visible GPU (gloo: 2)
+  std::string nccl_lib;  // the library to load (rules::choose_nccl_lib)
   std::chrono::milliseconds init_timeout{10000};
   uint64_t bandwidth_bytes = 256ull << 20;  // 0 = no bandwidth point
-  std::string self_exe;                     // worker binary; empty = /proc/self/exe
+  std::string self_exe;                     // worker binary; empty = this process's own
 };
 
 struct CheckPassResult {
@@ -27,9 +28,9 @@ struct CheckPassResult {
 };
 
 // The pass with its measurements (for `check --collectives --json`).
-CheckPassResult run_check_pass_measured(const CheckPassOptions& opt);
+CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeContext& node);
 
 // The pass's findings only (bench --quick).
-std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt);
+std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt, const NodeContext& node);
 
 }  // namespace dd::comm

@@ -20,4 +20,14 @@ inline report::Finding comm_finding(const char* id, report::Severity s, std::str
   return f;
 }
 
+// A failing finding of a collective run, with the rank it is about (-1 none).
+inline report::Finding comm_failure(std::string id, std::string title, std::vector<std::string> ev,
+                                    std::string fix, int rank = -1) {
+  report::Finding f =
+      comm_finding("", report::Severity::fail, std::move(title), std::move(ev), std::move(fix));
+  f.id = std::move(id);
+  f.rank = rank;
+  return f;
+}
+
 }  // namespace dd::comm

@@ -57,7 +57,7 @@ Result<std::string> DirStore::get(const std::string& key, rendezvous::Deadline d
   for (;;) {
     if (read_file(path_of(key), &v)) return v;
     if (rendezvous::Clock::now() >= deadline)
-      return Error{"key '" + key + "' did not appear before the deadline"};
+      return Error{"key '" + key + "' did not appear before the deadline", 0, ErrorKind::timeout};
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(5000));
   }
@@ -88,7 +88,8 @@ Status DirStore::wait(const std::vector<std::string>& keys, rendezvous::Deadline
     for (size_t i = 0; i < keys.size(); ++i)
       if (!(*have)[i]) missing += (missing.empty() ? "" : ", ") + keys[i];
     if (missing.empty()) return ok_status();
-    if (rendezvous::Clock::now() >= deadline) return Error{"keys still missing at the deadline: " + missing};
+    if (rendezvous::Clock::now() >= deadline)
+      return Error{"keys still missing at the deadline: " + missing, 0, ErrorKind::timeout};
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(5000));
   }

@@ -11,8 +11,7 @@
 namespace dd::comm {
 
 TEST(DirStore, SetGetAddWaitCheck) {
-  std::string tmpl = std::string(getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : P_tmpdir) +
-                     "/dd-dirstore-XXXXXX";
+  std::string tmpl = (std::filesystem::temp_directory_path() / "dd-dirstore-XXXXXX").string();
   ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
   DirStore s(tmpl);
   auto soon = rendezvous::deadline_in(std::chrono::milliseconds(1000));
@@ -26,6 +25,7 @@ TEST(DirStore, SetGetAddWaitCheck) {
   auto w = s.wait({"a/b c", "missing"}, rendezvous::deadline_in(std::chrono::milliseconds(50)));
   ASSERT_FALSE(w.ok());
   EXPECT_NE(w.error().message().find("missing"), std::string::npos);
+  EXPECT_EQ(w.error().kind, ErrorKind::timeout);
   EXPECT_LT(rendezvous::Clock::now() - t0, std::chrono::milliseconds(1000));
   std::thread later([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(30));

@@ -10,6 +10,14 @@ std::unique_ptr<Engine> make_nccl_engine();
 std::unique_ptr<Engine> make_gloo_engine();
 #endif
 
+bool nccl_engine_built() {
+#ifdef DD_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
 Result<std::unique_ptr<Engine>> make_engine(const std::string& kind) {
   if (kind == "nccl") {
 #ifdef DD_HAVE_CUDA

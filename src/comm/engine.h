@@ -3,50 +3,24 @@
 #pragma once
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "comm/collective.h"
-#include "comm/dtype.h"
+#include "comm/run_options.h"
 #include "common/result.h"
 #include "rendezvous/store.h"
 
 namespace dd::comm {
 
 struct EngineConfig {
+  const RunOptions* run = nullptr;  // the run's options: store prefix, library, interface, buffer settings
   int world = 1;
   std::vector<int> ranks;    // global ranks this process serves
   std::vector<int> devices;  // CUDA device of each served rank (NCCL)
   rendezvous::Store* store = nullptr;
-  std::string prefix = "dd/comm/";  // store key prefix of this run
   rendezvous::Deadline init_deadline;
-  std::string nccl_lib;           // NCCL: library path, empty = libnccl.so.2
-  std::string gloo_iface;         // Gloo: interface name (GLOO_SOCKET_IFNAME) or empty
-  std::string gloo_host;          // Gloo: address or host name to bind, empty = hostname
-  bool register_buffers = false;  // NCCL: ncclCommRegister every buffer
-  bool cuda_graph = false;        // NCCL: time the runs captured as one CUDA graph
-};
-
-struct OpRequest {
-  Coll coll = Coll::all_reduce;
-  Dtype dtype = Dtype::f32;
-  uint64_t bytes = 0;
-  bool in_place = false;
-  int warmup = 1;
-  int iters = 1;
-  bool check = true;  // poison, run once, count wrong elements, then time
-  int root = 0;
-  int pair_a = -1, pair_b = -1;  // sendrecv between two ranks only (per-pair matrix); -1 = ring
-  std::chrono::milliseconds timeout{10000};
-  bool corrupt = false;  // test hook: overwrite one output element before the check (proves checks fail)
-};
-
-struct RankResult {
-  int rank = -1;
-  double time_us = 0;   // mean time of one timed iteration
-  int64_t wrong = 0;    // elements that differed from the expected value
-  int64_t checked = 0;  // elements compared
-  bool participated = true;
+  std::optional<std::string> cuda_visible_devices;  // the node's CUDA_VISIBLE_DEVICES (facts), for messages
 };
 
 class Engine {
@@ -63,5 +37,15 @@ class Engine {
 
 // "nccl" or "gloo"; an Error when this build lacks the engine.
 Result<std::unique_ptr<Engine>> make_engine(const std::string& kind);
+
+// Whether this build has the NCCL engine (built with CUDA).
+bool nccl_engine_built();
+
+// `e` marked ErrorKind::timeout when its deadline has passed (a wait that gave up because time ran out),
+// else unchanged: engines type their failures by what happened, never by the message text.
+inline Error timeout_if_past(Error e, rendezvous::Deadline deadline) {
+  if (rendezvous::Clock::now() >= deadline) e.kind = ErrorKind::timeout;
+  return e;
+}
 
 }  // namespace dd::comm

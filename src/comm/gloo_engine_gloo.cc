@@ -1,5 +1,6 @@
-// The Gloo engine: CPU collectives over TCP (interface from GLOO_SOCKET_IFNAME or a given address), with
-// the same data pattern and checks as NCCL. Meets the other ranks through a dd Store (adapted to Gloo's).
+// The Gloo engine: CPU collectives over TCP (the interface or address the run's options name; the supervisor
+// fills the interface from the node's GLOO_SOCKET_IFNAME), with the same data pattern and checks as NCCL.
+// Meets the other ranks through a dd Store (adapted to Gloo's).
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
 #include <gloo/alltoall.h>
@@ -62,23 +63,21 @@ class GlooEngine : public Engine {
     if (timeout.count() < 100) timeout = std::chrono::milliseconds(100);
     try {
       gloo::transport::tcp::attr attr;
-      std::string iface = cfg.gloo_iface;
-      if (iface.empty())
-        if (const char* e = std::getenv("GLOO_SOCKET_IFNAME")) iface = e;
+      const std::string& iface = cfg.run->gloo_iface;
       if (!iface.empty()) {
         attr.iface = iface;
         where_ = "interface " + iface;
       } else {
-        attr.hostname = cfg.gloo_host.empty() ? "127.0.0.1" : cfg.gloo_host;
+        attr.hostname = cfg.run->gloo_host.empty() ? "127.0.0.1" : cfg.run->gloo_host;
         where_ = "address " + attr.hostname;
       }
       auto dev = gloo::transport::tcp::CreateDevice(attr);
       ctx_ = std::make_shared<gloo::rendezvous::Context>(rank_, world_);
       ctx_->setTimeout(timeout);
-      GlooStoreAdapter store(cfg.store, cfg.prefix + "gloo/", timeout);
+      GlooStoreAdapter store(cfg.store, cfg.run->store_prefix + "gloo/", timeout);
       ctx_->connectFullMesh(store, dev);
     } catch (const std::exception& e) {
-      return Error{std::string("Gloo connectFullMesh: ") + e.what()};
+      return timeout_if_past(Error{std::string("Gloo connectFullMesh: ") + e.what()}, cfg.init_deadline);
     }
     return ok_status();
   }
@@ -116,90 +115,100 @@ class GlooEngine : public Engine {
                        ? std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / req.iters
                        : 0;
     } catch (const std::exception& e) {
-      return Error{std::string(coll_info(req.coll).name) + " (Gloo): " + e.what()};
+      // Gloo's calls give up after req.timeout: one that failed that late ran out of time.
+      return timeout_if_past(Error{std::string(coll_info(req.coll).name) + " (Gloo): " + e.what()},
+                             issue_started_ + req.timeout);
     }
     return std::vector<RankResult>{rr};
   }
 
  private:
+  // Input/output buffers, tag and timeout of one Gloo call (16-bit dtypes as uint16_t, others as uint32_t).
+  template <typename Opts>
+  void set_io(Opts& opts, const OpRequest& req, uint32_t tag, char* in, size_t nin, char* out, size_t nout) {
+    if (dtype_size(req.dtype) == 2) {
+      if (in) opts.template setInput<uint16_t>(reinterpret_cast<uint16_t*>(in), nin);
+      opts.template setOutput<uint16_t>(reinterpret_cast<uint16_t*>(out), nout);
+    } else {
+      if (in) opts.template setInput<uint32_t>(reinterpret_cast<uint32_t*>(in), nin);
+      opts.template setOutput<uint32_t>(reinterpret_cast<uint32_t*>(out), nout);
+    }
+    opts.setTag(tag);
+    opts.setTimeout(req.timeout);
+  }
+
   void issue(const OpRequest& req, const Sizing& s, uint32_t tag, bool in_place) {
+    issue_started_ = Clock::now();
     const Dtype t = req.dtype;
-    auto fn = [t](void* o, const void* a, const void* b, size_t n) { host_sum(t, o, a, b, n); };
+    auto sum = [t](void* o, const void* a, const void* b, size_t n) { host_sum(t, o, a, b, n); };
     char* sp = in_place ? recv_.data() : send_.data();
     char* rp = recv_.data();
-    const size_t es = dtype_size(t);
-    auto set_io = [&](auto& opts, char* in, size_t nin, char* outp, size_t nout) {
-      if (es == 2) {
-        if (in) opts.template setInput<uint16_t>(reinterpret_cast<uint16_t*>(in), nin);
-        opts.template setOutput<uint16_t>(reinterpret_cast<uint16_t*>(outp), nout);
-      } else {
-        if (in) opts.template setInput<uint32_t>(reinterpret_cast<uint32_t*>(in), nin);
-        opts.template setOutput<uint32_t>(reinterpret_cast<uint32_t*>(outp), nout);
-      }
-      opts.setTag(tag);
-      opts.setTimeout(req.timeout);
-    };
     switch (req.coll) {
       case Coll::all_reduce: {
         gloo::AllreduceOptions o(ctx_);
-        set_io(o, sp, s.send_count, rp, s.recv_count);
-        o.setReduceFunction(fn);
-        gloo::allreduce(o);
-        return;
+        set_io(o, req, tag, sp, s.send_count, rp, s.recv_count);
+        o.setReduceFunction(sum);
+        return gloo::allreduce(o);
       }
-      case Coll::reduce_scatter: {  // Gloo has no typed reduce-scatter: all-reduce, keep this rank's chunk
-        std::vector<char> tmp(send_);
-        gloo::AllreduceOptions o(ctx_);
-        set_io(o, tmp.data(), s.send_count, tmp.data(), s.send_count);
-        o.setReduceFunction(fn);
-        gloo::allreduce(o);
-        std::memcpy(rp, tmp.data() + size_t(rank_) * s.chunk * es, s.chunk * es);
-        return;
-      }
+      case Coll::reduce_scatter:
+        return reduce_scatter(req, s, tag, rp);
       case Coll::all_gather: {
         gloo::AllgatherOptions o(ctx_);
-        set_io(o, sp, s.chunk, rp, s.recv_count);
-        gloo::allgather(o);
-        return;
+        set_io(o, req, tag, sp, s.chunk, rp, s.recv_count);
+        return gloo::allgather(o);
       }
       case Coll::broadcast: {
         gloo::BroadcastOptions o(ctx_);  // only the root may name an input; in place, the output is the input
-        set_io(o, rank_ == req.root && !in_place ? sp : nullptr, s.send_count, rp, s.recv_count);
+        set_io(o, req, tag, rank_ == req.root && !in_place ? sp : nullptr, s.send_count, rp, s.recv_count);
         o.setRoot(req.root);
-        gloo::broadcast(o);
-        return;
+        return gloo::broadcast(o);
       }
       case Coll::reduce: {
         gloo::ReduceOptions o(ctx_);
-        set_io(o, sp, s.send_count, rp, s.recv_count);
+        set_io(o, req, tag, sp, s.send_count, rp, s.recv_count);
         o.setRoot(req.root);
-        o.setReduceFunction(fn);
-        gloo::reduce(o);
-        return;
+        o.setReduceFunction(sum);
+        return gloo::reduce(o);
       }
       case Coll::alltoall: {
         gloo::AlltoallOptions o(ctx_);
-        set_io(o, sp, s.send_count, rp, s.recv_count);
-        gloo::alltoall(o);
-        return;
+        set_io(o, req, tag, sp, s.send_count, rp, s.recv_count);
+        return gloo::alltoall(o);
       }
-      case Coll::sendrecv: {
-        int to = (rank_ + 1) % world_, from = (rank_ - 1 + world_) % world_;
-        if (req.pair_a >= 0) to = from = rank_ == req.pair_a ? req.pair_b : req.pair_a;
-        auto sb = ctx_->createUnboundBuffer(sp, s.send_count * es);
-        auto rb = ctx_->createUnboundBuffer(rp, s.recv_count * es);
-        rb->recv(from, uint64_t(tag));
-        sb->send(to, uint64_t(tag));
-        if (!sb->waitSend(req.timeout))
-          throw gloo::IoException("send to rank " + std::to_string(to) + " timed out");
-        if (!rb->waitRecv(req.timeout))
-          throw gloo::IoException("recv from rank " + std::to_string(from) + " timed out");
-        return;
-      }
+      case Coll::sendrecv:
+        return sendrecv(req, s, tag, sp, rp);
     }
   }
 
+  // Gloo has no typed reduce-scatter: all-reduce a copy, keep this rank's chunk.
+  void reduce_scatter(const OpRequest& req, const Sizing& s, uint32_t tag, char* rp) {
+    const Dtype t = req.dtype;
+    const size_t es = dtype_size(t);
+    std::vector<char> tmp(send_);
+    gloo::AllreduceOptions o(ctx_);
+    set_io(o, req, tag, tmp.data(), s.send_count, tmp.data(), s.send_count);
+    o.setReduceFunction(
+        [t](void* out, const void* a, const void* b, size_t n) { host_sum(t, out, a, b, n); });
+    gloo::allreduce(o);
+    std::memcpy(rp, tmp.data() + size_t(rank_) * s.chunk * es, s.chunk * es);
+  }
+
+  void sendrecv(const OpRequest& req, const Sizing& s, uint32_t tag, char* sp, char* rp) {
+    const size_t es = dtype_size(req.dtype);
+    int to = (rank_ + 1) % world_, from = (rank_ - 1 + world_) % world_;
+    if (req.pair_a >= 0) to = from = rank_ == req.pair_a ? req.pair_b : req.pair_a;
+    auto sb = ctx_->createUnboundBuffer(sp, s.send_count * es);
+    auto rb = ctx_->createUnboundBuffer(rp, s.recv_count * es);
+    rb->recv(from, uint64_t(tag));
+    sb->send(to, uint64_t(tag));
+    if (!sb->waitSend(req.timeout))
+      throw gloo::IoException("send to rank " + std::to_string(to) + " timed out");
+    if (!rb->waitRecv(req.timeout))
+      throw gloo::IoException("recv from rank " + std::to_string(from) + " timed out");
+  }
+
   int rank_ = 0, world_ = 1;
+  Clock::time_point issue_started_;  // start of the latest Gloo call (a failure this late is a timeout)
   uint64_t seq_ = 0;
   std::string where_;
   std::shared_ptr<gloo::rendezvous::Context> ctx_;

@@ -1,68 +1,32 @@
-// NVML reads for link limits (dlopen, our own declarations of the few NVML calls used) and link math.
+// Link facts from the node's GPU facts, and link math.
 #include "comm/link.h"
 
-#include <dlfcn.h>
-
+#include <algorithm>
 #include <cstdio>
 
 namespace dd::comm {
 
-namespace {
-using nvmlDevice = void*;
-using InitFn = int (*)();
-using CountFn = int (*)(unsigned*);
-using HandleFn = int (*)(unsigned, nvmlDevice*);
-using NameFn = int (*)(nvmlDevice, char*, unsigned);
-using LinkStateFn = int (*)(nvmlDevice, unsigned, int*);
-using LinkVersionFn = int (*)(nvmlDevice, unsigned, unsigned*);
-using PcieFn = int (*)(nvmlDevice, unsigned*);
-constexpr unsigned kMaxNvlinks = 18;
-}  // namespace
-
-LinkFacts read_link_facts() {
+LinkFacts link_facts_from(const probe::GpuFacts& gpu) {
   LinkFacts f;
-  void* h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    f.error = "cannot load libnvidia-ml.so.1";
-    return f;
+  f.nvml_ok = gpu.nvml_loaded;
+  f.error = gpu.nvml_error;
+  if (!f.nvml_ok) return f;
+  for (const auto& g : gpu.gpus) {
+    GpuLink l;
+    l.index = g.index;
+    l.name = g.name;
+    l.nvlinks_active = std::max(g.nvlinks_active, 0);
+    l.nvlink_version = l.nvlinks_active > 0 ? nvml_nvlink_version(g.nvlink_version) : -1;
+    l.pcie_gen = g.pcie_gen;
+    l.pcie_width = g.pcie_width;
+    f.gpus.push_back(l);
   }
-  auto init = reinterpret_cast<InitFn>(dlsym(h, "nvmlInit_v2"));
-  auto count = reinterpret_cast<CountFn>(dlsym(h, "nvmlDeviceGetCount_v2"));
-  auto handle = reinterpret_cast<HandleFn>(dlsym(h, "nvmlDeviceGetHandleByIndex_v2"));
-  auto name = reinterpret_cast<NameFn>(dlsym(h, "nvmlDeviceGetName"));
-  auto state = reinterpret_cast<LinkStateFn>(dlsym(h, "nvmlDeviceGetNvLinkState"));
-  auto version = reinterpret_cast<LinkVersionFn>(dlsym(h, "nvmlDeviceGetNvLinkVersion"));
-  auto gen = reinterpret_cast<PcieFn>(dlsym(h, "nvmlDeviceGetCurrPcieLinkGeneration"));
-  auto width = reinterpret_cast<PcieFn>(dlsym(h, "nvmlDeviceGetCurrPcieLinkWidth"));
-  if (!init || !count || !handle || init() != 0) {
-    f.error = "nvmlInit failed";
-    return f;
-  }
-  unsigned n = 0;
-  count(&n);
-  for (unsigned i = 0; i < n; ++i) {
-    GpuLink g;
-    g.index = int(i);
-    nvmlDevice d = nullptr;
-    if (handle(i, &d) != 0) continue;
-    char buf[96] = {0};
-    if (name && name(d, buf, sizeof buf) == 0) g.name = buf;
-    for (unsigned l = 0; state && l < kMaxNvlinks; ++l) {
-      int active = 0;
-      if (state(d, l, &active) != 0) continue;
-      if (active) {
-        ++g.nvlinks_active;
-        unsigned v = 0;
-        if (version && version(d, l, &v) == 0) g.nvlink_version = int(v);
-      }
-    }
-    unsigned x = 0;
-    if (gen && gen(d, &x) == 0) g.pcie_gen = int(x);
-    if (width && width(d, &x) == 0) g.pcie_width = int(x);
-    f.gpus.push_back(g);
-  }
-  f.nvml_ok = true;
   return f;
+}
+
+int nvml_nvlink_version(int generation) {
+  static const int nvml[] = {-1, 1, 2, 4, 6, 7};
+  return generation >= 1 && generation <= 5 ? nvml[generation] : -1;
 }
 
 // NVML's nvmlNvlinkVersion values: 1 = 1.0, 2 = 2.0, 3 = 2.2, 4 = 3.0, 5 = 3.1, 6 = 4.0, 7 = 5.0

@@ -1,8 +1,11 @@
-// Link limits for bandwidth comparison: NVLink count/version and PCIe generation/width of each GPU
-// (read through NVML loaded at run time), and the per-direction bandwidth a collective can hope for.
+// Link limits for bandwidth comparison: NVLink count/version and PCIe generation/width of each GPU (from the
+// node's facts: the gpu probe reads NVML with a deadline), and the per-direction bandwidth a collective can
+// hope for.
 #pragma once
 #include <string>
 #include <vector>
+
+#include "probe/facts.h"
 
 namespace dd::comm {
 
@@ -21,8 +24,12 @@ struct LinkFacts {
   std::vector<GpuLink> gpus;
 };
 
-// Reads NVML (libnvidia-ml.so.1); on failure nvml_ok is false and error says why.
-LinkFacts read_link_facts();
+// The link facts of the node's GPUs (nvml_ok false and error set when NVML could not be read).
+// GpuLink::nvlink_version holds NVML's version value, as bench has always reported it.
+LinkFacts link_facts_from(const probe::GpuFacts& gpu);
+
+// NVML's nvmlNvlinkVersion value of an NVLink generation (1-5), the inverse of nvlink_generation.
+int nvml_nvlink_version(int generation);
 
 // NVLink generation (1-5) of an NVML version value (NVML counts 2.2 and 3.1 too: H100/H200 report 6 = 4.0).
 int nvlink_generation(int nvml_version);

@@ -1,15 +1,44 @@
-// Plan <-> JSON, and run_worker: the body of a worker process (engine init, runs, events on a pipe).
+// Plan <-> JSON: the run options a worker needs, its devices and store; the token travels in the
+// environment (DD_STORE_TOKEN), never in the plan file.
 #include "comm/plan.h"
 
-#include <signal.h>
-#include <unistd.h>
-
-#include <thread>
-
-#include "comm/dir_store.h"
-#include "rendezvous/open_store.h"
-
 namespace dd::comm {
+
+namespace {
+
+nlohmann::json run_to_json(const RunOptions& r) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& o : r.ops) ops.push_back(op_to_json(o));
+  return {{"engine", r.engine},
+          {"ops", ops},
+          {"init_timeout_ms", r.init_timeout.count()},
+          {"store_url", r.store_url},
+          {"prefix", r.store_prefix},
+          {"nccl_lib", r.nccl_lib},
+          {"gloo_iface", r.gloo_iface},
+          {"gloo_host", r.gloo_host},
+          {"fault", r.fault},
+          {"register_buffers", r.register_buffers},
+          {"cuda_graph", r.cuda_graph}};
+}
+
+RunOptions run_from_json(const nlohmann::json& j) {
+  RunOptions r;
+  r.engine = j.value("engine", "nccl");
+  for (const auto& o : j.value("ops", nlohmann::json::array())) r.ops.push_back(op_from_json(o));
+  r.init_timeout = std::chrono::milliseconds(j.value("init_timeout_ms", int64_t(20000)));
+  r.store_url = j.value("store_url", "");
+  r.store_prefix = j.value("prefix", "dd/comm/");
+  r.nccl_lib = j.value("nccl_lib", "");
+  r.gloo_iface = j.value("gloo_iface", "");
+  r.gloo_host = j.value("gloo_host", "");
+  r.fault = j.value("fault", "");
+  r.register_buffers = j.value("register_buffers", false);
+  r.cuda_graph = j.value("cuda_graph", false);
+  return r;
+}
+
+}  // namespace
 
 nlohmann::json op_to_json(const OpRequest& r) {
   return {{"coll", coll_info(r.coll).name},
@@ -42,167 +71,24 @@ OpRequest op_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::json plan_to_json(const Plan& p) {
-  nlohmann::json ops = nlohmann::json::array();
-  for (const auto& o : p.ops) ops.push_back(op_to_json(o));
-  return {{"engine", p.engine},
-          {"world", p.world},
-          {"devices", p.devices},
-          {"ops", ops},
-          {"init_timeout_ms", p.init_timeout_ms},
-          {"store_dir", p.store_dir},
-          {"store_url", p.store_url},
-          {"prefix", p.prefix},
-          {"nccl_lib", p.nccl_lib},
-          {"gloo_iface", p.gloo_iface},
-          {"gloo_host", p.gloo_host},
-          {"fault", p.fault},
-          {"register_buffers", p.register_buffers},
-          {"cuda_graph", p.cuda_graph}};
+  nlohmann::json j = {{"run", run_to_json(p.run)},
+                      {"world", p.world},
+                      {"devices", p.devices},
+                      {"store_dir", p.store_dir},
+                      {"cuda_visible_devices", nullptr}};
+  if (p.cuda_visible_devices) j["cuda_visible_devices"] = *p.cuda_visible_devices;
+  return j;
 }
 
 Plan plan_from_json(const nlohmann::json& j) {
   Plan p;
-  p.engine = j.value("engine", "nccl");
+  p.run = run_from_json(j.value("run", nlohmann::json::object()));
   p.world = j.value("world", 1);
   p.devices = j.value("devices", std::vector<int>{});
-  for (const auto& o : j.value("ops", nlohmann::json::array())) p.ops.push_back(op_from_json(o));
-  p.init_timeout_ms = j.value("init_timeout_ms", int64_t(20000));
   p.store_dir = j.value("store_dir", "");
-  p.store_url = j.value("store_url", "");
-  p.prefix = j.value("prefix", "dd/comm/");
-  p.nccl_lib = j.value("nccl_lib", "");
-  p.gloo_iface = j.value("gloo_iface", "");
-  p.gloo_host = j.value("gloo_host", "");
-  p.fault = j.value("fault", "");
-  p.register_buffers = j.value("register_buffers", false);
-  p.cuda_graph = j.value("cuda_graph", false);
+  if (j.contains("cuda_visible_devices") && j["cuda_visible_devices"].is_string())
+    p.cuda_visible_devices = j["cuda_visible_devices"].get<std::string>();
   return p;
-}
-
-namespace {
-
-void emit(int fd, const nlohmann::json& j) {
-  std::string s = j.dump() + "\n";
-  const char* p = s.data();
-  size_t left = s.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    p += n;
-    left -= size_t(n);
-  }
-}
-
-// Parses the test hook "RANK:KIND[@OP]" and acts on it when it names one of our ranks at this point.
-void maybe_fault(const std::string& fault, const std::vector<int>& ranks, const std::string& point, int op) {
-  if (fault.empty()) return;
-  auto colon = fault.find(':');
-  if (colon == std::string::npos) return;
-  int r = std::atoi(fault.substr(0, colon).c_str());
-  bool mine = false;
-  for (int x : ranks) mine |= x == r;
-  if (!mine) return;
-  std::string kind = fault.substr(colon + 1);
-  int at = -1;
-  if (auto a = kind.find('@'); a != std::string::npos) {
-    at = std::atoi(kind.substr(a + 1).c_str());
-    kind = kind.substr(0, a);
-  }
-  if (point == "init" && kind == "nojoin")
-    for (;;) pause();
-  if (point == "init" && kind == "exit") _exit(3);
-  if (point == "op" && op == at && kind == "die") raise(SIGKILL);
-  if (point == "op" && op == at && kind == "stall")
-    for (;;) pause();
-}
-
-bool fault_matches(const std::string& fault, const std::vector<int>& ranks, const std::string& kind, int op) {
-  std::string want = ":" + kind + "@" + std::to_string(op);
-  auto colon = fault.find(':');
-  if (colon == std::string::npos || fault.substr(colon) != want) return false;
-  int r = std::atoi(fault.substr(0, colon).c_str());
-  for (int x : ranks)
-    if (x == r) return true;
-  return false;
-}
-
-}  // namespace
-
-int run_worker(const Plan& plan, const std::vector<int>& ranks, int fd) {
-  maybe_fault(plan.fault, ranks, "init", -1);
-  auto eng = make_engine(plan.engine);
-  if (!eng) {
-    emit(fd, {{"ev", "error"}, {"stage", "init"}, {"ranks", ranks}, {"msg", eng.error().message()}});
-    return 4;
-  }
-  // Never destroyed: the process exits right after, and ncclCommDestroy would only add seconds.
-  Engine* engine = eng->release();
-  std::shared_ptr<rendezvous::Store> store_owner;
-  if (plan.store_url.empty()) {
-    store_owner = std::make_shared<DirStore>(plan.store_dir);
-  } else {
-    const char* token = std::getenv("DD_STORE_TOKEN");
-    auto opened =
-        rendezvous::open_store(plan.store_url, token ? token : "", rendezvous::StoreRole::kClient,
-                               rendezvous::deadline_in(std::chrono::milliseconds(plan.init_timeout_ms)));
-    if (!opened) {
-      emit(fd, {{"ev", "error"},
-                {"stage", "init"},
-                {"ranks", ranks},
-                {"msg", "cannot reach the store " + plan.store_url + ": " + opened.error().message()}});
-      return 4;
-    }
-    store_owner = opened->store;
-  }
-  rendezvous::Store& store = *store_owner;
-  EngineConfig cfg;
-  cfg.world = plan.world;
-  cfg.ranks = ranks;
-  for (int r : ranks) cfg.devices.push_back(r < int(plan.devices.size()) ? plan.devices[r] : r);
-  cfg.store = &store;
-  cfg.prefix = plan.prefix;
-  cfg.init_deadline = rendezvous::deadline_in(std::chrono::milliseconds(plan.init_timeout_ms));
-  cfg.nccl_lib = plan.nccl_lib;
-  cfg.gloo_iface = plan.gloo_iface;
-  cfg.gloo_host = plan.gloo_host;
-  cfg.register_buffers = plan.register_buffers;
-  cfg.cuda_graph = plan.cuda_graph;
-  emit(fd, {{"ev", "ready"}, {"ranks", ranks}, {"devices", cfg.devices}});
-  auto st = engine->init(cfg);
-  if (!st) {
-    emit(fd, {{"ev", "error"}, {"stage", "init"}, {"ranks", ranks}, {"msg", st.error().message()}});
-    return 4;
-  }
-  emit(fd, {{"ev", "init_done"}, {"ranks", ranks}, {"lib", engine->describe()}});
-  for (size_t i = 0; i < plan.ops.size(); ++i) {
-    emit(fd, {{"ev", "op_start"}, {"op", i}, {"ranks", ranks}});
-    maybe_fault(plan.fault, ranks, "op", int(i));
-    OpRequest op = plan.ops[i];
-    op.corrupt = fault_matches(plan.fault, ranks, "corrupt", int(i));
-    auto res = engine->run(op);
-    if (!res) {
-      emit(fd,
-           {{"ev", "error"}, {"stage", "op"}, {"op", i}, {"ranks", ranks}, {"msg", res.error().message()}});
-      return 4;
-    }
-    nlohmann::json rr = nlohmann::json::array();
-    for (const auto& r : *res)
-      rr.push_back({{"rank", r.rank},
-                    {"time_us", r.time_us},
-                    {"wrong", r.wrong},
-                    {"checked", r.checked},
-                    {"participated", r.participated}});
-    emit(fd, {{"ev", "result"}, {"op", i}, {"ranks", rr}});
-  }
-  emit(fd, {{"ev", "done"}, {"ranks", ranks}});
-  // Leave together: a rank that exits early closes its sockets under peers still at work (Gloo aborts).
-  std::vector<std::string> keys;
-  for (int r = 0; r < plan.world; ++r) keys.push_back(plan.prefix + "exit/" + std::to_string(r));
-  auto exit_deadline = rendezvous::deadline_in(std::chrono::seconds(10));
-  for (int r : ranks) store.set(keys[r], "1", exit_deadline);
-  store.wait(keys, exit_deadline);
-  return 0;
 }
 
 }  // namespace dd::comm

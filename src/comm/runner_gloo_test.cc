@@ -8,6 +8,15 @@
 namespace dd::comm {
 
 namespace {
+// A node with no GPU and no job settings: the Gloo runs need nothing from the facts.
+NodeContext bare_node() {
+  static const probe::NodeFacts facts;
+  static const probe::ToolEnv tool;
+  return {facts, tool};
+}
+}  // namespace
+
+namespace {
 
 RunOptions gloo_options(int nproc) {
   RunOptions o;
@@ -53,7 +62,7 @@ TEST(GlooRunner, EveryCollectiveVerifiedAcrossProcesses) {
     for (uint64_t bytes : {uint64_t(4096), uint64_t(96 * 1024)}) o.ops.push_back(op(ci.coll, bytes));
   for (Dtype t : kAllDtypes) o.ops.push_back(op(Coll::all_reduce, 8192, t));
   o.ops.push_back(op(Coll::all_reduce, 8192, Dtype::bf16, true));
-  RunOutcome r = run_collectives(o);
+  RunOutcome r = run_collectives(o, bare_node());
   ASSERT_TRUE(r.ok) << all_text(r);
   EXPECT_EQ(r.world, 3);
   for (const auto& oc : r.ops) {
@@ -73,7 +82,7 @@ TEST(GlooRunner, PairSendRecvOnlyInvolvesThePair) {
   r.pair_a = 0;
   r.pair_b = 2;
   o.ops = {r};
-  RunOutcome out = run_collectives(o);
+  RunOutcome out = run_collectives(o, bare_node());
   ASSERT_TRUE(out.ok) << all_text(out);
   for (const auto& rr : out.ops[0].ranks) EXPECT_EQ(rr.participated, rr.rank != 1);
 }
@@ -82,7 +91,7 @@ TEST(GlooRunner, WrongDataIsAFail) {
   RunOptions o = gloo_options(2);
   o.ops = {op(Coll::all_reduce, 4096), op(Coll::all_gather, 4096)};
   o.fault = "1:corrupt@0";
-  RunOutcome r = run_collectives(o);
+  RunOutcome r = run_collectives(o, bare_node());
   EXPECT_FALSE(r.ok);
   const auto* f = find(r, "comm.data.wrong");
   ASSERT_NE(f, nullptr) << all_text(r);
@@ -96,7 +105,7 @@ TEST(GlooRunner, KilledWorkerIsNamedAtOnce) {
   o.ops = {op(Coll::all_reduce, 4096), op(Coll::all_reduce, 4096), op(Coll::all_gather, 4096)};
   for (auto& x : o.ops) x.timeout = std::chrono::milliseconds(20000);
   o.fault = "1:die@1";
-  RunOutcome r = run_collectives(o);
+  RunOutcome r = run_collectives(o, bare_node());
   EXPECT_FALSE(r.ok);
   const auto* f = find(r, "comm.worker.died");
   ASSERT_NE(f, nullptr) << all_text(r);
@@ -111,7 +120,7 @@ TEST(GlooRunner, WorkerThatNeverJoinsIsNamed) {
   o.init_timeout = std::chrono::milliseconds(1500);
   o.ops = {op(Coll::all_reduce, 4096)};
   o.fault = "2:nojoin";
-  RunOutcome r = run_collectives(o);
+  RunOutcome r = run_collectives(o, bare_node());
   EXPECT_FALSE(r.ok);
   ASSERT_FALSE(r.findings.empty());
   std::string text = all_text(r);
@@ -124,7 +133,7 @@ TEST(GlooRunner, StalledWorkerIsNamed) {
   o.ops = {op(Coll::all_reduce, 4096), op(Coll::all_reduce, 4096)};
   o.ops[1].timeout = std::chrono::milliseconds(1500);
   o.fault = "1:stall@1";
-  RunOutcome r = run_collectives(o);
+  RunOutcome r = run_collectives(o, bare_node());
   EXPECT_FALSE(r.ok);
   std::string text = all_text(r);
   EXPECT_NE(text.find("rank(s) 1 stalled"), std::string::npos) << text;
@@ -135,7 +144,7 @@ TEST(GlooRunner, WorkerExitIsNamedWithStatus) {
   RunOptions o = gloo_options(2);
   o.ops = {op(Coll::all_reduce, 4096)};
   o.fault = "0:exit";
-  RunOutcome r = run_collectives(o);
+  RunOutcome r = run_collectives(o, bare_node());
   const auto* f = find(r, "comm.worker.died");
   ASSERT_NE(f, nullptr) << all_text(r);
   EXPECT_NE(f->title.find("exit status 3"), std::string::npos) << f->title;

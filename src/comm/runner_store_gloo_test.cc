@@ -10,6 +10,15 @@
 namespace dd::comm {
 
 namespace {
+// A node with no GPU and no job settings: the Gloo runs need nothing from the facts.
+NodeContext bare_node() {
+  static const probe::NodeFacts facts;
+  static const probe::ToolEnv tool;
+  return {facts, tool};
+}
+}  // namespace
+
+namespace {
 RunOptions node(int first, const std::string& url, const std::string& token) {
   RunOptions o;
   o.engine = "gloo";
@@ -39,8 +48,8 @@ TEST(GlooStoreRunner, TwoNodesThroughTcpStore) {
   ASSERT_TRUE(master.ok()) << master.error().message();
   std::string url = "tcp://127.0.0.1:" + std::to_string(master->port);
   RunOutcome a, b;
-  std::thread t([&] { b = run_collectives(node(1, url, token)); });
-  a = run_collectives(node(0, url, token));
+  std::thread t([&] { b = run_collectives(node(1, url, token), bare_node()); });
+  a = run_collectives(node(0, url, token), bare_node());
   t.join();
   for (const RunOutcome* r : {&a, &b}) {
     std::string why;
@@ -63,7 +72,7 @@ TEST(GlooStoreRunner, WrongTokenIsNamed) {
   ASSERT_TRUE(master.ok());
   RunOptions o = node(0, "tcp://127.0.0.1:" + std::to_string(master->port), "wrong");
   o.init_timeout = std::chrono::milliseconds(2000);
-  RunOutcome r = run_collectives(o);
+  RunOutcome r = run_collectives(o, bare_node());
   EXPECT_FALSE(r.ok);
   std::string text;
   for (const auto& f : r.findings) text += f.title + " " + (f.evidence.empty() ? "" : f.evidence[0]) + "\n";

@@ -40,9 +40,17 @@ const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                          "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 }  // namespace
 
-std::string render_busbw_svg(const std::vector<PlotSeries>& series, const std::string& title,
-                             double limit_gbps, const std::string& limit_label) {
-  const double W = 900, H = 540, L = 70, R = 230, T = 50, B = 60;
+namespace {
+
+// Plot area and the data-to-pixel mapping: log2 size on x, GB/s on y.
+struct Frame {
+  static constexpr double W = 900, H = 540, L = 70, R = 230, T = 50, B = 60;
+  double lx0 = 0, lx1 = 1, ytop = 1, ystep = 1;
+  double X(double bytes) const { return L + (std::log2(bytes) - lx0) / (lx1 - lx0) * (W - L - R); }
+  double Y(double v) const { return H - B - v / ytop * (H - T - B); }
+};
+
+Frame frame_for(const std::vector<PlotSeries>& series, double limit_gbps) {
   double xmin = 1e300, xmax = 0, ymax = std::max(limit_gbps, 1.0);
   for (const auto& s : series)
     for (auto [x, y] : s.points) {
@@ -52,29 +60,28 @@ std::string render_busbw_svg(const std::vector<PlotSeries>& series, const std::s
       ymax = std::max(ymax, y);
     }
   if (xmax <= 0) xmin = 1, xmax = 2;
-  double lx0 = std::floor(std::log2(xmin)), lx1 = std::ceil(std::log2(xmax));
-  if (lx1 <= lx0) lx1 = lx0 + 1;
-  double ystep = std::pow(10, std::floor(std::log10(ymax * 1.1 / 5)));
-  if (ymax * 1.1 / ystep > 10) ystep *= 2;
-  double ytop = std::ceil(ymax * 1.05 / ystep) * ystep;
-  auto X = [&](double b) { return L + (std::log2(b) - lx0) / (lx1 - lx0) * (W - L - R); };
-  auto Y = [&](double v) { return H - B - v / ytop * (H - T - B); };
-  std::ostringstream o;
-  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
-    << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" "
-       "fill=\"white\"/>\n";
-  o << "<text x=\"" << W / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">" << esc(title)
-    << "</text>\n";
-  int xstep = int(std::max(1.0, std::ceil((lx1 - lx0) / 14)));
-  for (double e = lx0; e <= lx1; e += xstep) {
-    double x = X(std::pow(2, e));
+  Frame f;
+  f.lx0 = std::floor(std::log2(xmin));
+  f.lx1 = std::ceil(std::log2(xmax));
+  if (f.lx1 <= f.lx0) f.lx1 = f.lx0 + 1;
+  f.ystep = std::pow(10, std::floor(std::log10(ymax * 1.1 / 5)));
+  if (ymax * 1.1 / f.ystep > 10) f.ystep *= 2;
+  f.ytop = std::ceil(ymax * 1.05 / f.ystep) * f.ystep;
+  return f;
+}
+
+void draw_axes(std::ostream& o, const Frame& f) {
+  const double W = Frame::W, H = Frame::H, L = Frame::L, R = Frame::R, T = Frame::T, B = Frame::B;
+  int xstep = int(std::max(1.0, std::ceil((f.lx1 - f.lx0) / 14)));
+  for (double e = f.lx0; e <= f.lx1; e += xstep) {
+    double x = f.X(std::pow(2, e));
     o << "<line x1=\"" << x << "\" y1=\"" << T << "\" x2=\"" << x << "\" y2=\"" << H - B
       << "\" stroke=\"#eee\"/>\n";
     o << "<text x=\"" << x << "\" y=\"" << H - B + 18 << "\" text-anchor=\"middle\">"
       << size_label(std::pow(2, e)) << "</text>\n";
   }
-  for (double v = 0; v <= ytop + 1e-9; v += ystep) {
-    double y = Y(v);
+  for (double v = 0; v <= f.ytop + 1e-9; v += f.ystep) {
+    double y = f.Y(v);
     o << "<line x1=\"" << L << "\" y1=\"" << y << "\" x2=\"" << W - R << "\" y2=\"" << y
       << "\" stroke=\"#eee\"/>\n";
     o << "<text x=\"" << L - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << v << "</text>\n";
@@ -87,29 +94,45 @@ std::string render_busbw_svg(const std::vector<PlotSeries>& series, const std::s
     << "\" text-anchor=\"middle\">message size (bytes)</text>\n";
   o << "<text transform=\"translate(18," << (T + H - B) / 2
     << ") rotate(-90)\" text-anchor=\"middle\">bus bandwidth (GB/s)</text>\n";
+}
+
+void draw_series(std::ostream& o, const Frame& f, const PlotSeries& s, size_t i) {
+  const double W = Frame::W, R = Frame::R, T = Frame::T;
+  const char* c = kColors[i % 8];
+  std::ostringstream pts;
+  for (auto [x, y] : s.points)
+    if (x > 0) pts << f.X(x) << "," << f.Y(y) << " ";
+  o << "<polyline fill=\"none\" stroke=\"" << c << "\" stroke-width=\"2\" points=\"" << pts.str() << "\"/>\n";
+  for (auto [x, y] : s.points)
+    if (x > 0)
+      o << "<circle cx=\"" << f.X(x) << "\" cy=\"" << f.Y(y) << "\" r=\"2.5\" fill=\"" << c << "\"/>\n";
+  double ly = T + 10 + 20 * double(i);
+  o << "<line x1=\"" << W - R + 15 << "\" y1=\"" << ly << "\" x2=\"" << W - R + 40 << "\" y2=\"" << ly
+    << "\" stroke=\"" << c << "\" stroke-width=\"2\"/>\n";
+  o << "<text x=\"" << W - R + 46 << "\" y=\"" << ly + 4 << "\">" << esc(s.label) << "</text>\n";
+}
+
+}  // namespace
+
+std::string render_busbw_svg(const std::vector<PlotSeries>& series, const std::string& title,
+                             double limit_gbps, const std::string& limit_label) {
+  const Frame f = frame_for(series, limit_gbps);
+  const double W = Frame::W, H = Frame::H, L = Frame::L, R = Frame::R;
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
+    << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" "
+       "fill=\"white\"/>\n";
+  o << "<text x=\"" << W / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">" << esc(title)
+    << "</text>\n";
+  draw_axes(o, f);
   if (limit_gbps > 0) {
-    double y = Y(limit_gbps);
+    double y = f.Y(limit_gbps);
     o << "<line x1=\"" << L << "\" y1=\"" << y << "\" x2=\"" << W - R << "\" y2=\"" << y
       << "\" stroke=\"#888\" stroke-dasharray=\"6,4\"/>\n";
     o << "<text x=\"" << L + 6 << "\" y=\"" << y - 6 << "\" fill=\"#555\">" << esc(limit_label)
       << "</text>\n";
   }
-  for (size_t i = 0; i < series.size(); ++i) {
-    const auto& s = series[i];
-    const char* c = kColors[i % 8];
-    std::ostringstream pts;
-    for (auto [x, y] : s.points)
-      if (x > 0) pts << X(x) << "," << Y(y) << " ";
-    o << "<polyline fill=\"none\" stroke=\"" << c << "\" stroke-width=\"2\" points=\"" << pts.str()
-      << "\"/>\n";
-    for (auto [x, y] : s.points)
-      if (x > 0)
-        o << "<circle cx=\"" << X(x) << "\" cy=\"" << Y(y) << "\" r=\"2.5\" fill=\"" << c << "\"/>\n";
-    double ly = T + 10 + 20 * double(i);
-    o << "<line x1=\"" << W - R + 15 << "\" y1=\"" << ly << "\" x2=\"" << W - R + 40 << "\" y2=\"" << ly
-      << "\" stroke=\"" << c << "\" stroke-width=\"2\"/>\n";
-    o << "<text x=\"" << W - R + 46 << "\" y=\"" << ly + 4 << "\">" << esc(s.label) << "</text>\n";
-  }
+  for (size_t i = 0; i < series.size(); ++i) draw_series(o, f, series[i], i);
   o << "</svg>\n";
   return o.str();
 }

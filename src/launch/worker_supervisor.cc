@@ -16,6 +16,12 @@ extern char** environ;
 
 namespace dd::launch {
 
+std::string current_executable() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, size_t(n)) : std::string();
+}
+
 std::string describe_wait_status(int ws) {
   if (WIFEXITED(ws)) return "exit status " + std::to_string(WEXITSTATUS(ws));
   if (WIFSIGNALED(ws)) {

@@ -29,6 +29,9 @@ struct WorkerState {
   std::string partial;  // bytes after the last newline
 };
 
+// The binary this process runs (resolved /proc/self/exe), to start copies of itself as workers; "" unknown.
+std::string current_executable();
+
 // "exit status 3", "killed by signal 9 (SIGKILL)".
 std::string describe_wait_status(int wait_status);
 

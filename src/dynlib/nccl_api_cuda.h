@@ -7,7 +7,7 @@
 
 #include "common/result.h"
 
-namespace dd::comm {
+namespace dd::dynlib {
 
 struct NcclApi {
   void* handle = nullptr;
@@ -40,8 +40,9 @@ struct NcclApi {
   std::string version_string() const;
 };
 
-// Loads NCCL from `path` (empty: libnccl.so.2 through the normal search, then the copy PyTorch ships).
+// Loads NCCL from `path` (empty: libnccl.so.2 through the loader's search). The path is chosen once by the
+// supervisor from the node's facts (rules::choose_nccl_lib); workers never search for NCCL themselves.
 // Loaded once per process; later calls return the same table.
 Result<const NcclApi*> load_nccl(const std::string& path);
 
-}  // namespace dd::comm
+}  // namespace dd::dynlib

@@ -1,52 +1,24 @@
-// Loads libnccl.so.2 with dlopen and fills the function table; a missing library or symbol is an Error.
-#include "comm/nccl_api_cuda.h"
+// Loads the NCCL library the supervisor chose (rules::choose_nccl_lib, passed in the plan) with dlopen and
+// fills the function table; a missing library or symbol is an Error.
+#include "dynlib/nccl_api_cuda.h"
 
 #include <dlfcn.h>
 
-#include <cstdlib>
-#include <filesystem>
 #include <mutex>
 #include <vector>
 
-namespace dd::comm {
+namespace dd::dynlib {
 
 namespace {
 
-// Where a framework install keeps its own NCCL, tried after the loader's search path.
-std::vector<std::string> fallback_paths() {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const char* root : {"/opt/torch/.venv/lib", "/usr/local/lib", "/usr/lib"}) {
-    if (!std::filesystem::is_directory(root, ec)) continue;
-    for (const auto& py : std::filesystem::directory_iterator(root, ec)) {
-      auto p = py.path() / "site-packages/nvidia/nccl/lib/libnccl.so.2";
-      if (py.path().filename().string().rfind("python3", 0) == 0 && std::filesystem::exists(p, ec))
-        out.push_back(p.string());
-      p = py.path() / "dist-packages/nvidia/nccl/lib/libnccl.so.2";
-      if (py.path().filename().string().rfind("python3", 0) == 0 && std::filesystem::exists(p, ec))
-        out.push_back(p.string());
-    }
-  }
-  return out;
-}
-
 Result<const NcclApi*> do_load(const std::string& path) {
   static NcclApi api;
-  std::vector<std::string> tries;
-  if (!path.empty()) {
-    tries.push_back(path);
-  } else {
-    tries.push_back("libnccl.so.2");
-    for (auto& p : fallback_paths()) tries.push_back(p);
-  }
-  std::string errors;
-  for (const auto& p : tries) {
-    api.handle = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (api.handle) break;
+  const std::string file = path.empty() ? "libnccl.so.2" : path;
+  api.handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!api.handle) {
     const char* e = dlerror();
-    errors += (errors.empty() ? "" : "; ") + std::string(e ? e : p);
+    return Error{"cannot load NCCL: " + std::string(e ? e : file), 0, ErrorKind::unavailable};
   }
-  if (!api.handle) return Error{"cannot load NCCL: " + errors};
   std::string missing;
 #define DD_NCCL_SYM(name)                                                    \
   api.name = reinterpret_cast<decltype(api.name)>(dlsym(api.handle, #name)); \
@@ -100,4 +72,4 @@ Result<const NcclApi*> load_nccl(const std::string& path) {
   return *loaded;
 }
 
-}  // namespace dd::comm
+}  // namespace dd::dynlib

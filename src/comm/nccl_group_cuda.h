@@ -1,0 +1,66 @@
+// NcclGroup: the NCCL communicators this process drives (one per served rank), their CUDA streams, events
+// and buffers, and the calls on all of them together: issue a collective, wait for the streams with a
+// deadline while polling NCCL for async errors, abort everything on failure.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+#include "comm/op_request.h"
+#include "dynlib/nccl_api_cuda.h"
+#include "rendezvous/store.h"
+
+namespace dd::comm {
+
+using dynlib::load_nccl;
+using dynlib::NcclApi;
+
+std::string cuda_msg(cudaError_t e);
+
+struct NcclRank {
+  int rank = 0, dev = 0;
+  void* send_reg = nullptr;  // ncclCommRegister handles (--register)
+  void* recv_reg = nullptr;
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  char* send = nullptr;
+  char* recv = nullptr;
+  size_t send_cap = 0, recv_cap = 0;
+  unsigned long long* d_wrong = nullptr;
+};
+
+class NcclGroup {
+ public:
+  ~NcclGroup();
+
+  const NcclApi* api = nullptr;
+  int world = 1;
+  bool register_buffers = false;
+  std::vector<NcclRank> ranks;
+
+  // "what: ncclGetErrorString — ncclGetLastError".
+  Error nccl_error(const std::string& what, ncclResult_t rc, NcclRank* r);
+  void abort_all();
+  // Polls every communicator until none is in progress; aborts on error or deadline (a timeout Error).
+  Status settle(rendezvous::Deadline deadline, const char* what);
+  // Waits for the streams of the active ranks; polls NCCL for async errors; aborts at the deadline.
+  Status wait(const std::vector<NcclRank*>& active, rendezvous::Deadline deadline, const char* what);
+  // Send and receive buffers of at least these sizes (registered with NCCL when register_buffers).
+  Status ensure(NcclRank& r, size_t send_bytes, size_t recv_bytes);
+  // Issues `n` back-to-back runs of the collective on every active rank (no waiting for the GPU).
+  Status enqueue(const OpRequest& req, const std::vector<NcclRank*>& active, int n, rendezvous::Deadline d);
+  // enqueue, then (record_stop: the stop event on each stream) wait.
+  Status launch(const OpRequest& req, const std::vector<NcclRank*>& active, int n, rendezvous::Deadline d,
+                bool record_stop = false);
+  // Timed runs captured once into a CUDA graph per stream (--cuda-graph), then launched as one.
+  Status launch_graph(const OpRequest& req, const std::vector<NcclRank*>& active, rendezvous::Deadline d);
+
+ private:
+  ncclResult_t issue(const OpRequest& req, NcclRank& r);
+  Status grow(NcclRank& r, char*& p, size_t& cap, void*& reg, size_t need);
+  bool aborted_ = false;
+};
+
+}  // namespace dd::comm

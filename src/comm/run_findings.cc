@@ -1,0 +1,69 @@
+// Per-op aggregation: each op's slowest rank, bandwidth and wrong elements, and its comm.data.wrong finding.
+#include "comm/run_findings.h"
+
+#include "comm/comm_finding.h"
+#include "comm/units.h"
+
+namespace dd::comm {
+
+using report::Finding;
+
+namespace {
+
+void add_op_outcome(OpOutcome& o, const std::map<int, RankResult>& m, int world) {
+  for (const auto& [r, rr] : m) {
+    o.ranks.push_back(rr);
+    if (!rr.participated) continue;
+    o.time_us = std::max(o.time_us, rr.time_us);
+    o.wrong += rr.wrong;
+  }
+  const CollInfo& ci = coll_info(o.req.coll);
+  o.bytes = ci.size(o.req.bytes, dtype_size(o.req.dtype), world, 0).bytes;
+  if (o.complete && o.time_us > 0) {
+    o.algbw = algbw_gbps(o.bytes, o.time_us * 1e-6);
+    o.busbw = o.algbw * (o.req.pair_a >= 0 ? 1.0 : ci.busbw_factor(world));
+  }
+}
+
+Finding wrong_data_finding(const OpOutcome& o) {
+  std::vector<std::string> ev;
+  for (const auto& rr : o.ranks)
+    if (rr.wrong > 0)
+      ev.push_back("rank " + std::to_string(rr.rank) + ": " + std::to_string(rr.wrong) + " of " +
+                   std::to_string(rr.checked) + " elements wrong");
+  return comm_failure(
+      "comm.data.wrong", op_label(o.req) + " returned wrong data", ev,
+      "Wrong results with no error usually mean faulty GPU memory, a broken link or a NCCL bug: run "
+      "`distdoctor bench` on subsets of GPUs to isolate it, check ECC/Xid errors, and try another NCCL "
+      "version.");
+}
+
+}  // namespace
+
+std::string op_label(const OpRequest& r) {
+  std::string s =
+      std::string(coll_info(r.coll).name) + " " + exact_bytes_text(r.bytes) + " " + dtype_name(r.dtype);
+  if (r.pair_a >= 0) s += " (ranks " + std::to_string(r.pair_a) + "<->" + std::to_string(r.pair_b) + ")";
+  if (r.in_place) s += " in-place";
+  return s;
+}
+
+bool aggregate_ops(RunOutcome& out, const RunRecord& rec) {
+  bool all_complete = true;
+  const int nlocal = int(rec.layout.local.size());
+  out.ops.resize(rec.opt.ops.size());
+  for (size_t i = 0; i < out.ops.size(); ++i) {
+    OpOutcome& o = out.ops[i];
+    o.req = rec.opt.ops[i];
+    auto it = rec.watch.results().find(int(i));
+    static const std::map<int, RankResult> kNone;
+    const auto& m = it == rec.watch.results().end() ? kNone : it->second;
+    o.complete = int(m.size()) == nlocal;
+    all_complete &= o.complete;
+    add_op_outcome(o, m, rec.layout.world);
+    if (o.wrong > 0) out.findings.push_back(wrong_data_finding(o));
+  }
+  return all_complete;
+}
+
+}  // namespace dd::comm

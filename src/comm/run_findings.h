@@ -1,0 +1,36 @@
+// After a run: per-op results put together (time of the slowest rank, bandwidth, wrong elements) and every
+// way the run went wrong named as one finding: a dead worker, a rank's error (with the ranks that never
+// joined or stalled when it was a timeout), a run that did not finish, a worker that exited unclean.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "comm/run_setup.h"
+#include "comm/run_watch.h"
+#include "comm/runner.h"
+
+namespace dd::comm {
+
+// Everything the findings are made from.
+struct RunRecord {
+  const RunOptions& opt;
+  const RunLayout& layout;
+  const RunWatch& watch;
+  const launch::WorkerSupervisor& sup;
+  const std::vector<launch::WorkerSpec>& specs;
+  const probe::NodeFacts& facts;
+  bool finished = false;            // every worker ended before the deadline
+  std::vector<bool> alive_at_stop;  // per worker
+  std::chrono::milliseconds total{0};
+};
+
+// Fills out.ops from the results and adds comm.data.wrong findings; true when every op completed.
+bool aggregate_ops(RunOutcome& out, const RunRecord& rec);
+
+// Adds the findings that name what went wrong (none when the run was clean).
+void name_failures(RunOutcome& out, const RunRecord& rec);
+
+// "all_reduce 1 MiB float (ranks 0<->2) in-place".
+std::string op_label(const OpRequest& r);
+
+}  // namespace dd::comm

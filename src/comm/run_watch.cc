@@ -1,0 +1,99 @@
+// Event parsing and the "who died first" logic of a watched run.
+#include "comm/run_watch.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "comm/worker_events.h"
+
+namespace dd::comm {
+
+using rendezvous::Clock;
+
+RunWatch::RunWatch(int world, const std::vector<std::vector<int>>& groups,
+                   const launch::WorkerSupervisor& sup)
+    : world_(world), sup_(sup), st_(world) {
+  for (size_t w = 0; w < groups.size(); ++w)
+    for (int r : groups[w]) st_[r].worker = int(w);
+}
+
+void RunWatch::on_line(int, const std::string& line) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(line);
+  } catch (...) {
+    return;
+  }
+  std::string ev = j.value("ev", "");
+  if (ev == "result") {
+    int op = j.value("op", -1);
+    for (const auto& r : j["ranks"]) {
+      RankResult rr;
+      rr.rank = r.value("rank", -1);
+      rr.time_us = r.value("time_us", 0.0);
+      rr.wrong = r.value("wrong", int64_t(0));
+      rr.checked = r.value("checked", int64_t(0));
+      rr.participated = r.value("participated", true);
+      if (rr.rank >= 0 && rr.rank < world_) results_[op][rr.rank] = rr;
+    }
+    return;
+  }
+  if (!j.contains("ranks") || !j["ranks"].is_array()) return;
+  for (const auto& x : j["ranks"])
+    if (x.is_number_integer() && x.get<int>() >= 0 && x.get<int>() < world_)
+      on_rank_event(ev, x.get<int>(), j);
+}
+
+void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json& j) {
+  RankState& s = st_[r];
+  if (ev == "ready") s.ready = true;
+  if (ev == "init_done") {
+    s.init_done = true;
+    library_ = j.value("lib", "");
+  }
+  if (ev == "op_start") s.last_op = j.value("op", -1);
+  if (ev == "done") s.done = true;
+  if (ev == "error") {
+    s.error = j.value("msg", "");
+    s.error_stage = j.value("stage", "");
+    s.error_kind = error_kind_from_name(j.value("kind", ""));
+    if (!first_trouble_) first_trouble_ = Clock::now();
+  }
+}
+
+// Gloo peers abort (SIGABRT) when a connection drops, so an abort is often a consequence of another death.
+bool RunWatch::aborted(int w) const {
+  int s = sup_.workers()[w].wait_status;
+  return WIFSIGNALED(s) && WTERMSIG(s) == SIGABRT;
+}
+
+// The first worker to die abnormally is the cause; an abort right after another death, or after another
+// rank's error, is a consequence.
+void RunWatch::on_exit(int w) {
+  const auto& ws = sup_.workers()[w];
+  bool clean = WIFEXITED(ws.wait_status) && WEXITSTATUS(ws.wait_status) == 0;
+  bool had_error = false;
+  for (const auto& s : st_) had_error |= s.worker == w && !s.error.empty();
+  auto now = Clock::now();
+  if (!clean && !had_error) {
+    if (died_worker_ < 0 && !(first_trouble_ && aborted(w))) {
+      died_worker_ = w;
+      died_at_ = now;
+    } else if (died_worker_ >= 0 && aborted(died_worker_) && !aborted(w) &&
+               now - died_at_ < std::chrono::milliseconds(100)) {
+      died_worker_ = w;
+    }
+  }
+  if (!clean && !first_trouble_) first_trouble_ = now;
+}
+
+bool RunWatch::should_stop() const {
+  if (died_worker_ >= 0)  // a dead worker: stop the others at once (after 100 ms if it only aborted,
+    return !aborted(died_worker_) ||  // to see whether another rank's death caused that)
+           Clock::now() - died_at_ > std::chrono::milliseconds(100);
+  return first_trouble_ && Clock::now() > *first_trouble_ + std::chrono::milliseconds(300);
+}
+
+}  // namespace dd::comm

@@ -1,0 +1,57 @@
+// RunWatch: what the supervisor learns while the workers run: each rank's progress and error (from the
+// workers' events), each op's per-rank results, and which worker died first (the cause, not a consequence);
+// it also says when to stop waiting.
+#pragma once
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "comm/op_request.h"
+#include "common/result.h"
+#include "launch/worker_supervisor.h"
+#include "rendezvous/store.h"
+
+namespace dd::comm {
+
+struct RankState {
+  bool ready = false, init_done = false, done = false;
+  int last_op = -1;
+  std::string error;        // the worker's error message ("" none)
+  std::string error_stage;  // "init" or "op"
+  ErrorKind error_kind = ErrorKind::other;
+  int worker = -1;
+};
+
+// "Is this failure a timeout?": the one answer, from the kind the worker reported with its error.
+inline bool is_timeout(const RankState& s) { return !s.error.empty() && s.error_kind == ErrorKind::timeout; }
+
+class RunWatch {
+ public:
+  RunWatch(int world, const std::vector<std::vector<int>>& groups, const launch::WorkerSupervisor& sup);
+
+  void on_line(int worker, const std::string& line);  // one event line of a worker
+  void on_exit(int worker);                           // a worker was reaped
+  bool should_stop() const;                           // a death or an error: stop the others soon
+
+  const std::vector<RankState>& ranks() const { return st_; }
+  const std::map<int, std::map<int, RankResult>>& results() const { return results_; }  // op -> rank
+  const std::string& library() const { return library_; }
+  int died_worker() const { return died_worker_; }  // -1 none
+
+ private:
+  bool aborted(int worker) const;
+  void on_rank_event(const std::string& ev, int rank, const nlohmann::json& j);
+
+  int world_;
+  const launch::WorkerSupervisor& sup_;
+  std::vector<RankState> st_;
+  std::map<int, std::map<int, RankResult>> results_;
+  std::string library_;
+  std::optional<rendezvous::Clock::time_point> first_trouble_;
+  int died_worker_ = -1;
+  rendezvous::Clock::time_point died_at_;
+};
+
+}  // namespace dd::comm

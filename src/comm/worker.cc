@@ -1,0 +1,96 @@
+// The worker process: store, engine init, the ordered runs, and a common exit with the other ranks.
+#include "comm/worker.h"
+
+#include <memory>
+
+#include "comm/dir_store.h"
+#include "comm/engine.h"
+#include "comm/worker_events.h"
+#include "comm/worker_fault.h"
+#include "rendezvous/open_store.h"
+
+namespace dd::comm {
+
+namespace {
+
+Result<std::shared_ptr<rendezvous::Store>> open_run_store(const Plan& plan, const std::string& token) {
+  if (plan.run.store_url.empty()) return std::shared_ptr<rendezvous::Store>(new DirStore(plan.store_dir));
+  auto deadline = rendezvous::deadline_in(plan.run.init_timeout);
+  auto opened = rendezvous::open_store(plan.run.store_url, token, rendezvous::StoreRole::kClient, deadline);
+  if (!opened) {
+    Error e = opened.error();
+    e.what = "cannot reach the store " + plan.run.store_url + ": " + e.message();
+    e.err = 0;
+    return timeout_if_past(std::move(e), deadline);
+  }
+  return opened->store;
+}
+
+EngineConfig engine_config(const Plan& plan, const std::vector<int>& ranks, rendezvous::Store* store) {
+  EngineConfig cfg;
+  cfg.run = &plan.run;
+  cfg.world = plan.world;
+  cfg.ranks = ranks;
+  for (int r : ranks) cfg.devices.push_back(r < int(plan.devices.size()) ? plan.devices[r] : r);
+  cfg.store = store;
+  cfg.init_deadline = rendezvous::deadline_in(plan.run.init_timeout);
+  cfg.cuda_visible_devices = plan.cuda_visible_devices;
+  return cfg;
+}
+
+// Runs every op in order, one result event each; false after an error event.
+bool run_ops(Engine& engine, const Plan& plan, const std::vector<int>& ranks, int fd) {
+  for (size_t i = 0; i < plan.run.ops.size(); ++i) {
+    emit_event(fd, {{"ev", "op_start"}, {"op", i}, {"ranks", ranks}});
+    maybe_fault(plan.run.fault, ranks, "op", int(i));
+    OpRequest op = plan.run.ops[i];
+    op.corrupt = fault_matches(plan.run.fault, ranks, "corrupt", int(i));
+    auto res = engine.run(op);
+    if (!res) {
+      emit_event(fd, error_event(ranks, "op", int(i), res.error()));
+      return false;
+    }
+    emit_event(fd, result_event(int(i), *res));
+  }
+  return true;
+}
+
+// Leave together: a rank that exits early closes its sockets under peers still at work (Gloo aborts).
+void leave_together(rendezvous::Store& store, const Plan& plan, const std::vector<int>& ranks) {
+  std::vector<std::string> keys;
+  for (int r = 0; r < plan.world; ++r) keys.push_back(plan.run.store_prefix + "exit/" + std::to_string(r));
+  const auto exit_deadline = rendezvous::deadline_in(std::chrono::seconds(10));
+  for (int r : ranks) store.set(keys[r], "1", exit_deadline);
+  store.wait(keys, exit_deadline);
+}
+
+}  // namespace
+
+int run_worker(const Plan& plan, const std::vector<int>& ranks, const std::string& store_token, int fd) {
+  maybe_fault(plan.run.fault, ranks, "init", -1);
+  auto eng = make_engine(plan.run.engine);
+  if (!eng) {
+    emit_event(fd, error_event(ranks, "init", -1, eng.error()));
+    return 4;
+  }
+  // Never destroyed: the process exits right after, and ncclCommDestroy would only add seconds.
+  Engine* engine = eng->release();
+  auto store = open_run_store(plan, store_token);
+  if (!store) {
+    emit_event(fd, error_event(ranks, "init", -1, store.error()));
+    return 4;
+  }
+  EngineConfig cfg = engine_config(plan, ranks, store->get());
+  emit_event(fd, {{"ev", "ready"}, {"ranks", ranks}, {"devices", cfg.devices}});
+  if (auto st = engine->init(cfg); !st) {
+    emit_event(fd, error_event(ranks, "init", -1, st.error()));
+    return 4;
+  }
+  emit_event(fd, {{"ev", "init_done"}, {"ranks", ranks}, {"lib", engine->describe()}});
+  if (!run_ops(*engine, plan, ranks, fd)) return 4;
+  emit_event(fd, {{"ev", "done"}, {"ranks", ranks}});
+  leave_together(**store, plan, ranks);
+  return 0;
+}
+
+}  // namespace dd::comm

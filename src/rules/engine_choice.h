@@ -1,0 +1,37 @@
+// Which collective engine and which libnccl a run uses, decided once from the node's facts: the rules that
+// `check --collectives` and `bench` share (no finding of their own; their answer is reported as a note and
+// in the run's library line).
+#pragma once
+#include <string>
+
+#include "probe/facts.h"
+
+namespace dd::rules {
+
+// GPUs a process started here may use: the CUDA_VISIBLE_DEVICES entries when it is set ("", "-1", "none",
+// "NoDevFiles": none), else the GPUs NVML lists, else CUDA's device count when it was probed.
+int visible_gpu_count(const probe::NodeFacts& f);
+
+struct NcclLibChoice {
+  std::string path;     // library to dlopen; "" = none found (the worker then tries libnccl.so.2)
+  std::string version;  // "2.28.9" ("" when unknown)
+  std::string source;   // facts' source label: "--nccl-lib", "site-packages ...", "loader", ...
+  bool loads = false;   // the probe loaded it and read its version
+};
+
+// The libnccl to load: the --nccl-lib flag first (even when it did not load: the run then names why), then
+// the NCCL a Python framework ships (site-packages, PYTHONPATH), then the dynamic loader's choice, then any
+// other copy on the node that loads.
+NcclLibChoice choose_nccl_lib(const probe::NodeFacts& f, const std::string& nccl_lib_flag);
+
+struct EngineChoice {
+  std::string engine;  // "nccl" or "gloo"
+  std::string reason;  // "--engine gloo", "no GPU visible", "2 GPU(s) visible, NCCL 2.28.9 loads", ...
+};
+
+// `requested` ("nccl", "gloo") wins; otherwise NCCL when GPUs are visible, this build has the NCCL engine
+// and a libnccl loads, else Gloo over TCP on this node.
+EngineChoice choose_engine(const probe::NodeFacts& f, const std::string& requested,
+                           const std::string& nccl_lib_flag, bool nccl_engine_built);
+
+}  // namespace dd::rules
