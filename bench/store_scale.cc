@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -100,6 +101,7 @@ bool run_once(int n, const std::string& token) {
   so.bind_host = "127.0.0.1";
   so.token = token;
   so.expected_clients = static_cast<size_t>(n);
+  if (std::ifstream in("/proc/sys/net/core/somaxconn"); !(in >> so.somaxconn)) so.somaxconn = 0;
   if (const char* nice = getenv("STORE_SCALE_SERVER_NICE")) so.thread_nice = std::atoi(nice);
   auto server = TcpStoreServer::start(so);
   if (!server) {

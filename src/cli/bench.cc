@@ -15,6 +15,7 @@
 #include "comm/engine.h"
 #include "comm/worker.h"
 #include "probe/collect.h"
+#include "probe/self_probe.h"
 #include "probe/tool_env.h"
 #include "report/report.h"
 #include "rules/engine_choice.h"
@@ -259,7 +260,8 @@ int run_bench_command(const BenchArgs& a) {
   probe::ProbeOptions po;
   po.nccl_lib = a.nccl_lib;
   const probe::NodeFacts facts = probe::collect_node_facts(po);
-  const comm::NodeContext node{facts, probe::tool_env()};
+  const probe::SelfProcess self = probe::read_self_process();
+  const comm::NodeContext node{facts, probe::tool_env(), self};
   comm::RunOptions run = run_options(a, facts);
   if (a.quick) return run_quick(a, run, node);
   auto b = bench_options(a, std::move(run));

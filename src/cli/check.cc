@@ -12,9 +12,9 @@
 #include "cluster/cluster_check.h"
 #include "comm/check_pass.h"
 #include "comm/engine.h"
-#include "comm/runner.h"
 #include "probe/collect.h"
 #include "probe/env_probe.h"
+#include "probe/self_probe.h"
 #include "probe/tool_env.h"
 #include "report/report.h"
 #include "rules/engine_choice.h"
@@ -34,7 +34,8 @@ void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
   co.nccl_lib = co.engine == "nccl" ? rules::choose_nccl_lib(f, a.nccl_lib).path : a.nccl_lib;
   co.init_timeout = std::chrono::milliseconds(int64_t(a.init_timeout_s * 1000));
   if (co.engine == "gloo") co.bandwidth_bytes = 32ull << 20;  // TCP on one node: keep the pass short
-  auto res = comm::run_check_pass_measured(co, {f, probe::tool_env()});
+  const probe::SelfProcess self = probe::read_self_process();
+  auto res = comm::run_check_pass_measured(co, {f, probe::tool_env(), self});
   r.notes.push_back("collectives: " + co.engine + " engine (" + why + ")");
   for (auto& x : res.findings) r.add(std::move(x));
   res.measurements["engine_reason"] = why;

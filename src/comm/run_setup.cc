@@ -15,13 +15,13 @@ const std::string* env_of(const probe::NodeFacts& f, const std::string& name) {
 }
 
 std::vector<std::string> worker_argv(const RunOptions& opt, const std::vector<int>& ranks,
-                                     const std::string& plan_path) {
+                                     const std::string& plan_path, const std::string& self_exe) {
   std::vector<std::string> argv;
   for (std::string a : opt.wrap) {
     for (size_t p; (p = a.find("{rank}")) != std::string::npos;) a.replace(p, 6, std::to_string(ranks[0]));
     argv.push_back(a);
   }
-  std::string exe = opt.self_exe.empty() ? launch::current_executable() : opt.self_exe;
+  const std::string& exe = opt.self_exe.empty() ? self_exe : opt.self_exe;
   std::string rank_list;
   for (int r : ranks) rank_list += (rank_list.empty() ? "" : ",") + std::to_string(r);
   for (const std::string& a : {exe, std::string("bench"), std::string("--as-worker"), plan_path,
@@ -86,11 +86,11 @@ Plan make_plan(const RunOptions& opt, const RunLayout& l, const probe::NodeFacts
 
 std::vector<launch::WorkerSpec> worker_specs(const RunOptions& opt, const RunLayout& l,
                                              const probe::NodeFacts& facts, const std::string& run_dir,
-                                             const std::string& plan_path) {
+                                             const std::string& plan_path, const std::string& self_exe) {
   std::vector<launch::WorkerSpec> specs;
   for (size_t w = 0; w < l.groups.size(); ++w) {
     launch::WorkerSpec s;
-    s.argv = worker_argv(opt, l.groups[w], plan_path);
+    s.argv = worker_argv(opt, l.groups[w], plan_path, self_exe);
     s.log_path = run_dir + "/worker." + std::to_string(w) + ".log";
     if (opt.engine == "nccl" && opt.capture_nccl_log) {
       if (!env_of(facts, "NCCL_DEBUG")) s.env.push_back({"NCCL_DEBUG", "INFO"});

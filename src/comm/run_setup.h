@@ -37,6 +37,6 @@ Plan make_plan(const RunOptions& opt, const RunLayout& layout, const probe::Node
 // settings it gets on top of the inherited environment (NCCL debug log capture, opt.env, the store token).
 std::vector<launch::WorkerSpec> worker_specs(const RunOptions& opt, const RunLayout& layout,
                                              const probe::NodeFacts& facts, const std::string& run_dir,
-                                             const std::string& plan_path);
+                                             const std::string& plan_path, const std::string& self_exe);
 
 }  // namespace dd::comm

@@ -22,16 +22,18 @@ std::chrono::milliseconds run_budget(const RunOptions& opt) {
 
 // Starts the workers and watches them until they end, one fails (then the others are stopped), or the
 // run's deadline passes. Fills the outcome's ops and findings.
-void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, const probe::NodeFacts& facts,
+void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, const NodeContext& node,
                const std::string& dir, rendezvous::Clock::time_point t0) {
+  const probe::NodeFacts& facts = node.facts;
   Plan plan = make_plan(opt, layout, facts, dir);
   const std::string plan_path = dir + "/plan.json";
   std::ofstream(plan_path) << plan_to_json(plan).dump();
-  std::vector<launch::WorkerSpec> specs = worker_specs(opt, layout, facts, dir, plan_path);
+  std::vector<launch::WorkerSpec> specs =
+      worker_specs(opt, layout, facts, dir, plan_path, node.self.executable);
   out.ops.resize(opt.ops.size());
   for (size_t i = 0; i < opt.ops.size(); ++i) out.ops[i].req = opt.ops[i];
   launch::WorkerSupervisor sup;
-  if (auto s = sup.start(specs); !s) {
+  if (auto s = sup.start(specs, node.self.environment); !s) {
     out.findings.push_back(
         comm_failure("comm.error", "cannot start worker processes", {s.error().message()}, ""));
     return;
@@ -81,7 +83,7 @@ RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node) {
         comm_failure("comm.error", "cannot create a temporary directory", {dir.error().message()}, ""));
     return out;
   }
-  supervise(out, opt, layout, facts, dir->path(), t0);
+  supervise(out, opt, layout, node, dir->path(), t0);
   out.wall_s = std::chrono::duration<double>(rendezvous::Clock::now() - t0).count();
   return out;
 }

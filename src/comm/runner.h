@@ -8,6 +8,7 @@
 #include "comm/nccl_log.h"
 #include "comm/run_options.h"
 #include "probe/facts.h"
+#include "probe/self_probe.h"
 #include "probe/tool_env.h"
 #include "report/finding.h"
 
@@ -38,6 +39,7 @@ struct RunOutcome {
 struct NodeContext {
   const probe::NodeFacts& facts;
   const probe::ToolEnv& tool;
+  const probe::SelfProcess& self;  // own executable (workers are copies of it) and environment
 };
 
 RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "comm/runner.h"
+#include "probe/self_probe.h"
 
 namespace dd::comm {
 
@@ -12,7 +13,8 @@ namespace {
 NodeContext bare_node() {
   static const probe::NodeFacts facts;
   static const probe::ToolEnv tool;
-  return {facts, tool};
+  static const probe::SelfProcess self = probe::read_self_process();
+  return {facts, tool, self};
 }
 }  // namespace
 

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "comm/runner.h"
+#include "probe/self_probe.h"
 #include "rendezvous/open_store.h"
 
 namespace dd::comm {
@@ -14,7 +15,8 @@ namespace {
 NodeContext bare_node() {
   static const probe::NodeFacts facts;
   static const probe::ToolEnv tool;
-  return {facts, tool};
+  static const probe::SelfProcess self = probe::read_self_process();
+  return {facts, tool, self};
 }
 }  // namespace
 

@@ -12,15 +12,7 @@
 #include <cstring>
 #include <thread>
 
-extern char** environ;
-
 namespace dd::launch {
-
-std::string current_executable() {
-  char buf[4096];
-  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, size_t(n)) : std::string();
-}
 
 std::string describe_wait_status(int ws) {
   if (WIFEXITED(ws)) return "exit status " + std::to_string(WEXITSTATUS(ws));
@@ -34,14 +26,14 @@ std::string describe_wait_status(int ws) {
 
 WorkerSupervisor::~WorkerSupervisor() { stop_all(std::chrono::milliseconds(100)); }
 
-Status WorkerSupervisor::start(const std::vector<WorkerSpec>& specs) {
+Status WorkerSupervisor::start(const std::vector<WorkerSpec>& specs,
+                               const std::vector<std::string>& base_env) {
   for (const auto& spec : specs) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return Error::from_errno("pipe2");
     // Build argv/envp before fork: the child only calls async-signal-safe functions.
     std::vector<std::string> env_strings;
-    for (char** e = environ; *e; ++e) {
-      std::string s = *e;
+    for (const std::string& s : base_env) {
       bool overridden = false;
       for (const auto& [k, v] : spec.env) overridden |= s.compare(0, k.size() + 1, k + "=") == 0;
       if (!overridden) env_strings.push_back(s);

@@ -29,16 +29,15 @@ struct WorkerState {
   std::string partial;  // bytes after the last newline
 };
 
-// The binary this process runs (resolved /proc/self/exe), to start copies of itself as workers; "" unknown.
-std::string current_executable();
-
 // "exit status 3", "killed by signal 9 (SIGKILL)".
 std::string describe_wait_status(int wait_status);
 
 class WorkerSupervisor {
  public:
   ~WorkerSupervisor();
-  Status start(const std::vector<WorkerSpec>& specs);
+  // Starts one process per spec; each child's environment is base_env (the caller's, as read by
+  // probe::read_self_process) with spec.env laid over it.
+  Status start(const std::vector<WorkerSpec>& specs, const std::vector<std::string>& base_env);
   // Runs until every worker has exited, `stop()` returns true, or the deadline passes (then returns false).
   // on_line(worker, line) gets each event line; on_exit(worker) runs when a worker is reaped.
   bool watch(rendezvous::Deadline deadline, const std::function<void(int, const std::string&)>& on_line,

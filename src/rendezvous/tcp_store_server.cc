@@ -10,8 +10,6 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <fstream>
-
 #include "rendezvous/server_state.h"
 #include "rendezvous/socket_io.h"
 
@@ -70,10 +68,8 @@ Result<int> open_listener(const std::string& host, uint16_t port, uint16_t* boun
 
 // Logs a warning when the listen queue is shorter than the clients expected to connect at once.
 void TcpStoreServer::Impl::check_somaxconn() {
-  if (!opt.expected_clients) return;
-  std::ifstream in("/proc/sys/net/core/somaxconn");
-  size_t somaxconn = 0;
-  if (in >> somaxconn && somaxconn < opt.expected_clients)
+  const size_t somaxconn = opt.somaxconn;
+  if (opt.expected_clients && somaxconn && somaxconn < opt.expected_clients)
     log(
         fmt::format("net.core.somaxconn is {} but {} clients are expected: connects past the listen queue "
                     "will be retried (sysctl -w net.core.somaxconn={})",

@@ -24,6 +24,7 @@ struct ServerOptions {
   // warning: a burst of connects past the listen queue sees retries (a SYN dropped costs a client about a
   // second).
   size_t expected_clients = 0;
+  size_t somaxconn = 0;  // net.core.somaxconn as the caller read it (0: unknown, no warning)
   // Nice value for the server thread (Linux sets it per thread). Below 0 needs CAP_SYS_NICE; when not allowed
   // the thread keeps the process's value. Keeps the master's own busy work from delaying every node's
   // answers.
