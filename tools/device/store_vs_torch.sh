@@ -11,7 +11,7 @@ ns=("$@")
 [ ${#ns[@]} -gt 0 ] || ns=(256 1024 4096)
 ulimit -n "$(ulimit -Hn)" || true
 if [ ! -x "$BUILD/store_scale" ]; then
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDD_DISABLE_CUDA=ON >/dev/null
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDD_DISABLE_CUDA=ON >/dev/null
   cmake --build "$BUILD" --target store_scale
 fi
 echo "host: $(nproc) cores, $(uname -r), somaxconn $(cat /proc/sys/net/core/somaxconn), ulimit -n $(ulimit -n)"
