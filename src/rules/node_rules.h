@@ -12,11 +12,12 @@ NodeRule cuda_visible_rule();   // cuda_visible.cc: CUDA_VISIBLE_DEVICES vs GPUs
 NodeRule p2p_transport_rule();  // p2p_transport.cc: P2P/SHM disabled, P2P matrix, NVLinks
 NodeRule nccl_version_rule();   // nccl_version.cc: missing, several, old libnccl
 NodeRule socket_ifname_rule();  // socket_ifname.cc: NCCL's socket interface
-NodeRule gloo_ifname_rule();    // gloo_ifname.cc: GLOO_SOCKET_IFNAME
-NodeRule ib_hca_rule();         // ib_hca.cc: NCCL_IB_HCA, RoCE GID, IB disabled
-NodeRule hostname_rule();       // hostname.cc: hostname resolving to loopback
-NodeRule sys_limits_rule();     // sys_limits.cc: /dev/shm, memlock, nofile
-NodeRule sysv_shm_rule();       // sysv_shm.cc: orphaned SysV segments
-NodeRule probe_errors_rule();   // probe_errors.cc: what could not be read
+std::vector<FindingDoc> socket_ifname_docs();  // socket_ifname_docs.cc: its finding docs
+NodeRule gloo_ifname_rule();                   // gloo_ifname.cc: GLOO_SOCKET_IFNAME
+NodeRule ib_hca_rule();                        // ib_hca.cc: NCCL_IB_HCA, RoCE GID, IB disabled
+NodeRule hostname_rule();                      // hostname.cc: hostname resolving to loopback
+NodeRule sys_limits_rule();                    // sys_limits.cc: /dev/shm, memlock, nofile
+NodeRule sysv_shm_rule();                      // sysv_shm.cc: orphaned SysV segments
+NodeRule probe_errors_rule();                  // probe_errors.cc: what could not be read
 
 }  // namespace dd::rules

@@ -10,8 +10,6 @@
 
 namespace dd::rules {
 
-std::vector<FindingDoc> socket_ifname_docs();  // socket_ifname_docs.cc
-
 using report::Finding;
 using report::Severity;
 

@@ -1,6 +1,6 @@
 // The explanations of every finding the NCCL socket interface rule (socket_ifname.cc) emits: data for
 // `distdoctor explain` and the rules table.
-#include "rules/rule.h"
+#include "rules/node_rules.h"
 
 namespace dd::rules {
 
