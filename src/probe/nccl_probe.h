@@ -25,7 +25,7 @@ struct NcclCandidate {
 std::vector<NcclCandidate> find_nccl_candidates(const Fs& fs, const EnvMap& env, const std::string& nccl_lib);
 
 // Prefixes of the Pythons on PATH: for each PATH dir holding a python3* or python entry, the dir's parent
-// (/opt/torch/.venv/bin -> /opt/torch/.venv), each once, in PATH order. A bin dir at "/" is skipped.
+// (/opt/trainenv/.venv/bin -> /opt/trainenv/.venv), each once, in PATH order. A bin dir at "/" is skipped.
 std::vector<std::string> python_prefixes_on_path(const Fs& fs, const EnvMap& env);
 
 // Where the dynamic loader would find libnccl.so.2 when asking it is impossible (the library crashed or hung

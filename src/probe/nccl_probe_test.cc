@@ -15,7 +15,7 @@ const std::string kRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
 TEST(NcclProbe, CandidatesDedupedByRealPathFirstSourceWins) {
   auto fs = make_real_fs(kRoot);
   EnvMap env = {
-      {"HOME", "/home/u"}, {"LD_LIBRARY_PATH", "/work/ldpath::/nonexistent"}, {"VIRTUAL_ENV", "/opt/venv"}};
+      {"HOME", "/users/u"}, {"LD_LIBRARY_PATH", "/srv/ldpath::/nonexistent"}, {"VIRTUAL_ENV", "/opt/venv"}};
   auto c = find_nccl_candidates(*fs, env, "/usr/lib/python3.10/dist-packages/nvidia/nccl/lib");
   std::vector<std::pair<std::string, std::string>> got;
   for (const auto& x : c) got.emplace_back(x.path, x.source);
@@ -23,9 +23,9 @@ TEST(NcclProbe, CandidatesDedupedByRealPathFirstSourceWins) {
       {"/usr/lib/python3.10/dist-packages/nvidia/nccl/lib/libnccl.so.2", "--nccl-lib"},
       {"/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3", "LD_LIBRARY_PATH"},  // symlinks resolved
       {"/usr/local/cuda-12.4/targets/x86_64-linux/lib/libnccl.so.2", "cuda"},
-      {"/home/u/.local/lib/python3.11/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
+      {"/users/u/.local/lib/python3.11/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
       {"/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
-      {"/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
+      {"/opt/trainenv/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
   };
   EXPECT_EQ(got, want);
 }
@@ -33,28 +33,28 @@ TEST(NcclProbe, CandidatesDedupedByRealPathFirstSourceWins) {
 // The H200 machine's case: python3 on PATH is a venv's (VIRTUAL_ENV unset) whose torch bundles its own NCCL.
 TEST(NcclProbe, SitePackagesOfPythonOnPath) {
   auto fs = make_real_fs(kRoot);
-  EnvMap env = {{"PATH", "/nonexistent:/work/tools/bin:/work/envs/train/bin/:/usr/bin:/work/envs/train/bin"}};
-  EXPECT_EQ(python_prefixes_on_path(*fs, env), (std::vector<std::string>{"/work/envs/train"}));
+  EnvMap env = {{"PATH", "/nonexistent:/srv/tools/bin:/srv/envs/train/bin/:/usr/bin:/srv/envs/train/bin"}};
+  EXPECT_EQ(python_prefixes_on_path(*fs, env), (std::vector<std::string>{"/srv/envs/train"}));
   auto c = find_nccl_candidates(*fs, env, "");
   std::vector<std::pair<std::string, std::string>> got;
   for (const auto& x : c)
     if (x.source.rfind("site-packages", 0) == 0) got.emplace_back(x.path, x.source);
   std::vector<std::pair<std::string, std::string>> want = {
       {"/usr/lib/python3.10/dist-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
-      {"/work/envs/train/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2",
+      {"/srv/envs/train/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2",
        "site-packages (python on PATH)"},
       {"/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
-      {"/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
+      {"/opt/trainenv/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
   };
   EXPECT_EQ(got, want);
   // Without a python on PATH, the venv outside the usual roots stays unseen.
-  for (const auto& x : find_nccl_candidates(*fs, {{"PATH", "/work/tools/bin"}}, ""))
-    EXPECT_EQ(x.path.find("/work/envs/"), std::string::npos) << x.path;
+  for (const auto& x : find_nccl_candidates(*fs, {{"PATH", "/srv/tools/bin"}}, ""))
+    EXPECT_EQ(x.path.find("/srv/envs/"), std::string::npos) << x.path;
 }
 
 TEST(NcclProbe, InferLoaderChoice) {
   auto fs = make_real_fs(kRoot);
-  EXPECT_EQ(infer_loader_choice(*fs, {{"LD_LIBRARY_PATH", "/nonexistent:/work/ldpath"}}),
+  EXPECT_EQ(infer_loader_choice(*fs, {{"LD_LIBRARY_PATH", "/nonexistent:/srv/ldpath"}}),
             "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3");
   // Without LD_LIBRARY_PATH: the cache's first existing entry (the tree's cache also names /opt/missing).
   EXPECT_EQ(infer_loader_choice(*fs, {}), "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3");
@@ -80,11 +80,11 @@ TEST(NcclProbe, ConfSyntaxLikeSetEnvFile) {
 TEST(NcclProbe, SettingsPrecedenceEnvThenUserFileThenEtc) {
   auto fs = make_real_fs(kRoot);
   std::vector<std::string> errors;
-  auto s = nccl_settings(*fs, {{"HOME", "/home/u"}, {"NCCL_SOCKET_IFNAME", "=eth0"}}, &errors);
+  auto s = nccl_settings(*fs, {{"HOME", "/users/u"}, {"NCCL_SOCKET_IFNAME", "=eth0"}}, &errors);
   EXPECT_EQ(s["NCCL_SOCKET_IFNAME"].value, "=eth0");
   EXPECT_EQ(s["NCCL_SOCKET_IFNAME"].source, "env");
   EXPECT_EQ(s["NCCL_DEBUG"].value, "INFO");  // ~/.nccl.conf before /etc/nccl.conf
-  EXPECT_EQ(s["NCCL_DEBUG"].source, "/home/u/.nccl.conf");
+  EXPECT_EQ(s["NCCL_DEBUG"].source, "/users/u/.nccl.conf");
   EXPECT_EQ(s["NCCL_IB_HCA"].value, "mlx5_bond_0");  // first line in a file wins
   EXPECT_EQ(s["NCCL_IB_GID_INDEX"].source, "/etc/nccl.conf");
   EXPECT_EQ(s.count("NOT_NCCL"), 0u);
@@ -92,8 +92,8 @@ TEST(NcclProbe, SettingsPrecedenceEnvThenUserFileThenEtc) {
   EXPECT_TRUE(errors.empty());
 
   // NCCL_CONF_FILE replaces ~/.nccl.conf; /etc/nccl.conf is still read.
-  auto t = nccl_settings(*fs, {{"HOME", "/home/u"}, {"NCCL_CONF_FILE", "/home/u/custom.conf"}}, nullptr);
-  EXPECT_EQ(t["NCCL_P2P_DISABLE"].source, "/home/u/custom.conf");
+  auto t = nccl_settings(*fs, {{"HOME", "/users/u"}, {"NCCL_CONF_FILE", "/users/u/custom.conf"}}, nullptr);
+  EXPECT_EQ(t["NCCL_P2P_DISABLE"].source, "/users/u/custom.conf");
   EXPECT_EQ(t["NCCL_DEBUG"].value, "WARN");
   EXPECT_EQ(t["NCCL_CONF_FILE"].source, "env");
 }
