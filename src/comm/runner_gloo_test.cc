@@ -4,19 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "comm/runner.h"
-#include "probe/self_probe.h"
+#include "comm/test_node.h"
 
 namespace dd::comm {
 
-namespace {
-// A node with no GPU and no job settings: the Gloo runs need nothing from the facts.
-NodeContext bare_node() {
-  static const probe::NodeFacts facts;
-  static const probe::ToolEnv tool;
-  static const probe::SelfProcess self = probe::read_self_process();
-  return {facts, tool, self};
-}
-}  // namespace
+using testing::bare_node;
 
 namespace {
 

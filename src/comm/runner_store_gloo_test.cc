@@ -5,20 +5,12 @@
 #include <thread>
 
 #include "comm/runner.h"
-#include "probe/self_probe.h"
+#include "comm/test_node.h"
 #include "rendezvous/open_store.h"
 
 namespace dd::comm {
 
-namespace {
-// A node with no GPU and no job settings: the Gloo runs need nothing from the facts.
-NodeContext bare_node() {
-  static const probe::NodeFacts facts;
-  static const probe::ToolEnv tool;
-  static const probe::SelfProcess self = probe::read_self_process();
-  return {facts, tool, self};
-}
-}  // namespace
+using testing::bare_node;
 
 namespace {
 RunOptions node(int first, const std::string& url, const std::string& token) {

@@ -95,6 +95,18 @@ bool comm_id_malformed(const std::string& v) {
   return v.find_first_of(":,") == 0;
 }
 
+// The numeric NCCL_COMM_ID address (its family, 4 or 6) for the subnet match; 0 when there is none, after
+// setting sel.error (NCCL rejects the value) or sel.unpredictable (a host name NCCL would resolve).
+int comm_id_address(const std::string& v, std::array<unsigned char, 16>& out, IfSelection& sel) {
+  int rf = v.size() > 1 ? parse_comm_id(v, out) : 0;
+  if (rf != 0) return rf;
+  if (comm_id_malformed(v))
+    sel.error = "NCCL_COMM_ID \"" + v + "\" is not <ip>:<port>, [<ipv6>]:<port> or <host>:<port>";
+  else
+    sel.unpredictable = true;
+  return 0;
+}
+
 // ncclFindInterfaceMatchSubnet(): the first address (any interface state) in the same subnet as `remote`.
 std::optional<IfCandidate> first_subnet_match(const probe::NetFacts& net,
                                               const std::array<unsigned char, 16>& remote, int rf) {
@@ -166,14 +178,8 @@ IfSelection nccl_select_interfaces(const IfSelectInput& in, int max_ifs) {
   step("ib");
   if (!sel.found() && in.comm_id && in.comm_id->size() > 1) {
     std::array<unsigned char, 16> remote;
-    int rf = parse_comm_id(*in.comm_id, remote);
-    if (rf == 0) {
-      if (comm_id_malformed(*in.comm_id))
-        sel.error =
-            "NCCL_COMM_ID \"" + *in.comm_id + "\" is not <ip>:<port>, [<ipv6>]:<port> or <host>:<port>";
-      else
-        sel.unpredictable = true;
-    } else if (auto m = first_subnet_match(net, remote, rf)) {
+    int rf = comm_id_address(*in.comm_id, remote, sel);
+    if (auto m = rf ? first_subnet_match(net, remote, rf) : std::nullopt) {
       sel.stage = "NCCL_COMM_ID";
       sel.matched = {*m};
     }
@@ -191,15 +197,8 @@ IfSelection nccl_bootstrap_interface(const IfSelectInput& in) {
     IfSelection sel;
     sel.stage = "NCCL_COMM_ID";
     std::array<unsigned char, 16> remote;
-    int rf = in.comm_id->size() > 1 ? parse_comm_id(*in.comm_id, remote) : 0;
-    if (rf == 0) {
-      if (comm_id_malformed(*in.comm_id))
-        sel.error =
-            "NCCL_COMM_ID \"" + *in.comm_id + "\" is not <ip>:<port>, [<ipv6>]:<port> or <host>:<port>";
-      else
-        sel.unpredictable = true;
-      return sel;
-    }
+    int rf = comm_id_address(*in.comm_id, remote, sel);
+    if (rf == 0) return sel;
     static const probe::NetFacts kEmpty;
     if (auto m = first_subnet_match(in.net ? *in.net : kEmpty, remote, rf)) sel.matched = {*m};
     return sel;
