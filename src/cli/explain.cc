@@ -1,13 +1,18 @@
-// `distdoctor explain ID` prints the long form of a finding id (rules or the known-error catalogue);
-// `explain "TEXT"` matches a pasted error message against the catalogue; `--list` prints every id.
+// `distdoctor explain ID` prints the long form of a finding id (rules, collectives, logs, the known-error
+// catalogue, NCCL information lines); `explain "TEXT"` (taken verbatim) or `explain -` (text on stdin, many
+// lines) explains pasted output: known errors the first cause first, then readings of NCCL information lines.
+// `--list` prints every id; `--json` gives the answer as findings, as other commands do.
 #include <fmt/format.h>
 
 #include <iostream>
+#include <iterator>
 
 #include "cli/command.h"
 #include "comm/finding_docs.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
+#include "logs/explain_text.h"
+#include "nccl/info_line.h"
 #include "report/report.h"
 #include "rules/rule.h"
 
@@ -15,46 +20,75 @@ namespace dd::cli {
 
 namespace {
 
-void print_entry(const logs::CatalogueEntry& e, const std::vector<std::string>& captures) {
-  std::cout << e.id << " [" << report::severity_name(e.severity)
-            << "]: " << logs::Catalogue::render_title(e, captures) << "\n\n";
-  if (!e.cause.empty()) std::cout << "Cause: " << e.cause << "\n\n";
-  if (!e.fix.empty()) std::cout << "Fix: " << e.fix << "\n";
-  for (const auto& r : e.references) std::cout << "See: " << r << "\n";
-}
-
-// Every finding id with a long form, from each part that emits findings: rules, collectives, log analysis.
+// Every finding id with a long form, from each part that emits findings: rules, collectives, log analysis,
+// NCCL information lines.
 std::vector<rules::FindingDoc> all_finding_docs() {
   std::vector<rules::FindingDoc> docs = rules::all_rule_docs();
   for (const auto& d : comm::comm_finding_docs()) docs.push_back(d);
   for (const auto& d : logs::logs_finding_docs()) docs.push_back({d.id, d.title, d.explanation});
+  for (const auto& d : nccl::info_line_docs()) docs.push_back({d.id, d.title, d.explanation});
   return docs;
 }
 
 // Everything `explain` was asked, parsed once.
 struct ExplainOptions {
   bool list = false;               // --list
-  std::vector<std::string> query;  // a finding id, or the words of a pasted message
+  bool json = false;               // --json
+  std::vector<std::string> query;  // a finding id, the words of a pasted message, or "-" (stdin)
 };
 
-int print_list(const std::vector<rules::FindingDoc>& docs, const logs::Catalogue& cat) {
-  for (const auto& d : docs) std::cout << fmt::format("{:<36} {}\n", d.id, d.title);
-  for (const auto& e : cat.entries()) std::cout << fmt::format("{:<36} {}\n", e.id, e.title);
+void print_json(std::vector<report::Finding> findings) {
+  report::Report r;
+  r.title = "distdoctor explain";
+  r.findings = std::move(findings);
+  std::cout << report::render_json(r).dump(2) << "\n";
+}
+
+int print_list(const std::vector<rules::FindingDoc>& docs, const logs::Catalogue& cat, bool json) {
+  nlohmann::json ids = nlohmann::json::array();
+  for (const auto& d : docs) ids.push_back({{"id", d.id}, {"title", d.title}});
+  for (const auto& e : cat.entries()) ids.push_back({{"id", e.id}, {"title", e.title}});
+  if (json) {
+    std::cout << nlohmann::json{{"ids", ids}}.dump(2) << "\n";
+    return report::kExitPass;
+  }
+  for (const auto& x : ids)
+    std::cout << fmt::format("{:<36} {}\n", x["id"].get<std::string>(), x["title"].get<std::string>());
   return report::kExitPass;
 }
 
-// Catalogue matches of pasted text, each with its entry's cause, fix and references.
-void print_matches(const std::vector<report::Finding>& found, const logs::Catalogue& cat) {
+// A known id: its long form (as a finding with the explanation as fix, for --json).
+std::optional<report::Finding> id_finding(const std::string& q, const std::vector<rules::FindingDoc>& docs,
+                                          const logs::Catalogue& cat) {
+  for (const auto& d : docs)
+    if (d.id == q) return report::Finding{.id = d.id, .title = d.title, .fix = d.explanation};
+  if (const auto* e = cat.find(q)) {
+    report::Finding f{.id = e->id, .severity = e->severity, .title = e->title, .fix = e->fix};
+    if (!e->cause.empty()) f.evidence.push_back("cause: " + e->cause);
+    for (const auto& r : e->references) f.evidence.push_back("see: " + r);
+    return f;
+  }
+  return std::nullopt;
+}
+
+void print_text(const std::vector<report::Finding>& found, const logs::Catalogue& cat, bool is_id) {
   bool first = true;
   for (const auto& f : found) {
     if (!first) std::cout << "\n----\n";
     first = false;
     const auto* e = cat.find(f.id);
-    // The title of the finding already has the captures filled in; print it with the entry's text.
-    std::cout << "matches " << f.id << " [" << report::severity_name(f.severity) << "]: " << f.title
-              << "\n\n";
+    if (is_id && !e) {  // a finding id's long form
+      std::cout << f.id << ": " << f.title << "\n\n" << f.fix << "\n";
+      continue;
+    }
+    std::cout << (is_id ? ""
+                  : e   ? "matches "
+                        : "reads ")
+              << f.id << " [" << report::severity_name(f.severity) << "]: " << f.title << "\n\n";
     if (e && !e->cause.empty()) std::cout << "Cause: " << e->cause << "\n\n";
-    if (e && !e->fix.empty()) std::cout << "Fix: " << e->fix << "\n";
+    if (!e)
+      for (const auto& ev : f.evidence) std::cout << ev << "\n\n";
+    if (!f.fix.empty()) std::cout << (e ? "Fix: " : "") << f.fix << "\n";
     if (e)
       for (const auto& r : e->references) std::cout << "See: " << r << "\n";
   }
@@ -63,31 +97,33 @@ void print_matches(const std::vector<report::Finding>& found, const logs::Catalo
 int run_explain(const ExplainOptions& opt) {
   const auto docs = all_finding_docs();
   const auto& cat = logs::Catalogue::builtin();
-  if (opt.list) return print_list(docs, cat);
+  if (opt.list) return print_list(docs, cat, opt.json);
   if (opt.query.empty()) {
-    std::cerr << "distdoctor explain: give a finding id (see --list) or an error message\n";
+    std::cerr << "distdoctor explain: give a finding id (see --list), an error message, or - to read stdin\n";
     return report::kExitCannotRun;
   }
   std::string q;
-  for (const auto& w : opt.query) q += (q.empty() ? "" : " ") + w;
-  for (const auto& d : docs) {
-    if (d.id == q) {
-      std::cout << d.id << ": " << d.title << "\n\n" << d.explanation << "\n";
-      return report::kExitPass;
-    }
+  if (opt.query.size() == 1 && opt.query[0] == "-")
+    q.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  else
+    for (const auto& w : opt.query) q += (q.empty() ? "" : " ") + w;
+  std::vector<report::Finding> found;
+  bool is_id = false;
+  if (auto f = id_finding(q, docs, cat)) {
+    found.push_back(std::move(*f));
+    is_id = true;
+  } else {
+    found = logs::explain_text(q, cat);
   }
-  if (const auto* e = cat.find(q)) {
-    print_entry(*e, {});
-    return report::kExitPass;
+  if (opt.json) print_json(found);
+  if (found.empty()) {
+    std::string shown = q.substr(0, q.find('\n'));
+    std::cerr << "distdoctor explain: no finding id, known error or NCCL information line matches \"" << shown
+              << (shown.size() < q.size() ? "…" : "") << "\"\n";
+    return report::kExitCannotRun;
   }
-  // Not an id: treat it as pasted log text.
-  auto found = logs::match_text(q, cat);
-  if (!found.empty()) {
-    print_matches(found, cat);
-    return report::kExitPass;
-  }
-  std::cerr << "distdoctor explain: no finding id or known error matches \"" << q << "\"\n";
-  return report::kExitCannotRun;
+  if (!opt.json) print_text(found, cat, is_id);
+  return report::kExitPass;
 }
 
 }  // namespace
@@ -95,7 +131,10 @@ int run_explain(const ExplainOptions& opt) {
 Runner setup_explain(CLI::App& sub) {
   auto opt = std::make_shared<ExplainOptions>();
   sub.add_flag("--list", opt->list, "List every finding id");
-  sub.add_option("id_or_text", opt->query, "A finding id, or an error message to match");
+  sub.add_flag("--json", opt->json, "Print the answer as JSON findings (id, severity, title, evidence, fix)");
+  // Free text: taken verbatim (no "[a, b]" list or comma splitting by the parser).
+  sub.add_option("id_or_text", opt->query, "A finding id, an error message (verbatim), or - to read stdin")
+      ->allow_extra_args(false);
   return [opt]() -> int { return run_explain(*opt); };
 }
 

@@ -156,7 +156,8 @@ Runner setup_logs(CLI::App& sub) {
   auto opt = std::make_shared<LogsCommandOptions>();
   auto& a = opt->analysis;
   sub.add_option("paths", a.paths, "Log files, directories (recursive), .gz files, or - for stdin")
-      ->required();
+      ->required()
+      ->allow_extra_args(false);  // a path is taken as written: "[run1].log" is a file, not a list
   sub.add_option(
       "--iteration-pattern", a.scan.iteration_pattern,
       "Text that marks a new training iteration (e.g. 'iteration: '); collective counts are split on it");

@@ -55,7 +55,8 @@ const std::vector<LogsDoc>& logs_finding_docs();
 nlohmann::json logs_facts_json(const LogsResult& r);
 
 // Matches a pasted text (one or many lines) against the catalogue: what `explain "TEXT"`, `launch` and
-// `check` use to explain an error message. One finding per matching entry.
+// `check` use to explain an error message. One finding per matching entry, the first cause first (most
+// severe, then earliest line).
 std::vector<report::Finding> match_text(std::string_view text, const Catalogue& cat);
 
 }  // namespace dd::logs

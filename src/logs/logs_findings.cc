@@ -86,6 +86,13 @@ report::Finding unexplained_warns_finding(const EntryHits& warns) {
   return f;
 }
 
+// Most severe first; within a severity the order stays (catalogue order, then the cross-rank rules).
+void most_severe_first(std::vector<report::Finding>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const report::Finding& a, const report::Finding& b) {
+    return a.severity > b.severity;
+  });
+}
+
 }  // namespace
 
 std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue& cat) {
@@ -95,9 +102,7 @@ std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue&
   if (r.unmatched_warns.count > 0) out.push_back(unexplained_warns_finding(r.unmatched_warns));
   auto more = cross_rank_findings(r);
   out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-  std::stable_sort(out.begin(), out.end(), [](const report::Finding& a, const report::Finding& b) {
-    return a.severity > b.severity;
-  });
+  most_severe_first(out);
   return out;
 }
 
@@ -106,6 +111,9 @@ std::vector<report::Finding> match_text(std::string_view text, const Catalogue& 
   FileResult fr = scan_buffer("<text>", text, cat, opt);
   std::vector<report::Finding> out;
   for (const auto& [i, eh] : fr.hits) out.push_back(entry_finding(cat.entries()[i], eh));
+  // The first cause first, as `logs` orders them: most severe first, then catalogue order (specific causes
+  // such as a duplicate GPU stand before the generic errors they lead to).
+  most_severe_first(out);
   return out;
 }
 

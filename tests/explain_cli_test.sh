@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `distdoctor explain` takes pasted text verbatim (brackets and commas kept), reads many lines from stdin with
+# `explain -` (first cause first), reads NCCL information lines, and answers in JSON with the findings' fields.
+# Usage: tests/explain_cli_test.sh path/to/distdoctor
+set -u
+BIN=${1:?usage: $0 path/to/distdoctor}
+FIX=$(cd "$(dirname "$0")/../fixtures/logs" && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/dd_explain_cli.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fails=0
+check() {  # description, expected rc, command...
+  local desc=$1 want=$2
+  shift 2
+  "$@" >"$T/out" 2>"$T/err"
+  local rc=$?
+  if [ "$rc" != "$want" ]; then
+    echo "FAIL: $desc: exit $rc, want $want"; head -20 "$T/out" "$T/err"; fails=$((fails + 1))
+  else
+    echo "ok: $desc"
+  fi
+}
+expect() {  # description, file, text that must be in it
+  if grep -qF -- "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: no '$3' in $2"; cat "$2"; fails=$((fails + 1)); fi
+}
+
+# A bracketed NCCL line is read as written: the interface and address come back in the reading.
+check "bracketed NCCL line" 0 "$BIN" explain "[0] NCCL INFO NET/Socket : Using [0]eth0:10.10.10.1<0> [1]"
+expect "socket line read" "$T/out" "nccl.line.net_socket"
+expect "interface and address" "$T/out" "eth0 (10.10.10.1)"
+expect "whole line as evidence" "$T/out" "line 1: [0] NCCL INFO NET/Socket : Using [0]eth0:10.10.10.1<0> [1]"
+# Brackets and commas are not a list: an unknown text is echoed back exactly as given.
+check "unknown bracketed text" 3 "$BIN" explain "[a, b] foo [c]"
+expect "text kept verbatim" "$T/err" '"[a, b] foo [c]"'
+check "comma in a known error" 0 "$BIN" explain "NCCL WARN Bootstrap : no socket interface found, check NCCL_SOCKET_IFNAME"
+expect "comma line matched" "$T/out" "nccl.bootstrap_no_interface"
+# Information lines get a reading instead of "no match".
+check "IB line" 0 "$BIN" explain "NCCL INFO NET/IB : Using [0]mlx5_bond_0:1/RoCE ; OOB eth0:10.0.0.1<0>"
+expect "HCA and link layer" "$T/out" "mlx5_bond_0 port 1 (RoCE)"
+check "version line" 0 "$BIN" explain "NCCL version 2.8.4+cuda11.2"
+expect "version read" "$T/out" "loaded NCCL 2.8.4+cuda11.2"
+
+# 30 lines of a real PyTorch failure (traceback, NCCL error, torchrun's summary) on stdin.
+sed -n 12,41p "$FIX/real/duplicate_gpu.log" >"$T/paste.txt"
+[ "$(wc -l <"$T/paste.txt")" -eq 30 ] || { echo "FAIL: fixture excerpt is not 30 lines"; fails=$((fails + 1)); }
+check "traceback on stdin" 0 "$BIN" explain - <"$T/paste.txt"
+expect "duplicate GPU found" "$T/out" "matches nccl.duplicate_gpu"
+check "traceback on stdin, JSON" 0 "$BIN" explain --json - <"$T/paste.txt"
+python3 - "$T/out" <<'PY' || fails=$((fails + 1))
+import json, sys
+j = json.load(open(sys.argv[1]))
+f = j["findings"]
+assert j["verdict"] in ("pass", "warn", "fail"), j["verdict"]
+assert f, "no findings"
+for x in f:
+    for k in ("id", "severity", "title", "evidence", "fix", "node", "rank"):
+        assert k in x, (k, x)
+ids = [x["id"] for x in f]
+assert ids[0] == "nccl.duplicate_gpu", ids  # the first cause first
+sev = ["ok", "info", "warn", "fail"]
+assert all(sev.index(a["severity"]) >= sev.index(b["severity"]) for a, b in zip(f, f[1:])), ids
+print("ok: JSON findings parsed back:", ids)
+PY
+# An id in JSON, and --list in JSON.
+check "id as JSON" 0 "$BIN" explain --json net.socket_ifname.is_ip
+python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["findings"]; assert f[0]["id"]=="net.socket_ifname.is_ip" and f[0]["fix"]; print("ok: id JSON")' "$T/out" || fails=$((fails + 1))
+check "list as JSON" 0 "$BIN" explain --list --json
+python3 -c 'import json,sys; ids={x["id"] for x in json.load(open(sys.argv[1]))["ids"]}; assert "nccl.line.net_socket" in ids and "nccl.duplicate_gpu" in ids; print("ok: list JSON")' "$T/out" || fails=$((fails + 1))
+check "nothing on stdin" 3 "$BIN" explain - </dev/null
+# Other free-text values are verbatim too: a log path with brackets and a comma is one file.
+cp "$FIX/real/duplicate_gpu.log" "$T/[run1, a].log"
+check "bracketed log path" 2 "$BIN" logs --brief "$T/[run1, a].log"
+expect "the file was read" "$T/out" "nccl.duplicate_gpu"
+
+[ "$fails" -eq 0 ] || { echo "FAIL: $fails check(s) failed"; exit 1; }
+echo "explain_cli_test: all passed"
