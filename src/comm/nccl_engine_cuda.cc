@@ -39,7 +39,12 @@ class NcclEngine : public Engine {
     std::vector<NcclRank*> active;
     if (auto st = select_ranks(req, out, active); !st) return st.error();
     if (active.empty()) return out;
-    if (req.check)
+    const bool check = data_checked(req);
+    if (check && req.check_every) {  // --check all: every timed run checked, each timed on its own
+      if (auto st = run_checked_each(req, active, deadline, out); !st) return st.error();
+      return out;
+    }
+    if (check)
       if (auto st = run_checked(req, active, deadline, out); !st) return st.error();
     if (req.warmup > 0)
       if (auto st = g_.launch(req, active, req.warmup, deadline); !st) return st.error();
@@ -136,8 +141,9 @@ class NcclEngine : public Engine {
         rr.participated = false;
       } else {
         active.push_back(&r);
-        Sizing s = info.size(req.bytes, es, g_.world, r.rank);
-        if (auto st = g_.ensure(r, s.send_count * es, s.recv_count * es); !st) return st;
+        // In-place, the input lies inside the receive buffer: it must hold both (buffer_need).
+        BufferNeed need = buffer_need(info.size(req.bytes, es, g_.world, r.rank), req.in_place);
+        if (auto st = g_.ensure(r, need.send * es, need.recv * es); !st) return st;
       }
       out.push_back(rr);
     }
@@ -151,6 +157,46 @@ class NcclEngine : public Engine {
     if (auto st = g_.launch(req, active, 1, deadline); !st) return st;
     if (auto st = launch_checks(req, active); !st) return st;
     if (auto st = g_.wait(active, deadline, "data check"); !st) return st;
+    collect_wrong(req, active, out);
+    return ok_status();
+  }
+
+  // --check all: the warm-up runs, then each timed run between fresh data and its own check; the time of
+  // a run is the mean of these runs, each measured alone.
+  Status run_checked_each(const OpRequest& req, const std::vector<NcclRank*>& active, Deadline deadline,
+                          std::vector<RankResult>& out) {
+    if (req.warmup > 0)
+      if (auto st = g_.launch(req, active, req.warmup, deadline); !st) return st;
+    std::vector<double> total_ms(active.size(), 0);
+    for (int it = 0; it < req.iters; ++it) {
+      if (auto st = prepare_data(req, active); !st) return st;
+      for (NcclRank* r : active) {
+        cudaSetDevice(r->dev);
+        cudaEventRecord(r->start, r->stream);
+      }
+      if (auto st = g_.enqueue(req, active, 1, deadline); !st) return st;
+      for (NcclRank* r : active) {
+        cudaSetDevice(r->dev);
+        cudaEventRecord(r->stop, r->stream);
+      }
+      if (auto st = launch_checks(req, active); !st) return st;
+      if (auto st = g_.wait(active, deadline, "data check"); !st) return st;
+      collect_wrong(req, active, out);
+      for (size_t i = 0; i < active.size(); ++i) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, active[i]->start, active[i]->stop);
+        total_ms[i] += ms;
+      }
+    }
+    for (size_t i = 0; i < active.size(); ++i)
+      for (auto& rr : out)
+        if (rr.rank == active[i]->rank) rr.time_us = req.iters > 0 ? total_ms[i] * 1000.0 / req.iters : 0;
+    return ok_status();
+  }
+
+  // Adds each active rank's wrong-element count and the elements it compared to its result.
+  void collect_wrong(const OpRequest& req, const std::vector<NcclRank*>& active,
+                     std::vector<RankResult>& out) {
     const CollInfo& info = coll_info(req.coll);
     for (NcclRank* r : active) {
       unsigned long long wrong = 0;
@@ -158,25 +204,26 @@ class NcclEngine : public Engine {
       cudaMemcpy(&wrong, r->d_wrong, sizeof(wrong), cudaMemcpyDeviceToHost);
       for (auto& rr : out)
         if (rr.rank == r->rank) {
-          rr.wrong = int64_t(wrong);
+          rr.wrong += int64_t(wrong);
           bool root_only = req.coll == Coll::reduce && r->rank != req.root;
-          rr.checked =
+          rr.checked +=
               root_only ? 0
                         : int64_t(info.size(req.bytes, dtype_size(req.dtype), g_.world, r->rank).check_count);
         }
     }
-    return ok_status();
   }
 
+  // The whole buffer the run uses poisoned, then the input written where the run reads it.
   Status prepare_data(const OpRequest& req, const std::vector<NcclRank*>& active) {
     const size_t es = dtype_size(req.dtype);
     for (NcclRank* r : active) {
       Sizing s = coll_info(req.coll).size(req.bytes, es, g_.world, r->rank);
+      BufferNeed need = buffer_need(s, req.in_place);
       cudaSetDevice(r->dev);
       char* sendp = req.in_place ? r->recv + s.inplace_send_offset * es : r->send;
-      uint64_t in_count = req.in_place && req.coll == Coll::all_gather ? s.chunk : s.send_count;
-      cudaError_t e = launch_fill_const(req.dtype, r->recv, s.recv_count, kPoison, r->stream);
-      if (e == cudaSuccess) e = launch_fill_input(req.dtype, sendp, in_count, req.coll, r->rank, r->stream);
+      cudaError_t e = launch_fill_const(req.dtype, r->recv, need.recv, kPoison, r->stream);
+      if (e == cudaSuccess)
+        e = launch_fill_input(req.dtype, sendp, s.send_count, req.coll, r->rank, r->stream);
       if (e == cudaSuccess) e = cudaMemsetAsync(r->d_wrong, 0, sizeof(unsigned long long), r->stream);
       if (e != cudaSuccess)
         return Error{"preparing data on GPU " + std::to_string(r->dev) + ": " + cuda_msg(e)};

@@ -22,6 +22,10 @@ struct OpOutcome {
   double time_us = 0;           // slowest participating rank
   double algbw = 0, busbw = 0;  // GB/s
   int64_t wrong = 0;
+  // "ok", "wrong" (complete, some element wrong), "failed" (the run failed during this op: `error` says
+  // how) or "not_run" (an earlier op failed, so this one never ran).
+  std::string status = "not_run";
+  std::string error;
 };
 
 struct RunOutcome {
