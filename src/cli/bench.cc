@@ -125,6 +125,9 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_option("--tune-bytes", a.tune_bytes, "Size for --tune (default --max-bytes)");
   sub.add_flag("--quick", a.quick,
                "The short pass `check` runs: every collective verified, one bandwidth point");
+  sub.add_flag("--timing", a.timing,
+               "Where the time goes: worker start, CUDA/NCCL/Gloo init, allocation, the collectives, "
+               "teardown (text table; with --json under measurements.collectives.timing)");
   sub.add_option("--timeout", a.timeout_s, "Deadline per run in seconds (default from the size)");
   sub.add_option("--init-timeout", a.init_timeout_s, "Deadline for communicator creation in seconds");
   sub.add_flag("--json", a.json, "Print results and findings as JSON");
@@ -229,7 +232,12 @@ int run_quick(const BenchArgs& a, const comm::RunOptions& run, const comm::NodeC
   co.init_timeout = run.init_timeout;
   report::Report r;
   r.title = "distdoctor bench --quick";
-  r.findings = comm::run_check_pass(co, node);
+  comm::CheckPassResult res = comm::run_check_pass_measured(co, node);
+  r.findings = std::move(res.findings);
+  if (a.timing) {  // JSON: the measurements (timing included); text: the phase table before the report
+    r.measurements = nlohmann::json{{"collectives", res.measurements}};
+    if (!a.json) comm::print_timing(res.timing, std::cout);
+  }
   return render(r, a.json, std::cout);
 }
 
@@ -251,6 +259,10 @@ nlohmann::json sweep(const BenchArgs& a, const comm::BenchOptions& b, const comm
   comm::BenchResult res = comm::run_bench(b, node);
   if (!a.json) comm::print_bench_table(res, b, std::cout);
   nlohmann::json j = comm::bench_json(res, b);
+  if (a.timing) {
+    j["timing"] = comm::timing_json(res.run.timing);
+    if (!a.json) comm::print_timing(res.run.timing, std::cout);
+  }
   r.findings = res.findings;
   if (!a.plot.empty()) {
     std::ofstream out(a.plot);

@@ -32,7 +32,8 @@ nlohmann::json measurements_json(const RunOutcome& run, const std::string& engin
           {"ok", run.ok},
           {"wall_s", run.wall_s},
           {"ops", ops},
-          {"nccl_transports", transports}};
+          {"nccl_transports", transports},
+          {"timing", timing_json(run.timing)}};
 }
 
 }  // namespace
@@ -107,7 +108,7 @@ CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeC
       out.push_back(t);
     }
   }
-  return {out, measurements_json(run, ro.engine)};
+  return {out, measurements_json(run, ro.engine), run.timing};
 }
 
 }  // namespace dd::comm

@@ -71,11 +71,15 @@ class GlooEngine : public Engine {
         attr.hostname = cfg.run->gloo_host.empty() ? "127.0.0.1" : cfg.run->gloo_host;
         where_ = "address " + attr.hostname;
       }
+      auto t = Clock::now();
       auto dev = gloo::transport::tcp::CreateDevice(attr);
+      init_phases.emplace_back("Gloo device (bind)", seconds_since(t));
+      t = Clock::now();
       ctx_ = std::make_shared<gloo::rendezvous::Context>(rank_, world_);
       ctx_->setTimeout(timeout);
       GlooStoreAdapter store(cfg.store, cfg.run->store_prefix + "gloo/", timeout);
       ctx_->connectFullMesh(store, dev);
+      init_phases.emplace_back("Gloo connect (full mesh)", seconds_since(t));
     } catch (const std::exception& e) {
       return timeout_if_past(Error{std::string("Gloo connectFullMesh: ") + e.what()}, cfg.init_deadline);
     }
@@ -91,11 +95,15 @@ class GlooEngine : public Engine {
       return std::vector<RankResult>{rr};
     }
     const size_t es = dtype_size(req.dtype);
+    auto t_alloc = Clock::now();
     Sizing s = coll_info(req.coll).size(req.bytes, es, world_, rank_);
     // The same sizes and offsets as the NCCL engine: in-place, one buffer holds input and output.
     BufferNeed need = buffer_need(s, req.in_place);
-    send_.assign(std::max<size_t>(need.send * es, 8), 0);
-    recv_.assign(std::max<size_t>(need.recv * es, 8), 0);
+    // Buffers only grow (allocated and zeroed once per new largest size, not every run); a checked run
+    // fills what it reads.
+    grow(send_, std::max<size_t>(need.send * es, 8));
+    grow(recv_, std::max<size_t>(need.recv * es, 8));
+    rr.alloc_us = seconds_since(t_alloc) * 1e6;
     const bool check = data_checked(req);
     try {
       if (check) prepare(req, s, need);
@@ -126,6 +134,10 @@ class GlooEngine : public Engine {
   }
 
  private:
+  static void grow(std::vector<char>& buf, size_t bytes) {
+    if (buf.size() < bytes) buf.resize(bytes);
+  }
+
   // The whole buffer the run uses poisoned, then the input written where the run reads it.
   void prepare(const OpRequest& req, const Sizing& s, const BufferNeed& need) {
     const size_t es = dtype_size(req.dtype);

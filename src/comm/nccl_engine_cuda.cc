@@ -21,16 +21,24 @@ class NcclEngine : public Engine {
   }
 
   Status init(const EngineConfig& cfg) override {
+    auto t = Clock::now();
     auto api = load_nccl(cfg.run->nccl_lib);
     if (!api) return api.error();
     g_.api = *api;
     g_.world = cfg.world;
     g_.register_buffers = cfg.run->register_buffers && g_.api->ncclCommRegister && g_.api->ncclCommDeregister;
     graph_ = cfg.run->cuda_graph;
+    phase("load NCCL", t);
     ncclUniqueId id{};
     if (auto st = share_unique_id(cfg, id); !st) return st;
+    phase("NCCL unique id (create or wait for rank 0)", t);
     if (auto st = set_up_devices(cfg); !st) return st;
-    return create_comms(cfg, id);
+    phase("CUDA init (device, stream, events)", t);
+    if (auto st = create_comms(cfg, id); !st) return st;
+    phase("NCCL communicator init", t);
+    reserve_buffers(cfg);
+    phase("allocation (largest size, once)", t);
+    return ok_status();
   }
 
   Result<std::vector<RankResult>> run(const OpRequest& req) override {
@@ -59,6 +67,30 @@ class NcclEngine : public Engine {
   }
 
  private:
+  void phase(const char* name, Clock::time_point& t) {
+    init_phases.emplace_back(name, seconds_since(t));
+    t = Clock::now();
+  }
+
+  // Buffers for the largest run of the plan, allocated (and registered) once instead of growing size by
+  // size. Best effort: when that much memory is not there, buffers grow run by run as before, so a sweep
+  // still runs its smaller sizes.
+  void reserve_buffers(const EngineConfig& cfg) {
+    for (auto& r : g_.ranks) {
+      BufferNeed most;
+      for (const auto& op : cfg.run->ops) {
+        const size_t es = dtype_size(op.dtype);
+        BufferNeed n = buffer_need(coll_info(op.coll).size(op.bytes, es, g_.world, r.rank), op.in_place);
+        most.send = std::max<uint64_t>(most.send, n.send * es);
+        most.recv = std::max<uint64_t>(most.recv, n.recv * es);
+      }
+      if (!g_.ensure(r, most.send, most.recv)) {
+        cudaGetLastError();  // a failed cudaMalloc is not sticky; clear it
+        return;
+      }
+    }
+  }
+
   // Rank 0's process creates the NCCL unique id and publishes it in the store; the others wait for it.
   Status share_unique_id(const EngineConfig& cfg, ncclUniqueId& id) {
     const std::string key = cfg.run->store_prefix + "nccl_unique_id";
@@ -135,6 +167,7 @@ class NcclEngine : public Engine {
     const CollInfo& info = coll_info(req.coll);
     const size_t es = dtype_size(req.dtype);
     for (auto& r : g_.ranks) {
+      auto t = Clock::now();
       RankResult rr;
       rr.rank = r.rank;
       if (req.pair_a >= 0 && r.rank != req.pair_a && r.rank != req.pair_b) {
@@ -144,6 +177,7 @@ class NcclEngine : public Engine {
         // In-place, the input lies inside the receive buffer: it must hold both (buffer_need).
         BufferNeed need = buffer_need(info.size(req.bytes, es, g_.world, r.rank), req.in_place);
         if (auto st = g_.ensure(r, need.send * es, need.recv * es); !st) return st;
+        rr.alloc_us = seconds_since(t) * 1e6;
       }
       out.push_back(rr);
     }

@@ -38,6 +38,7 @@ struct RankResult {
   int64_t wrong = 0;    // elements that differed from the expected value
   int64_t checked = 0;  // elements compared
   bool participated = true;
+  double alloc_us = 0;  // time spent growing buffers for this run (--timing)
 };
 
 }  // namespace dd::comm

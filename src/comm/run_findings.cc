@@ -57,6 +57,11 @@ std::string error_during(const RunRecord& rec, int i) {
   for (int r : rec.layout.local)
     if (ranks[r].last_op == i && !ranks[r].error.empty() && ranks[r].error_stage == "op")
       return ranks[r].error;
+  const int died = rec.watch.died_worker();
+  if (died >= 0)
+    for (int r : rec.layout.groups[died])
+      if (ranks[r].last_op == i)
+        return "rank " + std::to_string(r) + " died during this run (see the findings)";
   for (int r : rec.layout.local)
     if (ranks[r].last_op == i && !ranks[r].done)
       return "rank " + std::to_string(r) + " was stopped during this run (see the findings)";

@@ -36,6 +36,7 @@ void RunWatch::on_line(int, const std::string& line) {
       rr.wrong = r.value("wrong", int64_t(0));
       rr.checked = r.value("checked", int64_t(0));
       rr.participated = r.value("participated", true);
+      rr.alloc_us = r.value("alloc_us", 0.0);
       if (rr.rank >= 0 && rr.rank < world_) results_[op][rr.rank] = rr;
     }
     return;
@@ -48,6 +49,11 @@ void RunWatch::on_line(int, const std::string& line) {
 
 void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json& j) {
   RankState& s = st_[r];
+  if (!s.seen.count(ev)) s.seen[ev] = Clock::now();
+  if (ev == "init_done" && j.contains("phases") && j["phases"].is_array())
+    for (const auto& p : j["phases"])
+      if (p.is_array() && p.size() == 2 && p[0].is_string() && p[1].is_number())
+        s.init_phases.emplace_back(p[0].get<std::string>(), p[1].get<double>());
   if (ev == "ready") s.ready = true;
   if (ev == "init_done") {
     s.init_done = true;
@@ -77,6 +83,8 @@ void RunWatch::on_exit(int w) {
   bool had_error = false;
   for (const auto& s : st_) had_error |= s.worker == w && !s.error.empty();
   auto now = Clock::now();
+  for (auto& s : st_)
+    if (s.worker == w) s.seen.emplace("exit", now);
   if (!clean && !had_error) {
     if (died_worker_ < 0 && !(first_trouble_ && aborted(w))) {
       died_worker_ = w;
