@@ -1,6 +1,7 @@
 // The NCCL engine: non-blocking communicators with a deadline, collectives on CUDA streams timed with
 // CUDA events, and on-device data checks. Serves one rank (process mode) or all local GPUs (--threads).
 #include <cstring>
+#include <tuple>
 
 #include "comm/engine.h"
 #include "comm/kernels_cuda.h"
@@ -86,8 +87,21 @@ class NcclEngine : public Engine {
       }
       if (!g_.ensure(r, most.send, most.recv)) {
         cudaGetLastError();  // a failed cudaMalloc is not sticky; clear it
+        release(r);          // nothing half-made (allocated but unregistered) is kept
         return;
       }
+    }
+  }
+
+  void release(NcclRank& r) {
+    cudaSetDevice(r.dev);
+    for (auto [p, cap, reg] :
+         {std::tie(r.send, r.send_cap, r.send_reg), std::tie(r.recv, r.recv_cap, r.recv_reg)}) {
+      if (reg) g_.api->ncclCommDeregister(r.comm, reg);
+      if (p) cudaFree(p);
+      p = nullptr;
+      cap = 0;
+      reg = nullptr;
     }
   }
 

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "comm/run_setup.h"
 #include "comm/run_watch.h"
@@ -16,28 +17,30 @@ namespace {
 
 double secs(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
-// The slowest rank's time from event `from` (or the supervisor's `start`) to event `to`; -1 when no rank
-// has both.
 struct Slowest {
   double seconds = -1;
   int rank = -1;
 };
 
-Slowest slowest(const RunWatch& w, const RunLayout& l, const char* from, const char* to,
-                Clock::time_point start = {}) {
-  Slowest out;
+// When the last local rank sent event `ev` (the phase before it ends for the run only then); nullopt when
+// some rank never sent it.
+struct Reached {
+  Clock::time_point at;
+  int rank = -1;
+};
+std::optional<Reached> last_to_reach(const RunWatch& w, const RunLayout& l, const char* ev) {
+  std::optional<Reached> out;
   for (int r : l.local) {
     const auto& seen = w.ranks()[r].seen;
-    auto b = seen.find(to);
-    auto a = from ? seen.find(from) : seen.end();
-    if (b == seen.end() || (from && a == seen.end())) continue;
-    double s = secs(from ? a->second : start, b->second);
-    if (s > out.seconds) out = {s, r};
+    auto it = seen.find(ev);
+    if (it == seen.end()) return std::nullopt;
+    if (!out || it->second > out->at) out = Reached{it->second, r};
   }
   return out;
 }
 
 std::string by_rank(int r) { return "workers (slowest: rank " + std::to_string(r) + ")"; }
+std::string last_rank(int r) { return "workers (last: rank " + std::to_string(r) + ")"; }
 
 void add(RunTiming& t, const std::string& name, const Slowest& s, int depth = 0) {
   if (s.seconds >= 0) t.phases.push_back({name, s.seconds, by_rank(s.rank), depth});
@@ -68,31 +71,36 @@ Slowest allocation(const RunWatch& w, const RunLayout& l) {
 
 }  // namespace
 
+// Top-level phases run from the moment the last rank finished the previous one to the moment the last rank
+// finished this one, so they add up to the run's wall time; steps inside a phase are the slowest rank's.
 RunTiming make_run_timing(const SupervisorTimes& t, const RunWatch& w, const RunLayout& l) {
   RunTiming out;
   out.total_s = secs(t.begin, t.end);
   out.phases.push_back(
       {"set-up (plan, temp dir) and worker fork/exec", secs(t.begin, t.started), "supervisor"});
-  add(out, "worker process start (exec, libraries, plan, store)", slowest(w, l, nullptr, "ready", t.started));
-  add(out, "engine init (library, CUDA, communicator)", slowest(w, l, "ready", "init_done"));
-  add_worker_steps(out, w, l);
-  Slowest runs = slowest(w, l, "init_done", "done");
-  add(out, "the collectives (with data checks)", runs);
-  Slowest alloc = allocation(w, l);
-  if (runs.seconds >= 0 && alloc.seconds > 0) add(out, "of which buffer allocation", alloc, 1);
-  add(out, "exit barrier (ranks leave together)", slowest(w, l, "done", "left"));
-  add(out, "process exit (CUDA/NCCL teardown by the OS)", slowest(w, l, "left", "exit"));
-  Clock::time_point last_exit = t.watched;
-  bool any_exit = false;
-  for (int r : l.local) {
-    auto e = w.ranks()[r].seen.find("exit");
-    if (e != w.ranks()[r].seen.end() && (!any_exit || e->second > last_exit)) {
-      last_exit = e->second;
-      any_exit = true;
+  struct Step {
+    const char* event;
+    const char* name;
+  };
+  const Step chain[] = {{"ready", "worker process start (exec, libraries, plan, store)"},
+                        {"init_done", "engine init (library, CUDA, communicator)"},
+                        {"done", "the collectives (with data checks)"},
+                        {"left", "exit barrier (ranks leave together)"},
+                        {"exit", "process exit (CUDA/NCCL teardown by the OS)"}};
+  Clock::time_point prev = t.started;
+  for (const Step& step : chain) {
+    auto reached = last_to_reach(w, l, step.event);
+    if (!reached) break;
+    out.phases.push_back({step.name, secs(prev, reached->at), last_rank(reached->rank)});
+    prev = reached->at;
+    if (std::string(step.event) == "init_done") add_worker_steps(out, w, l);
+    if (std::string(step.event) == "done") {
+      Slowest alloc = allocation(w, l);
+      if (alloc.seconds > 0) add(out, "of which buffer allocation", alloc, 1);
     }
   }
-  out.phases.push_back({"supervisor wrap-up (stop, NCCL logs, temp dir)",
-                        secs(any_exit ? last_exit : t.watched, t.end), "supervisor"});
+  out.phases.push_back(
+      {"supervisor wrap-up (stop, NCCL logs, findings)", secs(std::min(prev, t.end), t.end), "supervisor"});
   return out;
 }
 
