@@ -1,6 +1,7 @@
 // The NCCL engine: non-blocking communicators with a deadline, collectives on CUDA streams timed with
 // CUDA events, and on-device data checks. Serves one rank (process mode) or all local GPUs (--threads).
 #include <cstring>
+#include <future>
 #include <tuple>
 
 #include "comm/engine.h"
@@ -21,20 +22,30 @@ class NcclEngine : public Engine {
     return g_.api ? "NCCL " + g_.api->version_string() + " (" + g_.api->path + ")" : "NCCL (not loaded)";
   }
 
+  // CUDA init and the loading of NCCL are independent: NCCL loads on a thread beside CUDA's init. Each rank
+  // initialises CUDA before it waits for rank 0's unique id, so that wait overlaps the other ranks' init.
   Status init(const EngineConfig& cfg) override {
     auto t = Clock::now();
-    auto api = load_nccl(cfg.run->nccl_lib);
+    double load_s = 0;
+    auto loading = std::async(std::launch::async, [&cfg, &load_s] {
+      auto t0 = Clock::now();
+      auto api = load_nccl(cfg.run->nccl_lib);
+      load_s = seconds_since(t0);
+      return api;
+    });
+    Status devices = set_up_devices(cfg);
+    auto api = loading.get();
+    init_phases.emplace_back("load NCCL (beside CUDA init)", load_s);
+    phase("CUDA init (device, stream, events)", t);
     if (!api) return api.error();
+    if (!devices) return devices;
     g_.api = *api;
     g_.world = cfg.world;
     g_.register_buffers = cfg.run->register_buffers && g_.api->ncclCommRegister && g_.api->ncclCommDeregister;
     graph_ = cfg.run->cuda_graph;
-    phase("load NCCL", t);
     ncclUniqueId id{};
     if (auto st = share_unique_id(cfg, id); !st) return st;
-    phase("NCCL unique id (create or wait for rank 0)", t);
-    if (auto st = set_up_devices(cfg); !st) return st;
-    phase("CUDA init (device, stream, events)", t);
+    phase("NCCL unique id (create, or wait for rank 0)", t);
     if (auto st = create_comms(cfg, id); !st) return st;
     phase("NCCL communicator init", t);
     reserve_buffers(cfg);
