@@ -44,8 +44,9 @@ void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
   r.measurements = nlohmann::json{{"collectives", res.measurements}};
   if (a.timing && !a.json) {
     std::ostringstream t;
-    res.timing.phases.insert(res.timing.phases.begin(),
-                             {"node facts probe, before the pass (CUDA init included)", probe_s, "supervisor"});
+    res.timing.phases.insert(
+        res.timing.phases.begin(),
+        {"node facts probe, before the pass (CUDA init included)", probe_s, "supervisor"});
     comm::print_timing(res.timing, t);
     r.notes.push_back(t.str());
   }
