@@ -5,7 +5,6 @@
 #include <tuple>
 
 #include "comm/engine.h"
-#include "comm/kernels_cuda.h"
 #include "comm/nccl_group_cuda.h"
 
 namespace dd::comm {
@@ -212,11 +211,11 @@ class NcclEngine : public Engine {
   // Poisoned output, known input, one run, then every output element compared on the GPU.
   Status run_checked(const OpRequest& req, const std::vector<NcclRank*>& active, Deadline deadline,
                      std::vector<RankResult>& out) {
-    if (auto st = prepare_data(req, active); !st) return st;
+    if (auto st = g_.prepare_data(req, active); !st) return st;
     if (auto st = g_.launch(req, active, 1, deadline); !st) return st;
-    if (auto st = launch_checks(req, active); !st) return st;
+    if (auto st = g_.launch_checks(req, active); !st) return st;
     if (auto st = g_.wait(active, deadline, "data check"); !st) return st;
-    collect_wrong(req, active, out);
+    g_.collect_wrong(req, active, out);
     return ok_status();
   }
 
@@ -228,7 +227,7 @@ class NcclEngine : public Engine {
       if (auto st = g_.launch(req, active, req.warmup, deadline); !st) return st;
     std::vector<double> total_ms(active.size(), 0);
     for (int it = 0; it < req.iters; ++it) {
-      if (auto st = prepare_data(req, active); !st) return st;
+      if (auto st = g_.prepare_data(req, active); !st) return st;
       for (NcclRank* r : active) {
         cudaSetDevice(r->dev);
         cudaEventRecord(r->start, r->stream);
@@ -238,9 +237,9 @@ class NcclEngine : public Engine {
         cudaSetDevice(r->dev);
         cudaEventRecord(r->stop, r->stream);
       }
-      if (auto st = launch_checks(req, active); !st) return st;
+      if (auto st = g_.launch_checks(req, active); !st) return st;
       if (auto st = g_.wait(active, deadline, "data check"); !st) return st;
-      collect_wrong(req, active, out);
+      g_.collect_wrong(req, active, out);
       for (size_t i = 0; i < active.size(); ++i) {
         float ms = 0;
         cudaEventElapsedTime(&ms, active[i]->start, active[i]->stop);
@@ -250,61 +249,6 @@ class NcclEngine : public Engine {
     for (size_t i = 0; i < active.size(); ++i)
       for (auto& rr : out)
         if (rr.rank == active[i]->rank) rr.time_us = req.iters > 0 ? total_ms[i] * 1000.0 / req.iters : 0;
-    return ok_status();
-  }
-
-  // Adds each active rank's wrong-element count and the elements it compared to its result.
-  void collect_wrong(const OpRequest& req, const std::vector<NcclRank*>& active,
-                     std::vector<RankResult>& out) {
-    const CollInfo& info = coll_info(req.coll);
-    for (NcclRank* r : active) {
-      unsigned long long wrong = 0;
-      cudaSetDevice(r->dev);
-      cudaMemcpy(&wrong, r->d_wrong, sizeof(wrong), cudaMemcpyDeviceToHost);
-      for (auto& rr : out)
-        if (rr.rank == r->rank) {
-          rr.wrong += int64_t(wrong);
-          bool root_only = req.coll == Coll::reduce && r->rank != req.root;
-          rr.checked +=
-              root_only ? 0
-                        : int64_t(info.size(req.bytes, dtype_size(req.dtype), g_.world, r->rank).check_count);
-        }
-    }
-  }
-
-  // The whole buffer the run uses poisoned, then the input written where the run reads it.
-  Status prepare_data(const OpRequest& req, const std::vector<NcclRank*>& active) {
-    const size_t es = dtype_size(req.dtype);
-    for (NcclRank* r : active) {
-      Sizing s = coll_info(req.coll).size(req.bytes, es, g_.world, r->rank);
-      BufferNeed need = buffer_need(s, req.in_place);
-      cudaSetDevice(r->dev);
-      char* sendp = req.in_place ? r->recv + s.inplace_send_offset * es : r->send;
-      cudaError_t e = launch_fill_const(req.dtype, r->recv, need.recv, kPoison, r->stream);
-      if (e == cudaSuccess)
-        e = launch_fill_input(req.dtype, sendp, s.send_count, req.coll, r->rank, r->stream);
-      if (e == cudaSuccess) e = cudaMemsetAsync(r->d_wrong, 0, sizeof(unsigned long long), r->stream);
-      if (e != cudaSuccess)
-        return Error{"preparing data on GPU " + std::to_string(r->dev) + ": " + cuda_msg(e)};
-    }
-    return ok_status();
-  }
-
-  Status launch_checks(const OpRequest& req, const std::vector<NcclRank*>& active) {
-    const size_t es = dtype_size(req.dtype);
-    const int world = g_.world;
-    for (NcclRank* r : active) {
-      Sizing s = coll_info(req.coll).size(req.bytes, es, world, r->rank);
-      ExpectCtx x{req.coll, r->rank, world, req.root, 0, s.chunk};
-      x.peer =
-          req.pair_a >= 0 ? (r->rank == req.pair_a ? req.pair_b : req.pair_a) : (r->rank - 1 + world) % world;
-      cudaSetDevice(r->dev);
-      const char* checkp = r->recv + (req.in_place ? s.inplace_check_offset * es : 0);
-      if (req.corrupt) launch_fill_const(req.dtype, const_cast<char*>(checkp), 1, kPoison, r->stream);
-      cudaError_t e = launch_check(req.dtype, checkp, s.check_count, x, r->d_wrong, r->stream);
-      if (e != cudaSuccess)
-        return Error{"check kernel on GPU " + std::to_string(r->dev) + ": " + cuda_msg(e)};
-    }
     return ok_status();
   }
 
