@@ -7,7 +7,7 @@
 #  0 (first). in-place reduce_scatter 1 MiB under compute-sanitizer memcheck, OLD and NEW
 # Usage (repo root on the device): tools/device/bench_sweep.sh NEW_DIR [OLD_DIR]
 #   each DIR: distdoctor + lib/, staged here with `tools/device/stage_comm.sh DIR` (e.g. .devcarry/bench).
-# Writes summary.txt, log.txt and the JSON of every run under $OUT.
+# MEMCHECK=0 skips step 0. Writes summary.txt, log.txt and the JSON of every run under $OUT.
 set -u
 export NCCL_NVLS_ENABLE=0
 NEW=$(cd "${1:-.devcarry/bench}" && pwd)
@@ -46,7 +46,7 @@ bench2() {
 # 0. Deterministic: in-place reduce_scatter 1 MiB under compute-sanitizer memcheck. Before the fix the fill
 #    kernel and NCCL write/read (n-1) chunks past the receive buffer: "Invalid __global__ write/read".
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
-if [ -n "$CS" ]; then
+if [ -n "$CS" ] && [ "${MEMCHECK:-1}" = 1 ]; then
   for which in OLD NEW; do
     dir=$NEW
     [ $which = OLD ] && dir=$OLD
@@ -57,7 +57,7 @@ if [ -n "$CS" ]; then
       "$(cat "$O"/memcheck.$which.*.txt 2>/dev/null | grep 'ERROR SUMMARY' | tr '\n' ' ')" >>"$S"
   done
 else
-  echo "compute-sanitizer not found: memcheck step skipped" >>"$S"
+  echo "memcheck step skipped (compute-sanitizer not found, or MEMCHECK=0)" >>"$S"
 fi
 REPRO=(-c reduce_scatter -b 1G -e 8G -f 2 -w 1 -n 2 --timeout 200)
 [ -n "$OLD" ] && bench2 "$OLD" old_repro "${REPRO[@]}"
