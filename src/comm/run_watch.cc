@@ -69,10 +69,11 @@ void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json&
   }
 }
 
-// Gloo peers abort (SIGABRT) when a connection drops, so an abort is often a consequence of another death.
+// Gloo peers abort (SIGABRT) when a connection drops, and a write to a dead peer's socket raises SIGPIPE,
+// so either is often a consequence of another death.
 bool RunWatch::aborted(int w) const {
   int s = sup_.workers()[w].wait_status;
-  return WIFSIGNALED(s) && WTERMSIG(s) == SIGABRT;
+  return WIFSIGNALED(s) && (WTERMSIG(s) == SIGABRT || WTERMSIG(s) == SIGPIPE);
 }
 
 // The first worker to die abnormally is the cause; an abort right after another death, or after another
