@@ -30,6 +30,8 @@ struct BenchArgs {
   int warmup = 5, iters = 20, nproc = 0;
   bool threads = false, json = false, no_check = false, only_in = false, only_out = false;
   bool pairs = false, transport = false, tune = false, quick = false, reg = false, graph = false;
+  bool fake_hosts = false, timing = false;
+  std::string check_mode = "first";
   std::string gpus, nccl_lib, gloo_iface, gloo_host, plot, tune_bytes;
   std::string store, store_prefix = "dd/comm/";
   int world = 0, first_rank = 0;
@@ -110,7 +112,12 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_flag("--threads", a.threads, "One process drives all ranks (default: one worker process per rank)");
   sub.add_flag("--in-place-only", a.only_in, "Only in-place runs");
   sub.add_flag("--out-of-place-only", a.only_out, "Only out-of-place runs");
-  sub.add_flag("--no-check", a.no_check, "Skip the element-by-element data check (of each size's first run)");
+  sub.add_option("--check", a.check_mode,
+                 "Data check: first (default: every output element of one run per size and mode, made "
+                 "before the warm-up; warm-up and timed runs are not compared), all (also every timed run, "
+                 "each then timed on its own between fresh data and its check), none")
+      ->check(CLI::IsMember({"first", "all", "none"}));
+  sub.add_flag("--no-check", a.no_check, "Same as --check none");
   sub.add_flag("--pairs", a.pairs, "Also measure send/recv between every pair of ranks (at --max-bytes)");
   sub.add_flag("--transport", a.transport,
                "Also run with NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 and report the transport NCCL chose");
@@ -118,6 +125,9 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_option("--tune-bytes", a.tune_bytes, "Size for --tune (default --max-bytes)");
   sub.add_flag("--quick", a.quick,
                "The short pass `check` runs: every collective verified, one bandwidth point");
+  sub.add_flag("--timing", a.timing,
+               "Where the time goes: worker start, CUDA/NCCL/Gloo init, allocation, the collectives, "
+               "teardown (text table; with --json under measurements.collectives.timing)");
   sub.add_option("--timeout", a.timeout_s, "Deadline per run in seconds (default from the size)");
   sub.add_option("--init-timeout", a.init_timeout_s, "Deadline for communicator creation in seconds");
   sub.add_flag("--json", a.json, "Print results and findings as JSON");
@@ -144,6 +154,9 @@ void add_run_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_option("--worker-wrap", a.wrap)->group("");  // tests: "ip netns exec ns{rank}"
   sub.add_flag("--register", a.reg, "NCCL: register the buffers with ncclCommRegister");
   sub.add_flag("--cuda-graph", a.graph, "NCCL: time the runs captured as one CUDA graph");
+  sub.add_flag("--fake-hosts", a.fake_hosts,
+               "NCCL: make every rank look like its own host (NCCL_HOSTID per rank, P2P and SHM off, sockets "
+               "over lo), so ranks sharing one GPU (--gpus 0,0) test the inter-node path");
 }
 
 // The run options: flags, plus the engine and NCCL library chosen from the facts.
@@ -167,6 +180,11 @@ comm::RunOptions run_options(const BenchArgs& a, const probe::NodeFacts& facts) 
   r.world = a.world;
   r.first_rank = a.first_rank;
   r.store_master = a.store_master;
+  if (a.fake_hosts)
+    r.env.insert(r.env.end(), {{"NCCL_HOSTID", "distdoctor-fake-host-{rank}"},
+                               {"NCCL_P2P_DISABLE", "1"},
+                               {"NCCL_SHM_DISABLE", "1"},
+                               {"NCCL_SOCKET_IFNAME", "lo"}});
   std::stringstream ws(a.wrap);
   for (std::string w; ws >> w;) r.wrap.push_back(w);
   r.init_timeout = std::chrono::milliseconds(int64_t(a.init_timeout_s * 1000));
@@ -198,7 +216,8 @@ Result<comm::BenchOptions> bench_options(const BenchArgs& a, comm::RunOptions ru
   b.step_factor = a.step_factor;
   b.warmup = a.warmup;
   b.iters = a.iters;
-  b.check = !a.no_check;
+  b.check = !a.no_check && a.check_mode != "none";
+  b.check_all = b.check && a.check_mode == "all";
   b.in_place = !a.only_out;
   b.out_of_place = !a.only_in;
   if (a.timeout_s > 0) b.op_timeout = std::chrono::milliseconds(int64_t(a.timeout_s * 1000));
@@ -213,7 +232,12 @@ int run_quick(const BenchArgs& a, const comm::RunOptions& run, const comm::NodeC
   co.init_timeout = run.init_timeout;
   report::Report r;
   r.title = "distdoctor bench --quick";
-  r.findings = comm::run_check_pass(co, node);
+  comm::CheckPassResult res = comm::run_check_pass_measured(co, node);
+  r.findings = std::move(res.findings);
+  if (a.timing) {  // JSON: the measurements (timing included); text: the phase table before the report
+    r.measurements = nlohmann::json{{"collectives", res.measurements}};
+    if (!a.json) comm::print_timing(res.timing, std::cout);
+  }
   return render(r, a.json, std::cout);
 }
 
@@ -235,6 +259,10 @@ nlohmann::json sweep(const BenchArgs& a, const comm::BenchOptions& b, const comm
   comm::BenchResult res = comm::run_bench(b, node);
   if (!a.json) comm::print_bench_table(res, b, std::cout);
   nlohmann::json j = comm::bench_json(res, b);
+  if (a.timing) {
+    j["timing"] = comm::timing_json(res.run.timing);
+    if (!a.json) comm::print_timing(res.run.timing, std::cout);
+  }
   r.findings = res.findings;
   if (!a.plot.empty()) {
     std::ofstream out(a.plot);

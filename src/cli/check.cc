@@ -4,6 +4,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -25,7 +26,7 @@ namespace dd::cli {
 namespace {
 using cluster::CheckArgs;
 
-void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckArgs& a) {
+void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckArgs& a, double probe_s) {
   comm::CheckPassOptions co;
   const rules::EngineChoice choice = rules::choose_engine(f, a.engine, a.nccl_lib, comm::nccl_engine_built());
   const std::string& why = choice.reason;
@@ -39,7 +40,16 @@ void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
   r.notes.push_back("collectives: " + co.engine + " engine (" + why + ")");
   for (auto& x : res.findings) r.add(std::move(x));
   res.measurements["engine_reason"] = why;
+  res.measurements["timing"]["probe_s"] = probe_s;  // facts probe before the pass (cuInit included)
   r.measurements = nlohmann::json{{"collectives", res.measurements}};
+  if (a.timing && !a.json) {
+    std::ostringstream t;
+    res.timing.phases.insert(
+        res.timing.phases.begin(),
+        {"node facts probe, before the pass (CUDA init included)", probe_s, "supervisor"});
+    comm::print_timing(res.timing, t);
+    r.notes.push_back(t.str());
+  }
 }
 
 // The node's options: what to probe, how to print.
@@ -84,6 +94,9 @@ void add_collective_options(CLI::App& sub, CheckArgs& a, CLI::Option* facts_opt)
       ->check(CLI::IsMember({"nccl", "gloo"}));
   sub.add_option("--init-timeout", a.init_timeout_s, "--collectives: seconds for communicator setup")
       ->check(CLI::Range(1.0, 600.0));
+  sub.add_flag("--timing", a.timing,
+               "--collectives: where the time goes (probe, worker start, CUDA/NCCL/Gloo init, allocation, "
+               "the collectives, teardown); always in the JSON under measurements.collectives.timing");
 }
 
 // Multi-node: plan who this process is, probe (everything on the facts publisher, identity elsewhere).
@@ -122,6 +135,7 @@ bool load_facts(const std::string& path, probe::NodeFacts& facts) {
 
 int run_node(const CheckArgs& a, const probe::EnvMap& env) {
   probe::NodeFacts facts;
+  const auto probe_start = std::chrono::steady_clock::now();
   if (!a.facts_file.empty()) {
     if (!load_facts(a.facts_file, facts)) return report::kExitCannotRun;
   } else {
@@ -135,8 +149,10 @@ int run_node(const CheckArgs& a, const probe::EnvMap& env) {
   report::Report r;
   r.title = "distdoctor check — node " + facts.host.hostname;
   r.findings = rules::run_node_rules(facts, co);
+  const double probe_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
   if (a.collectives)
-    add_collectives(r, facts, a);
+    add_collectives(r, facts, a, probe_s);
   else if (a.facts_file.empty())
     r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
   r.facts = facts;

@@ -20,6 +20,7 @@ struct CheckArgs {
   bool collectives = false;    // --collectives: comm's short collective pass on this node
   std::string engine;          // --engine: "" auto, "nccl", "gloo"
   double init_timeout_s = 10;  // --init-timeout
+  bool timing = false;         // --timing: where the --collectives pass's time goes
 };
 
 }  // namespace dd::cluster

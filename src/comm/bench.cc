@@ -7,6 +7,7 @@
 #include <map>
 
 #include "comm/comm_finding.h"
+#include "comm/run_findings.h"
 #include "comm/run_setup.h"
 #include "comm/svg_plot.h"
 #include "comm/units.h"
@@ -36,8 +37,6 @@ std::vector<OpRequest> build_sweep(const BenchOptions& b, int world) {
       for (int mode = 0; mode < 2; ++mode) {
         bool inplace = mode == 1;
         if (inplace && (!b.in_place || !ci.has_in_place)) continue;
-        // The Gloo engine has a true in-place form only for all_reduce and broadcast.
-        if (inplace && b.run.engine == "gloo" && c != Coll::all_reduce && c != Coll::broadcast) continue;
         if (!inplace && !b.out_of_place) continue;
         OpRequest r;
         r.coll = c;
@@ -46,7 +45,8 @@ std::vector<OpRequest> build_sweep(const BenchOptions& b, int world) {
         r.in_place = inplace;
         r.warmup = b.warmup;
         r.iters = b.iters;
-        r.check = b.check;
+        r.check = b.check && (!inplace || ci.in_place_checked);  // else "N/A", as nccl-tests reports it
+        r.check_every = b.check_all;
         r.timeout =
             b.op_timeout.count() > 0 ? b.op_timeout : auto_timeout(s.bytes * 2, b.warmup + b.iters + 1);
         ops.push_back(r);
@@ -85,12 +85,14 @@ BenchResult run_bench(const BenchOptions& b, const NodeContext& node) {
   if (r.run.ok) {
     size_t checked = 0;
     for (const auto& o : r.run.ops) checked += o.req.check ? 1 : 0;
-    // The data check covers the first run of each size; warm-up and timed runs are not compared.
+    // By default the data check covers one run of each size (before the warm-up); warm-up and timed runs
+    // are not compared. --check all compares every timed run too.
+    const std::string which = b.check_all ? "of every timed run" : "of their first run";
     r.findings.insert(
         r.findings.begin(),
         comm_finding("comm.collectives.ok", Severity::ok,
                      std::to_string(r.run.ops.size()) + " runs on " + std::to_string(world) + " ranks, " +
-                         std::to_string(checked) + " with every output element of their first run verified",
+                         std::to_string(checked) + " with every output element " + which + " verified",
                      {r.run.library}));
   }
   return r;
@@ -152,7 +154,9 @@ void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream
     auto cols = [&](const OpOutcome* o) -> std::string {
       char c[96];
       if (!o) return "         -        -        -       -";
-      if (!o->complete) return "    failed        -        -       -";
+      if (!o->complete)
+        return o->status == "failed" ? "    FAILED        -        -       -"
+                                     : "   not run        -        -       -";
       snprintf(c, sizeof c, "%10.1f %8.2f %8.2f %7s", o->time_us, o->algbw, o->busbw,
                o->req.check ? std::to_string(o->wrong).c_str() : "N/A");
       return c;
@@ -161,6 +165,8 @@ void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream
              (unsigned long long)count, cols(op).c_str(), cols(ip).c_str());
     out << line;
   }
+  for (const auto& o : run.ops)
+    if (o.status == "failed") out << "# FAILED: " << op_label(o.req) << ": " << o.error << "\n";
 }
 
 nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
@@ -175,10 +181,13 @@ nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
                    {"bytes", o.bytes},
                    {"in_place", o.req.in_place},
                    {"complete", o.complete},
-                   {"time_us", o.time_us},
-                   {"algbw_gbps", o.algbw},
-                   {"busbw_gbps", o.busbw},
-                   {"wrong", o.req.check ? nlohmann::json(o.wrong) : nlohmann::json()},
+                   {"status", o.status},
+                   {"error", o.error.empty() ? nlohmann::json() : nlohmann::json(o.error)},
+                   // A run that did not complete measured nothing: null, never 0.
+                   {"time_us", o.complete ? nlohmann::json(o.time_us) : nlohmann::json()},
+                   {"algbw_gbps", o.complete ? nlohmann::json(o.algbw) : nlohmann::json()},
+                   {"busbw_gbps", o.complete ? nlohmann::json(o.busbw) : nlohmann::json()},
+                   {"wrong", o.req.check && o.complete ? nlohmann::json(o.wrong) : nlohmann::json()},
                    {"ranks", ranks}});
   }
   nlohmann::json transports = nlohmann::json::object();

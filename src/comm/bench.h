@@ -21,6 +21,7 @@ struct BenchOptions {
   int warmup = 5, iters = 20;
   bool out_of_place = true, in_place = true;
   bool check = true;
+  bool check_all = false;  // --check all: every timed run checked (default: the first run of each size)
   std::chrono::milliseconds op_timeout{0};  // 0: from the size
 };
 

@@ -20,10 +20,13 @@ nlohmann::json measurements_json(const RunOutcome& run, const std::string& engin
                    {"dtype", dtype_name(o.req.dtype)},
                    {"bytes", o.bytes},
                    {"complete", o.complete},
-                   {"time_us", o.time_us},
-                   {"algbw_gbps", o.algbw},
-                   {"busbw_gbps", o.busbw},
-                   {"wrong", o.req.check ? nlohmann::json(o.wrong) : nlohmann::json()}});
+                   {"status", o.status},
+                   {"error", o.error.empty() ? nlohmann::json() : nlohmann::json(o.error)},
+                   // A run that did not complete measured nothing: null, never 0.
+                   {"time_us", o.complete ? nlohmann::json(o.time_us) : nlohmann::json()},
+                   {"algbw_gbps", o.complete ? nlohmann::json(o.algbw) : nlohmann::json()},
+                   {"busbw_gbps", o.complete ? nlohmann::json(o.busbw) : nlohmann::json()},
+                   {"wrong", o.req.check && o.complete ? nlohmann::json(o.wrong) : nlohmann::json()}});
   nlohmann::json transports = nlohmann::json::object();
   for (const auto& [t, n] : run.nccl_log.transports) transports[t] = n;
   return {{"engine", engine},
@@ -32,7 +35,8 @@ nlohmann::json measurements_json(const RunOutcome& run, const std::string& engin
           {"ok", run.ok},
           {"wall_s", run.wall_s},
           {"ops", ops},
-          {"nccl_transports", transports}};
+          {"nccl_transports", transports},
+          {"timing", timing_json(run.timing)}};
 }
 
 }  // namespace
@@ -107,7 +111,7 @@ CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeC
       out.push_back(t);
     }
   }
-  return {out, measurements_json(run, ro.engine)};
+  return {out, measurements_json(run, ro.engine), run.timing};
 }
 
 }  // namespace dd::comm

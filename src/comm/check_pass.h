@@ -22,9 +22,11 @@ struct CheckPassOptions {
 
 struct CheckPassResult {
   std::vector<report::Finding> findings;
-  // {"engine","library","world","ok","wall_s","ops":[{"collective","dtype","bytes","complete","time_us",
-  //  "algbw_gbps","busbw_gbps","wrong"}],"nccl_transports":{...}}
+  // {"engine","library","world","ok","wall_s","ops":[{"collective","dtype","bytes","complete","status",
+  //  "error","time_us","algbw_gbps","busbw_gbps","wrong"}] (numbers null when not complete),
+  //  "nccl_transports":{...},"timing":{"total_s","phases":[...]}}
   nlohmann::json measurements;
+  RunTiming timing;  // where the pass's time went (--timing)
 };
 
 // The pass with its measurements (for `check --collectives --json`).

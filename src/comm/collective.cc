@@ -1,6 +1,9 @@
 // The per-collective table: sizes, in-place offsets and bus-bandwidth factors of each collective.
 // Factors follow nccl-tests' doc/PERFORMANCE.md: all_reduce 2(n-1)/n; all_gather, reduce_scatter and
-// alltoall (n-1)/n; broadcast, reduce and send/recv 1.
+// alltoall (n-1)/n; broadcast, reduce and send/recv 1. Sizes and in-place offsets follow nccl-tests'
+// *GetCollByteCount (reduce_scatter in-place: input at the buffer's start, output at rank*chunk;
+// all_gather in-place: input at rank*chunk of the output), except that per-rank chunks are not rounded
+// down to 16 bytes (sizes differ from nccl-tests only when bytes/n is not a multiple of 16).
 #include "comm/collective.h"
 
 #include <algorithm>
@@ -17,6 +20,7 @@ Sizing whole(uint64_t bytes, size_t es, int, int) {
   Sizing s;
   s.send_count = s.recv_count = s.chunk = s.check_count = bytes / es;
   s.bytes = s.send_count * es;
+  s.inplace_count = s.send_count;
   return s;
 }
 
@@ -26,6 +30,7 @@ Sizing gather(uint64_t bytes, size_t es, int n, int rank) {  // send one chunk, 
   s.recv_count = s.check_count = s.chunk * n;
   s.bytes = s.recv_count * es;
   s.inplace_send_offset = uint64_t(rank) * s.chunk;
+  s.inplace_count = s.recv_count;
   return s;
 }
 
@@ -35,6 +40,7 @@ Sizing scatter(uint64_t bytes, size_t es, int n, int rank) {  // send n chunks, 
   s.send_count = s.chunk * n;
   s.bytes = s.send_count * es;
   s.inplace_check_offset = uint64_t(rank) * s.chunk;
+  s.inplace_count = s.send_count;  // the input, n chunks, is the buffer; the output is one chunk of it
   return s;
 }
 
@@ -43,6 +49,7 @@ Sizing alltoall(uint64_t bytes, size_t es, int n, int) {
   s.chunk = bytes / es / n;
   s.send_count = s.recv_count = s.check_count = s.chunk * n;
   s.bytes = s.send_count * es;
+  s.inplace_count = s.send_count;
   return s;
 }
 
@@ -55,10 +62,17 @@ const std::vector<CollInfo>& collectives() {
       {Coll::reduce_scatter, "reduce_scatter", true, factor_nm1, scatter},
       {Coll::broadcast, "broadcast", true, factor_one, whole},
       {Coll::reduce, "reduce", true, factor_one, whole},
-      {Coll::alltoall, "alltoall", false, factor_nm1, alltoall},
-      {Coll::sendrecv, "sendrecv", false, factor_one, whole},
+      {Coll::alltoall, "alltoall", true, factor_nm1, alltoall, /*in_place_checked=*/false},
+      {Coll::sendrecv, "sendrecv", true, factor_one, whole, /*in_place_checked=*/false},
   };
   return table;
+}
+
+BufferNeed buffer_need(const Sizing& s, bool in_place) {
+  if (!in_place) return {s.send_count, s.recv_count};
+  uint64_t need = std::max({s.inplace_count, s.inplace_send_offset + s.send_count,
+                            s.inplace_check_offset + s.check_count, s.recv_count});
+  return {0, need};
 }
 
 const CollInfo& coll_info(Coll c) { return collectives().at(size_t(c)); }

@@ -44,6 +44,31 @@ TEST(CollectiveTable, SizingAndInPlaceOffsets) {
   EXPECT_FALSE(coll_from_name("gather").has_value());
 }
 
+// The buffers of an in-place run hold the input and the output (nccl-tests: reduce_scatter in-place
+// recvbuff = sendbuff + rank*recvcount; all_gather in-place sendbuff = recvbuff + rank*sendcount).
+TEST(CollectiveTable, InPlaceBufferHoldsInputAndOutput) {
+  const int n = 2;
+  for (const auto& ci : collectives())
+    for (int rank = 0; rank < n; ++rank) {
+      Sizing s = ci.size(1 << 20, 4, n, rank);
+      BufferNeed ip = buffer_need(s, true), op = buffer_need(s, false);
+      EXPECT_EQ(ip.send, 0u) << ci.name;
+      EXPECT_GE(ip.recv, s.inplace_send_offset + s.send_count) << ci.name;
+      EXPECT_GE(ip.recv, s.inplace_check_offset + s.check_count) << ci.name;
+      EXPECT_EQ(op.send, s.send_count) << ci.name;
+      EXPECT_EQ(op.recv, s.recv_count) << ci.name;
+      EXPECT_TRUE(ci.has_in_place) << ci.name;  // nccl-tests prints an in-place column for all of them
+    }
+  // The 2-GPU crash: in-place reduce_scatter reads n chunks from the receive buffer, not one.
+  Sizing rs = coll_info(Coll::reduce_scatter).size(2ull << 30, 4, 2, 1);
+  EXPECT_EQ(rs.recv_count, (1ull << 30) / 4);
+  EXPECT_EQ(buffer_need(rs, true).recv, (2ull << 30) / 4);
+  EXPECT_EQ(buffer_need(coll_info(Coll::all_gather).size(2ull << 30, 4, 2, 1), true).recv, (2ull << 30) / 4);
+  EXPECT_FALSE(coll_info(Coll::alltoall).in_place_checked);
+  EXPECT_FALSE(coll_info(Coll::sendrecv).in_place_checked);
+  EXPECT_TRUE(coll_info(Coll::reduce_scatter).in_place_checked);
+}
+
 // Host simulation of each collective from its definition, over the ranks' inputs.
 static std::vector<std::vector<int>> simulate(Coll c, int n, uint64_t chunk, int root) {
   const CollInfo& ci = coll_info(c);

@@ -14,7 +14,8 @@ class DirStore : public rendezvous::Store {
   Result<std::string> get(const std::string& key, rendezvous::Deadline deadline) override;
   Result<int64_t> add(const std::string& key, int64_t delta, rendezvous::Deadline deadline) override;
   Status wait(const std::vector<std::string>& keys, rendezvous::Deadline deadline) override;
-  Result<std::vector<bool>> check(const std::vector<std::string>& keys, rendezvous::Deadline deadline) override;
+  Result<std::vector<bool>> check(const std::vector<std::string>& keys,
+                                  rendezvous::Deadline deadline) override;
   Status remove(const std::string& key, rendezvous::Deadline deadline) override;
   const std::string& dir() const { return dir_; }
 

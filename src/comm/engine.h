@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "comm/run_options.h"
@@ -33,7 +34,15 @@ class Engine {
   virtual Result<std::vector<RankResult>> run(const OpRequest& req) = 0;
   // Library details for the report ("NCCL 2.28.9 (/usr/lib/.../libnccl.so.2)").
   virtual std::string describe() const = 0;
+
+  // The steps of init() and how long each took (name, seconds), for --timing.
+  std::vector<std::pair<std::string, double>> init_phases;
 };
+
+// Seconds since `t0` (a phase's length for Engine::init_phases).
+inline double seconds_since(rendezvous::Clock::time_point t0) {
+  return std::chrono::duration<double>(rendezvous::Clock::now() - t0).count();
+}
 
 // "nccl" or "gloo"; an Error when this build lacks the engine.
 Result<std::unique_ptr<Engine>> make_engine(const std::string& kind);

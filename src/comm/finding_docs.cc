@@ -8,8 +8,10 @@ const std::vector<rules::FindingDoc>& comm_finding_docs() {
       {"comm.collectives.ok", "Collectives ran and every output element was right",
        "Each collective ran on every rank with inputs whose exact result is known, outputs poisoned before "
        "the run "
-       "and every element compared on the device (NCCL) or host (Gloo). Nothing was wrong. Only the first run "
-       "of each size is compared; its warm-up and timed runs are not."},
+       "and every element compared on the device (NCCL) or host (Gloo). Nothing was wrong. By default one "
+       "run of each size and mode is compared (made before the warm-up); warm-up and timed runs are not. "
+       "`bench --check all` compares every timed run too. In-place alltoall and sendrecv are timed but not "
+       "compared, as in nccl-tests."},
       {"comm.data.wrong", "A collective returned wrong data",
        "Some output elements differed from the exact expected value, counted per rank. A wrong result is a "
        "failure "

@@ -71,11 +71,15 @@ class GlooEngine : public Engine {
         attr.hostname = cfg.run->gloo_host.empty() ? "127.0.0.1" : cfg.run->gloo_host;
         where_ = "address " + attr.hostname;
       }
+      auto t = Clock::now();
       auto dev = gloo::transport::tcp::CreateDevice(attr);
+      init_phases.emplace_back("Gloo device (bind)", seconds_since(t));
+      t = Clock::now();
       ctx_ = std::make_shared<gloo::rendezvous::Context>(rank_, world_);
       ctx_->setTimeout(timeout);
       GlooStoreAdapter store(cfg.store, cfg.run->store_prefix + "gloo/", timeout);
       ctx_->connectFullMesh(store, dev);
+      init_phases.emplace_back("Gloo connect (full mesh)", seconds_since(t));
     } catch (const std::exception& e) {
       return timeout_if_past(Error{std::string("Gloo connectFullMesh: ") + e.what()}, cfg.init_deadline);
     }
@@ -91,29 +95,36 @@ class GlooEngine : public Engine {
       return std::vector<RankResult>{rr};
     }
     const size_t es = dtype_size(req.dtype);
+    auto t_alloc = Clock::now();
     Sizing s = coll_info(req.coll).size(req.bytes, es, world_, rank_);
-    send_.assign(std::max<size_t>(s.send_count * es, 8), 0);
-    recv_.assign(std::max<size_t>(s.recv_count * es, 8), 0);
-    host_fill_const(req.dtype, recv_.data(), s.recv_count, kPoison);
-    host_fill_input(req.dtype, send_.data(), s.send_count, req.coll, rank_);
-    bool in_place = req.in_place && (req.coll == Coll::all_reduce || req.coll == Coll::broadcast);
-    if (in_place) host_fill_input(req.dtype, recv_.data(), s.recv_count, req.coll, rank_);
+    // The same sizes and offsets as the NCCL engine: in-place, one buffer holds input and output.
+    BufferNeed need = buffer_need(s, req.in_place);
+    // Buffers only grow (allocated and zeroed once per new largest size, not every run); a checked run
+    // fills what it reads.
+    grow(send_, std::max<size_t>(need.send * es, 8));
+    grow(recv_, std::max<size_t>(need.recv * es, 8));
+    rr.alloc_us = seconds_since(t_alloc) * 1e6;
+    const bool check = data_checked(req);
     try {
-      if (req.check) {
-        issue(req, s, tag, in_place);
-        if (req.corrupt) host_fill_const(req.dtype, recv_.data(), 1, kPoison);
-        ExpectCtx x{req.coll, rank_, world_, req.root, 0, s.chunk};
-        x.peer =
-            req.pair_a >= 0 ? (rank_ == req.pair_a ? req.pair_b : req.pair_a) : (rank_ - 1 + world_) % world_;
-        rr.wrong = host_check(req.dtype, recv_.data(), s.check_count, x);
-        rr.checked = (req.coll == Coll::reduce && rank_ != req.root) ? 0 : int64_t(s.check_count);
-      }
-      for (int i = 0; i < req.warmup; ++i) issue(req, s, tag, in_place);
+      if (check) prepare(req, s, need);
+      if (check && !req.check_every) check_one(req, s, tag, rr);
+      for (int i = 0; i < req.warmup; ++i) issue(req, s, tag);
+      double total_us = 0;
       auto t0 = Clock::now();
-      for (int i = 0; i < req.iters; ++i) issue(req, s, tag, in_place);
-      rr.time_us = req.iters > 0
-                       ? std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / req.iters
-                       : 0;
+      for (int i = 0; i < req.iters; ++i) {
+        if (!(check && req.check_every)) {
+          issue(req, s, tag);
+          continue;
+        }
+        prepare(req, s, need);  // --check all: fresh data, one timed run, its check
+        auto t1 = Clock::now();
+        issue(req, s, tag);
+        total_us += std::chrono::duration<double, std::micro>(Clock::now() - t1).count();
+        check_output(req, s, rr);
+      }
+      if (!(check && req.check_every))
+        total_us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+      rr.time_us = req.iters > 0 ? total_us / req.iters : 0;
     } catch (const std::exception& e) {
       // Gloo's calls give up after req.timeout: one that failed that late ran out of time.
       return timeout_if_past(Error{std::string(coll_info(req.coll).name) + " (Gloo): " + e.what()},
@@ -123,6 +134,40 @@ class GlooEngine : public Engine {
   }
 
  private:
+  static void grow(std::vector<char>& buf, size_t bytes) {
+    if (buf.size() < bytes) buf.resize(bytes);
+  }
+
+  // The whole buffer the run uses poisoned, then the input written where the run reads it.
+  void prepare(const OpRequest& req, const Sizing& s, const BufferNeed& need) {
+    const size_t es = dtype_size(req.dtype);
+    host_fill_const(req.dtype, recv_.data(), need.recv, kPoison);
+    host_fill_input(req.dtype, input(req, s, es), s.send_count, req.coll, rank_);
+  }
+
+  char* input(const OpRequest& req, const Sizing& s, size_t es) {
+    return req.in_place ? recv_.data() + s.inplace_send_offset * es : send_.data();
+  }
+  char* output(const OpRequest& req, const Sizing& s, size_t es) {
+    return recv_.data() + (req.in_place ? s.inplace_check_offset * es : 0);
+  }
+
+  // One run on fresh data, then its output compared.
+  void check_one(const OpRequest& req, const Sizing& s, uint32_t tag, RankResult& rr) {
+    issue(req, s, tag);
+    check_output(req, s, rr);
+  }
+
+  void check_output(const OpRequest& req, const Sizing& s, RankResult& rr) {
+    char* out = output(req, s, dtype_size(req.dtype));
+    if (req.corrupt) host_fill_const(req.dtype, out, 1, kPoison);
+    ExpectCtx x{req.coll, rank_, world_, req.root, 0, s.chunk};
+    x.peer =
+        req.pair_a >= 0 ? (rank_ == req.pair_a ? req.pair_b : req.pair_a) : (rank_ - 1 + world_) % world_;
+    rr.wrong += host_check(req.dtype, out, s.check_count, x);
+    rr.checked += (req.coll == Coll::reduce && rank_ != req.root) ? 0 : int64_t(s.check_count);
+  }
+
   // Input/output buffers, tag and timeout of one Gloo call (16-bit dtypes as uint16_t, others as uint32_t).
   template <typename Opts>
   void set_io(Opts& opts, const OpRequest& req, uint32_t tag, char* in, size_t nin, char* out, size_t nout) {
@@ -137,11 +182,15 @@ class GlooEngine : public Engine {
     opts.setTimeout(req.timeout);
   }
 
-  void issue(const OpRequest& req, const Sizing& s, uint32_t tag, bool in_place) {
+  // In-place, `sp` lies inside the output buffer (nccl-tests' offsets): all_gather's own chunk is already
+  // in place, so Gloo gets no input; reduce_scatter reduces the whole buffer and keeps its chunk there.
+  void issue(const OpRequest& req, const Sizing& s, uint32_t tag) {
     issue_started_ = Clock::now();
     const Dtype t = req.dtype;
+    const size_t es = dtype_size(t);
+    const bool in_place = req.in_place;
     auto sum = [t](void* o, const void* a, const void* b, size_t n) { host_sum(t, o, a, b, n); };
-    char* sp = in_place ? recv_.data() : send_.data();
+    char* sp = input(req, s, es);
     char* rp = recv_.data();
     switch (req.coll) {
       case Coll::all_reduce: {
@@ -151,10 +200,10 @@ class GlooEngine : public Engine {
         return gloo::allreduce(o);
       }
       case Coll::reduce_scatter:
-        return reduce_scatter(req, s, tag, rp);
+        return reduce_scatter(req, s, tag, sp, output(req, s, es));
       case Coll::all_gather: {
         gloo::AllgatherOptions o(ctx_);
-        set_io(o, req, tag, sp, s.chunk, rp, s.recv_count);
+        set_io(o, req, tag, in_place ? nullptr : sp, s.chunk, rp, s.recv_count);
         return gloo::allgather(o);
       }
       case Coll::broadcast: {
@@ -165,7 +214,7 @@ class GlooEngine : public Engine {
       }
       case Coll::reduce: {
         gloo::ReduceOptions o(ctx_);
-        set_io(o, req, tag, sp, s.send_count, rp, s.recv_count);
+        set_io(o, req, tag, in_place ? nullptr : sp, s.send_count, rp, s.recv_count);
         o.setRoot(req.root);
         o.setReduceFunction(sum);
         return gloo::reduce(o);
@@ -180,17 +229,22 @@ class GlooEngine : public Engine {
     }
   }
 
-  // Gloo has no typed reduce-scatter: all-reduce a copy, keep this rank's chunk.
-  void reduce_scatter(const OpRequest& req, const Sizing& s, uint32_t tag, char* rp) {
+  // Gloo has no typed reduce-scatter: all-reduce the n chunks (a copy, or in place the buffer itself),
+  // keep this rank's chunk at `out`.
+  void reduce_scatter(const OpRequest& req, const Sizing& s, uint32_t tag, char* sp, char* out) {
     const Dtype t = req.dtype;
     const size_t es = dtype_size(t);
-    std::vector<char> tmp(send_);
+    std::vector<char> tmp;
+    char* buf = sp;
+    if (!req.in_place) {
+      tmp.assign(sp, sp + s.send_count * es);
+      buf = tmp.data();
+    }
     gloo::AllreduceOptions o(ctx_);
-    set_io(o, req, tag, tmp.data(), s.send_count, tmp.data(), s.send_count);
-    o.setReduceFunction(
-        [t](void* out, const void* a, const void* b, size_t n) { host_sum(t, out, a, b, n); });
+    set_io(o, req, tag, buf, s.send_count, buf, s.send_count);
+    o.setReduceFunction([t](void* o, const void* a, const void* b, size_t n) { host_sum(t, o, a, b, n); });
     gloo::allreduce(o);
-    std::memcpy(rp, tmp.data() + size_t(rank_) * s.chunk * es, s.chunk * es);
+    if (!req.in_place) std::memcpy(out, buf + size_t(rank_) * s.chunk * es, s.chunk * es);
   }
 
   void sendrecv(const OpRequest& req, const Sizing& s, uint32_t tag, char* sp, char* rp) {

@@ -1,9 +1,10 @@
 // The NCCL engine: non-blocking communicators with a deadline, collectives on CUDA streams timed with
 // CUDA events, and on-device data checks. Serves one rank (process mode) or all local GPUs (--threads).
 #include <cstring>
+#include <future>
+#include <tuple>
 
 #include "comm/engine.h"
-#include "comm/kernels_cuda.h"
 #include "comm/nccl_group_cuda.h"
 
 namespace dd::comm {
@@ -20,17 +21,35 @@ class NcclEngine : public Engine {
     return g_.api ? "NCCL " + g_.api->version_string() + " (" + g_.api->path + ")" : "NCCL (not loaded)";
   }
 
+  // CUDA init and the loading of NCCL are independent: NCCL loads on a thread beside CUDA's init. Each rank
+  // initialises CUDA before it waits for rank 0's unique id, so that wait overlaps the other ranks' init.
   Status init(const EngineConfig& cfg) override {
-    auto api = load_nccl(cfg.run->nccl_lib);
+    auto t = Clock::now();
+    double load_s = 0;
+    auto loading = std::async(std::launch::async, [&cfg, &load_s] {
+      auto t0 = Clock::now();
+      auto api = load_nccl(cfg.run->nccl_lib);
+      load_s = seconds_since(t0);
+      return api;
+    });
+    Status devices = set_up_devices(cfg);
+    auto api = loading.get();
+    init_phases.emplace_back("load NCCL (beside CUDA init)", load_s);
+    phase("CUDA init (device, stream, events)", t);
     if (!api) return api.error();
+    if (!devices) return devices;
     g_.api = *api;
     g_.world = cfg.world;
     g_.register_buffers = cfg.run->register_buffers && g_.api->ncclCommRegister && g_.api->ncclCommDeregister;
     graph_ = cfg.run->cuda_graph;
     ncclUniqueId id{};
     if (auto st = share_unique_id(cfg, id); !st) return st;
-    if (auto st = set_up_devices(cfg); !st) return st;
-    return create_comms(cfg, id);
+    phase("NCCL unique id (create, or wait for rank 0)", t);
+    if (auto st = create_comms(cfg, id); !st) return st;
+    phase("NCCL communicator init", t);
+    reserve_buffers(cfg);
+    phase("allocation (largest size, once)", t);
+    return ok_status();
   }
 
   Result<std::vector<RankResult>> run(const OpRequest& req) override {
@@ -39,7 +58,12 @@ class NcclEngine : public Engine {
     std::vector<NcclRank*> active;
     if (auto st = select_ranks(req, out, active); !st) return st.error();
     if (active.empty()) return out;
-    if (req.check)
+    const bool check = data_checked(req);
+    if (check && req.check_every) {  // --check all: every timed run checked, each timed on its own
+      if (auto st = run_checked_each(req, active, deadline, out); !st) return st.error();
+      return out;
+    }
+    if (check)
       if (auto st = run_checked(req, active, deadline, out); !st) return st.error();
     if (req.warmup > 0)
       if (auto st = g_.launch(req, active, req.warmup, deadline); !st) return st.error();
@@ -54,6 +78,43 @@ class NcclEngine : public Engine {
   }
 
  private:
+  void phase(const char* name, Clock::time_point& t) {
+    init_phases.emplace_back(name, seconds_since(t));
+    t = Clock::now();
+  }
+
+  // Buffers for the largest run of the plan, allocated (and registered) once instead of growing size by
+  // size. Best effort: when that much memory is not there, buffers grow run by run as before, so a sweep
+  // still runs its smaller sizes.
+  void reserve_buffers(const EngineConfig& cfg) {
+    for (auto& r : g_.ranks) {
+      BufferNeed most;
+      for (const auto& op : cfg.run->ops) {
+        const size_t es = dtype_size(op.dtype);
+        BufferNeed n = buffer_need(coll_info(op.coll).size(op.bytes, es, g_.world, r.rank), op.in_place);
+        most.send = std::max<uint64_t>(most.send, n.send * es);
+        most.recv = std::max<uint64_t>(most.recv, n.recv * es);
+      }
+      if (!g_.ensure(r, most.send, most.recv)) {
+        cudaGetLastError();  // a failed cudaMalloc is not sticky; clear it
+        release(r);          // nothing half-made (allocated but unregistered) is kept
+        return;
+      }
+    }
+  }
+
+  void release(NcclRank& r) {
+    cudaSetDevice(r.dev);
+    for (auto [p, cap, reg] :
+         {std::tie(r.send, r.send_cap, r.send_reg), std::tie(r.recv, r.recv_cap, r.recv_reg)}) {
+      if (reg) g_.api->ncclCommDeregister(r.comm, reg);
+      if (p) cudaFree(p);
+      p = nullptr;
+      cap = 0;
+      reg = nullptr;
+    }
+  }
+
   // Rank 0's process creates the NCCL unique id and publishes it in the store; the others wait for it.
   Status share_unique_id(const EngineConfig& cfg, ncclUniqueId& id) {
     const std::string key = cfg.run->store_prefix + "nccl_unique_id";
@@ -130,14 +191,17 @@ class NcclEngine : public Engine {
     const CollInfo& info = coll_info(req.coll);
     const size_t es = dtype_size(req.dtype);
     for (auto& r : g_.ranks) {
+      auto t = Clock::now();
       RankResult rr;
       rr.rank = r.rank;
       if (req.pair_a >= 0 && r.rank != req.pair_a && r.rank != req.pair_b) {
         rr.participated = false;
       } else {
         active.push_back(&r);
-        Sizing s = info.size(req.bytes, es, g_.world, r.rank);
-        if (auto st = g_.ensure(r, s.send_count * es, s.recv_count * es); !st) return st;
+        // In-place, the input lies inside the receive buffer: it must hold both (buffer_need).
+        BufferNeed need = buffer_need(info.size(req.bytes, es, g_.world, r.rank), req.in_place);
+        if (auto st = g_.ensure(r, need.send * es, need.recv * es); !st) return st;
+        rr.alloc_us = seconds_since(t) * 1e6;
       }
       out.push_back(rr);
     }
@@ -147,58 +211,44 @@ class NcclEngine : public Engine {
   // Poisoned output, known input, one run, then every output element compared on the GPU.
   Status run_checked(const OpRequest& req, const std::vector<NcclRank*>& active, Deadline deadline,
                      std::vector<RankResult>& out) {
-    if (auto st = prepare_data(req, active); !st) return st;
+    if (auto st = g_.prepare_data(req, active); !st) return st;
     if (auto st = g_.launch(req, active, 1, deadline); !st) return st;
-    if (auto st = launch_checks(req, active); !st) return st;
+    if (auto st = g_.launch_checks(req, active); !st) return st;
     if (auto st = g_.wait(active, deadline, "data check"); !st) return st;
-    const CollInfo& info = coll_info(req.coll);
-    for (NcclRank* r : active) {
-      unsigned long long wrong = 0;
-      cudaSetDevice(r->dev);
-      cudaMemcpy(&wrong, r->d_wrong, sizeof(wrong), cudaMemcpyDeviceToHost);
+    g_.collect_wrong(req, active, out);
+    return ok_status();
+  }
+
+  // --check all: the warm-up runs, then each timed run between fresh data and its own check; the time of
+  // a run is the mean of these runs, each measured alone.
+  Status run_checked_each(const OpRequest& req, const std::vector<NcclRank*>& active, Deadline deadline,
+                          std::vector<RankResult>& out) {
+    if (req.warmup > 0)
+      if (auto st = g_.launch(req, active, req.warmup, deadline); !st) return st;
+    std::vector<double> total_ms(active.size(), 0);
+    for (int it = 0; it < req.iters; ++it) {
+      if (auto st = g_.prepare_data(req, active); !st) return st;
+      for (NcclRank* r : active) {
+        cudaSetDevice(r->dev);
+        cudaEventRecord(r->start, r->stream);
+      }
+      if (auto st = g_.enqueue(req, active, 1, deadline); !st) return st;
+      for (NcclRank* r : active) {
+        cudaSetDevice(r->dev);
+        cudaEventRecord(r->stop, r->stream);
+      }
+      if (auto st = g_.launch_checks(req, active); !st) return st;
+      if (auto st = g_.wait(active, deadline, "data check"); !st) return st;
+      g_.collect_wrong(req, active, out);
+      for (size_t i = 0; i < active.size(); ++i) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, active[i]->start, active[i]->stop);
+        total_ms[i] += ms;
+      }
+    }
+    for (size_t i = 0; i < active.size(); ++i)
       for (auto& rr : out)
-        if (rr.rank == r->rank) {
-          rr.wrong = int64_t(wrong);
-          bool root_only = req.coll == Coll::reduce && r->rank != req.root;
-          rr.checked =
-              root_only ? 0
-                        : int64_t(info.size(req.bytes, dtype_size(req.dtype), g_.world, r->rank).check_count);
-        }
-    }
-    return ok_status();
-  }
-
-  Status prepare_data(const OpRequest& req, const std::vector<NcclRank*>& active) {
-    const size_t es = dtype_size(req.dtype);
-    for (NcclRank* r : active) {
-      Sizing s = coll_info(req.coll).size(req.bytes, es, g_.world, r->rank);
-      cudaSetDevice(r->dev);
-      char* sendp = req.in_place ? r->recv + s.inplace_send_offset * es : r->send;
-      uint64_t in_count = req.in_place && req.coll == Coll::all_gather ? s.chunk : s.send_count;
-      cudaError_t e = launch_fill_const(req.dtype, r->recv, s.recv_count, kPoison, r->stream);
-      if (e == cudaSuccess) e = launch_fill_input(req.dtype, sendp, in_count, req.coll, r->rank, r->stream);
-      if (e == cudaSuccess) e = cudaMemsetAsync(r->d_wrong, 0, sizeof(unsigned long long), r->stream);
-      if (e != cudaSuccess)
-        return Error{"preparing data on GPU " + std::to_string(r->dev) + ": " + cuda_msg(e)};
-    }
-    return ok_status();
-  }
-
-  Status launch_checks(const OpRequest& req, const std::vector<NcclRank*>& active) {
-    const size_t es = dtype_size(req.dtype);
-    const int world = g_.world;
-    for (NcclRank* r : active) {
-      Sizing s = coll_info(req.coll).size(req.bytes, es, world, r->rank);
-      ExpectCtx x{req.coll, r->rank, world, req.root, 0, s.chunk};
-      x.peer =
-          req.pair_a >= 0 ? (r->rank == req.pair_a ? req.pair_b : req.pair_a) : (r->rank - 1 + world) % world;
-      cudaSetDevice(r->dev);
-      const char* checkp = r->recv + (req.in_place ? s.inplace_check_offset * es : 0);
-      if (req.corrupt) launch_fill_const(req.dtype, const_cast<char*>(checkp), 1, kPoison, r->stream);
-      cudaError_t e = launch_check(req.dtype, checkp, s.check_count, x, r->d_wrong, r->stream);
-      if (e != cudaSuccess)
-        return Error{"check kernel on GPU " + std::to_string(r->dev) + ": " + cuda_msg(e)};
-    }
+        if (rr.rank == active[i]->rank) rr.time_us = req.iters > 0 ? total_ms[i] * 1000.0 / req.iters : 0;
     return ok_status();
   }
 

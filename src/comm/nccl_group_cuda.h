@@ -54,6 +54,12 @@ class NcclGroup {
   // enqueue, then (record_stop: the stop event on each stream) wait.
   Status launch(const OpRequest& req, const std::vector<NcclRank*>& active, int n, rendezvous::Deadline d,
                 bool record_stop = false);
+  // The data check (nccl_check_cuda.cc): the whole buffer a run uses poisoned and its input written; the
+  // check kernels queued; each active rank's wrong and compared element counts added to `out`.
+  Status prepare_data(const OpRequest& req, const std::vector<NcclRank*>& active);
+  Status launch_checks(const OpRequest& req, const std::vector<NcclRank*>& active);
+  void collect_wrong(const OpRequest& req, const std::vector<NcclRank*>& active,
+                     std::vector<RankResult>& out);
   // Timed runs captured once into a CUDA graph per stream (--cuda-graph), then launched as one.
   Status launch_graph(const OpRequest& req, const std::vector<NcclRank*>& active, rendezvous::Deadline d);
 

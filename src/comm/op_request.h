@@ -21,7 +21,16 @@ struct OpRequest {
   int pair_a = -1, pair_b = -1;  // sendrecv between two ranks only (per-pair matrix); -1 = ring
   std::chrono::milliseconds timeout{10000};
   bool corrupt = false;  // test hook: overwrite one output element before the check (proves checks fail)
+  // --check all: every timed run is checked too (each then timed on its own between its data preparation
+  // and its check, not back to back); false: only the one run before the warm-up is checked.
+  bool check_every = false;
 };
+
+// Whether this run's output is compared at all: asked for, and a form whose result is defined
+// (in-place alltoall and sendrecv are timed but not checked, as nccl-tests does).
+inline bool data_checked(const OpRequest& r) {
+  return r.check && (!r.in_place || coll_info(r.coll).in_place_checked);
+}
 
 struct RankResult {
   int rank = -1;
@@ -29,6 +38,7 @@ struct RankResult {
   int64_t wrong = 0;    // elements that differed from the expected value
   int64_t checked = 0;  // elements compared
   bool participated = true;
+  double alloc_us = 0;  // time spent growing buffers for this run (--timing)
 };
 
 }  // namespace dd::comm

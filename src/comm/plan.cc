@@ -48,6 +48,7 @@ nlohmann::json op_to_json(const OpRequest& r) {
           {"warmup", r.warmup},
           {"iters", r.iters},
           {"check", r.check},
+          {"check_every", r.check_every},
           {"root", r.root},
           {"pair_a", r.pair_a},
           {"pair_b", r.pair_b},
@@ -63,6 +64,7 @@ OpRequest op_from_json(const nlohmann::json& j) {
   r.warmup = j.value("warmup", 1);
   r.iters = j.value("iters", 1);
   r.check = j.value("check", true);
+  r.check_every = j.value("check_every", false);
   r.root = j.value("root", 0);
   r.pair_a = j.value("pair_a", -1);
   r.pair_b = j.value("pair_b", -1);

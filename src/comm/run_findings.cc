@@ -48,6 +48,37 @@ std::string op_label(const OpRequest& r) {
   return s;
 }
 
+namespace {
+
+// The error of the first rank that failed during op `i`; else, when the run was cut short (a death, a
+// timeout) while ranks were in op `i`, which rank stopped there; "" when op `i` was never started.
+std::string error_during(const RunRecord& rec, int i) {
+  const auto& ranks = rec.watch.ranks();
+  for (int r : rec.layout.local)
+    if (ranks[r].last_op == i && !ranks[r].error.empty() && ranks[r].error_stage == "op")
+      return ranks[r].error;
+  const int died = rec.watch.died_worker();
+  if (died >= 0)
+    for (int r : rec.layout.groups[died])
+      if (ranks[r].last_op == i)
+        return "rank " + std::to_string(r) + " died during this run (see the findings)";
+  for (int r : rec.layout.local)
+    if (ranks[r].last_op == i && !ranks[r].done)
+      return "rank " + std::to_string(r) + " was stopped during this run (see the findings)";
+  return "";
+}
+
+void set_status(OpOutcome& o, const RunRecord& rec, int i) {
+  if (o.complete) {
+    o.status = o.wrong > 0 ? "wrong" : "ok";
+    return;
+  }
+  o.error = error_during(rec, i);
+  o.status = o.error.empty() ? "not_run" : "failed";
+}
+
+}  // namespace
+
 bool aggregate_ops(RunOutcome& out, const RunRecord& rec) {
   bool all_complete = true;
   const int nlocal = int(rec.layout.local.size());
@@ -61,6 +92,7 @@ bool aggregate_ops(RunOutcome& out, const RunRecord& rec) {
     o.complete = int(m.size()) == nlocal;
     all_complete &= o.complete;
     add_op_outcome(o, m, rec.layout.world);
+    set_status(o, rec, int(i));
     if (o.wrong > 0) out.findings.push_back(wrong_data_finding(o));
   }
   return all_complete;

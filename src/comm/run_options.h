@@ -26,10 +26,11 @@ struct RunOptions {
   std::string nccl_lib;    // NCCL: library to load (rules::choose_nccl_lib); "" = libnccl.so.2
   std::string gloo_iface;  // Gloo: interface; "" = the node's GLOO_SOCKET_IFNAME (facts), else gloo_host
   std::string gloo_host;   // Gloo: address or host name to bind, "" = 127.0.0.1
-  std::vector<std::pair<std::string, std::string>> env;  // extra settings for the workers (NCCL_*)
-  bool capture_nccl_log = true;                          // NCCL_DEBUG=INFO into files, parsed afterwards
-  bool register_buffers = false;                         // NCCL: ncclCommRegister the buffers
-  bool cuda_graph = false;                               // NCCL: time runs as one captured CUDA graph
+  // Extra settings for the workers (NCCL_*); "{rank}" in a value becomes the worker's (first) rank.
+  std::vector<std::pair<std::string, std::string>> env;
+  bool capture_nccl_log = true;   // NCCL_DEBUG=INFO into files, parsed afterwards
+  bool register_buffers = false;  // NCCL: ncclCommRegister the buffers
+  bool cuda_graph = false;        // NCCL: time runs as one captured CUDA graph
   std::vector<std::string> wrap;  // argv prefix per worker, "{rank}" replaced (e.g. ip netns exec ns{rank})
   // Test hook passed to workers: "RANK:die@OP", "RANK:stall@OP", "RANK:nojoin", "RANK:exit",
   // "RANK:corrupt@OP"

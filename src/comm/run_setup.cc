@@ -14,13 +14,16 @@ const std::string* env_of(const probe::NodeFacts& f, const std::string& name) {
   return it == f.env.end() ? nullptr : &it->second;
 }
 
+// `text` with every "{rank}" replaced by the worker's first rank.
+std::string with_rank(std::string text, int rank) {
+  for (size_t p; (p = text.find("{rank}")) != std::string::npos;) text.replace(p, 6, std::to_string(rank));
+  return text;
+}
+
 std::vector<std::string> worker_argv(const RunOptions& opt, const std::vector<int>& ranks,
                                      const std::string& plan_path, const std::string& self_exe) {
   std::vector<std::string> argv;
-  for (std::string a : opt.wrap) {
-    for (size_t p; (p = a.find("{rank}")) != std::string::npos;) a.replace(p, 6, std::to_string(ranks[0]));
-    argv.push_back(a);
-  }
+  for (const std::string& a : opt.wrap) argv.push_back(with_rank(a, ranks[0]));
   const std::string& exe = opt.self_exe.empty() ? self_exe : opt.self_exe;
   std::string rank_list;
   for (int r : ranks) rank_list += (rank_list.empty() ? "" : ",") + std::to_string(r);
@@ -97,7 +100,8 @@ std::vector<launch::WorkerSpec> worker_specs(const RunOptions& opt, const RunLay
       if (!env_of(facts, "NCCL_DEBUG_SUBSYS")) s.env.push_back({"NCCL_DEBUG_SUBSYS", "INIT,NET,GRAPH,ENV"});
       s.env.push_back({"NCCL_DEBUG_FILE", run_dir + "/nccl." + std::to_string(w) + ".%p.log"});
     }
-    for (const auto& kv : opt.env) s.env.push_back(kv);
+    // "{rank}" in a value is the worker's first rank (e.g. NCCL_HOSTID=fake{rank}, see --fake-hosts).
+    for (const auto& [k, v] : opt.env) s.env.push_back({k, with_rank(v, l.groups[w][0])});
     if (!opt.store_token.empty()) s.env.push_back({"DD_STORE_TOKEN", opt.store_token});
     specs.push_back(std::move(s));
   }

@@ -36,6 +36,7 @@ void RunWatch::on_line(int, const std::string& line) {
       rr.wrong = r.value("wrong", int64_t(0));
       rr.checked = r.value("checked", int64_t(0));
       rr.participated = r.value("participated", true);
+      rr.alloc_us = r.value("alloc_us", 0.0);
       if (rr.rank >= 0 && rr.rank < world_) results_[op][rr.rank] = rr;
     }
     return;
@@ -48,6 +49,11 @@ void RunWatch::on_line(int, const std::string& line) {
 
 void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json& j) {
   RankState& s = st_[r];
+  if (!s.seen.count(ev)) s.seen[ev] = Clock::now();
+  if (ev == "init_done" && j.contains("phases") && j["phases"].is_array())
+    for (const auto& p : j["phases"])
+      if (p.is_array() && p.size() == 2 && p[0].is_string() && p[1].is_number())
+        s.init_phases.emplace_back(p[0].get<std::string>(), p[1].get<double>());
   if (ev == "ready") s.ready = true;
   if (ev == "init_done") {
     s.init_done = true;
@@ -63,10 +69,11 @@ void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json&
   }
 }
 
-// Gloo peers abort (SIGABRT) when a connection drops, so an abort is often a consequence of another death.
+// Gloo peers abort (SIGABRT) when a connection drops, and a write to a dead peer's socket raises SIGPIPE,
+// so either is often a consequence of another death.
 bool RunWatch::aborted(int w) const {
   int s = sup_.workers()[w].wait_status;
-  return WIFSIGNALED(s) && WTERMSIG(s) == SIGABRT;
+  return WIFSIGNALED(s) && (WTERMSIG(s) == SIGABRT || WTERMSIG(s) == SIGPIPE);
 }
 
 // The first worker to die abnormally is the cause; an abort right after another death, or after another
@@ -77,6 +84,8 @@ void RunWatch::on_exit(int w) {
   bool had_error = false;
   for (const auto& s : st_) had_error |= s.worker == w && !s.error.empty();
   auto now = Clock::now();
+  for (auto& s : st_)
+    if (s.worker == w) s.seen.emplace("exit", now);
   if (!clean && !had_error) {
     if (died_worker_ < 0 && !(first_trouble_ && aborted(w))) {
       died_worker_ = w;

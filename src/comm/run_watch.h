@@ -22,6 +22,10 @@ struct RankState {
   std::string error_stage;  // "init" or "op"
   ErrorKind error_kind = ErrorKind::other;
   int worker = -1;
+  // --timing: when each event of this rank arrived ("ready", "init_done", "done", "left", "exit"), and the
+  // steps of engine init the worker measured (name, seconds).
+  std::map<std::string, rendezvous::Clock::time_point> seen;
+  std::vector<std::pair<std::string, double>> init_phases;
 };
 
 // "Is this failure a timeout?": the one answer, from the kind the worker reported with its error.

@@ -23,7 +23,8 @@ std::chrono::milliseconds run_budget(const RunOptions& opt) {
 // Starts the workers and watches them until they end, one fails (then the others are stopped), or the
 // run's deadline passes. Fills the outcome's ops and findings.
 void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, const NodeContext& node,
-               const std::string& dir, rendezvous::Clock::time_point t0) {
+               const std::string& dir, SupervisorTimes& times) {
+  const rendezvous::Clock::time_point t0 = times.begin;
   const probe::NodeFacts& facts = node.facts;
   Plan plan = make_plan(opt, layout, facts, dir);
   const std::string plan_path = dir + "/plan.json";
@@ -38,12 +39,14 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
         comm_failure("comm.error", "cannot start worker processes", {s.error().message()}, ""));
     return;
   }
+  times.started = rendezvous::Clock::now();
   RunWatch watch(layout.world, layout.groups, sup);
   RunRecord rec{opt, layout, watch, sup, specs, facts};
   rec.total = run_budget(opt);
   rec.finished = sup.watch(
       t0 + rec.total, [&](int w, const std::string& line) { watch.on_line(w, line); },
       [&](int w) { watch.on_exit(w); }, [&] { return watch.should_stop(); });
+  times.watched = rendezvous::Clock::now();
   for (const auto& w : sup.workers()) rec.alive_at_stop.push_back(!w.exited);
   sup.stop_all();
   out.library = watch.library();
@@ -51,6 +54,8 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
   bool all_complete = aggregate_ops(out, rec);
   name_failures(out, rec);
   out.ok = out.findings.empty() && all_complete;
+  times.end = rendezvous::Clock::now();
+  out.timing = make_run_timing(times, watch, layout);
 }
 
 }  // namespace
@@ -83,7 +88,9 @@ RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node) {
         comm_failure("comm.error", "cannot create a temporary directory", {dir.error().message()}, ""));
     return out;
   }
-  supervise(out, opt, layout, node, dir->path(), t0);
+  SupervisorTimes times;
+  times.begin = t0;
+  supervise(out, opt, layout, node, dir->path(), times);
   out.wall_s = std::chrono::duration<double>(rendezvous::Clock::now() - t0).count();
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "comm/nccl_log.h"
 #include "comm/run_options.h"
+#include "comm/run_timing.h"
 #include "probe/facts.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
@@ -22,6 +23,10 @@ struct OpOutcome {
   double time_us = 0;           // slowest participating rank
   double algbw = 0, busbw = 0;  // GB/s
   int64_t wrong = 0;
+  // "ok", "wrong" (complete, some element wrong), "failed" (the run failed during this op: `error` says
+  // how) or "not_run" (an earlier op failed, so this one never ran).
+  std::string status = "not_run";
+  std::string error;
 };
 
 struct RunOutcome {
@@ -32,6 +37,7 @@ struct RunOutcome {
   std::vector<report::Finding> findings;  // failures (and nothing else)
   NcclLogSummary nccl_log;
   double wall_s = 0;
+  RunTiming timing;  // where the time went (--timing); empty when the run did not start workers
 };
 
 // What the supervising side knows: this node's facts (GPU count, CUDA_VISIBLE_DEVICES, the job's NCCL_* and

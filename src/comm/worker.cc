@@ -86,10 +86,13 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, const std::strin
     emit_event(fd, error_event(ranks, "init", -1, st.error()));
     return 4;
   }
-  emit_event(fd, {{"ev", "init_done"}, {"ranks", ranks}, {"lib", engine->describe()}});
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto& [name, s] : engine->init_phases) phases.push_back({name, s});
+  emit_event(fd, {{"ev", "init_done"}, {"ranks", ranks}, {"lib", engine->describe()}, {"phases", phases}});
   if (!run_ops(*engine, plan, ranks, fd)) return 4;
   emit_event(fd, {{"ev", "done"}, {"ranks", ranks}});
   leave_together(**store, plan, ranks);
+  emit_event(fd, {{"ev", "left"}, {"ranks", ranks}});  // what follows is process exit (--timing)
   return 0;
 }
 

@@ -54,7 +54,8 @@ nlohmann::json result_event(int op, const std::vector<RankResult>& results) {
                   {"time_us", r.time_us},
                   {"wrong", r.wrong},
                   {"checked", r.checked},
-                  {"participated", r.participated}});
+                  {"participated", r.participated},
+                  {"alloc_us", r.alloc_us}});
   return {{"ev", "result"}, {"op", op}, {"ranks", rr}};
 }
 
