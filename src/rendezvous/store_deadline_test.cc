@@ -47,6 +47,9 @@ TEST(TcpStoreDeadline, CallsToAFrozenServerTimeOut) {
   for (int i = 0; i < 6; ++i) c.push_back(client(port));
   auto prefixed = std::make_shared<PrefixStore>("job", c[5]);
   ::kill(pid, SIGSTOP);  // connected and authenticated, now nobody answers
+  int st = 0;  // SIGSTOP is asynchronous: wait until the server really stopped, or it may still answer a call
+  ASSERT_EQ(::waitpid(pid, &st, WUNTRACED), pid);
+  ASSERT_TRUE(WIFSTOPPED(st));
   std::string peer = "127.0.0.1:" + std::to_string(port);
   expect_timeout(
       "set", [&](Deadline d) { return error_of(c[0]->set("k", "v", d)); }, peer);
