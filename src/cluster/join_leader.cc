@@ -269,7 +269,11 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     xn = lead_cross_node(s, *cfg.cross_node, cfg.self.rank, cfg.self.has_facts, view);
   JoinOutcome o = complete_outcome(cfg, view, no_mesh);
   if (cfg.cross_node) {
-    for (auto& f : rules::cluster_collectives_findings(view, xn)) o.report.add(std::move(f));
+    for (auto& f : rules::cluster_collectives_findings(view, xn)) {
+      if (f.id == "cluster.collectives.bandwidth")  // the paths, shown like the mesh matrix
+        for (const auto& line : f.evidence) o.report.notes.push_back("collectives " + line);
+      o.report.add(std::move(f));
+    }
     o.full["collectives"] = xn;
   }
   publish_verdict(s, o.report, "done", readers, std::max(end, Clock::now() + 5s), cfg.cleanup);
