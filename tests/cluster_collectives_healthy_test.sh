@@ -20,7 +20,7 @@ for i in 0 1 2; do
   expect n$i "cluster.collectives.ok"
   expect n$i "every collective verified element by element on 6 ranks across 3 nodes \(gloo\)"
   expect n$i "cluster.collectives.bandwidth"
-  expect n$i "inter: xnode0\(0\) rank 0 .*<-> xnode1\(1\) rank 2"
+  expect n$i "inter: xnode0\(0\) rank 0 \(eth0\) <-> xnode1\(1\) rank 2"
   expect n$i "intra: xnode2\(2\) rank 4"
   expect_not n$i "slow_pair|node_silent"
 done

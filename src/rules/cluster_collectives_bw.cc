@@ -22,6 +22,7 @@ struct PathBw {
   uint64_t bytes = 0;
   double busbw = -1;  // GB/s, the slowest participating node's view; -1 incomplete
   double link_gbps = 0;
+  bool gpu = false;  // NCCL ranks (one GPU each)
 };
 
 std::string nic_name(
@@ -31,11 +32,13 @@ std::string nic_name(
   return s.substr(0, s.find(':'));
 }
 
-std::vector<PathBw> paths_of(const ClusterView& view, const XnPhase& verify, const XnPhase& ph) {
+std::vector<PathBw> paths_of(const ClusterView& view, const XnPhase& verify, const XnPhase& ph,
+                             bool xn_engine_is_nccl) {
   std::vector<PathBw> out;
   const size_t nops = ph.nodes.empty() ? 0 : ph.nodes.front().ops.size();
   for (size_t i = 0; i < nops; ++i) {
     PathBw p;
+    p.gpu = xn_engine_is_nccl;
     for (const auto& n : ph.nodes) {
       if (i >= n.ops.size() || !n.ops[i].participates) continue;
       const XnOp& op = n.ops[i];
@@ -57,26 +60,29 @@ std::vector<PathBw> paths_of(const ClusterView& view, const XnPhase& verify, con
   return out;
 }
 
-std::string end_label(const ClusterView& view, const XnPhase& verify, int node, int rank) {
+// "host(1) rank 2 (GPU 0, mlx5_0)"; Gloo ranks have no GPU.
+std::string end_label(const ClusterView& view, const XnPhase& verify, int node, int rank, bool gpu) {
   if (node < 0) return fmt::format("rank {}", rank);
   const auto& res = verify.nodes[node];
-  return fmt::format("{} rank {} (device {}, {})", node_label(view.nodes[node]), rank, rank - res.first_rank,
-                     node_nic(view.nodes[node], res));
+  const int local = rank - res.first_rank;
+  const int device = local < static_cast<int>(res.devices.size()) ? res.devices[local] : local;
+  return fmt::format("{} rank {} ({}{})", node_label(view.nodes[node]), rank,
+                     gpu ? fmt::format("GPU {}, ", device) : "", node_nic(view.nodes[node], res));
 }
 
 std::string path_line(const ClusterView& view, const XnPhase& verify, const PathBw& p) {
   std::string where = p.path == "all" ? "all_reduce over every rank"
-                                      : end_label(view, verify, p.node_a, p.rank_a) + " <-> " +
-                                            end_label(view, verify, p.node_b, p.rank_b);
+                                      : end_label(view, verify, p.node_a, p.rank_a, p.gpu) + " <-> " +
+                                            end_label(view, verify, p.node_b, p.rank_b, p.gpu);
   std::string bw = p.busbw < 0 ? "did not finish" : fmt::format("{:.3f} GB/s busbw", p.busbw);
   std::string link = p.link_gbps > 0 && p.busbw >= 0
-                         ? fmt::format(", {:.0f}% of the {:.0f} Gb/s the NICs advertise",
+                         ? fmt::format(", {:.3g}% of the {:.0f} Gb/s the NICs advertise",
                                        p.busbw * 8 / p.link_gbps * 100, p.link_gbps)
                          : "";
   return fmt::format("{}: {}: {} at {} KiB{}", p.path, where, bw, p.bytes >> 10, link);
 }
 
-// Inter-node pairs below half the best pair; the node in every slow pair (3+ nodes) is named.
+// Inter-node pairs below a third of the best pair; the node in every slow pair (3+ nodes) is named.
 std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify,
                                 const std::vector<PathBw>& ps) {
   double best = 0;
@@ -85,7 +91,7 @@ std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify,
     if (p.path == "inter" && p.busbw > best) best = p.busbw, best_p = &p;
   std::vector<const PathBw*> slow;
   for (const auto& p : ps)
-    if (p.path == "inter" && p.busbw >= 0 && p.busbw < 0.5 * best) slow.push_back(&p);
+    if (p.path == "inter" && p.busbw >= 0 && p.busbw < best / 3) slow.push_back(&p);
   if (slow.empty()) return {};
   std::vector<int> in_all;
   for (int n = 0; n < static_cast<int>(view.nodes.size()); ++n)
@@ -99,14 +105,14 @@ std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify,
   if (slow.size() >= 2 && in_all.size() == 1) {
     f.node = node_label(view.nodes[in_all[0]]);
     f.title = fmt::format(
-        "{} is slow: every node pair with it runs below half the best pair ({:.3f} vs {:.3f} "
+        "{} is slow: every node pair with it runs below a third of the best pair ({:.3f} vs {:.3f} "
         "GB/s)",
         f.node, s.busbw, best);
   } else {
-    f.title =
-        fmt::format("{} node pair(s) below half the best pair: {} <-> {} at {:.3f} GB/s ({:.0f}% of {:.3f})",
-                    slow.size(), node_label(view.nodes[s.node_a]), node_label(view.nodes[s.node_b]), s.busbw,
-                    s.busbw / best * 100, best);
+    f.title = fmt::format(
+        "{} node pair(s) below a third of the best pair: {} <-> {} at {:.3f} GB/s ({:.0f}% of {:.3f})",
+        slow.size(), node_label(view.nodes[s.node_a]), node_label(view.nodes[s.node_b]), s.busbw,
+        s.busbw / best * 100, best);
   }
   for (const auto* p : slow) f.evidence.push_back(path_line(view, verify, *p));
   f.evidence.push_back("best: " + path_line(view, verify, *best_p));
@@ -120,7 +126,7 @@ std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify,
 
 std::vector<Finding> bandwidth_findings(const ClusterView& view, const CrossNodeView& xn, const XnPhase& ph) {
   const XnPhase& verify = xn.phases.front();
-  const std::vector<PathBw> ps = paths_of(view, verify, ph);
+  const std::vector<PathBw> ps = paths_of(view, verify, ph, xn.engine == "nccl");
   Finding info{"cluster.collectives.bandwidth", Severity::info, "bandwidth per path:"};
   for (const auto& p : ps) info.evidence.push_back(path_line(view, verify, p));
   for (const char* cls : {"intra", "inter", "all"}) {
