@@ -64,6 +64,11 @@ rules::CrossNodeView lead_cross_node(rendezvous::Store& s, const CrossNodeHooks&
     ph.name = plan.value("phase", "");
     ph.budget_s = std::chrono::duration<double>(h.budget(plan)).count();
     ph.nodes.resize(view.nodes.size());
+    for (size_t i = 0; i < ph.nodes.size() && i < plan["nodes"].size();
+         ++i) {  // known even if it falls silent
+      ph.nodes[i].first_rank = plan["nodes"][i].value("first_rank", 0);
+      ph.nodes[i].nproc = plan["nodes"][i].value("nproc", 0);
+    }
     if (self_runs)
       (void)s.set(xn_result_key(phase, self_rank),
                   nlohmann::json(h.run(plan, h.store_url, h.store_token)).dump(), phase_end);

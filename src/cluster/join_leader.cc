@@ -267,6 +267,8 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
   rules::CrossNodeView xn;
   if (cfg.cross_node && all_facts)
     xn = lead_cross_node(s, *cfg.cross_node, cfg.self.rank, cfg.self.has_facts, view);
+  if (!xn.phases.empty())  // a node that fell silent will not read the verdict either
+    for (const auto& n : xn.phases.back().nodes) readers -= n.reported ? 0 : 1;
   JoinOutcome o = complete_outcome(cfg, view, no_mesh);
   if (cfg.cross_node) {
     for (auto& f : rules::cluster_collectives_findings(view, xn)) {

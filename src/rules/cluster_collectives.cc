@@ -19,13 +19,16 @@ std::string ranks_of(const XnNodeResult& n) {
   return fmt::format("ranks {}-{}", n.first_rank, n.first_rank + n.nproc - 1);
 }
 
-// A node that published nothing for a phase: it stopped (killed, crashed, frozen) or lost the store.
+// A node that published nothing for a phase: it stopped (killed, crashed, frozen) or lost the store. What
+// the other nodes saw at the same time (their ranks failing) is its consequence, shown as evidence.
 Finding silent_node(const ClusterView& view, const XnPhase& ph, size_t i, const std::string& ranks) {
   std::vector<std::string> ev;
-  for (size_t j = 0; j < ph.nodes.size(); ++j)
-    if (ph.nodes[j].reported)
-      ev.push_back(fmt::format("{}: {} ({:.1f} s)", node_label(view.nodes[j]),
-                               ph.nodes[j].ok ? "finished" : "failed", ph.nodes[j].wall_s));
+  for (size_t j = 0; j < ph.nodes.size(); ++j) {
+    if (!ph.nodes[j].reported) continue;
+    ev.push_back(fmt::format("{}: {} after {:.1f} s", node_label(view.nodes[j]),
+                             ph.nodes[j].ok ? "finished" : "failed", ph.nodes[j].wall_s));
+    for (const auto& f : ph.nodes[j].findings) ev.push_back(fmt::format("  {}: {}", f.node, f.title));
+  }
   ev.push_back(fmt::format("the {} phase had a deadline of {:.0f} s", ph.name, ph.budget_s));
   Finding f{"cluster.collectives.node_silent", Severity::fail,
             fmt::format("{} ({}) stopped answering during the cross-node {} phase: no result while the "
@@ -102,17 +105,17 @@ std::vector<Finding> cluster_collectives_findings(const ClusterView& view, const
                           "Raise --timeout, and make sure every node's distdoctor probes its facts."});
     return out;
   }
-  bool all_ok = true;
   for (const auto& ph : xn.phases) {
-    for (size_t i = 0; i < ph.nodes.size(); ++i) {
-      const auto& n = ph.nodes[i];
-      if (!n.reported) {
-        all_ok = false;
-        out.push_back(silent_node(view, ph, i, ranks_of(xn.phases.front().nodes[i])));
-        continue;
+    bool silent = false, all_ok = true;
+    for (size_t i = 0; i < ph.nodes.size(); ++i)
+      if (!ph.nodes[i].reported) {
+        silent = true;
+        out.push_back(silent_node(view, ph, i, ranks_of(ph.nodes[i])));
       }
-      all_ok = all_ok && n.ok;
-      for (const auto& f : n.findings) out.push_back(node_failure(n, f));
+    for (const auto& n : ph.nodes) {
+      all_ok = all_ok && n.reported && n.ok;
+      if (!silent)
+        for (const auto& f : n.findings) out.push_back(node_failure(n, f));
     }
     if (!all_ok) break;
   }
