@@ -29,7 +29,7 @@ for p in $(ip netns pids "$N2"); do kill -9 "$p" 2>/dev/null; done
 for i in 0 1; do nl_wait n$i 30 || { cat "$NL_DIR/n$i.out" "$NL_DIR/n$i.err"; exit 1; }; done
 took=$((SECONDS - KILLED))
 for i in 0 1; do
-  expect n$i "xnode2\(2\) \(ranks 4-5\) stopped answering during the cross-node (verify|bandwidth) phase"
+  expect n$i "xnode2\(2\) \(ranks 4-5\) stopped answering during the cross-node (warmup|verify|bandwidth) phase"
   expect n$i "cluster.collectives.node_silent"
   expect n$i "verdict: fail"
 done

@@ -107,6 +107,7 @@ cluster::CrossNodeHooks cross_node_hooks(const CheckArgs& a, const probe::NodeFa
     run_s.store_token = token;
     return comm::cross_node_run(plan, self_rank, node_label, run_s, {facts, probe::tool_env(), self});
   };
+  h.release = comm::cross_node_release_ranks;
   h.max_budget = s.init_timeout * 2 + std::chrono::seconds(90);
   return h;
 }

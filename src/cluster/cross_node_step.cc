@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 #include <thread>
 
 namespace dd::cluster {
@@ -15,36 +16,78 @@ namespace {
 
 std::string xn_plan_key(int phase) { return fmt::format("dd/xn/plan/{}", phase); }
 std::string xn_result_key(int phase, int rank) { return fmt::format("dd/xn/res/{}/{}", phase, rank); }
+std::string xn_beat_key(int phase, int rank) { return fmt::format("dd/xn/beat/{}/{}", phase, rank); }
+constexpr auto kBeatEvery = 300ms;
 
-// Waits for every node's result of `phase`, until all arrived, the phase's deadline, or `grace` after the
-// last arrival once the leader's own part is done (the others finish the same collectives at the same time;
-// a node that is still silent then has stopped or lost its connection).
+// This node's part of a phase in a thread, while this thread (the store's only user) counts a heartbeat,
+// so the leader can tell a node that still works from one that stopped.
+rules::XnNodeResult run_with_heartbeat(rendezvous::Store& s, const CrossNodeHooks& h,
+                                       const nlohmann::json& plan, int phase, int self_rank) {
+  auto part = std::async(std::launch::async, [&] { return h.run(plan, h.store_url, h.store_token); });
+  while (part.wait_for(kBeatEvery) != std::future_status::ready)
+    (void)s.add(xn_beat_key(phase, self_rank), 1, Clock::now() + 2s);
+  return part.get();
+}
+
+// Reads the results that arrived; returns how many nodes are still missing.
+size_t read_results(rendezvous::Store& s, const std::vector<std::string>& keys, rules::XnPhase& ph,
+                    Clock::time_point phase_end) {
+  auto have = s.check(keys, phase_end);
+  size_t missing = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (ph.nodes[i].reported) continue;
+    auto v = have && (*have)[i] ? s.get(keys[i], Clock::now() + 2s) : Result<std::string>(Error{});
+    if (!v) {
+      ++missing;
+      continue;
+    }
+    try {
+      ph.nodes[i] = nlohmann::json::parse(*v).get<rules::XnNodeResult>();
+      ph.nodes[i].reported = true;
+    } catch (const std::exception&) {
+      ++missing;
+    }
+  }
+  return missing;
+}
+
+// Gathers every node's result of `phase` while the leader's own part runs. Ends when all arrived, at the
+// phase's deadline, or when the leader's part is done and every missing node's heartbeat has stood still
+// for silent_grace (it stopped, was killed, or lost the store): those stay reported=false. The ranks of a
+// silent or failed node are released from the workers' exit barrier so the other nodes end at once.
 void gather_phase(rendezvous::Store& s, const CrossNodeHooks& h, int phase, const rules::ClusterView& view,
-                  rules::XnPhase& ph, Clock::time_point phase_end) {
+                  rules::XnPhase& ph, Clock::time_point phase_end, std::future<rules::XnNodeResult>* mine,
+                  size_t self_index, const nlohmann::json& plan) {
   std::vector<std::string> keys;
   for (const auto& n : view.nodes) keys.push_back(xn_result_key(phase, n.lead.rank));
-  auto last_arrival = Clock::now();
+  std::vector<int64_t> beat(keys.size(), -1);
+  std::vector<Clock::time_point> moved(keys.size(), Clock::now());
+  std::vector<bool> released(keys.size(), false);
   for (;;) {
-    auto have = s.check(keys, phase_end);
-    if (!have) return;
-    size_t missing = 0;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (ph.nodes[i].reported) continue;
-      if (!(*have)[i]) {
-        ++missing;
-        continue;
-      }
-      auto v = s.get(keys[i], Clock::now() + 2s);
-      if (!v) continue;
-      try {
-        ph.nodes[i] = nlohmann::json::parse(*v).get<rules::XnNodeResult>();
-        ph.nodes[i].reported = true;
-      } catch (const std::exception&) {
-      }
-      last_arrival = Clock::now();
+    if (mine->valid() && mine->wait_for(0ms) == std::future_status::ready) {
+      ph.nodes[self_index] = mine->get();
+      ph.nodes[self_index].reported = true;
     }
-    if (missing == 0 || Clock::now() >= phase_end || Clock::now() - last_arrival >= h.silent_grace) return;
-    std::this_thread::sleep_for(50ms);
+    const size_t missing = read_results(s, keys, ph, phase_end);
+    if (missing == 0 || Clock::now() >= phase_end) break;
+    bool all_still = true;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      bool gone = ph.nodes[i].reported && !ph.nodes[i].ok;  // its workers failed and left
+      if (!ph.nodes[i].reported && i != self_index) {
+        auto b = s.add(xn_beat_key(phase, view.nodes[i].lead.rank), 0, Clock::now() + 2s);
+        if (b && *b != beat[i]) beat[i] = *b, moved[i] = Clock::now();
+        gone = Clock::now() - moved[i] >= h.silent_grace;
+        all_still = all_still && gone;
+      }
+      if (gone && !released[i] && h.release) h.release(s, plan, ph.nodes[i].first_rank, ph.nodes[i].nproc);
+      released[i] = released[i] || gone;
+    }
+    if (all_still && !mine->valid()) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  if (mine->valid()) {  // the phase's deadline passed first; the part ends on its own deadlines
+    ph.nodes[self_index] = mine->get();
+    ph.nodes[self_index].reported = true;
   }
 }
 
@@ -54,6 +97,9 @@ rules::CrossNodeView lead_cross_node(rendezvous::Store& s, const CrossNodeHooks&
                                      bool self_runs, const rules::ClusterView& view) {
   rules::CrossNodeView xn;
   const auto end = Clock::now() + h.max_budget;
+  size_t self_index = 0;
+  for (size_t i = 0; i < view.nodes.size(); ++i)
+    if (view.nodes[i].lead.rank == self_rank) self_index = i;
   int phase = 0;
   for (;; ++phase) {
     nlohmann::json plan = h.plan(view, xn);
@@ -69,10 +115,10 @@ rules::CrossNodeView lead_cross_node(rendezvous::Store& s, const CrossNodeHooks&
       ph.nodes[i].first_rank = plan["nodes"][i].value("first_rank", 0);
       ph.nodes[i].nproc = plan["nodes"][i].value("nproc", 0);
     }
+    std::future<rules::XnNodeResult> mine;
     if (self_runs)
-      (void)s.set(xn_result_key(phase, self_rank),
-                  nlohmann::json(h.run(plan, h.store_url, h.store_token)).dump(), phase_end);
-    gather_phase(s, h, phase, view, ph, phase_end);
+      mine = std::async(std::launch::async, [&] { return h.run(plan, h.store_url, h.store_token); });
+    gather_phase(s, h, phase, view, ph, phase_end, &mine, self_index, plan);
     xn.phases.push_back(std::move(ph));
     bool all = std::all_of(xn.phases.back().nodes.begin(), xn.phases.back().nodes.end(),
                            [](const rules::XnNodeResult& n) { return n.reported; });
@@ -95,7 +141,7 @@ void follow_cross_node(rendezvous::Store& s, const CrossNodeHooks& h, int self_r
       return;
     }
     const auto budget = h.budget(plan);
-    rules::XnNodeResult res = h.run(plan, h.store_url, h.store_token);
+    rules::XnNodeResult res = run_with_heartbeat(s, h, plan, phase, self_rank);
     (void)s.set(xn_result_key(phase, self_rank), nlohmann::json(res).dump(), Clock::now() + 5s);
     deadline = Clock::now() + budget + 10s;  // the leader may still wait for the slowest node, then plans
   }

@@ -25,9 +25,11 @@ struct CrossNodeHooks {
                                     const std::string& store_token)>
       run;
   std::string store_url, store_token;  // filled by the cluster flow once the store is open
+  // Leader: a node fell silent; lets the other nodes' ranks stop waiting for its ranks (first, count).
+  std::function<void(rendezvous::Store&, const nlohmann::json& plan, int first_rank, int nproc)> release;
   // The whole pass at most: the run's deadline is extended by this much when the pass is asked for.
   std::chrono::milliseconds max_budget{120000};
-  // After the last result arrived, how long the leader still waits for a node that stays silent.
+  // How long a node that has not answered may show no heartbeat before the leader names it silent.
   std::chrono::milliseconds silent_grace{3000};
 };
 

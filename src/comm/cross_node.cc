@@ -19,8 +19,10 @@ namespace {
 using rules::CrossNodeView;
 using rules::XnNodeResult;
 using rules::XnOp;
-constexpr uint64_t kVerifyBytes = 256 << 10;
-constexpr double kTargetSeconds = 0.15;  // one timed iteration of a bandwidth op
+constexpr uint64_t kWarmupBytes = 64 << 10;
+constexpr uint64_t kVerifyBytes = 1 << 20;  // every collective, checked
+constexpr uint64_t kPairBytes = 256 << 10;  // every path, checked
+constexpr double kTargetSeconds = 0.15;     // one timed iteration of a bandwidth op
 
 // One engine for the whole job: NCCL only when every node would choose it (rules::choose_engine).
 void choose_job_engine(const rules::ClusterView& view, CrossNodeView& xn, const CrossNodeSettings& s) {
@@ -67,25 +69,7 @@ std::vector<std::pair<std::string, std::pair<int, int>>> pair_paths(const nlohma
   return out;
 }
 
-nlohmann::json verify_plan(const nlohmann::json& nodes, const CrossNodeSettings& s) {
-  nlohmann::json ops = nlohmann::json::array();
-  const auto small_deadline = std::chrono::milliseconds(10000);  // 256 KiB: seconds even at 1 Mb/s
-  for (const auto& c : collectives()) {
-    OpRequest r;
-    r.coll = c.coll;
-    r.bytes = kVerifyBytes;
-    r.warmup = 0;
-    r.iters = 1;
-    r.timeout = small_deadline;
-    r.dtype = c.coll == Coll::all_reduce ? Dtype::bf16 : Dtype::f32;
-    ops.push_back(op_entry(r, "all"));
-  }
-  for (const auto& [path, p] : pair_paths(nodes))
-    ops.push_back(op_entry(pair_op(p.first, p.second, kVerifyBytes, small_deadline), path));
-  return {{"phase", "verify"}, {"init_timeout_ms", s.init_timeout.count()}, {"ops", ops}};
-}
-
-// The slowest participating node's view of op i of the previous phase: seconds per iteration, 0 unknown.
+// The slowest participating node's view of op i of a phase: seconds per iteration, 0 unknown.
 double measured_seconds(const rules::XnPhase& phase, size_t i) {
   double worst = 0;
   for (const auto& n : phase.nodes) {
@@ -96,9 +80,62 @@ double measured_seconds(const rules::XnPhase& phase, size_t i) {
   return worst;
 }
 
-// Bandwidth phase: each path at the size one iteration needs ~kTargetSeconds at its measured speed; the
-// deadline is three times the expected time of the whole op plus 2 s.
+// The deadline of an op expected to take `seconds` per run: three times its runs plus 2 s, so a rank that
+// stops mid-collective is named a few seconds after the expected end.
+std::chrono::milliseconds derived_deadline(double seconds, int runs) {
+  return std::chrono::milliseconds(int64_t(seconds * runs * 3000) + 2000);
+}
+
+int runs_of(const OpRequest& r) { return r.warmup + r.iters + (r.check ? 1 : 0); }
+
+// Warm-up: a small all_reduce over every rank and a small sendrecv on every path. Its deadlines are the one
+// fixed assumption of the pass (64 KiB take well under a second even at 1 Mb/s); the rest is measured.
+nlohmann::json warmup_plan(const nlohmann::json& nodes, const CrossNodeSettings& s) {
+  nlohmann::json ops = nlohmann::json::array();
+  const auto fixed = std::chrono::milliseconds(10000);
+  OpRequest ar;
+  ar.bytes = kWarmupBytes, ar.warmup = 1, ar.iters = 2, ar.check = false, ar.timeout = fixed;
+  ops.push_back(op_entry(ar, "all"));
+  for (const auto& [path, p] : pair_paths(nodes)) {
+    OpRequest r = pair_op(p.first, p.second, kWarmupBytes, fixed);
+    r.iters = 2, r.check = false;
+    ops.push_back(op_entry(r, path));
+  }
+  return {{"phase", "warmup"}, {"init_timeout_ms", s.init_timeout.count()}, {"ops", ops}};
+}
+
+// Verify: every collective once with every element checked, then each path at a larger size; each op's
+// deadline scales the warm-up's measured time (all_reduce's bus speed for the collectives, the path's own
+// time for the pairs) by the size.
+nlohmann::json verify_plan(const nlohmann::json& nodes, const rules::XnPhase& warm, int world) {
+  nlohmann::json ops = nlohmann::json::array();
+  const double t_ar = measured_seconds(warm, 0);
+  if (t_ar <= 0) return nullptr;
+  const double bus_per_s = kWarmupBytes * coll_info(Coll::all_reduce).busbw_factor(world) / t_ar;
+  for (const auto& c : collectives()) {
+    OpRequest r;
+    r.coll = c.coll;
+    r.bytes = kVerifyBytes;
+    r.warmup = 0;
+    r.iters = 1;
+    r.dtype = c.coll == Coll::all_reduce ? Dtype::bf16 : Dtype::f32;
+    r.timeout = derived_deadline(kVerifyBytes * std::max(1.0, c.busbw_factor(world)) / bus_per_s, runs_of(r));
+    ops.push_back(op_entry(r, "all"));
+  }
+  size_t i = 1;
+  for (const auto& [path, p] : pair_paths(nodes)) {
+    const double t = measured_seconds(warm, i++);
+    if (t <= 0) return nullptr;
+    OpRequest r = pair_op(p.first, p.second, kPairBytes, {});
+    r.timeout = derived_deadline(t * kPairBytes / kWarmupBytes, runs_of(r));
+    ops.push_back(op_entry(r, path));
+  }
+  return {{"phase", "verify"}, {"ops", ops}};
+}
+
+// Bandwidth phase: each path at the size one iteration needs ~kTargetSeconds at its measured speed.
 nlohmann::json bandwidth_plan(const nlohmann::json& verify, const rules::XnPhase& done, bool gloo) {
+  if (verify.is_null()) return nullptr;
   const uint64_t cap = gloo ? 64ull << 20 : 1ull << 30;
   nlohmann::json ops = nlohmann::json::array();
   const auto& vops = verify["ops"];
@@ -116,18 +153,22 @@ nlohmann::json bandwidth_plan(const nlohmann::json& verify, const rules::XnPhase
     r.warmup = 1;
     r.iters = 3;
     r.check = false;
-    const double expected_s = double(bytes) / bytes_per_s * (r.warmup + r.iters);
-    r.timeout = std::chrono::milliseconds(int64_t(expected_s * 3000) + 2000);
+    r.timeout = derived_deadline(double(bytes) / bytes_per_s, runs_of(r));
     ops.push_back(op_entry(r, path));
   }
   return {{"phase", "bandwidth"}, {"ops", ops}};
 }
 
-// The second communicator's deadline from how long the first phase took: 3x the slowest node's wall time.
+// The next communicator's deadline from how long the last one took to set up (a phase's wall time less its
+// operations' time, on the slowest node): three times that plus 2 s, within [3 s, --init-timeout].
 int64_t measured_init_ms(const rules::XnPhase& done, const CrossNodeSettings& s) {
-  double wall = 0;
-  for (const auto& n : done.nodes) wall = std::max(wall, n.wall_s);
-  return std::clamp<int64_t>(int64_t(wall * 3000), 3000, s.init_timeout.count());
+  double init_s = 0;
+  for (const auto& n : done.nodes) {
+    double ops_s = 0;
+    for (const auto& o : n.ops) ops_s += o.time_us * 1e-6 * o.runs;
+    init_s = std::max(init_s, n.wall_s - ops_s);
+  }
+  return std::clamp<int64_t>(int64_t(init_s * 3000) + 2000, 3000, s.init_timeout.count());
 }
 
 }  // namespace
@@ -146,18 +187,19 @@ nlohmann::json cross_node_plan(const rules::ClusterView& view, CrossNodeView& xn
   }
   xn.world = first;
   nlohmann::json plan;
-  if (xn.phases.empty()) {
-    plan = verify_plan(nodes, s);
-  } else if (xn.phases.size() == 1) {
-    const auto& done = xn.phases.back();
-    for (const auto& n : done.nodes)
+  const size_t done = xn.phases.size();
+  if (done > 0)
+    for (const auto& n : xn.phases.back().nodes)
       if (!n.reported || !n.ok) return nullptr;
-    plan = bandwidth_plan(verify_plan(nodes, s), done, xn.engine == "gloo");
-    if (plan.is_null()) return nullptr;
-    plan["init_timeout_ms"] = measured_init_ms(done, s);
-  } else {
-    return nullptr;
+  if (done == 0) {
+    plan = warmup_plan(nodes, s);
+  } else if (done == 1) {
+    plan = verify_plan(nodes, xn.phases[0], xn.world);
+  } else if (done == 2) {
+    plan = bandwidth_plan(verify_plan(nodes, xn.phases[0], xn.world), xn.phases[1], xn.engine == "gloo");
   }
+  if (plan.is_null()) return nullptr;
+  if (done > 0) plan["init_timeout_ms"] = measured_init_ms(xn.phases.back(), s);
   plan["engine"] = xn.engine;
   plan["world"] = xn.world;
   plan["nodes"] = nodes;

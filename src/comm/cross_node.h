@@ -9,6 +9,7 @@
 #include <string>
 
 #include "comm/runner.h"
+#include "rendezvous/store.h"
 #include "rules/cluster_collectives.h"
 #include "rules/cluster_view.h"
 
@@ -33,5 +34,10 @@ std::chrono::milliseconds cross_node_phase_budget(const nlohmann::json& plan);
 // run_collectives; node_label ("host(1)") goes into the node's findings.
 rules::XnNodeResult cross_node_run(const nlohmann::json& plan, int self_rank, const std::string& node_label,
                                    const CrossNodeSettings& s, const NodeContext& node);
+
+// The leader's answer to a node that fell silent mid-phase: its ranks are marked as gone in the phase's
+// exit barrier (the workers' leave-together keys under the phase's prefix), so the other nodes' ranks
+// leave at once instead of waiting out the barrier's deadline.
+void cross_node_release_ranks(rendezvous::Store& s, const nlohmann::json& plan, int first_rank, int nproc);
 
 }  // namespace dd::comm

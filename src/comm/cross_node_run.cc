@@ -49,6 +49,7 @@ XnOp xn_op(const OpOutcome& o, const std::string& path, int first, int nproc) {
   x.busbw_gbps = o.busbw;
   x.wrong = o.wrong;
   x.timeout_s = o.req.timeout.count() / 1000.0;
+  x.runs = o.req.warmup + o.req.iters + (o.req.check ? 1 : 0);
   for (const auto& rr : o.ranks)
     if (rr.wrong > 0)
       x.wrong_ranks.push_back(fmt::format("rank {}: {} of {} elements wrong", rr.rank, rr.wrong, rr.checked));
@@ -85,6 +86,13 @@ XnNodeResult cross_node_run(const nlohmann::json& plan, int self_rank, const std
   res.nccl_warnings = run.nccl_log.warnings;
   res.nccl_transports = run.nccl_log.transports;
   return res;
+}
+
+void cross_node_release_ranks(rendezvous::Store& s, const nlohmann::json& plan, int first_rank, int nproc) {
+  const std::string prefix = plan.value("prefix", "dd/xn/");
+  for (int r = first_rank; r < first_rank + nproc; ++r)
+    (void)s.set(prefix + "exit/" + std::to_string(r), "1",
+                rendezvous::Clock::now() + std::chrono::seconds(2));
 }
 
 }  // namespace dd::comm

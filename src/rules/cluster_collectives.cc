@@ -51,12 +51,17 @@ Finding node_failure(const XnNodeResult& n, Finding f) {
   return f;
 }
 
-Finding verified(const ClusterView& view, const CrossNodeView& xn) {
+const XnPhase* find_phase(const CrossNodeView& xn, const std::string& name) {
+  for (const auto& ph : xn.phases)
+    if (ph.name == name) return &ph;
+  return nullptr;
+}
+
+Finding verified(const ClusterView& view, const CrossNodeView& xn, const XnPhase& ph) {
   Finding f{"cluster.collectives.ok", Severity::ok,
             fmt::format("every collective verified element by element on {} ranks across {} nodes ({})",
                         xn.world, view.nodes.size(), xn.engine)};
   f.evidence.push_back("engine: " + xn.engine + " (" + xn.engine_reason + ")");
-  const auto& ph = xn.phases.front();
   for (size_t i = 0; i < ph.nodes.size(); ++i)
     f.evidence.push_back(fmt::format("{}: {}, {}", node_label(view.nodes[i]), ranks_of(ph.nodes[i]),
                                      ph.nodes[i].library.empty() ? xn.engine : ph.nodes[i].library));
@@ -119,13 +124,13 @@ std::vector<Finding> cluster_collectives_findings(const ClusterView& view, const
     }
     if (!all_ok) break;
   }
-  const auto& first = xn.phases.front();
-  bool verify_ok = std::all_of(first.nodes.begin(), first.nodes.end(),
-                               [](const XnNodeResult& n) { return n.reported && n.ok; });
-  if (verify_ok) out.insert(out.begin(), verified(view, xn));
-  for (auto& f : transport_findings(view, first)) out.push_back(std::move(f));
-  if (xn.phases.size() > 1)
-    for (auto& f : bandwidth_findings(view, xn, xn.phases[1])) out.push_back(std::move(f));
+  const XnPhase* verify = find_phase(xn, "verify");
+  const bool verify_ok = verify && std::all_of(verify->nodes.begin(), verify->nodes.end(),
+                                               [](const XnNodeResult& n) { return n.reported && n.ok; });
+  if (verify_ok) out.insert(out.begin(), verified(view, xn, *verify));
+  for (auto& f : transport_findings(view, xn.phases.front())) out.push_back(std::move(f));
+  if (const XnPhase* bw = find_phase(xn, "bandwidth"))
+    for (auto& f : bandwidth_findings(view, xn, *bw)) out.push_back(std::move(f));
   for (auto& f : out) f.area = "cluster";
   return out;
 }

@@ -27,6 +27,7 @@ struct XnOp {
   int64_t wrong = 0;
   std::vector<std::string> wrong_ranks;  // "rank 3: 12 of 65536 elements wrong"
   double timeout_s = 0;                  // the deadline the op ran under
+  int runs = 1;                          // runs of the op (warm-up, timed, checked)
 };
 
 // One node's result of one phase.
@@ -57,7 +58,8 @@ struct CrossNodeView {
 };
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XnOp, coll, path, bytes, pair_a, pair_b, participates,
-                                                complete, time_us, busbw_gbps, wrong, wrong_ranks, timeout_s)
+                                                complete, time_us, busbw_gbps, wrong, wrong_ranks, timeout_s,
+                                                runs)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XnNodeResult, reported, first_rank, nproc, devices, ok,
                                                 library, wall_s, ops, findings, nccl_network, nccl_bootstrap,
                                                 nccl_nics, nccl_warnings, nccl_transports)
