@@ -51,6 +51,16 @@ size_t read_results(rendezvous::Store& s, const std::vector<std::string>& keys, 
   return missing;
 }
 
+// A node still beating but silent long after every other node answered and some failed: its ranks are stuck
+// mid-collective (a frozen rank: the others timed out waiting for it). Marks it alive, unreported.
+bool stuck_behind_failures(rules::XnPhase& ph, const CrossNodeHooks& h, Clock::time_point last_arrival) {
+  bool failed = false;
+  for (const auto& n : ph.nodes) failed = failed || (n.reported && !n.ok);
+  if (!failed || Clock::now() - last_arrival < 2 * h.silent_grace) return false;
+  for (auto& n : ph.nodes) n.alive = !n.reported;
+  return true;
+}
+
 // Gathers every node's result of `phase` while the leader's own part runs. Ends when all arrived, at the
 // phase's deadline, or when the leader's part is done and every missing node's heartbeat has stood still
 // for silent_grace (it stopped, was killed, or lost the store): those stay reported=false. The ranks of a
@@ -63,6 +73,8 @@ void gather_phase(rendezvous::Store& s, const CrossNodeHooks& h, int phase, cons
   std::vector<int64_t> beat(keys.size(), -1);
   std::vector<Clock::time_point> moved(keys.size(), Clock::now());
   std::vector<bool> released(keys.size(), false);
+  size_t prev_missing = keys.size();
+  auto last_arrival = Clock::now();
   for (;;) {
     if (mine->valid() && mine->wait_for(0ms) == std::future_status::ready) {
       ph.nodes[self_index] = mine->get();
@@ -70,6 +82,7 @@ void gather_phase(rendezvous::Store& s, const CrossNodeHooks& h, int phase, cons
     }
     const size_t missing = read_results(s, keys, ph, phase_end);
     if (missing == 0 || Clock::now() >= phase_end) break;
+    if (missing < prev_missing) prev_missing = missing, last_arrival = Clock::now();
     bool all_still = true;
     for (size_t i = 0; i < keys.size(); ++i) {
       bool gone = ph.nodes[i].reported && !ph.nodes[i].ok;  // its workers failed and left
@@ -83,6 +96,7 @@ void gather_phase(rendezvous::Store& s, const CrossNodeHooks& h, int phase, cons
       released[i] = released[i] || gone;
     }
     if (all_still && !mine->valid()) break;
+    if (!mine->valid() && stuck_behind_failures(ph, h, last_arrival)) break;
     std::this_thread::sleep_for(100ms);
   }
   if (mine->valid()) {  // the phase's deadline passed first; the part ends on its own deadlines

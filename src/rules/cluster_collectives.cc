@@ -30,14 +30,18 @@ Finding silent_node(const ClusterView& view, const XnPhase& ph, size_t i, const 
     for (const auto& f : ph.nodes[j].findings) ev.push_back(fmt::format("  {}: {}", f.node, f.title));
   }
   ev.push_back(fmt::format("the {} phase had a deadline of {:.0f} s", ph.name, ph.budget_s));
-  Finding f{"cluster.collectives.node_silent", Severity::fail,
-            fmt::format("{} ({}) stopped answering during the cross-node {} phase: no result while the "
-                        "other nodes finished or failed",
-                        node_label(view.nodes[i]), ranks, ph.name),
-            ev,
-            "That node's distdoctor (or the node) stopped mid-collective: look at its own output, dmesg (OOM "
-            "killer, Xid), and whether it can still reach the others; the other nodes' failures that follow "
-            "are a consequence."};
+  const std::string what =
+      ph.nodes[i].alive ? "is stuck in the cross-node {} phase: its distdoctor is alive but its ranks "
+                          "did not finish while the other nodes timed out waiting for them"
+                        : "stopped answering during the cross-node {} phase: no result while the other "
+                          "nodes finished or failed";
+  Finding f{
+      "cluster.collectives.node_silent", Severity::fail,
+      fmt::format("{} ({}) ", node_label(view.nodes[i]), ranks) + fmt::format(fmt::runtime(what), ph.name),
+      ev,
+      "That node's distdoctor (or the node) stopped mid-collective: look at its own output, dmesg (OOM "
+      "killer, Xid), and whether it can still reach the others; the other nodes' failures that follow "
+      "are a consequence."};
   f.node = node_label(view.nodes[i]);
   return f;
 }

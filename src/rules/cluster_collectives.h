@@ -33,6 +33,7 @@ struct XnOp {
 // One node's result of one phase.
 struct XnNodeResult {
   bool reported = false;  // the node published a result before the leader's deadline
+  bool alive = false;     // not reported, but its heartbeat still moved: its ranks are stuck mid-collective
   int first_rank = 0, nproc = 0;
   std::vector<int> devices;  // CUDA device of each local rank (NCCL)
   bool ok = false;
@@ -60,7 +61,7 @@ struct CrossNodeView {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XnOp, coll, path, bytes, pair_a, pair_b, participates,
                                                 complete, time_us, busbw_gbps, wrong, wrong_ranks, timeout_s,
                                                 runs)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XnNodeResult, reported, first_rank, nproc, devices, ok,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XnNodeResult, reported, alive, first_rank, nproc, devices, ok,
                                                 library, wall_s, ops, findings, nccl_network, nccl_bootstrap,
                                                 nccl_nics, nccl_warnings, nccl_transports)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XnPhase, name, budget_s, nodes)
