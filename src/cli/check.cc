@@ -75,9 +75,10 @@ void add_cluster_options(CLI::App& sub, CheckArgs& a) {
 }
 
 void add_collective_options(CLI::App& sub, CheckArgs& a, CLI::Option* facts_opt) {
-  sub.add_flag("--collectives", a.collectives,
-               "Also run a short collective pass on this node (every collective once, data verified, one "
-               "bandwidth point; a few seconds)")
+  sub.add_flag(
+         "--collectives", a.collectives,
+         "Also run a short collective pass on this node (every collective once, data verified, one "
+         "bandwidth point; a few seconds); with --nnodes or a launcher, across every rank of every node")
       ->excludes(facts_opt);
   sub.add_option("--engine", a.engine,
                  "--collectives engine: nccl or gloo (default nccl when GPUs are "
@@ -122,7 +123,7 @@ int run_cluster(const CheckArgs& a, const probe::EnvMap& env) {
   probe::ProbeOptions po;
   po.nccl_lib = a.nccl_lib;
   po.identity_only = !plan->publishes_facts();
-  po.cuda_init = a.cuda_init || (a.collectives && plan->publishes_facts());
+  po.cuda_init = a.collectives && plan->publishes_facts();  // the GPUs the pass will use
   const probe::NodeFacts facts = probe::collect_node_facts(po, env);
   if (!a.collectives) return cluster::run_cluster_check(a, *plan, facts);
   const probe::SelfProcess self = probe::read_self_process();

@@ -47,7 +47,8 @@ Finding silent_node(const ClusterView& view, const XnPhase& ph, size_t i, const 
 }
 
 // A node's own failure, with its NCCL warnings when it could not join the communicator.
-Finding node_failure(const XnNodeResult& n, Finding f) {
+Finding node_failure(const std::string& label, const XnNodeResult& n, Finding f) {
+  f.node = label;  // the leader's name for the node, whatever the node called itself
   if (f.id.find("init") != std::string::npos || f.id == "comm.error")
     for (size_t k = 0; k < n.nccl_warnings.size() && k < 6; ++k)
       f.evidence.push_back("NCCL WARN " + n.nccl_warnings[k]);
@@ -124,7 +125,8 @@ std::vector<Finding> cluster_collectives_findings(const ClusterView& view, const
     for (const auto& n : ph.nodes) {
       all_ok = all_ok && n.reported && n.ok;
       if (!silent)
-        for (const auto& f : n.findings) out.push_back(node_failure(n, f));
+        for (const auto& f : n.findings)
+          out.push_back(node_failure(node_label(view.nodes[&n - ph.nodes.data()]), n, f));
     }
     if (!all_ok) break;
   }
