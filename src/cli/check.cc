@@ -12,6 +12,7 @@
 #include "cluster/check_args.h"
 #include "cluster/cluster_check.h"
 #include "comm/check_pass.h"
+#include "comm/cross_node.h"
 #include "comm/engine.h"
 #include "probe/collect.h"
 #include "probe/env_probe.h"
@@ -84,9 +85,10 @@ void add_cluster_options(CLI::App& sub, CheckArgs& a) {
 }
 
 void add_collective_options(CLI::App& sub, CheckArgs& a, CLI::Option* facts_opt) {
-  sub.add_flag("--collectives", a.collectives,
-               "Also run a short collective pass on this node (every collective once, data verified, one "
-               "bandwidth point; a few seconds)")
+  sub.add_flag(
+         "--collectives", a.collectives,
+         "Also run a short collective pass on this node (every collective once, data verified, one "
+         "bandwidth point; a few seconds); with --nnodes or a launcher, across every rank of every node")
       ->excludes(facts_opt);
   sub.add_option("--engine", a.engine,
                  "--collectives engine: nccl or gloo (default nccl when GPUs are "
@@ -99,11 +101,33 @@ void add_collective_options(CLI::App& sub, CheckArgs& a, CLI::Option* facts_opt)
                "the collectives, teardown); always in the JSON under measurements.collectives.timing");
 }
 
+// --collectives in cluster mode: the cross-node pass's hooks (plan on the leader, run on every node).
+cluster::CrossNodeHooks cross_node_hooks(const CheckArgs& a, const probe::NodeFacts& facts,
+                                         const probe::SelfProcess& self, int self_rank,
+                                         const std::string& node_label) {
+  comm::CrossNodeSettings s;
+  s.engine = a.engine;
+  s.nccl_lib = a.nccl_lib;
+  s.init_timeout = std::chrono::milliseconds(int64_t(a.init_timeout_s * 1000));
+  cluster::CrossNodeHooks h;
+  h.plan = [s](const rules::ClusterView& view, rules::CrossNodeView& xn) {
+    return comm::cross_node_plan(view, xn, s);
+  };
+  h.budget = [](const nlohmann::json& plan) { return comm::cross_node_phase_budget(plan); };
+  h.run = [s, &facts, &self, self_rank, node_label](const nlohmann::json& plan, const std::string& url,
+                                                    const std::string& token) {
+    comm::CrossNodeSettings run_s = s;
+    run_s.store_url = url;
+    run_s.store_token = token;
+    return comm::cross_node_run(plan, self_rank, node_label, run_s, {facts, probe::tool_env(), self});
+  };
+  h.release = comm::cross_node_release_ranks;
+  h.max_budget = s.init_timeout * 2 + std::chrono::seconds(90);
+  return h;
+}
+
 // Multi-node: plan who this process is, probe (everything on the facts publisher, identity elsewhere).
 int run_cluster(const CheckArgs& a, const probe::EnvMap& env) {
-  if (a.collectives)
-    std::cerr << "distdoctor check: --collectives is not run in cluster mode (yet); run `distdoctor "
-                 "check --local --collectives` on each node for the node-local pass\n";
   auto plan = cluster::plan_cluster_check(a, env);
   if (!plan) {
     std::cerr << "distdoctor check: " << plan.error().message() << "\n";
@@ -112,8 +136,15 @@ int run_cluster(const CheckArgs& a, const probe::EnvMap& env) {
   probe::ProbeOptions po;
   po.nccl_lib = a.nccl_lib;
   po.identity_only = !plan->publishes_facts();
+  po.cuda_init = a.collectives && plan->publishes_facts();  // the GPUs the pass will use
   const probe::NodeFacts facts = probe::collect_node_facts(po, env);
-  return cluster::run_cluster_check(a, *plan, facts);
+  if (!a.collectives) return cluster::run_cluster_check(a, *plan, facts);
+  const probe::SelfProcess self = probe::read_self_process();
+  const std::string label = plan->spec.node_rank >= 0
+                                ? facts.host.hostname + "(" + std::to_string(plan->spec.node_rank) + ")"
+                                : facts.host.hostname;
+  const cluster::CrossNodeHooks hooks = cross_node_hooks(a, facts, self, plan->spec.rank, label);
+  return cluster::run_cluster_check(a, *plan, facts, &hooks);
 }
 
 // --facts FILE: a bare NodeFacts or a whole report with a "facts" member.

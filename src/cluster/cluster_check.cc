@@ -5,13 +5,14 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <optional>
 
 #include "cluster/advertise.h"
 #include "cluster/join.h"
 #include "cluster/mesh.h"
+#include "probe/tool_env.h"
 #include "rendezvous/auth.h"
 #include "rendezvous/open_store.h"
-#include "probe/tool_env.h"
 #include "report/report.h"
 #include "rules/rule_util.h"
 
@@ -174,7 +175,8 @@ Result<ClusterPlan> plan_cluster_check(const CheckArgs& args, const EnvMap& env)
   return plan;
 }
 
-int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const probe::NodeFacts& facts) {
+int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const probe::NodeFacts& facts,
+                      const CrossNodeHooks* xn) {
   const auto start = Clock::now();
   JobSpec spec = plan.spec;
   auto tok = choose_token(args.cluster, spec);
@@ -213,6 +215,13 @@ int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const prob
   }
   notes.push_back("rendezvous: " + opened->description);
   JoinConfig cfg = make_join_config(args, plan, facts, std::move(self), tag, start);
+  std::optional<CrossNodeHooks> hooks;  // the collective workers meet through this run's store and token
+  if (xn) {
+    hooks = *xn;
+    hooks->store_url = spec.store_url;
+    hooks->store_token = tok->token;
+    cfg.cross_node = &*hooks;
+  }
   cfg.notes = std::move(notes);
   cfg.cleanup = etcd;
   cfg.master_desc =

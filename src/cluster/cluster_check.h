@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cluster/check_args.h"
+#include "cluster/cross_node_step.h"
 #include "cluster/job_spec.h"
 #include "cluster/launcher_env.h"
 #include "common/result.h"
@@ -24,6 +25,8 @@ struct ClusterPlan {
 Result<ClusterPlan> plan_cluster_check(const CheckArgs& args, const EnvMap& env);
 
 // Returns the process exit code (the verdict's, or kExitCannotRun when the command line cannot work).
-int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const probe::NodeFacts& facts);
+// xn: the cross-node collective pass (--collectives), nullptr for none.
+int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const probe::NodeFacts& facts,
+                      const CrossNodeHooks* xn = nullptr);
 
 }  // namespace dd::cluster

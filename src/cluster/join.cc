@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cluster/join_steps.h"
 
 namespace dd::cluster {
@@ -15,7 +17,8 @@ using namespace join_detail;
 namespace {
 
 JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
-  auto end = cfg.start + cfg.timeout + 5s;  // the leader decides; this is only the safety net
+  // The leader decides; this is only the safety net (the cross-node pass extends the run).
+  auto end = cfg.start + cfg.timeout + 5s + (cfg.cross_node ? cfg.cross_node->max_budget : 0ms);
   auto go = s.get(kGo, end);
   if (!go) return alone(cfg, lost_master(cfg, "while waiting for the other nodes", go.error(), end));
   if (*go == "mesh" && cfg.self.has_facts && !dup) {
@@ -28,6 +31,10 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
       return alone(
           cfg,
           Finding{"cluster.join.store_error", Severity::fail, "the mesh plan was unreadable", {e.what()}});
+    }
+    if (cfg.cross_node) {
+      follow_cross_node(s, *cfg.cross_node, cfg.self.rank, cfg.start + cfg.timeout + 5s);
+      end = std::max(end, Clock::now() + 15s);
     }
   }
   JoinOutcome o;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cluster/check_args.h"
+#include "cluster/cross_node_step.h"
 #include "cluster/view.h"
 #include "rendezvous/store.h"
 #include "report/report.h"
@@ -31,6 +32,7 @@ struct JoinConfig {
                                             // rules); nullptr in protocol tests
   bool cleanup = false;                     // leader removes the run's keys at the end (shared stores: etcd)
   std::function<void(const std::string&)> progress;  // leader's "waiting for ..." lines (stderr)
+  const CrossNodeHooks* cross_node = nullptr;        // --collectives: the cross-node pass after the mesh
 };
 
 struct JoinOutcome {

@@ -262,8 +262,23 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
   }
   read_nodes(s, view);
   const std::vector<std::string> no_mesh = run_cluster_mesh(s, cfg, view, end);
+  const bool all_facts =
+      std::all_of(view.nodes.begin(), view.nodes.end(), [](auto& n) { return n.has_facts; });
+  rules::CrossNodeView xn;
+  if (cfg.cross_node && all_facts)
+    xn = lead_cross_node(s, *cfg.cross_node, cfg.self.rank, cfg.self.has_facts, view);
+  if (!xn.phases.empty())  // a node that fell silent will not read the verdict either
+    for (const auto& n : xn.phases.back().nodes) readers -= n.reported ? 0 : 1;
   JoinOutcome o = complete_outcome(cfg, view, no_mesh);
-  publish_verdict(s, o.report, "done", readers, end, cfg.cleanup);
+  if (cfg.cross_node) {
+    for (auto& f : rules::cluster_collectives_findings(view, xn)) {
+      if (f.id == "cluster.collectives.bandwidth")  // the paths, shown like the mesh matrix
+        for (const auto& line : f.evidence) o.report.notes.push_back("collectives " + line);
+      o.report.add(std::move(f));
+    }
+    o.full["collectives"] = xn;
+  }
+  publish_verdict(s, o.report, "done", readers, std::max(end, Clock::now() + 5s), cfg.cleanup);
   return o;
 }
 

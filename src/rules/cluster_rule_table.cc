@@ -1,6 +1,7 @@
 // The table of cluster rules (run by the leader over all nodes). Adding one: a new cluster_*.cc and one row.
 #include <fmt/format.h>
 
+#include "rules/cluster_collectives.h"
 #include "rules/cluster_rule.h"
 
 namespace dd::rules {
@@ -8,7 +9,7 @@ namespace dd::rules {
 const std::vector<ClusterRule>& cluster_rules() {
   static const std::vector<ClusterRule> table = {
       cluster_identity_rule(), cluster_versions_rule(), cluster_env_rule(),  cluster_shape_rule(),
-      cluster_network_rule(),  cluster_mesh_rule(),     cluster_join_rule(),
+      cluster_network_rule(),  cluster_mesh_rule(),     cluster_join_rule(), cluster_collectives_rule(),
   };
   return table;
 }

@@ -1,0 +1,21 @@
+// Helpers shared by the cross-node pass's findings (cluster_collectives*.cc): which node holds a rank,
+// which NIC a node used, whether IB is up, and the bandwidth findings per path.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "rules/cluster_collectives.h"
+
+namespace dd::rules {
+
+// Node index holding global rank r in a phase's results; -1 none.
+int node_of_rank(const XnPhase& ph, int r);
+// The NIC node i used between nodes: NCCL's own choice from its log, else the interface NCCL would use.
+std::string node_nic(const ClusterNode& n, const XnNodeResult& res);
+// An InfiniBand/RoCE port is ACTIVE on the node.
+bool has_active_ib(const probe::NodeFacts& f);
+// Bandwidth of every path of the bandwidth phase, slow node pairs and pairs far below their NICs.
+std::vector<report::Finding> bandwidth_findings(const ClusterView& view, const CrossNodeView& xn,
+                                                const XnPhase& ph);
+
+}  // namespace dd::rules

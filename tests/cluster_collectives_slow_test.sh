@@ -1,0 +1,31 @@
+#!/bin/bash
+# Cross-node pass with one slow node: three network-namespace nodes (Gloo), node 2's link shaped to 20 Mbit/s
+# with tc (tbf). Both pairs of the ring that touch node 2 must be far below the best pair and node 2 must be
+# named as the slow one, on every node, with its NIC and the % of the rate it advertises. The slow pair's
+# bandwidth op is sized from its own warm-up, so the run stays short. Needs root and tc; exits 77 otherwise.
+set -u
+BIN=$(realpath "${1:-build/distdoctor}")
+. "$(dirname "$0")/netns_lib.sh"
+nl_require
+command -v tc >/dev/null || { echo "SKIP: tc not installed"; exit 77; }
+export NO_COLOR=1
+unset NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME OMPI_COMM_WORLD_RANK RANK WORLD_SIZE PMI_RANK PMIX_RANK SLURM_PROCID
+nl_setup 3 ""
+ip netns exec "${NL_ID}n2" tc qdisc add dev eth0 root tbf rate 20mbit burst 32kbit latency 400ms ||
+  { echo "SKIP: tc tbf not available"; exit 77; }
+PORT=$((30000 + RANDOM % 20000))
+T0=$SECONDS
+for i in 0 1 2; do
+  nl_start $i "xnode$i" n$i -- "$BIN" check --nnodes 3 --master 198.18.0.1:$PORT --node-rank $i --token t$PORT \
+    --collectives --timeout 30
+done
+for i in 0 1 2; do nl_wait n$i 60 || { cat "$NL_DIR/n$i.out" "$NL_DIR/n$i.err"; exit 1; }; done
+for i in 0 1 2; do
+  expect n$i "cluster.collectives.ok"
+  expect n$i "xnode2\(2\) is slow: every node pair with it runs below a third of the best pair.*cluster.collectives.slow_pair"
+  expect n$i "evidence: inter: xnode1\(1\) rank 2 \(eth0\) <-> xnode2\(2\) rank 4 \(eth0\): 0\.00[0-9] GB/s busbw .*% of the 10 Gb/s"
+  expect n$i "evidence: best: inter: xnode0\(0\) rank 0 \(eth0\) <-> xnode1\(1\) rank 2"
+done
+took=$((SECONDS - T0))
+[ $took -le 45 ] || { echo "FAIL: the slow run took $took s"; exit 1; }
+echo "ok: node 2 behind a 20 Mbit/s shaper named as the slow node on every node in $took s"
