@@ -73,9 +73,9 @@ void sweep_on(int nproc) {
 
 }  // namespace
 
-TEST(BenchSweepGloo, EveryCollectiveBothModesGrowingSizesTwoRanks) { sweep_on(2); }
+TEST(BenchSweepGloo, EveryCollectiveBothModesGrowingSizesTwoRanks) { ASSERT_NO_FATAL_FAILURE(sweep_on(2)); }
 
-TEST(BenchSweepGloo, EveryCollectiveBothModesGrowingSizesThreeRanks) { sweep_on(3); }
+TEST(BenchSweepGloo, EveryCollectiveBothModesGrowingSizesThreeRanks) { ASSERT_NO_FATAL_FAILURE(sweep_on(3)); }
 
 // Large, small, large again: a buffer sized for one mode or size must never serve another that needs more
 // (the in-place reduce_scatter of a size needs n chunks, its out-of-place output only one).
@@ -97,7 +97,7 @@ TEST(BenchSweepGloo, ShrinkingAndGrowingOrderEveryTimedRunChecked) {
           o.ops.push_back(r);
         }
     RunOutcome r = run_collectives(o, bare_node());
-    expect_every_element_checked(r);
+    ASSERT_NO_FATAL_FAILURE(expect_every_element_checked(r)) << "nproc " << nproc;
   }
 }
 
