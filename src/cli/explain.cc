@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "cli/command.h"
+#include "cli/verbatim_args.h"
 #include "comm/finding_docs.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
@@ -132,10 +133,16 @@ Runner setup_explain(CLI::App& sub) {
   auto opt = std::make_shared<ExplainOptions>();
   sub.add_flag("--list", opt->list, "List every finding id");
   sub.add_flag("--json", opt->json, "Print the answer as JSON findings (id, severity, title, evidence, fix)");
-  // Free text: taken verbatim (no "[a, b]" list or comma splitting by the parser).
-  sub.add_option("id_or_text", opt->query, "A finding id, an error message (verbatim), or - to read stdin")
-      ->allow_extra_args(false);
-  return [opt]() -> int { return run_explain(*opt); };
+  accept_verbatim_args(sub, "ID_OR_TEXT", "a finding id, an error message, or - to read stdin");
+  return [opt, &sub]() -> int {
+    auto words = verbatim_args(sub);
+    if (!words) {
+      std::cerr << "distdoctor explain: " << words.error().message() << "\n";
+      return report::kExitCannotRun;
+    }
+    opt->query = std::move(*words);
+    return run_explain(*opt);
+  };
 }
 
 }  // namespace dd::cli

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cli/command.h"
+#include "cli/verbatim_args.h"
 #include "logs/analyze.h"
 #include "probe/tool_env.h"
 #include "report/report.h"
@@ -155,9 +156,7 @@ int run_logs(const LogsCommandOptions& opt) {
 Runner setup_logs(CLI::App& sub) {
   auto opt = std::make_shared<LogsCommandOptions>();
   auto& a = opt->analysis;
-  sub.add_option("paths", a.paths, "Log files, directories (recursive), .gz files, or - for stdin")
-      ->required()
-      ->allow_extra_args(false);  // a path is taken as written: "[run1].log" is a file, not a list
+  accept_verbatim_args(sub, "PATHS", "log files, directories (recursive), .gz files, or - for stdin");
   sub.add_option(
       "--iteration-pattern", a.scan.iteration_pattern,
       "Text that marks a new training iteration (e.g. 'iteration: '); collective counts are split on it");
@@ -167,7 +166,17 @@ Runner setup_logs(CLI::App& sub) {
       ->check(CLI::Range(size_t{256}, size_t{64} << 20));
   sub.add_flag("--json", opt->json, "Print the report (findings + facts per file and rank) as JSON");
   sub.add_flag("--brief", opt->brief, "Findings only: no summary, no info findings");
-  return [opt]() -> int { return run_logs(*opt); };
+  return [opt, &sub]() -> int {
+    auto words = verbatim_args(sub);
+    if (!words || words->empty()) {
+      std::cerr << "distdoctor logs: "
+                << (words ? "give log files, directories or - (see --help)" : words.error().message())
+                << "\n";
+      return report::kExitCannotRun;
+    }
+    opt->analysis.paths = std::move(*words);
+    return run_logs(*opt);
+  };
 }
 
 }  // namespace dd::cli
