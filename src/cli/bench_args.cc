@@ -1,0 +1,99 @@
+// The `bench` command's flags and their parsers (see bench_args.h).
+#include "cli/bench_args.h"
+
+#include <sstream>
+
+namespace dd::cli {
+
+Result<uint64_t> parse_bytes(const std::string& s) {
+  if (s.empty()) return Error{"empty size"};
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  std::string unit = end ? end : "";
+  for (auto& c : unit) c = char(std::toupper(c));
+  if (!unit.empty() && unit.back() == 'B') unit.pop_back();
+  if (!unit.empty() && unit.back() == 'I') unit.pop_back();
+  double mul = unit.empty()  ? 1
+               : unit == "K" ? 1024.0
+               : unit == "M" ? 1048576.0
+               : unit == "G" ? 1073741824.0
+                             : -1;
+  if (mul < 0 || v < 0) return Error{"bad size '" + s + "' (use e.g. 8, 64K, 256M, 8G)"};
+  return uint64_t(v * mul);
+}
+
+std::vector<int> parse_ints(const std::string& s) {
+  std::vector<int> v;
+  std::stringstream ss(s);
+  std::string x;
+  while (std::getline(ss, x, ','))
+    if (!x.empty()) v.push_back(std::atoi(x.c_str()));
+  return v;
+}
+
+void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
+  sub.add_option("--engine", a.engine, "nccl (GPUs) or gloo (CPU, TCP); default nccl when GPUs are visible");
+  sub.add_option(
+      "--collective,-c", a.collective,
+      "Comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, or all");
+  sub.add_option("--min-bytes,-b", a.min_bytes, "Smallest size (8, 64K, 256M, 8G)");
+  sub.add_option("--max-bytes,-e", a.max_bytes, "Largest size");
+  sub.add_option("--step-factor,-f", a.step_factor, "Multiply the size by this each step")
+      ->check(CLI::Range(1.0, 1024.0));
+  sub.add_option("--warmup,-w", a.warmup, "Untimed runs per size")->check(CLI::Range(0, 100000));
+  sub.add_option("--iters,-n", a.iters, "Timed runs per size")->check(CLI::Range(1, 1000000));
+  sub.add_option("--dtype,-d", a.dtype, "float, bfloat16, half or int32");
+  sub.add_option("--nproc", a.nproc, "Ranks on this node (default: one per visible GPU; gloo: 2)")
+      ->check(CLI::Range(1, 4096));
+  sub.add_option("--gpus", a.gpus, "CUDA device of each rank, e.g. 0,1 (default rank i on device i)");
+  sub.add_flag("--threads", a.threads, "One process drives all ranks (default: one worker process per rank)");
+  sub.add_flag("--in-place-only", a.only_in, "Only in-place runs");
+  sub.add_flag("--out-of-place-only", a.only_out, "Only out-of-place runs");
+  sub.add_option("--check", a.check_mode,
+                 "Data check: first (default: every output element of one run per size and mode, made "
+                 "before the warm-up; warm-up and timed runs are not compared), all (also every timed run, "
+                 "each then timed on its own between fresh data and its check), none")
+      ->check(CLI::IsMember({"first", "all", "none"}));
+  sub.add_flag("--no-check", a.no_check, "Same as --check none");
+  sub.add_flag("--pairs", a.pairs, "Also measure send/recv between every pair of ranks (at --max-bytes)");
+  sub.add_flag("--transport", a.transport,
+               "Also run with NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 and report the transport NCCL chose");
+  sub.add_flag("--tune", a.tune, "Try NCCL settings on the first collective and print the exports that help");
+  sub.add_option("--tune-bytes", a.tune_bytes, "Size for --tune (default --max-bytes)");
+  sub.add_flag("--quick", a.quick,
+               "The short pass `check` runs: every collective verified, one bandwidth point");
+  sub.add_flag("--timing", a.timing,
+               "Where the time goes: worker start, CUDA/NCCL/Gloo init, allocation, the collectives, "
+               "teardown (text table; with --json under measurements.collectives.timing)");
+  sub.add_option("--timeout", a.timeout_s, "Deadline per run in seconds (default from the size)");
+  sub.add_option("--init-timeout", a.init_timeout_s, "Deadline for communicator creation in seconds");
+  sub.add_flag("--json", a.json, "Print results and findings as JSON");
+  sub.add_option("--plot", a.plot, "Write busbw vs size as an SVG file");
+}
+
+void add_run_flags(CLI::App& sub, BenchArgs& a) {
+  sub.add_option("--nccl-lib", a.nccl_lib,
+                 "libnccl.so.2 to load (default: the framework's bundled NCCL, then the loader's)");
+  sub.add_option("--gloo-iface", a.gloo_iface, "Gloo: interface to use (default GLOO_SOCKET_IFNAME)");
+  sub.add_option("--gloo-host", a.gloo_host, "Gloo: address to bind (default 127.0.0.1)");
+  sub.add_option(
+      "--store", a.store,
+      "Store shared by every node's ranks (tcp://HOST:PORT, etcd://...; token in DISTDOCTOR_TOKEN)");
+  sub.add_flag("--store-master", a.store_master, "Serve --store (embedded TCP store) from this node");
+  sub.add_option("--store-prefix", a.store_prefix, "Key prefix of this run in --store (same on every node)");
+  sub.add_option("--world", a.world, "Ranks in the whole job, when several nodes run bench together")
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--first-rank", a.first_rank, "Global rank of this node's first rank")
+      ->check(CLI::Range(0, 1 << 20));
+  sub.add_option("--as-worker", a.as_worker)->group("");
+  sub.add_option("--worker-ranks", a.worker_ranks)->group("");
+  sub.add_option("--fault", a.fault)->group("");
+  sub.add_option("--worker-wrap", a.wrap)->group("");  // tests: "ip netns exec ns{rank}"
+  sub.add_flag("--register", a.reg, "NCCL: register the buffers with ncclCommRegister");
+  sub.add_flag("--cuda-graph", a.graph, "NCCL: time the runs captured as one CUDA graph");
+  sub.add_flag("--fake-hosts", a.fake_hosts,
+               "NCCL: make every rank look like its own host (NCCL_HOSTID per rank, P2P and SHM off, sockets "
+               "over lo), so ranks sharing one GPU (--gpus 0,0) test the inter-node path");
+}
+
+}  // namespace dd::cli
