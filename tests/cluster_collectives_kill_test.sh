@@ -8,16 +8,12 @@ set -u
 BIN=$(realpath "${1:-build/distdoctor}")
 . "$(dirname "$0")/netns_lib.sh"
 nl_require
-export NO_COLOR=1
-unset NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME OMPI_COMM_WORLD_RANK RANK WORLD_SIZE PMI_RANK PMIX_RANK SLURM_PROCID
+nl_plain_env
 nl_setup 3 ""
 N2="${NL_ID}n2"
 ip netns exec "$N2" tc qdisc add dev eth0 root tbf rate 20mbit burst 32kbit latency 400ms 2>/dev/null
 PORT=$((30000 + RANDOM % 20000))
-for i in 0 1 2; do
-  nl_start $i "xnode$i" n$i -- "$BIN" check --nnodes 3 --master 198.18.0.1:$PORT --node-rank $i --token t$PORT \
-    --collectives --timeout 30
-done
+nl_start_check_nodes 3 "$PORT" --collectives --timeout 30
 # Node 2's collective workers are the processes running `bench --as-worker` in its namespace.
 workers() { for p in $(ip netns pids "$N2"); do grep -q -- --as-worker "/proc/$p/cmdline" 2>/dev/null && return 0; done; return 1; }
 for _ in $(seq 300); do workers && break; sleep 0.05; done

@@ -8,17 +8,13 @@ BIN=$(realpath "${1:-build/distdoctor}")
 . "$(dirname "$0")/netns_lib.sh"
 nl_require
 command -v tc >/dev/null || { echo "SKIP: tc not installed"; exit 77; }
-export NO_COLOR=1
-unset NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME OMPI_COMM_WORLD_RANK RANK WORLD_SIZE PMI_RANK PMIX_RANK SLURM_PROCID
+nl_plain_env
 nl_setup 3 ""
 ip netns exec "${NL_ID}n2" tc qdisc add dev eth0 root tbf rate 20mbit burst 32kbit latency 400ms ||
   { echo "SKIP: tc tbf not available"; exit 77; }
 PORT=$((30000 + RANDOM % 20000))
 T0=$SECONDS
-for i in 0 1 2; do
-  nl_start $i "xnode$i" n$i -- "$BIN" check --nnodes 3 --master 198.18.0.1:$PORT --node-rank $i --token t$PORT \
-    --collectives --timeout 30
-done
+nl_start_check_nodes 3 "$PORT" --collectives --timeout 30
 for i in 0 1 2; do nl_wait n$i 60 || { cat "$NL_DIR/n$i.out" "$NL_DIR/n$i.err"; exit 1; }; done
 for i in 0 1 2; do
   expect n$i "cluster.collectives.ok"

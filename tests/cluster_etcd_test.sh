@@ -7,8 +7,7 @@ BIN=$(realpath "${1:-build/distdoctor}")
 . "$(dirname "$0")/netns_lib.sh"
 nl_require
 command -v etcd >/dev/null || { echo "SKIP: etcd not installed"; exit 77; }
-export NO_COLOR=1
-unset NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME OMPI_COMM_WORLD_RANK RANK WORLD_SIZE PMI_RANK PMIX_RANK SLURM_PROCID
+nl_plain_env
 nl_setup 3 ""
 CP=$((30000 + RANDOM % 20000))
 PP=$((CP + 1))

@@ -9,8 +9,7 @@ set -u
 BIN=$(realpath "${1:-build/distdoctor}")
 . "$(dirname "$0")/netns_lib.sh"
 nl_require
-export NO_COLOR=1
-unset NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME OMPI_COMM_WORLD_RANK RANK WORLD_SIZE PMI_RANK PMIX_RANK SLURM_PROCID
+nl_plain_env
 nl_setup 3 ""
 PORT=$((30000 + RANDOM % 20000))
 M=198.18.0.1:$PORT

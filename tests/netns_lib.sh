@@ -110,3 +110,22 @@ expect_not() {
     echo "FAIL: $1 output has /$2/"; cat "$NL_DIR/$1.out"; exit 1
   fi
 }
+
+# The environment of a by-hand cluster run: no colour, and none of the launcher or NCCL/Gloo interface
+# variables of the shell that runs the test (they would turn the run into a launcher run or pin interfaces).
+nl_plain_env() {
+  export NO_COLOR=1
+  unset NCCL_SOCKET_IFNAME GLOO_SOCKET_IFNAME OMPI_COMM_WORLD_RANK RANK WORLD_SIZE PMI_RANK PMIX_RANK SLURM_PROCID
+}
+
+# nl_start_check_nodes N PORT ARGS...: node i (hostname xnode$i, namespace n$i) runs
+# `check --nnodes N --master 198.18.0.1:PORT --node-rank i --token tPORT ARGS...` in the background.
+nl_start_check_nodes() {
+  local n=$1 port=$2 i
+  shift 2
+  for ((i = 0; i < n; i++)); do
+    nl_start $i "xnode$i" n$i -- "$BIN" check --nnodes "$n" --master 198.18.0.1:"$port" --node-rank $i \
+      --token t"$port" "$@"
+  done
+}
+
