@@ -169,8 +169,12 @@ TEST(HostData, CheckerCountsEveryWrongElement) {
     ExpectCtx x{Coll::broadcast, 1, 4, 0, 0, n};
     host_fill_input(t, buf.data(), n, Coll::broadcast, 0);  // root 0's data = the expected output
     EXPECT_EQ(host_check(t, buf.data(), n, x), 0) << dtype_name(t);
+    int64_t first = -1;
+    EXPECT_EQ(host_check(t, buf.data(), n, x, &first), 0) << dtype_name(t);
+    EXPECT_EQ(first, -1) << dtype_name(t);  // untouched when nothing is wrong
     host_fill_const(t, buf.data() + 10 * dtype_size(t), 3, kPoison);
-    EXPECT_EQ(host_check(t, buf.data(), n, x), 3) << dtype_name(t);
+    EXPECT_EQ(host_check(t, buf.data(), n, x, &first), 3) << dtype_name(t);
+    EXPECT_EQ(first, 10) << dtype_name(t);
     host_fill_const(t, buf.data(), n, kPoison);
     EXPECT_EQ(host_check(t, buf.data(), n, x), int64_t(n)) << dtype_name(t);
   }

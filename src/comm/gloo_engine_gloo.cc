@@ -164,7 +164,9 @@ class GlooEngine : public Engine {
     ExpectCtx x{req.coll, rank_, world_, req.root, 0, s.chunk};
     x.peer =
         req.pair_a >= 0 ? (rank_ == req.pair_a ? req.pair_b : req.pair_a) : (rank_ - 1 + world_) % world_;
-    rr.wrong += host_check(req.dtype, out, s.check_count, x);
+    int64_t first = -1;
+    rr.wrong += host_check(req.dtype, out, s.check_count, x, &first);
+    if (first >= 0) rr.note_wrong_at(first);
     rr.checked += (req.coll == Coll::reduce && rank_ != req.root) ? 0 : int64_t(s.check_count);
   }
 

@@ -44,12 +44,12 @@ void host_fill_const(Dtype t, void* p, uint64_t count, int value) {
   for (uint64_t i = 0; i < count; ++i) put(t, p, i, value);
 }
 
-int64_t host_check(Dtype t, const void* p, uint64_t count, const ExpectCtx& x) {
+int64_t host_check(Dtype t, const void* p, uint64_t count, const ExpectCtx& x, int64_t* first) {
   int64_t bad = 0;
   for (uint64_t i = 0; i < count; ++i) {
     bool checked;
     int e = expected_value(x, i, &checked);
-    if (checked && host_get(t, p, i) != double(e)) ++bad;
+    if (checked && host_get(t, p, i) != double(e) && bad++ == 0 && first) *first = int64_t(i);
   }
   return bad;
 }

@@ -63,15 +63,19 @@ __global__ void fill_const_kernel(T* p, uint64_t n, int v) {
 
 template <typename T>
 __global__ void check_kernel(const T* p, uint64_t n, ExpectCtx x, unsigned long long* wrong) {
-  unsigned long long bad = 0;
+  unsigned long long bad = 0, first = ~0ull;
   for (uint64_t j = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; j < n;
        j += uint64_t(gridDim.x) * blockDim.x) {
     bool checked;
     int e = expected_value(x, j, &checked);
-    if (checked && !equals<T>(p[j], e)) ++bad;
+    if (checked && !equals<T>(p[j], e)) {
+      ++bad;
+      if (j < first) first = j;
+    }
   }
+  if (bad) atomicMin(&wrong[1], first);  // one atomic per thread that saw a wrong element
   for (int off = 16; off > 0; off /= 2) bad += __shfl_down_sync(0xffffffffu, bad, off);
-  if ((threadIdx.x & 31) == 0 && bad) atomicAdd(wrong, bad);
+  if ((threadIdx.x & 31) == 0 && bad) atomicAdd(&wrong[0], bad);
 }
 
 constexpr int kThreads = 512;

@@ -14,7 +14,9 @@ namespace dd::comm {
 cudaError_t launch_fill_input(Dtype t, void* p, uint64_t count, Coll coll, int rank, cudaStream_t s);
 // p[j] = value for j < count.
 cudaError_t launch_fill_const(Dtype t, void* p, uint64_t count, int value, cudaStream_t s);
-// *d_wrong += number of j < count with p[j] != expected_value(x, j) (where checked).
+// d_wrong[0] += number of j < count with p[j] != expected_value(x, j) (where checked); d_wrong[1] =
+// min(d_wrong[1], the smallest such j). Callers set d_wrong[0] = 0 and d_wrong[1] = ~0 before the first
+// check.
 cudaError_t launch_check(Dtype t, const void* p, uint64_t count, const ExpectCtx& x,
                          unsigned long long* d_wrong, cudaStream_t s);
 

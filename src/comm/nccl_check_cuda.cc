@@ -6,17 +6,19 @@
 
 namespace dd::comm {
 
-// Adds each active rank's wrong-element count and the elements it compared to its result.
+// Adds each active rank's wrong-element count, its first wrong element and the elements it compared to its
+// result.
 void NcclGroup::collect_wrong(const OpRequest& req, const std::vector<NcclRank*>& active,
                               std::vector<RankResult>& out) {
   const CollInfo& info = coll_info(req.coll);
   for (NcclRank* r : active) {
-    unsigned long long wrong = 0;
+    unsigned long long wrong[2] = {0, ~0ull};  // count, first wrong element
     cudaSetDevice(r->dev);
-    cudaMemcpy(&wrong, r->d_wrong, sizeof(wrong), cudaMemcpyDeviceToHost);
+    cudaMemcpy(wrong, r->d_wrong, sizeof(wrong), cudaMemcpyDeviceToHost);
     for (auto& rr : out)
       if (rr.rank == r->rank) {
-        rr.wrong += int64_t(wrong);
+        rr.wrong += int64_t(wrong[0]);
+        if (wrong[0] > 0) rr.note_wrong_at(int64_t(wrong[1]));
         bool root_only = req.coll == Coll::reduce && r->rank != req.root;
         rr.checked +=
             root_only ? 0 : int64_t(info.size(req.bytes, dtype_size(req.dtype), world, r->rank).check_count);
@@ -35,6 +37,7 @@ Status NcclGroup::prepare_data(const OpRequest& req, const std::vector<NcclRank*
     cudaError_t e = launch_fill_const(req.dtype, r->recv, need.recv, kPoison, r->stream);
     if (e == cudaSuccess) e = launch_fill_input(req.dtype, sendp, s.send_count, req.coll, r->rank, r->stream);
     if (e == cudaSuccess) e = cudaMemsetAsync(r->d_wrong, 0, sizeof(unsigned long long), r->stream);
+    if (e == cudaSuccess) e = cudaMemsetAsync(r->d_wrong + 1, 0xff, sizeof(unsigned long long), r->stream);
     if (e != cudaSuccess)
       return Error{"preparing data on GPU " + std::to_string(r->dev) + ": " + cuda_msg(e)};
   }

@@ -160,7 +160,7 @@ class NcclEngine : public Engine {
         return Error{"cudaStreamCreate on GPU " + std::to_string(r.dev) + ": " + cuda_msg(ce)};
       cudaEventCreate(&r.start);
       cudaEventCreate(&r.stop);
-      if ((ce = cudaMalloc(&r.d_wrong, sizeof(unsigned long long))) != cudaSuccess)
+      if ((ce = cudaMalloc(&r.d_wrong, 2 * sizeof(unsigned long long))) != cudaSuccess)
         return Error{"cudaMalloc on GPU " + std::to_string(r.dev) + ": " + cuda_msg(ce)};
     }
     return ok_status();

@@ -1,6 +1,7 @@
 // OpRequest: one run of one collective (size, dtype, repetitions, deadline); RankResult: what one rank
 // measured and verified for it.
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
@@ -34,9 +35,11 @@ inline bool data_checked(const OpRequest& r) {
 
 struct RankResult {
   int rank = -1;
-  double time_us = 0;   // mean time of one timed iteration
-  int64_t wrong = 0;    // elements that differed from the expected value
-  int64_t checked = 0;  // elements compared
+  double time_us = 0;        // mean time of one timed iteration
+  int64_t wrong = 0;         // elements that differed from the expected value
+  int64_t checked = 0;       // elements compared
+  int64_t first_wrong = -1;  // index of the first wrong element in the checked output (-1: none)
+  void note_wrong_at(int64_t i) { first_wrong = first_wrong < 0 ? i : std::min(first_wrong, i); }
   bool participated = true;
   double alloc_us = 0;  // time spent growing buffers for this run (--timing)
 };

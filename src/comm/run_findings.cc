@@ -30,7 +30,8 @@ Finding wrong_data_finding(const OpOutcome& o) {
   for (const auto& rr : o.ranks)
     if (rr.wrong > 0)
       ev.push_back("rank " + std::to_string(rr.rank) + ": " + std::to_string(rr.wrong) + " of " +
-                   std::to_string(rr.checked) + " elements wrong");
+                   std::to_string(rr.checked) + " elements wrong" +
+                   (rr.first_wrong >= 0 ? ", the first at element " + std::to_string(rr.first_wrong) : ""));
   return comm_failure(
       "comm.data.wrong", op_label(o.req) + " returned wrong data", ev,
       "Wrong results with no error usually mean faulty GPU memory, a broken link or a NCCL bug: run "

@@ -34,6 +34,7 @@ void RunWatch::on_line(int, const std::string& line) {
       rr.rank = r.value("rank", -1);
       rr.time_us = r.value("time_us", 0.0);
       rr.wrong = r.value("wrong", int64_t(0));
+      rr.first_wrong = r.value("first_wrong", int64_t(-1));
       rr.checked = r.value("checked", int64_t(0));
       rr.participated = r.value("participated", true);
       rr.alloc_us = r.value("alloc_us", 0.0);

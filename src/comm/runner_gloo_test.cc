@@ -91,7 +91,9 @@ TEST(GlooRunner, WrongDataIsAFail) {
   ASSERT_NE(f, nullptr) << all_text(r);
   EXPECT_NE(f->title.find("all_reduce"), std::string::npos);
   ASSERT_EQ(f->evidence.size(), 1u);
-  EXPECT_NE(f->evidence[0].find("rank 1: 1 of 1024"), std::string::npos) << f->evidence[0];
+  EXPECT_NE(f->evidence[0].find("rank 1: 1 of 1024 elements wrong, the first at element 0"),
+            std::string::npos)
+      << f->evidence[0];
 }
 
 TEST(GlooRunner, KilledWorkerIsNamedAtOnce) {

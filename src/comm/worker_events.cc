@@ -53,6 +53,7 @@ nlohmann::json result_event(int op, const std::vector<RankResult>& results) {
     rr.push_back({{"rank", r.rank},
                   {"time_us", r.time_us},
                   {"wrong", r.wrong},
+                  {"first_wrong", r.first_wrong},
                   {"checked", r.checked},
                   {"participated", r.participated},
                   {"alloc_us", r.alloc_us}});
