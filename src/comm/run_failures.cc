@@ -1,5 +1,6 @@
 // name_failures: one finding for the root cause of a failed run (a dead worker first, then the first rank
 // that reported an error, then a run that ran out of time), plus workers that exited unclean.
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -136,11 +137,14 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
       ev.push_back("rank " + std::to_string(r) + " last started " +
                    op_label(rec.opt.ops[rec.watch.ranks()[r].last_op]));
   for (auto& w : warning_evidence(out)) ev.push_back(w);
+  std::string what = engine_label(rec.opt) + " test did not finish within " +
+                     std::to_string(rec.total.count() / 1000) + " s";
+  if (auto op = rec.watch.overdue_op())
+    what = op_label(rec.opt.ops[*op]) + " did not finish within its deadline of " +
+           fmt::format("{:.1f}", rec.opt.ops[*op].timeout.count() / 1000.0) + " s";
   return comm_failure(
       not_init.empty() ? "comm.op.timeout" : "comm.init.timeout",
-      engine_label(rec.opt) + " test did not finish within " + std::to_string(rec.total.count() / 1000) +
-          " s: rank(s) " + join_ranks(stuck) + " did not finish",
-      ev,
+      what + ": rank(s) " + join_ranks(stuck) + " did not finish", ev,
       "A rank that never joins or stalls hangs every other rank: check that all ranks start, reach each "
       "other (firewall, NCCL_SOCKET_IFNAME), and are not stuck in their own code.");
 }
@@ -160,7 +164,7 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
     out.findings.push_back(rank_error_finding(out, rec, errored[0]));
     return;
   }
-  if (!rec.finished) {
+  if (!rec.finished || rec.watch.overdue_op()) {
     out.findings.push_back(unfinished_finding(out, rec));
     return;
   }

@@ -13,8 +13,8 @@ namespace dd::comm {
 using rendezvous::Clock;
 
 RunWatch::RunWatch(int world, const std::vector<std::vector<int>>& groups,
-                   const launch::WorkerSupervisor& sup)
-    : world_(world), sup_(sup), st_(world) {
+                   const launch::WorkerSupervisor& sup, const std::vector<OpRequest>& ops)
+    : world_(world), sup_(sup), ops_(ops), st_(world) {
   for (size_t w = 0; w < groups.size(); ++w)
     for (int r : groups[w]) st_[r].worker = int(w);
 }
@@ -60,7 +60,10 @@ void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json&
     s.init_done = true;
     library_ = j.value("lib", "");
   }
-  if (ev == "op_start") s.last_op = j.value("op", -1);
+  if (ev == "op_start") {
+    s.last_op = j.value("op", -1);
+    s.last_op_at = Clock::now();
+  }
   if (ev == "done") s.done = true;
   if (ev == "error") {
     s.error = j.value("msg", "");
@@ -99,7 +102,23 @@ void RunWatch::on_exit(int w) {
   if (!clean && !first_trouble_) first_trouble_ = now;
 }
 
+std::optional<int> RunWatch::find_overdue_op() const {
+  const auto now = Clock::now();
+  for (size_t r = 0; r < st_.size(); ++r) {
+    const RankState& s = st_[r];
+    if (s.worker < 0 || s.done || !s.error.empty() || s.last_op < 0 || size_t(s.last_op) >= ops_.size())
+      continue;
+    auto res = results_.find(s.last_op);
+    if (res != results_.end() && res->second.count(int(r))) continue;  // finished it, not started the next
+    const auto limit = ops_[s.last_op].timeout;
+    if (now > s.last_op_at + limit + limit / 10 + std::chrono::milliseconds(2000)) return s.last_op;
+  }
+  return std::nullopt;
+}
+
 bool RunWatch::should_stop() const {
+  if (!overdue_op_) overdue_op_ = find_overdue_op();
+  if (overdue_op_) return true;
   if (died_worker_ >= 0)  // a dead worker: stop the others at once (after 100 ms if it only aborted,
     return !aborted(died_worker_) ||  // to see whether another rank's death caused that)
            Clock::now() - died_at_ > std::chrono::milliseconds(100);

@@ -18,8 +18,9 @@ namespace dd::comm {
 struct RankState {
   bool ready = false, init_done = false, done = false;
   int last_op = -1;
-  std::string error;        // the worker's error message ("" none)
-  std::string error_stage;  // "init" or "op"
+  rendezvous::Clock::time_point last_op_at{};  // when it started last_op
+  std::string error;                           // the worker's error message ("" none)
+  std::string error_stage;                     // "init" or "op"
   ErrorKind error_kind = ErrorKind::other;
   int worker = -1;
   // --timing: when each event of this rank arrived ("ready", "init_done", "done", "left", "exit"), and the
@@ -33,11 +34,16 @@ inline bool is_timeout(const RankState& s) { return !s.error.empty() && s.error_
 
 class RunWatch {
  public:
-  RunWatch(int world, const std::vector<std::vector<int>>& groups, const launch::WorkerSupervisor& sup);
+  RunWatch(int world, const std::vector<std::vector<int>>& groups, const launch::WorkerSupervisor& sup,
+           const std::vector<OpRequest>& ops);
 
   void on_line(int worker, const std::string& line);  // one event line of a worker
   void on_exit(int worker);                           // a worker was reaped
-  bool should_stop() const;                           // a death or an error: stop the others soon
+  bool should_stop() const;  // a death, an error, or an op past its deadline: stop the others soon
+  // The op some rank started and has not finished, error-free, past the op's own deadline plus a margin
+  // (the per-op watchdog: a frozen rank is named near the op's expected end, not at the whole run's
+  // deadline).
+  std::optional<int> overdue_op() const { return overdue_op_; }
 
   const std::vector<RankState>& ranks() const { return st_; }
   const std::map<int, std::map<int, RankResult>>& results() const { return results_; }  // op -> rank
@@ -48,8 +54,12 @@ class RunWatch {
   bool aborted(int worker) const;
   void on_rank_event(const std::string& ev, int rank, const nlohmann::json& j);
 
+  std::optional<int> find_overdue_op() const;
+
   int world_;
   const launch::WorkerSupervisor& sup_;
+  const std::vector<OpRequest>& ops_;
+  mutable std::optional<int> overdue_op_;
   std::vector<RankState> st_;
   std::map<int, std::map<int, RankResult>> results_;
   std::string library_;

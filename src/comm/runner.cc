@@ -40,7 +40,7 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
     return;
   }
   times.started = rendezvous::Clock::now();
-  RunWatch watch(layout.world, layout.groups, sup);
+  RunWatch watch(layout.world, layout.groups, sup, opt.ops);
   RunRecord rec{opt, layout, watch, sup, specs, facts};
   rec.total = run_budget(opt);
   rec.finished = sup.watch(

@@ -136,6 +136,22 @@ TEST(GlooRunner, StalledWorkerIsNamed) {
   EXPECT_LT(r.wall_s, 1.5 + 5.0);
 }
 
+// A rank frozen in an op with no peer to report a timeout (a one-rank run): the supervisor's per-op watchdog
+// names it shortly after the op's own deadline, long before the whole run's deadline.
+TEST(GlooRunner, FrozenOpIsNamedNearItsDeadline) {
+  RunOptions o = gloo_options(1);
+  o.ops = {op(Coll::all_reduce, 4096), op(Coll::all_reduce, 4096), op(Coll::all_reduce, 4096)};
+  o.ops[1].timeout = std::chrono::milliseconds(1000);
+  o.ops[2].timeout = std::chrono::milliseconds(60000);  // the whole run's deadline is over a minute
+  o.fault = "0:stall@1";
+  RunOutcome r = run_collectives(o, bare_node());
+  EXPECT_FALSE(r.ok);
+  const auto* f = find(r, "comm.op.timeout");
+  ASSERT_NE(f, nullptr) << all_text(r);
+  EXPECT_NE(f->title.find("did not finish within its deadline of 1.0 s"), std::string::npos) << f->title;
+  EXPECT_LT(r.wall_s, 1.0 + 5.0);
+}
+
 TEST(GlooRunner, WorkerExitIsNamedWithStatus) {
   RunOptions o = gloo_options(2);
   o.ops = {op(Coll::all_reduce, 4096)};
