@@ -22,7 +22,7 @@ sleep 0.3
 KILLED=$SECONDS
 for p in $(ip netns pids "$N2"); do kill -9 "$p" 2>/dev/null; done
 { wait "$NL_PID_n2"; } 2>/dev/null
-for i in 0 1; do nl_wait n$i 30 || { cat "$NL_DIR/n$i.out" "$NL_DIR/n$i.err"; exit 1; }; done
+nl_wait_nodes 30 n0 n1
 took=$((SECONDS - KILLED))
 for i in 0 1; do
   expect n$i "xnode2\(2\) \(ranks 4-5\) stopped answering during the cross-node (warmup|verify|bandwidth) phase"

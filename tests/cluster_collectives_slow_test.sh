@@ -15,7 +15,7 @@ ip netns exec "${NL_ID}n2" tc qdisc add dev eth0 root tbf rate 20mbit burst 32kb
 PORT=$((30000 + RANDOM % 20000))
 T0=$SECONDS
 nl_start_check_nodes 3 "$PORT" --collectives --timeout 30
-for i in 0 1 2; do nl_wait n$i 60 || { cat "$NL_DIR/n$i.out" "$NL_DIR/n$i.err"; exit 1; }; done
+nl_wait_nodes 60 n0 n1 n2
 for i in 0 1 2; do
   expect n$i "cluster.collectives.ok"
   expect n$i "xnode2\(2\) is slow: every node pair with it runs below a third of the best pair.*cluster.collectives.slow_pair"

@@ -93,6 +93,14 @@ nl_wait() {
   done
 }
 
+# nl_wait_nodes SECONDS NAME...: nl_wait on each; the first that does not end prints its output and fails
+# the test.
+nl_wait_nodes() {
+  local secs=$1 n
+  shift
+  for n in "$@"; do nl_wait "$n" "$secs" || { cat "$NL_DIR/$n.out" "$NL_DIR/$n.err"; exit 1; }; done
+}
+
 nl_rc() { cat "$NL_DIR/$1.rc"; }
 # nl_kill NAME: SIGKILL the command itself (its pid was recorded when it started).
 nl_kill() { kill -9 "$(cat "$NL_DIR/$1.rc.pid")"; }
