@@ -5,23 +5,7 @@
 set -u
 BIN=${1:?usage: $0 path/to/distdoctor}
 FIX=$(cd "$(dirname "$0")/../fixtures/logs" && pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/dd_explain_cli.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fails=0
-check() {  # description, expected rc, command...
-  local desc=$1 want=$2
-  shift 2
-  "$@" >"$T/out" 2>"$T/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL: $desc: exit $rc, want $want"; head -20 "$T/out" "$T/err"; fails=$((fails + 1))
-  else
-    echo "ok: $desc"
-  fi
-}
-expect() {  # description, file, text that must be in it
-  if grep -qF -- "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: no '$3' in $2"; cat "$2"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/cli_test_lib.sh"
 
 # A bracketed NCCL line is read as written: the interface and address come back in the reading.
 check "bracketed NCCL line" 0 "$BIN" explain "[0] NCCL INFO NET/Socket : Using [0]eth0:10.10.10.1<0> [1]"
@@ -71,5 +55,4 @@ cp "$FIX/real/duplicate_gpu.log" "$T/[run1, a].log"
 check "bracketed log path" 2 "$BIN" logs --brief "$T/[run1, a].log"
 expect "the file was read" "$T/out" "nccl.duplicate_gpu"
 
-[ "$fails" -eq 0 ] || { echo "FAIL: $fails check(s) failed"; exit 1; }
-echo "explain_cli_test: all passed"
+cli_finish explain_cli_test

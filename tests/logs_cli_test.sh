@@ -4,23 +4,7 @@
 set -u
 BIN=${1:?usage: $0 path/to/distdoctor}
 FIX=$(cd "$(dirname "$0")/../fixtures/logs" && pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/dd_logs_cli.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fails=0
-check() {  # description, expected rc, command...
-  local desc=$1 want=$2
-  shift 2
-  "$@" > "$T/out" 2> "$T/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then
-    echo "FAIL: $desc: exit $rc, want $want"; head -20 "$T/out" "$T/err"; fails=$((fails + 1))
-  else
-    echo "ok: $desc"
-  fi
-}
-expect_out() {  # description, text that must be in the last output
-  if grep -qF -- "$2" "$T/out"; then echo "ok: $1"; else echo "FAIL: $1: no '$2' in output"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/cli_test_lib.sh"
 
 check "healthy logs pass" 0 "$BIN" logs "$FIX/healthy"
 expect_out "summary lists ranks" "Init COMPLETE 1/1"
@@ -62,5 +46,4 @@ check "explain logs id" 0 "$BIN" explain logs.coll.desync
 check "explain --list" 0 "$BIN" explain --list
 expect_out "list has catalogue ids" "nccl.shm_alloc"
 check "explain unknown" 3 "$BIN" explain "nothing like an error"
-[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
-echo "all logs CLI checks passed"
+cli_finish logs_cli_test
