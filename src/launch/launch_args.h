@@ -1,0 +1,28 @@
+// The `launch` command's options, parsed once by cli/launch.cc and read by const reference by the launch
+// flow (launch_flow.cc), the node agent and the preflight.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cluster/job_spec.h"
+
+namespace dd::launch {
+
+struct LaunchArgs {
+  std::vector<std::string> command;  // CMD ARGS... after "--"
+  std::string nproc = "1";           // --nproc-per-node N|gpu
+  cluster::ClusterArgs cluster;  // --nnodes, --node-rank, --master, --token, --token-file, --timeout (join)
+  std::string log_dir = "distdoctor-logs";  // --log-dir
+  std::string job_id;                       // --job-id ("" = the launcher's, else made by node rank 0)
+  std::string tee = "0";                    // --tee all|none|RANK
+  int max_restarts = 0;                     // --max-restarts
+  double hang_timeout_s = 0;                // --hang-timeout (0 = off)
+  double grace_s = 5;                       // --grace: SIGTERM -> SIGKILL
+  int job_port = 0;                         // --job-port (0 = a free one, chosen by node rank 0)
+  bool no_preflight = false;                // --no-preflight
+  bool bind_gpu = false;                    // --bind-gpu
+  bool json = false;                        // --json: the final report as JSON on stdout
+  std::string nccl_lib;                     // --nccl-lib for the preflight's node rules
+};
+
+}  // namespace dd::launch

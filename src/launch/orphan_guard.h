@@ -1,0 +1,33 @@
+// OrphanGuard: a small process forked before any worker or thread. When the launcher dies without dismissing
+// it (SIGKILL, a crash), its pipe reads end-of-file and it SIGKILLs every worker process group the launcher
+// registered, so no worker outlives the launcher. It ignores SIGINT/SIGTERM/SIGHUP (the launcher handles
+// those).
+#pragma once
+#include <sys/types.h>
+
+#include <memory>
+
+#include "common/result.h"
+
+namespace dd::launch {
+
+class OrphanGuard {
+ public:
+  // Forks the guard. Call before any thread starts (the child runs only async-signal-safe code anyway).
+  static Result<std::unique_ptr<OrphanGuard>> start();
+  ~OrphanGuard();  // dismisses
+  OrphanGuard(const OrphanGuard&) = delete;
+  OrphanGuard& operator=(const OrphanGuard&) = delete;
+
+  void watch_group(pid_t pgid);   // kill this group if the launcher dies
+  void forget_group(pid_t pgid);  // its workers are reaped and the group is empty
+  void dismiss();                 // normal end: the guard exits without killing anything
+  pid_t pid() const { return pid_; }
+
+ private:
+  OrphanGuard(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
+  pid_t pid_ = -1;
+  int fd_ = -1;  // write end of the guard's pipe (O_CLOEXEC: workers never hold it)
+};
+
+}  // namespace dd::launch

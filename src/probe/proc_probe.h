@@ -1,0 +1,32 @@
+// One process as /proc shows it (state, wait channel, CPU time) and its Python stack from `py-spy dump`: the
+// evidence of a hang report. Reads only /proc/PID and runs only py-spy, each with a deadline.
+#pragma once
+#include <sys/types.h>
+
+#include <string>
+
+namespace dd::probe {
+
+struct ProcSnapshot {
+  bool ok = false;
+  std::string error;       // "no such process"
+  char state = '?';        // R S D T Z ...
+  std::string state_name;  // "S (sleeping)"
+  std::string wchan;       // /proc/PID/wchan ("0" or "" = none)
+  double cpu_s = 0;        // utime + stime of every thread, seconds
+  int threads = 0;
+};
+
+// proc_root: "/proc" (tests pass a recorded tree).
+ProcSnapshot read_proc(pid_t pid, const std::string& proc_root = "/proc");
+
+struct PyStack {
+  bool ok = false;
+  std::string text;   // py-spy's output
+  std::string error;  // "py-spy not on PATH", "timed out after 5000 ms", its stderr
+};
+
+// Finds py-spy on path_env (a PATH value) and runs `py-spy dump --pid PID` with a deadline.
+PyStack py_spy_dump(pid_t pid, const std::string& path_env, int deadline_ms = 5000);
+
+}  // namespace dd::probe
