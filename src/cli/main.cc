@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     runners.emplace_back(sub, c.setup(*sub));
   }
   try {
-    app.parse(argc, argv);
+    app.parse(dd::cli::split_trailing_command(argc, argv), argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     // Help and version are successes; a bad command line is "could not run".

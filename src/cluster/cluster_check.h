@@ -8,19 +8,11 @@
 #include "cluster/cross_node_step.h"
 #include "cluster/job_spec.h"
 #include "cluster/launcher_env.h"
+#include "cluster/session.h"
 #include "common/result.h"
 #include "probe/facts.h"
 
 namespace dd::cluster {
-
-// Who this process is in the run and where the job meets (pure: from the options and the environment).
-struct ClusterPlan {
-  LauncherInfo launcher;
-  JobSpec spec;
-  // The first local rank of each node (every node by hand) publishes its node's facts; the other ranks
-  // publish only their identity.
-  bool publishes_facts() const { return spec.by_hand || spec.local_rank == 0; }
-};
 
 Result<ClusterPlan> plan_cluster_check(const CheckArgs& args, const EnvMap& env);
 

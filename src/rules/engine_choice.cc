@@ -27,6 +27,25 @@ int visible_gpu_count(const probe::NodeFacts& f) {
   return f.cuda.device_count > 0 ? f.cuda.device_count : 0;
 }
 
+std::vector<std::string> visible_gpu_ids(const probe::NodeFacts& f) {
+  std::vector<std::string> ids;
+  const int n = visible_gpu_count(f);
+  if (f.cuda.visible_devices_set && n > 0) {
+    std::string item;
+    for (char c : f.cuda.visible_devices + ",") {
+      if (c != ',') {
+        if (c != ' ') item += c;
+        continue;
+      }
+      ids.push_back(item);
+      item.clear();
+    }
+    return ids;
+  }
+  for (int i = 0; i < n; ++i) ids.push_back(std::to_string(i));
+  return ids;
+}
+
 NcclLibChoice choose_nccl_lib(const probe::NodeFacts& f, const std::string& flag) {
   if (!flag.empty()) {
     for (const auto& l : f.nccl.libs)

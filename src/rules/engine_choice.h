@@ -3,6 +3,7 @@
 // in the run's library line).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "probe/facts.h"
 
@@ -11,6 +12,10 @@ namespace dd::rules {
 // GPUs a process started here may use: the CUDA_VISIBLE_DEVICES entries when it is set ("", "-1", "none",
 // "NoDevFiles": none), else the GPUs NVML lists, else CUDA's device count when it was probed.
 int visible_gpu_count(const probe::NodeFacts& f);
+
+// The ids a launcher hands out one per worker (--bind-gpu): the CUDA_VISIBLE_DEVICES entries as written when
+// it is set, else "0" .. "n-1" for the visible GPUs.
+std::vector<std::string> visible_gpu_ids(const probe::NodeFacts& f);
 
 struct NcclLibChoice {
   std::string path;     // library to dlopen; "" = none found (the worker then tries libnccl.so.2)

@@ -34,6 +34,18 @@ TEST(EngineChoice, VisibleGpusFromCudaVisibleDevicesThenNvml) {
   }
 }
 
+TEST(EngineChoice, GpuIdsForBindGpuKeepCudaVisibleDevicesEntries) {
+  probe::NodeFacts f;
+  EXPECT_TRUE(visible_gpu_ids(f).empty());
+  f.gpu.gpus.resize(3);
+  EXPECT_EQ(visible_gpu_ids(f), (std::vector<std::string>{"0", "1", "2"}));
+  f.cuda.visible_devices_set = true;
+  f.cuda.visible_devices = "5, GPU-1a2b";
+  EXPECT_EQ(visible_gpu_ids(f), (std::vector<std::string>{"5", "GPU-1a2b"}));
+  f.cuda.visible_devices = "-1";
+  EXPECT_TRUE(visible_gpu_ids(f).empty());
+}
+
 TEST(EngineChoice, NcclLibFlagThenFrameworkThenLoader) {
   probe::NodeFacts f;
   f.nccl.libs = {

@@ -1,0 +1,101 @@
+// `distdoctor launch [options] -- CMD ARGS...`: parse the options once (launch::LaunchArgs), start the orphan
+// guard before anything else, read this node's facts, and hand over to launch::run_launch.
+#include <iostream>
+
+#include "cli/command.h"
+#include "launch/launch_args.h"
+#include "launch/launch_flow.h"
+#include "launch/orphan_guard.h"
+#include "launch/stop_signals.h"
+#include "probe/collect.h"
+#include "probe/env_probe.h"
+#include "probe/self_probe.h"
+#include "report/report.h"
+
+namespace dd::cli {
+
+namespace {
+
+void add_job_options(CLI::App& sub, launch::LaunchArgs& a) {
+  sub.add_option("--nproc-per-node", a.nproc,
+                 "Workers on this node: a count, or \"gpu\" for one per visible GPU");
+  sub.add_option("--log-dir", a.log_dir, "Where each worker's log goes: DIR/JOB/ATTEMPT/nodeN.rankR.log")
+      ->capture_default_str();
+  sub.add_option("--job-id", a.job_id, "Job name in the log path and TORCHELASTIC_RUN_ID (default: made up)");
+  sub.add_option("--tee", a.tee, "Whose output the terminal shows: 0 (rank 0, default), a rank, all, none");
+  sub.add_option("--max-restarts", a.max_restarts, "Restart the whole job up to K times after a failure")
+      ->check(CLI::Range(0, 1000));
+  sub.add_option(
+         "--hang-timeout", a.hang_timeout_s,
+         "Report and stop a job whose workers print nothing for S seconds while one of them uses no CPU")
+      ->check(CLI::Range(0.0, 86400.0 * 30));
+  sub.add_option("--grace", a.grace_s,
+                 "Seconds between SIGTERM and SIGKILL when stopping workers (default 5)")
+      ->check(CLI::Range(0.0, 3600.0));
+  sub.add_option("--job-port", a.job_port,
+                 "Fixed MASTER_PORT for the job (default: a free port on node rank 0)")
+      ->check(CLI::Range(1, 65535));
+  sub.add_flag("--no-preflight", a.no_preflight, "Start the workers without the preflight checks");
+  sub.add_flag("--bind-gpu", a.bind_gpu, "Give each worker one GPU through CUDA_VISIBLE_DEVICES");
+  sub.add_flag("--json", a.json, "Print the final report as JSON on stdout (worker lines go to stderr)");
+  sub.add_option("--nccl-lib", a.nccl_lib, "The libnccl.so the job loads, for the preflight");
+}
+
+void add_node_options(CLI::App& sub, launch::LaunchArgs& a) {
+  auto& c = a.cluster;
+  c.timeout_s = 300;
+  sub.add_option("--nnodes", c.nnodes, "Nodes in the job (run launch on each; the first prints the command)")
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--node-rank", c.node_rank, "This node's rank, 0 .. nnodes-1 (0 runs the store)")
+      ->check(CLI::Range(0, 1 << 20));
+  sub.add_option("--master", c.master, "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT");
+  sub.add_option("--token", c.token, "Job token (prefer --token-file or DISTDOCTOR_TOKEN: argv is public)");
+  sub.add_option("--token-file", c.token_file, "Read the job token from this file");
+  sub.add_option("--timeout", c.timeout_s,
+                 "Seconds for the nodes to meet and pass the preflight (default 300)")
+      ->check(CLI::Range(1.0, 86400.0));
+}
+
+int run(const launch::LaunchArgs& parsed) {
+  launch::LaunchArgs a = parsed;
+  const TrailingCommand& tc = trailing_command();
+  a.command = tc.words;
+  bool follower = a.cluster.node_rank > 0;
+  if (a.command.empty() && !follower) {
+    std::cerr
+        << "distdoctor launch: give the command to run after --, e.g. distdoctor launch --nproc-per-node 2 "
+           "-- python train.py\n";
+    return report::kExitCannotRun;
+  }
+  // First: the guard must be forked before any thread exists, and signals counted before workers start.
+  auto guard = launch::OrphanGuard::start();
+  if (!guard) {
+    std::cerr << "distdoctor launch: " << guard.error().message() << "\n";
+    return report::kExitCannotRun;
+  }
+  launch::install_stop_signals();
+  const probe::EnvMap env = probe::read_environment();
+  probe::ProbeOptions po;
+  po.nccl_lib = a.nccl_lib;
+  const probe::NodeFacts facts = probe::collect_node_facts(po, env);
+  const probe::SelfProcess self = probe::read_self_process();
+  int rc = launch::run_launch({a, facts, self, env, guard->get()});
+  (*guard)->dismiss();
+  return rc;
+}
+
+}  // namespace
+
+Runner setup_launch(CLI::App& sub) {
+  auto a = std::make_shared<launch::LaunchArgs>();
+  add_job_options(sub, *a);
+  add_node_options(sub, *a);
+  sub.footer(
+      "CMD ARGS: the job, after --. Workers get RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT and "
+      "the rest of torchrun's and Paddle's variables. Exit code: the failing worker's (128+signal), 124 for "
+      "a "
+      "hang, 0 when all succeed, 2 when the preflight stops the job, 3 when launch cannot start it.");
+  return [a] { return run(*a); };
+}
+
+}  // namespace dd::cli

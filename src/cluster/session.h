@@ -1,0 +1,41 @@
+// The pieces of joining a multi-node run that `check` and `launch` share: who this process is (ClusterPlan),
+// the job token, this process's Member record, and the finding for a store that cannot be opened.
+#pragma once
+#include <string>
+
+#include "cluster/job_spec.h"
+#include "cluster/launcher_env.h"
+#include "cluster/view.h"
+#include "common/result.h"
+#include "probe/facts.h"
+#include "report/finding.h"
+
+namespace dd::cluster {
+
+// Who this process is in the run and where the job meets (pure: from the options and the environment).
+struct ClusterPlan {
+  LauncherInfo launcher;
+  JobSpec spec;
+  // The first local rank of each node (every node by hand) publishes its node's facts; the other ranks
+  // publish only their identity.
+  bool publishes_facts() const { return spec.by_hand || spec.local_rank == 0; }
+};
+
+Result<ClusterPlan> plan_cluster(const ClusterArgs& args, const EnvMap& env);
+
+struct TokenChoice {
+  std::string token;
+  std::string note;  // where it came from, for the report
+};
+
+// Token: flag, file, env; the first node of a by-hand job makes one; a launcher job derives one. command
+// ("check", "launch") prefixes the warning printed for a token file readable by others.
+Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, const std::string& command);
+
+// This process as it announces itself at join time.
+Member make_self(const ClusterPlan& plan, const probe::NodeFacts& facts);
+
+// The finding for a store that could not be opened: refused token, port taken, master unreachable.
+report::Finding store_finding(const Error& e, const std::string& url, double timeout_s, bool serve);
+
+}  // namespace dd::cluster

@@ -1,0 +1,212 @@
+// The node agent's loop for one attempt (see attempt.h): start, watch, stop on the first failure anywhere.
+#include "launch/attempt.h"
+
+#include <fmt/format.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "launch/attempt_agent.h"
+#include "launch/redact.h"
+#include "launch/stop_signals.h"
+#include "logs/analyze.h"
+#include "logs/catalogue.h"
+#include "logs/python_traceback.h"
+#include "probe/proc_probe.h"
+
+namespace dd::launch {
+
+using namespace std::chrono_literals;
+
+AttemptRecord run_attempt(const AttemptSetup& setup, int attempt) {
+  return AttemptAgent(setup, attempt).run();
+}
+
+int64_t AttemptAgent::wall_ms(Clock::time_point t) const {
+  auto now_wall = std::chrono::system_clock::now();
+  auto wall = now_wall - std::chrono::duration_cast<std::chrono::system_clock::duration>(Clock::now() - t);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(wall.time_since_epoch()).count();
+}
+
+void AttemptAgent::raise_stop(StopEvent ev) {
+  if (stop_) return;
+  stop_seen_ = Clock::now();
+  ev.node_rank = ev.node_rank < 0 ? joined().node_rank : ev.node_rank;
+  ev.wall_ms = wall_ms(stop_seen_);
+  stop_ = ev;
+  if (ev.cause == StopCause::master_lost) return;  // nobody to tell
+  const auto deadline = Clock::now() + 2s;
+  auto n = joined().store->add(keys::in_attempt(attempt_, "stopn"), 1, deadline);
+  if (n && *n == 1)
+    (void)joined().store->set(keys::in_attempt(attempt_, "stop"), nlohmann::json(ev).dump(), deadline);
+}
+
+void AttemptAgent::note_store_error(const Error& e, const char* during) {
+  if (joined().node_rank == 0 || stop_) return;
+  StopEvent ev;
+  ev.cause = StopCause::master_lost;
+  ev.detail = fmt::format("the store on node rank 0 stopped answering {}: {}", during, e.message());
+  raise_stop(ev);
+}
+
+bool AttemptAgent::start_workers() {
+  auto layout = agree_layout(s_, attempt_);
+  if (!layout) {
+    StopEvent ev;
+    ev.cause = joined().node_rank == 0 ? StopCause::node_lost : StopCause::master_lost;
+    ev.detail = layout.error().message();
+    raise_stop(ev);
+    return false;
+  }
+  layout_ = std::move(*layout);
+  const int node = joined().node_rank;
+  const NodeHello& me = joined().nodes[size_t(node)];
+  WorkerEnvOptions eo;
+  eo.bind_gpu = joined().job.bind_gpu;
+  eo.gpu_ids = me.gpu_ids;
+  for (const auto& e : s_.base_env) {
+    eo.user_has_omp_threads |= e.rfind("OMP_NUM_THREADS=", 0) == 0;
+    eo.user_has_pythonunbuffered |= e.rfind("PYTHONUNBUFFERED=", 0) == 0;
+  }
+  std::vector<WorkerSpec> specs;
+  std::vector<OutputTail::Source> sources;
+  const std::string& tee = s_.args.tee;
+  for (int lr = 0; lr < me.nproc; ++lr) {
+    int rank = layout_.first_rank(node) + lr;
+    WorkerSpec w;
+    w.argv = joined().job.command;
+    w.argv[0] = s_.program;
+    w.env = worker_env(layout_, node, lr, eo);
+    w.log_path = worker_log_path(s_.args.log_dir, layout_.job_id, attempt_, node, rank);
+    w.event_fd = -1;
+    w.die_with_parent = true;
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(w.log_path).parent_path(), ec);
+    bool echo = tee == "all" || tee == std::to_string(rank);
+    sources.push_back({w.log_path, fmt::format("[{}:{}] ", node, rank), echo});
+    ranks_.push_back(rank);
+    logs_.push_back(w.log_path);
+    specs.push_back(std::move(w));
+  }
+  cpu_.resize(specs.size());
+  tail_ = std::make_unique<OutputTail>(sources, s_.out_fd, 200);
+  t0_ = Clock::now();
+  if (auto st = sup_.start(specs, s_.base_env); !st) {
+    StopEvent ev;
+    ev.cause = StopCause::worker_failed;
+    ev.rank = ranks_.empty() ? -1 : ranks_.front() + int(sup_.workers().size());
+    ev.root.rank = ev.rank;
+    ev.root.node_rank = node;
+    ev.root.exit_code = 127;
+    ev.root.end_wall_ms = wall_ms(Clock::now());
+    ev.root.tail = {redact_text(st.error().message())};
+    ev.root.log_path = ev.rank >= 0 ? logs_[size_t(ev.rank - ranks_.front())] : "";
+    raise_stop(ev);
+  }
+  for (const auto& w : sup_.workers())
+    if (s_.guard) s_.guard->watch_group(w.pid);
+  started_ = true;
+  return true;
+}
+
+void AttemptAgent::on_worker_exit(int i) {
+  const WorkerState& w = sup_.workers()[size_t(i)];
+  tail_->finish(size_t(i));
+  bool failed = !w.killed_by_us && (WIFSIGNALED(w.wait_status) || WEXITSTATUS(w.wait_status) != 0);
+  if (!failed || stop_) return;
+  StopEvent ev;
+  ev.cause = StopCause::worker_failed;
+  ev.rank = ranks_[size_t(i)];
+  ev.root = rank_record(size_t(i));
+  std::string text;
+  for (const auto& l : ev.root.tail) text += l + "\n";
+  ev.diagnosis = logs::match_text(text, logs::Catalogue::builtin());
+  raise_stop(ev);
+}
+
+void AttemptAgent::poll_stop_key() {
+  if (stop_) return;
+  auto key = keys::in_attempt(attempt_, "stop");
+  auto have = joined().store->check({key}, Clock::now() + 3s);
+  if (!have) return note_store_error(have.error(), "while watching for a stop");
+  if (!(*have)[0]) return;
+  auto v = joined().store->get(key, Clock::now() + 3s);
+  if (!v) return note_store_error(v.error(), "while reading the stop");
+  StopEvent ev;
+  try {
+    ev = nlohmann::json::parse(*v).get<StopEvent>();
+  } catch (const std::exception& e) {
+    ev.cause = StopCause::master_lost;
+    ev.detail = std::string("unreadable stop event: ") + e.what();
+  }
+  stop_seen_ = Clock::now();
+  stop_ = ev;
+}
+
+void AttemptAgent::poll_done() {
+  if (!done_set_) {
+    for (const auto& w : sup_.workers())
+      if (!w.exited || WIFSIGNALED(w.wait_status) || WEXITSTATUS(w.wait_status) != 0) return;
+    done_set_ = true;
+    if (auto st = joined().store->set(keys::in_attempt(attempt_, "done", joined().node_rank), "1",
+                                      Clock::now() + 3s);
+        !st)
+      return note_store_error(st.error(), "while reporting success");
+  }
+  std::vector<std::string> names;
+  for (int n = 0; n < joined().nnodes; ++n) names.push_back(keys::in_attempt(attempt_, "done", n));
+  auto have = joined().store->check(names, Clock::now() + 3s);
+  if (!have) return note_store_error(have.error(), "while waiting for the other nodes to finish");
+  all_done_ = std::all_of(have->begin(), have->end(), [](bool b) { return b; });
+}
+
+void AttemptAgent::watch_loop() {
+  auto next_store = Clock::now(), next_beat = Clock::now();
+  while (!stop_ && !all_done_) {
+    bool all_exited =
+        std::all_of(sup_.workers().begin(), sup_.workers().end(), [](auto& w) { return w.exited; });
+    if (all_exited)
+      std::this_thread::sleep_for(50ms);
+    else
+      sup_.watch(
+          Clock::now() + 50ms, nullptr, [this](int i) { on_worker_exit(i); }, [] { return true; });
+    tail_->poll();
+    if (stop_) break;
+    if (int sig = stop_signal()) {
+      StopEvent ev;
+      ev.cause = StopCause::interrupted;
+      const char* abbrev = sigabbrev_np(sig);
+      ev.detail = abbrev ? std::string("SIG") + abbrev : fmt::format("signal {}", sig);
+      raise_stop(ev);
+      break;
+    }
+    auto now = Clock::now();
+    if (now >= next_store) {
+      poll_stop_key();
+      if (!stop_) poll_done();
+      next_store = now + 100ms;
+    }
+    if (!stop_ && now >= next_beat) {
+      heartbeat();
+      next_beat = now + 500ms;
+    }
+  }
+}
+
+AttemptRecord AttemptAgent::run() {
+  AttemptRecord rec;
+  rec.attempt = attempt_;
+  rec.command = joined().job.command;
+  for (auto& w : rec.command) w = redact_text(w);
+  if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
+  if (start_workers() && !stop_) watch_loop();
+  if (stop_) stop_workers();
+  gather(rec);
+  rec.duration_s = std::chrono::duration<double>(Clock::now() - t0_).count();
+  rec.stop_latency_s = stop_latency_s_;
+  settle_root_cause(rec);
+  return rec;
+}
+
+}  // namespace dd::launch

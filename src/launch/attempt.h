@@ -1,0 +1,44 @@
+// One attempt of a launch on this node: agree on the layout (ports, MASTER_PORT), start the local workers
+// with their env and log files, watch them (exits, output, heartbeats, the stop key, signals, hangs), stop
+// them on the first failure anywhere, and gather every node's record of what happened.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "launch/launch_args.h"
+#include "launch/launch_facts.h"
+#include "launch/launch_join.h"
+#include "launch/orphan_guard.h"
+#include "launch/worker_env.h"
+#include "probe/facts.h"
+
+namespace dd::launch {
+
+// What every attempt of this launch shares.
+struct AttemptSetup {
+  const LaunchArgs& args;
+  const JoinedNodes& joined;
+  const probe::NodeFacts& facts;
+  const std::vector<std::string>& base_env;  // the launcher's environment ("NAME=value")
+  std::string program;                       // command[0] resolved on PATH
+  std::string path_env;                      // PATH (py-spy lookup)
+  OrphanGuard* guard = nullptr;
+  int out_fd = 1;           // where worker lines are echoed (2 with --json)
+  double lost_after_s = 5;  // a node without a heartbeat for this long is lost
+};
+
+AttemptRecord run_attempt(const AttemptSetup& setup, int attempt);
+
+// Layout of one attempt: this node publishes its ports (node rank 0 also MASTER_PORT) and reads the others'.
+// An Error when a node does not answer (the caller turns it into a lost node or master).
+Result<JobLayout> agree_layout(const AttemptSetup& setup, int attempt);
+
+// The log file of a worker: {log_dir}/{job_id}/{attempt}/node{N}.rank{R}.log
+std::string worker_log_path(const std::string& log_dir, const std::string& job_id, int attempt, int node_rank,
+                            int rank);
+
+// The root cause across every node's records: the failed worker that ended first (wall clock), which may be
+// an earlier one than the node that published the stop saw. Rewrites stop.root / stop.rank.
+void settle_root_cause(AttemptRecord& rec);
+
+}  // namespace dd::launch

@@ -1,0 +1,56 @@
+// The node agent of one attempt (internal to attempt.cc and attempt_records.cc): its state and steps.
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "launch/attempt.h"
+#include "launch/hang_watch.h"
+#include "launch/output_tail.h"
+#include "launch/worker_supervisor.h"
+
+namespace dd::launch {
+
+class AttemptAgent {
+ public:
+  using Clock = std::chrono::steady_clock;
+  AttemptAgent(const AttemptSetup& s, int attempt) : s_(s), attempt_(attempt) {}
+  AttemptRecord run();
+
+ private:
+  const JoinedNodes& joined() const { return s_.joined; }
+  bool start_workers();
+  void watch_loop();
+  void on_worker_exit(int i);
+  void raise_stop(StopEvent ev);  // publishes it (first one wins) and ends the loop
+  void poll_stop_key();
+  void heartbeat();
+  void lead_checks(const Beat& mine);
+  void poll_done();
+  void note_store_error(const Error& e, const char* during);
+  void stop_workers();
+  RankRecord rank_record(size_t i);
+  RankRecord hang_snapshot(size_t i, Clock::time_point now);
+  NodeRecord node_record();
+  void gather(AttemptRecord& rec);
+  int64_t wall_ms(Clock::time_point t) const;
+
+  const AttemptSetup& s_;
+  int attempt_;
+  JobLayout layout_;
+  WorkerSupervisor sup_;
+  std::unique_ptr<OutputTail> tail_;
+  std::vector<int> ranks_;  // global rank of each local worker
+  std::vector<std::string> logs_;
+  std::vector<CpuWindow> cpu_;
+  std::map<size_t, RankRecord> snapshots_;  // hang evidence taken before the stop
+  std::optional<StopEvent> stop_;
+  std::optional<BeatBoard> board_;
+  Clock::time_point t0_ = Clock::now();
+  Clock::time_point stop_seen_{};
+  int64_t beat_seq_ = 0;
+  bool done_set_ = false, all_done_ = false, started_ = false;
+  double stop_latency_s_ = -1;
+};
+
+}  // namespace dd::launch

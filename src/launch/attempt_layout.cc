@@ -1,0 +1,67 @@
+// agree_layout, worker_log_path and settle_root_cause (see attempt.h).
+#include <fmt/format.h>
+
+#include "launch/attempt.h"
+#include "launch/free_ports.h"
+#include "launch/job_settings.h"
+#include "logs/analyze.h"
+#include "logs/catalogue.h"
+
+namespace dd::launch {
+
+using namespace std::chrono_literals;
+using rendezvous::Clock;
+
+std::string worker_log_path(const std::string& log_dir, const std::string& job_id, int attempt, int node_rank,
+                            int rank) {
+  return fmt::format("{}/{}/{}/node{}.rank{}.log", log_dir, job_id, attempt, node_rank, rank);
+}
+
+Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {
+  const JoinedNodes& j = s.joined;
+  const NodeHello& me = j.nodes[size_t(j.node_rank)];
+  auto ports = pick_free_ports(me.nproc + (j.node_rank == 0 && j.job.job_port == 0 ? 1 : 0));
+  if (!ports) return ports.error();
+  NodeSlot slot{j.node_rank, me.host, me.addr, me.nproc, {}};
+  slot.ports.assign(ports->begin(), ports->begin() + me.nproc);
+  nlohmann::json js = {{"ports", slot.ports}};
+  if (j.node_rank == 0) js["master_port"] = j.job.job_port ? j.job.job_port : ports->back();
+  const auto deadline = Clock::now() + std::chrono::milliseconds(int64_t(s.args.cluster.timeout_s * 1000));
+  if (auto st = j.store->set(keys::in_attempt(attempt, "slot", j.node_rank), js.dump(), deadline); !st)
+    return st.error();
+  JobLayout layout;
+  layout.master_addr = j.job.master_addr;
+  layout.job_id = j.job.job_id;
+  layout.attempt = attempt;
+  layout.max_restarts = j.job.max_restarts;
+  for (int n = 0; n < j.nnodes; ++n) {
+    auto v = j.store->get(keys::in_attempt(attempt, "slot", n), deadline);
+    if (!v)
+      return Error::make(v.error().kind, fmt::format("node rank {} did not start attempt {}: {}", n, attempt,
+                                                     v.error().message()));
+    auto p = nlohmann::json::parse(*v, nullptr, false);
+    if (p.is_discarded()) return Error::make(ErrorKind::protocol, fmt::format("node rank {}: bad slot", n));
+    const NodeHello& h = j.nodes[size_t(n)];
+    layout.nodes.push_back(NodeSlot{n, h.host, h.addr, h.nproc, p.value("ports", std::vector<int>{})});
+    if (n == 0) layout.master_port = p.value("master_port", 0);
+  }
+  return layout;
+}
+
+void settle_root_cause(AttemptRecord& rec) {
+  if (rec.stop.cause != StopCause::worker_failed) return;
+  const RankRecord* first = nullptr;
+  for (const auto& n : rec.nodes)
+    for (const auto& r : n.ranks)
+      if (r.failed() && (!first || r.end_wall_ms < first->end_wall_ms)) first = &r;
+  if (!first || first->rank == rec.stop.rank) return;
+  if (rec.stop.root.end_wall_ms > 0 && rec.stop.root.end_wall_ms <= first->end_wall_ms) return;
+  rec.stop.root = *first;
+  rec.stop.rank = first->rank;
+  rec.stop.node_rank = first->node_rank;
+  std::string text;
+  for (const auto& l : first->tail) text += l + "\n";
+  rec.stop.diagnosis = logs::match_text(text, logs::Catalogue::builtin());
+}
+
+}  // namespace dd::launch

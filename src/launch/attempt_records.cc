@@ -1,0 +1,218 @@
+// The node agent's heartbeat, hang and lost-node checks, stop, and the records it publishes and gathers.
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <thread>
+
+#include "launch/attempt_agent.h"
+#include "launch/redact.h"
+#include "launch/stop_signals.h"
+#include "logs/analyze.h"
+#include "logs/catalogue.h"
+#include "logs/python_traceback.h"
+#include "probe/proc_probe.h"
+
+namespace dd::launch {
+
+using namespace std::chrono_literals;
+
+namespace {
+
+double secs(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// NCCL collective calls a worker's log shows (NCCL_DEBUG_SUBSYS=COLL), -1 when it shows none.
+int64_t collectives_in(const std::string& log_path) {
+  logs::LogsOptions opt;
+  opt.paths = {log_path};
+  opt.jobs = 1;
+  logs::LogsResult r = logs::analyze_logs(opt, logs::Catalogue::builtin());
+  int64_t n = -1;
+  for (const auto& p : r.processes)
+    for (const auto& [op, count] : p.coll_counts) n = (n < 0 ? 0 : n) + int64_t(count);
+  return n;
+}
+
+}  // namespace
+
+void AttemptAgent::heartbeat() {
+  const auto now = Clock::now();
+  const double window = joined().job.hang_timeout_s;
+  Beat b;
+  b.seq = ++beat_seq_;
+  b.done = done_set_;
+  auto last = t0_;
+  for (size_t i = 0; i < sup_.workers().size(); ++i) {
+    last = std::max(last, tail_->last_growth(i));
+    const WorkerState& w = sup_.workers()[i];
+    if (w.exited) continue;
+    b.alive++;
+    if (window <= 0) continue;
+    probe::ProcSnapshot p = probe::read_proc(w.pid);
+    if (!p.ok) continue;
+    cpu_[i].sample(now, p.cpu_s);
+    double used = cpu_[i].used_over(window, now);
+    if (used >= 0 && used < kIdleCpuShare * window) b.idle.push_back(ranks_[i]);
+  }
+  b.silent_s = secs(now - last);
+  if (joined().node_rank == 0) return lead_checks(b);
+  if (auto st = joined().store->set(keys::in_attempt(attempt_, "beat", joined().node_rank),
+                                    nlohmann::json(b).dump(), now + 3s);
+      !st)
+    note_store_error(st.error(), "while sending a heartbeat");
+}
+
+void AttemptAgent::lead_checks(const Beat& mine) {
+  const auto now = Clock::now();
+  board_->update(0, mine, now);
+  for (int n = 1; n < joined().nnodes; ++n) {
+    auto key = keys::in_attempt(attempt_, "beat", n);
+    auto have = joined().store->check({key}, now + 1s);
+    if (!have || !(*have)[0]) continue;
+    auto v = joined().store->get(key, now + 1s);
+    if (!v) continue;
+    auto j = nlohmann::json::parse(*v, nullptr, false);
+    if (!j.is_discarded()) board_->update(n, j.get<Beat>(), now);
+  }
+  double silent_for = 0;
+  int lost = board_->lost_node(s_.lost_after_s, now, &silent_for);
+  if (lost > 0) {
+    StopEvent ev;
+    ev.cause = StopCause::node_lost;
+    ev.node_rank = lost;
+    ev.detail = fmt::format(
+        "no heartbeat from node rank {} ({}) for {:.1f} s: its launcher died, or the network to "
+        "it is down",
+        lost, joined().nodes[size_t(lost)].host, silent_for);
+    return raise_stop(ev);
+  }
+  std::string why;
+  if (joined().job.hang_timeout_s > 0 && board_->hung(joined().job.hang_timeout_s, &why)) {
+    StopEvent ev;
+    ev.cause = StopCause::hang;
+    ev.detail = why;
+    raise_stop(ev);
+  }
+}
+
+RankRecord AttemptAgent::rank_record(size_t i) {
+  const WorkerState& w = sup_.workers()[i];
+  RankRecord r;
+  r.rank = ranks_[i];
+  r.local_rank = int(i);
+  r.node_rank = joined().node_rank;
+  r.pid = w.pid;
+  r.running = !w.exited;
+  r.stopped_by_us = w.killed_by_us;
+  if (w.exited && WIFEXITED(w.wait_status)) r.exit_code = WEXITSTATUS(w.wait_status);
+  if (w.exited && WIFSIGNALED(w.wait_status)) r.signal = WTERMSIG(w.wait_status);
+  if (w.exited) {
+    r.end_s = secs(w.ended - t0_);
+    r.end_wall_ms = wall_ms(w.ended);
+  }
+  r.log_path = logs_[i];
+  std::vector<std::string> lines(tail_->last_lines(i).begin(), tail_->last_lines(i).end());
+  r.traceback = redact_text(logs::last_python_traceback(lines));
+  size_t from = lines.size() > 40 ? lines.size() - 40 : 0;
+  for (size_t k = from; k < lines.size(); ++k) r.tail.push_back(redact_text(lines[k]));
+  return r;
+}
+
+RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
+  RankRecord r = rank_record(i);
+  const WorkerState& w = sup_.workers()[i];
+  probe::ProcSnapshot p = probe::read_proc(w.pid);
+  if (p.ok) {
+    r.proc_state = p.state_name;
+    r.wchan = p.wchan;
+    r.cpu_s = p.cpu_s;
+    cpu_[i].sample(now, p.cpu_s);
+    r.cpu_window_s = cpu_[i].used_over(joined().job.hang_timeout_s, now);
+  }
+  r.silent_s = secs(now - std::max(t0_, tail_->last_growth(i)));
+  r.collectives = collectives_in(logs_[i]);
+  probe::PyStack st = probe::py_spy_dump(w.pid, s_.path_env);
+  r.stack = st.text;
+  r.stack_error = st.error;
+  return r;
+}
+
+void AttemptAgent::stop_workers() {
+  const auto now = Clock::now();
+  if (stop_->cause == StopCause::hang)
+    for (size_t i = 0; i < sup_.workers().size(); ++i)
+      if (!sup_.workers()[i].exited) snapshots_[i] = hang_snapshot(i, now);
+  const bool interrupted = stop_->cause == StopCause::interrupted && stop_signal() != 0;
+  const int first = interrupted && stop_signal() == SIGINT ? SIGINT : SIGTERM;
+  const double grace = stop_signal_count() > 1 ? 0 : joined().job.grace_s;
+  sup_.stop_all(std::chrono::milliseconds(int64_t(grace * 1000)), first);
+  for (size_t i = 0; i < sup_.workers().size(); ++i) {
+    if (tail_) tail_->finish(i);
+    if (s_.guard) s_.guard->forget_group(sup_.workers()[i].pid);
+  }
+  if (tail_) tail_->poll();
+  stop_latency_s_ = secs(Clock::now() - stop_seen_);
+}
+
+NodeRecord AttemptAgent::node_record() {
+  NodeRecord n;
+  n.node_rank = joined().node_rank;
+  n.host = joined().nodes[size_t(n.node_rank)].host;
+  n.env = joined().nodes[size_t(n.node_rank)].env;
+  for (size_t i = 0; i < sup_.workers().size(); ++i) {
+    RankRecord r = rank_record(i);
+    auto snap = snapshots_.find(i);
+    if (snap != snapshots_.end()) {
+      RankRecord s = snap->second;
+      s.running = false;
+      s.stopped_by_us = r.stopped_by_us;
+      s.exit_code = r.exit_code;
+      s.signal = r.signal;
+      s.end_s = r.end_s;
+      s.end_wall_ms = r.end_wall_ms;
+      s.tail = r.tail;
+      r = s;
+    }
+    n.ranks.push_back(std::move(r));
+  }
+  return n;
+}
+
+void AttemptAgent::gather(AttemptRecord& rec) {
+  if (stop_) rec.stop = *stop_;
+  NodeRecord mine = node_record();
+  const JoinedNodes& j = joined();
+  if (rec.stop.cause == StopCause::master_lost) {
+    rec.nodes.push_back(std::move(mine));
+    return;
+  }
+  const auto deadline = Clock::now() + std::chrono::milliseconds(int64_t(j.job.grace_s * 1000)) + 10s;
+  (void)j.store->set(keys::in_attempt(attempt_, "record", j.node_rank), nlohmann::json(mine).dump(),
+                     deadline);
+  const int lost = rec.stop.cause == StopCause::node_lost ? rec.stop.node_rank : -1;
+  for (int n = 0; n < j.nnodes; ++n) {
+    if (n == j.node_rank) {
+      rec.nodes.push_back(mine);
+      continue;
+    }
+    auto v = n == lost ? Result<std::string>(Error{"lost"})
+                       : j.store->get(keys::in_attempt(attempt_, "record", n), deadline);
+    auto p = v ? nlohmann::json::parse(*v, nullptr, false) : nlohmann::json();
+    if (!v || p.is_discarded()) {
+      rec.silent_nodes.push_back(n);
+      continue;
+    }
+    rec.nodes.push_back(p.get<NodeRecord>());
+  }
+  (void)j.store->add(keys::in_attempt(attempt_, "read"), 1, deadline);
+  if (j.node_rank != 0) return;
+  // Node rank 0 serves the store: stay until every node has read the records (briefly).
+  const int readers = j.nnodes - (lost >= 0 ? 1 : 0);
+  for (auto until = Clock::now() + 5s; Clock::now() < until;) {
+    auto r = j.store->add(keys::in_attempt(attempt_, "read"), 0, until);
+    if (!r || *r >= readers) break;
+    std::this_thread::sleep_for(20ms);
+  }
+}
+
+}  // namespace dd::launch

@@ -1,0 +1,73 @@
+// JSON forms of the job settings and node hellos, the compared environment, and the store keys.
+#include "launch/job_settings.h"
+
+#include <fmt/format.h>
+
+#include "launch/redact.h"
+#include "launch/worker_env.h"
+
+namespace dd::launch {
+
+void to_json(nlohmann::json& j, const JobSettings& s) {
+  j = {{"job_id", s.job_id},
+       {"command", s.command},
+       {"max_restarts", s.max_restarts},
+       {"hang_timeout_s", s.hang_timeout_s},
+       {"grace_s", s.grace_s},
+       {"job_port", s.job_port},
+       {"master_addr", s.master_addr},
+       {"bind_gpu", s.bind_gpu},
+       {"preflight", s.preflight}};
+}
+
+void from_json(const nlohmann::json& j, JobSettings& s) {
+  s.job_id = j.value("job_id", "");
+  s.command = j.value("command", std::vector<std::string>{});
+  s.max_restarts = j.value("max_restarts", 0);
+  s.hang_timeout_s = j.value("hang_timeout_s", 0.0);
+  s.grace_s = j.value("grace_s", 5.0);
+  s.job_port = j.value("job_port", 0);
+  s.master_addr = j.value("master_addr", "");
+  s.bind_gpu = j.value("bind_gpu", false);
+  s.preflight = j.value("preflight", true);
+}
+
+void to_json(nlohmann::json& j, const NodeHello& h) {
+  j = {{"node_rank", h.node_rank}, {"host", h.host}, {"addr", h.addr}, {"nproc", h.nproc},
+       {"gpu_ids", h.gpu_ids},     {"env", h.env},   {"pid", h.pid}};
+}
+
+void from_json(const nlohmann::json& j, NodeHello& h) {
+  h.node_rank = j.value("node_rank", -1);
+  h.host = j.value("host", "");
+  h.addr = j.value("addr", "");
+  h.nproc = j.value("nproc", 1);
+  h.gpu_ids = j.value("gpu_ids", std::vector<std::string>{});
+  h.env = j.value("env", std::map<std::string, std::string>{});
+  h.pid = j.value("pid", int64_t(0));
+}
+
+std::map<std::string, std::string> env_for_compare(const std::map<std::string, std::string>& env) {
+  static const char* const kPrefixes[] = {
+      "NCCL_",   "CUDA_",   "GLOO_", "UCX_",        "FI_",     "TORCH",   "PYTORCH_", "OMP_",
+      "PYTHON",  "NVIDIA_", "HF_",   "ACCELERATE_", "PADDLE_", "FLAGS_",  "MKL_",     "TRANSFORMERS_",
+      "CUBLAS_", "CUDNN_",  "TF_",   "XLA_",        "MASTER_", "NVSHMEM_"};
+  std::map<std::string, std::string> out;
+  for (const auto& [k, v] : env) {
+    bool keep = k == "LD_LIBRARY_PATH" || k == "PATH" || k == "LD_PRELOAD" || k == "VIRTUAL_ENV";
+    for (const char* p : kPrefixes) keep |= k.rfind(p, 0) == 0;
+    if (keep && !is_launcher_var(k)) out[k] = redact_value(k, v);
+  }
+  return out;
+}
+
+namespace keys {
+std::string claim(int node) { return fmt::format("launch/claim/{}", node); }
+std::string hello(int node) { return fmt::format("launch/node/{}", node); }
+std::string in_attempt(int attempt, const char* what) { return fmt::format("launch/a{}/{}", attempt, what); }
+std::string in_attempt(int attempt, const char* what, int node) {
+  return fmt::format("launch/a{}/{}/{}", attempt, what, node);
+}
+}  // namespace keys
+
+}  // namespace dd::launch

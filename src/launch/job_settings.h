@@ -1,0 +1,52 @@
+// What every node agent of one launch agrees on, and the store keys they meet under. Node rank 0 publishes
+// the JobSettings (its command, restarts, hang timeout... rule the job); each node publishes a NodeHello.
+#pragma once
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace dd::launch {
+
+struct JobSettings {
+  std::string job_id;
+  std::vector<std::string> command;
+  int max_restarts = 0;
+  double hang_timeout_s = 0;
+  double grace_s = 5;
+  int job_port = 0;         // fixed MASTER_PORT, 0 = free port per attempt
+  std::string master_addr;  // node rank 0's address as the others reach it
+  bool bind_gpu = false;
+  bool preflight = true;  // false with --no-preflight on node rank 0
+};
+
+struct NodeHello {
+  int node_rank = -1;
+  std::string host;
+  std::string addr;  // where the other nodes reach this one
+  int nproc = 1;
+  std::vector<std::string> gpu_ids;        // visible GPUs (for --bind-gpu)
+  std::map<std::string, std::string> env;  // compared variables, redacted (env_for_compare)
+  int64_t pid = 0;
+};
+
+void to_json(nlohmann::json& j, const JobSettings& s);
+void from_json(const nlohmann::json& j, JobSettings& s);
+void to_json(nlohmann::json& j, const NodeHello& h);
+void from_json(const nlohmann::json& j, NodeHello& h);
+
+// The variables of the launcher's environment worth comparing across nodes (NCCL_, CUDA_, GLOO_, UCX_, FI_,
+// TORCH*, PYTORCH_, OMP_, PYTHON*, LD_LIBRARY_PATH, PATH, NVIDIA_, HF_, ACCELERATE_, PADDLE_, FLAGS_...),
+// launcher variables left out, secrets redacted.
+std::map<std::string, std::string> env_for_compare(const std::map<std::string, std::string>& env);
+
+// Store keys (all under "launch/").
+namespace keys {
+inline const std::string kJob = "launch/job";
+std::string claim(int node);                                      // counter: a node rank claimed twice
+std::string hello(int node);                                      // NodeHello
+std::string in_attempt(int attempt, const char* what);            // "launch/a3/stop"
+std::string in_attempt(int attempt, const char* what, int node);  // "launch/a3/beat/1"
+}  // namespace keys
+
+}  // namespace dd::launch

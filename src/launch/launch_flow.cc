@@ -1,0 +1,188 @@
+// run_launch (see launch_flow.h).
+#include "launch/launch_flow.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <random>
+
+#include "cluster/advertise.h"
+#include "launch/attempt.h"
+#include "launch/failure_report.h"
+#include "launch/launch_join.h"
+#include "launch/preflight.h"
+#include "probe/path_lookup.h"
+#include "probe/tool_env.h"
+#include "rules/engine_choice.h"
+
+namespace dd::launch {
+
+namespace {
+
+constexpr const char* kWho = "distdoctor launch: ";
+
+int cannot_run(const std::string& msg) {
+  std::cerr << kWho << msg << "\n";
+  return report::kExitCannotRun;
+}
+
+void print_report(const report::Report& r, bool json, const nlohmann::json& extra, bool brief = false,
+                  std::ostream& out = std::cout) {
+  if (json) {
+    auto j = report::render_json(r);
+    for (auto& [k, v] : extra.items()) j[k] = v;
+    out << j.dump(2) << "\n";
+  } else {
+    report::TextOptions to;
+    to.color =
+        report::want_color(&out == &std::cout ? 1 : 2, probe::tool_env().no_color, probe::tool_env().term);
+    to.show_ok = to.show_info = !brief;
+    report::render_text(r, out, to);
+  }
+  out.flush();
+}
+
+std::string make_job_id() {
+  std::random_device rd;
+  auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  return fmt::format("{:04}{:02}{:02}-{:02}{:02}{:02}-{:04x}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, rd() & 0xffff);
+}
+
+Result<cluster::ClusterPlan> plan_nodes(const LaunchArgs& a, const probe::EnvMap& env) {
+  cluster::LauncherInfo li = cluster::detect_launcher(env);
+  if (!cluster::cluster_requested(a.cluster, li)) {
+    cluster::ClusterPlan one;
+    one.spec.world = 1;
+    one.spec.node_rank = 0;
+    one.spec.notes.push_back("one node (no --nnodes, no multi-node launcher)");
+    return one;
+  }
+  auto plan = cluster::plan_cluster(a.cluster, env);
+  if (!plan) return plan.error();
+  if (!plan->spec.by_hand && plan->spec.local_world > 1)
+    return Error{
+        fmt::format("{} started {} launch processes on this node; run one per node (srun "
+                    "--ntasks-per-node=1, mpirun --npernode 1) and let --nproc-per-node start the workers",
+                    plan->launcher.launcher, plan->spec.local_world)};
+  plan->spec.node_rank = plan->spec.rank;
+  return plan;
+}
+
+JobSettings wanted_settings(const LaunchArgs& a, const cluster::ClusterPlan& plan,
+                            const probe::NodeFacts& facts) {
+  JobSettings s;
+  s.job_id = !a.job_id.empty() ? a.job_id : !plan.spec.job_id.empty() ? plan.spec.job_id : make_job_id();
+  s.command = a.command;
+  s.max_restarts = a.max_restarts;
+  s.hang_timeout_s = a.hang_timeout_s;
+  s.grace_s = a.grace_s;
+  s.job_port = a.job_port;
+  s.bind_gpu = a.bind_gpu;
+  s.preflight = !a.no_preflight;
+  std::string host = a.cluster.master.substr(0, a.cluster.master.rfind(':'));
+  if (plan.spec.world == 1)
+    s.master_addr = "127.0.0.1";
+  else if (!host.empty() && host.rfind("etcd://", 0) != 0 && host != "0.0.0.0")
+    s.master_addr = host;
+  else
+    s.master_addr = cluster::pick_advertise_addr(facts);
+  return s;
+}
+
+// The preflight's verdict: stop (printed on stdout, exit 2) or its warnings on stderr.
+bool preflight_stops(const LaunchInputs& in, const JoinedNodes& joined, const cluster::ClusterPlan& plan,
+                     int nproc, nlohmann::json& extra) {
+  PreflightResult pf = run_preflight(joined, in.args, plan, in.facts, nproc);
+  extra["preflight"] = report::render_json(pf.report);
+  if (pf.stop) {
+    pf.report.notes.insert(pf.report.notes.begin(),
+                           "the launch was stopped before any worker started (--no-preflight skips this)");
+    print_report(pf.report, in.args.json, {});
+    return true;
+  }
+  if (pf.report.verdict() == report::Verdict::warn) print_report(pf.report, false, {}, true, std::cerr);
+  return false;
+}
+
+}  // namespace
+
+Result<int> resolve_nproc(const std::string& v, const probe::NodeFacts& facts) {
+  if (v == "gpu") {
+    int n = rules::visible_gpu_count(facts);
+    if (n < 1) return Error{"--nproc-per-node gpu: no GPU is visible on this node"};
+    return n;
+  }
+  try {
+    size_t used = 0;
+    int n = std::stoi(v, &used);
+    if (used == v.size() && n >= 1 && n <= 4096) return n;
+  } catch (const std::exception&) {
+  }
+  return Error{fmt::format("--nproc-per-node must be a count (1-4096) or \"gpu\", not \"{}\"", v)};
+}
+
+int run_launch(const LaunchInputs& in) {
+  const LaunchArgs& a = in.args;
+  auto nproc = resolve_nproc(a.nproc, in.facts);
+  if (!nproc) return cannot_run(nproc.error().message());
+  auto plan = plan_nodes(a, in.env);
+  if (!plan) return cannot_run(plan.error().message());
+  NodeHello me;
+  me.node_rank = plan->spec.node_rank;
+  me.host = in.facts.host.hostname;
+  me.addr = plan->spec.world == 1 ? "127.0.0.1" : cluster::pick_advertise_addr(in.facts);
+  me.nproc = *nproc;
+  me.gpu_ids = rules::visible_gpu_ids(in.facts);
+  me.env = env_for_compare(in.env);
+  me.pid = getpid();
+  JoinInput ji{a, *plan, in.facts, in.self, me, wanted_settings(a, *plan, in.facts)};
+  JoinedNodes joined = join_nodes(ji);
+  if (joined.failure) {
+    report::Report r;
+    r.title = "distdoctor launch — could not meet the other nodes";
+    r.notes = joined.notes;
+    r.add(*joined.failure);
+    print_report(r, a.json, {});
+    return report::kExitCannotRun;
+  }
+  nlohmann::json extra;
+  if (joined.job.preflight && preflight_stops(in, joined, *plan, *nproc, extra)) return report::kExitFail;
+  std::string program = in.program;
+  if (joined.job.command != a.command && joined.node_rank != 0)
+    program = "";  // node 0's command: found on PATH?
+  AttemptSetup setup{a,
+                     joined,
+                     in.facts,
+                     in.self.environment,
+                     program.empty() ? joined.job.command.front() : program,
+                     probe::env_get(in.env, "PATH"),
+                     in.guard,
+                     a.json ? 2 : 1};
+  std::vector<AttemptRecord> attempts;
+  for (int attempt = 0;; ++attempt) {
+    attempts.push_back(run_attempt(setup, attempt));
+    const StopEvent& stop = attempts.back().stop;
+    bool retry = stop.cause == StopCause::worker_failed || stop.cause == StopCause::hang;
+    if (!retry || attempt >= joined.job.max_restarts) break;
+    std::cerr << fmt::format("{}attempt {} failed ({}); restarting the job on every node ({} of {})\n", kWho,
+                             attempt, stop_cause_name(stop.cause), attempt + 1, joined.job.max_restarts);
+  }
+  report::Report r = build_launch_report(attempts);
+  r.notes.insert(r.notes.begin(),
+                 {fmt::format("job {}: {} node(s), node rank {} of them is this one ({})", joined.job.job_id,
+                              joined.nnodes, joined.node_rank, in.facts.host.hostname),
+                  fmt::format("logs: {}/{}/ATTEMPT/nodeN.rankR.log", a.log_dir, joined.job.job_id)});
+  for (const auto& n : joined.notes) r.notes.push_back(n);
+  if (attempts.back().stop_latency_s >= 0)
+    r.notes.push_back(fmt::format("this node stopped its workers {:.2f} s after it learned of the stop",
+                                  attempts.back().stop_latency_s));
+  extra["attempts"] = attempts;
+  print_report(r, a.json, extra);
+  return launch_exit_code(attempts.back());
+}
+
+}  // namespace dd::launch

@@ -1,0 +1,182 @@
+// join_nodes (see launch_join.h): store, rank claim, settings from node rank 0, hellos, the waiting line.
+#include "launch/launch_join.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <thread>
+
+#include "cluster/advertise.h"
+#include "cluster/join.h"
+#include "launch/stop_signals.h"
+
+namespace dd::launch {
+
+using namespace std::chrono_literals;
+using rendezvous::Clock;
+using report::Finding;
+using report::Severity;
+
+std::string shell_quote(const std::string& w) {
+  if (!w.empty() &&
+      w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%") ==
+          std::string::npos)
+    return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string paste_command(const JoinInput& in, const std::string& master, const std::string& token,
+                          int node_rank) {
+  const LaunchArgs& a = in.args;
+  std::string exe = in.self.executable.empty() ? "distdoctor" : in.self.executable;
+  std::string cmd = fmt::format("DISTDOCTOR_TOKEN={} {} launch --nnodes {} --node-rank {} --master {}", token,
+                                shell_quote(exe), a.cluster.nnodes,
+                                node_rank < 0 ? std::string("R") : std::to_string(node_rank), master);
+  cmd += " --nproc-per-node " + shell_quote(a.nproc);
+  if (a.log_dir != LaunchArgs{}.log_dir) cmd += " --log-dir " + shell_quote(a.log_dir);
+  if (a.tee != LaunchArgs{}.tee) cmd += " --tee " + shell_quote(a.tee);
+  cmd += " --";
+  for (const auto& w : a.command) cmd += " " + shell_quote(w);
+  return cmd;
+}
+
+namespace {
+
+Finding join_failure(const std::string& what, const Error& e, const std::string& fix) {
+  return Finding{"launch.join.failed", Severity::fail, what, {e.message()}, fix};
+}
+
+void announce(const JoinInput& in, const JoinedNodes& j, int port) {
+  std::string master = fmt::format("{}:{}", cluster::pick_advertise_addr(in.facts), port);
+  std::string out = fmt::format(
+      "distdoctor launch: node rank 0 of {}, job {}, waiting on {} (timeout {:.0f} s).\n"
+      "Start the other nodes with:\n\n",
+      j.nnodes, j.job.job_id, master, in.args.cluster.timeout_s);
+  if (j.nnodes <= 4)
+    for (int r = 1; r < j.nnodes; ++r) out += "  " + paste_command(in, master, j.token.token, r) + "\n";
+  else
+    out += "  " + paste_command(in, master, j.token.token, -1) + "\n  (R = 1 .. " +
+           std::to_string(j.nnodes - 1) + ", one per node)\n";
+  std::cerr << out << "\n" << std::flush;
+}
+
+// Waits for every hello, printing who is missing when the count changes (and every 10 s).
+Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
+  std::vector<std::string> names;
+  for (int n = 0; n < j.nnodes; ++n) names.push_back(keys::hello(n));
+  int last_count = -1;
+  auto last_print = Clock::now();
+  for (;;) {
+    if (int sig = stop_signal())
+      return Error::make(ErrorKind::other, fmt::format("stopped by signal {} while waiting for nodes", sig));
+    auto have = j.store->check(names, std::min(deadline, Clock::now() + 5s));
+    if (!have) return have.error();
+    std::vector<int> missing;
+    for (int n = 0; n < j.nnodes; ++n)
+      if (!(*have)[n]) missing.push_back(n);
+    if (missing.empty()) break;
+    int count = j.nnodes - int(missing.size());
+    if (talk && (count != last_count || Clock::now() - last_print > 10s)) {
+      std::cerr << fmt::format("distdoctor launch: waiting for nodes: {}/{} joined (missing: rank {})\n",
+                               count, j.nnodes, cluster::rank_ranges(missing))
+                << std::flush;
+      last_count = count;
+      last_print = Clock::now();
+    }
+    if (Clock::now() > deadline)
+      return Error::make(ErrorKind::timeout,
+                         fmt::format("node rank {} did not join", cluster::rank_ranges(missing)));
+    std::this_thread::sleep_for(100ms);
+  }
+  for (int n = 0; n < j.nnodes; ++n) {
+    auto h = j.store->get(names[n], deadline);
+    if (!h) return h.error();
+    try {
+      j.nodes.push_back(nlohmann::json::parse(*h).get<NodeHello>());
+    } catch (const std::exception& e) {
+      return Error::make(ErrorKind::protocol,
+                         fmt::format("node rank {} sent an unreadable hello: {}", n, e.what()));
+    }
+  }
+  return ok_status();
+}
+
+// Opens the store this node meets the others through; a single node keeps it in memory.
+Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
+  const cluster::JobSpec& spec = in.plan.spec;
+  j.store_url = j.nnodes == 1 ? "memory://" : spec.store_url;
+  bool etcd = j.store_url.rfind("etcd://", 0) == 0;
+  if (etcd && j.store_url.find('/', 7) == std::string::npos)
+    j.store_url +=
+        fmt::format("/distdoctor-launch-{:016x}", cluster::fnv1a(j.token.token + "|" + spec.job_id));
+  auto opened =
+      rendezvous::open_store(j.store_url, j.token.token,
+                             spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient,
+                             deadline, rendezvous::OpenOptions{});
+  if (!opened) {
+    j.failure = cluster::store_finding(opened.error(), j.store_url, in.args.cluster.timeout_s, spec.serve);
+    return opened.error();
+  }
+  j.store = opened->store;
+  j.server = opened->server;
+  j.notes.push_back("rendezvous: " + opened->description);
+  if (spec.print_command) announce(in, j, opened->port);
+  return ok_status();
+}
+
+}  // namespace
+
+JoinedNodes join_nodes(const JoinInput& in) {
+  const auto deadline = Clock::now() + std::chrono::milliseconds(int64_t(in.args.cluster.timeout_s * 1000));
+  JoinedNodes j;
+  j.node_rank = in.me.node_rank;
+  j.nnodes = in.plan.spec.world;
+  j.notes = in.plan.spec.notes;
+  j.job = in.wanted;
+  auto tok = cluster::choose_token(in.args.cluster, in.plan.spec, "launch");
+  if (!tok) {
+    j.failure =
+        join_failure("the job token cannot be read", tok.error(), "Fix --token-file or DISTDOCTOR_TOKEN.");
+    return j;
+  }
+  j.token = *tok;
+  if (!j.token.note.empty()) j.notes.push_back(j.token.note);
+  if (!open(in, j, deadline)) return j;
+  auto claim = j.store->add(keys::claim(j.node_rank), 1, deadline);
+  if (claim && *claim > 1) {
+    j.failure = Finding{"launch.join.rank_taken",
+                        Severity::fail,
+                        fmt::format("node rank {} is already taken by another node", j.node_rank),
+                        {fmt::format("claims of node rank {}: {}", j.node_rank, *claim)},
+                        "Give every node its own --node-rank (0 .. nnodes-1)."};
+    return j;
+  }
+  Status st = claim ? ok_status() : Status(claim.error());
+  if (st && j.node_rank == 0) st = j.store->set(keys::kJob, nlohmann::json(in.wanted).dump(), deadline);
+  if (st) st = j.store->set(keys::hello(j.node_rank), nlohmann::json(in.me).dump(), deadline);
+  if (st) {
+    auto settings = j.store->get(keys::kJob, deadline);
+    if (!settings)
+      st = settings.error();
+    else
+      try {
+        j.job = nlohmann::json::parse(*settings).get<JobSettings>();
+      } catch (const std::exception& e) {
+        st = Error::make(ErrorKind::protocol,
+                         std::string("node rank 0's job settings are unreadable: ") + e.what());
+      }
+  }
+  if (st) st = wait_for_nodes(j, deadline, j.node_rank == 0 || j.nnodes <= 8);
+  if (!st)
+    j.failure =
+        join_failure(fmt::format("node rank {} could not meet the other nodes within {:.0f} s", j.node_rank,
+                                 in.args.cluster.timeout_s),
+                     st.error(),
+                     "Start distdoctor launch on every node (the first node prints the command), check the "
+                     "address and port of --master and that no firewall blocks it.");
+  return j;
+}
+
+}  // namespace dd::launch
