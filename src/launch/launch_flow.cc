@@ -154,10 +154,14 @@ int run_launch(const LaunchInputs& in) {
   std::string program = in.program;
   if (joined.job.command != a.command && joined.node_rank != 0)
     program = "";  // node 0's command: found on PATH?
+  // The job token stays with the launcher: workers run the user's code.
+  std::vector<std::string> base_env;
+  for (const auto& e : in.self.environment)
+    if (e.rfind("DISTDOCTOR_TOKEN=", 0) != 0 && e.rfind("DD_STORE_TOKEN=", 0) != 0) base_env.push_back(e);
   AttemptSetup setup{a,
                      joined,
                      in.facts,
-                     in.self.environment,
+                     base_env,
                      program.empty() ? joined.job.command.front() : program,
                      probe::env_get(in.env, "PATH"),
                      in.guard,

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Test worker for `distdoctor launch`: behaves as $WORKER_ACTION says when its RANK is $WORKER_RANK, else as
+# $OTHERS_ACTION (default: sleep until stopped). Actions: ok, exit:N, kill:SIG, sleep, lines:N+exit:N, hang.
+act=${OTHERS_ACTION:-sleep}
+[ "${RANK:-x}" = "${WORKER_RANK:-none}" ] && act=${WORKER_ACTION:-ok}
+# A restart test: fail on attempts below $FAIL_UNTIL_ATTEMPT.
+if [ -n "${FAIL_UNTIL_ATTEMPT:-}" ] && [ "${TORCHELASTIC_RESTART_COUNT:-0}" -lt "$FAIL_UNTIL_ATTEMPT" ]; then
+  [ "$RANK" = 1 ] && { echo "rank 1 fails on attempt $TORCHELASTIC_RESTART_COUNT"; exit 9; }
+  act=sleep
+fi
+echo "worker rank $RANK of $WORLD_SIZE starting ($act)"
+case $act in
+  ok) echo "worker rank $RANK done"; exit 0 ;;
+  exit:*) echo "worker rank $RANK exits ${act#exit:}" >&2; exit "${act#exit:}" ;;
+  kill:*) echo "worker rank $RANK kills itself"; kill -s "${act#kill:}" $$ ;;
+  lines:*) n=${act#lines:}; i=0; while [ $i -lt "$n" ]; do echo "line $i of rank $RANK"; i=$((i + 1)); done; exit 3 ;;
+  sleep) exec sleep 1000 ;;
+esac

@@ -1,0 +1,65 @@
+#!/bin/bash
+# `distdoctor launch` on two network-namespace nodes, started the way a user does it: node 0 alone, then the
+# command node 0 prints, pasted on node 1. A healthy job (4 ranks, every rank sees WORLD_SIZE=4 and node 0's
+# MASTER_ADDR); a job where rank 3 on node 1 exits 5 (both nodes name rank 3 on node 1 as the root cause and
+# exit 5); node 1's launcher killed with SIGKILL (node 0 reports the lost node; nothing left on node 1).
+# Needs root; exits 77 (skipped) otherwise.
+set -u
+BIN=$(realpath "${1:-build/distdoctor}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/netns_lib.sh"
+nl_require
+nl_plain_env
+unset LOCAL_RANK MASTER_ADDR MASTER_PORT
+nl_setup 2 ""
+W="$HERE/launch/worker.sh"
+LOGS="$NL_DIR/logs"
+
+# start_pair NAME ENV... -- : node 0 starts; its printed command is run on node 1 (with the same ENV).
+start_pair() {
+  local name=$1 cmd=""
+  shift
+  nl_start 0 xnode0 ${name}0 -- env "$@" "$BIN" launch --nnodes 2 --nproc-per-node 2 --log-dir "$LOGS" \
+    --timeout 30 --grace 1 -- sh "$W"
+  for _ in $(seq 100); do
+    cmd=$(grep -m1 '^  DISTDOCTOR_TOKEN=' "$NL_DIR/${name}0.err" 2>/dev/null) && break
+    sleep 0.1
+  done
+  [ -n "$cmd" ] || { echo "FAIL: node 0 printed no command"; cat "$NL_DIR/${name}0.err"; exit 1; }
+  echo "info: node 0 printed: $cmd"
+  nl_start 1 xnode1 ${name}1 -- env "$@" sh -c "$cmd"
+}
+
+start_pair ok OTHERS_ACTION=ok
+nl_wait_nodes 40 ok0 ok1
+for i in 0 1; do
+  [ "$(nl_rc ok$i)" = 0 ] || { echo "FAIL: healthy job, node $i exit $(nl_rc ok$i)"; nl_out ok$i; cat "$NL_DIR/ok$i.err"; exit 1; }
+  expect ok$i "launch.job.ok"
+done
+grep -q "worker rank 3 of 4 starting" "$LOGS"/*/0/node1.rank3.log || { echo "FAIL: rank 3's log"; exit 1; }
+echo "ok: the pasted command joined node 1; 4 ranks on 2 nodes exited 0"
+
+start_pair f WORKER_RANK=3 WORKER_ACTION=exit:5
+nl_wait_nodes 40 f0 f1
+for i in 0 1; do
+  [ "$(nl_rc f$i)" = 5 ] || { echo "FAIL: node $i exit $(nl_rc f$i), want 5"; nl_out f$i; cat "$NL_DIR/f$i.err"; exit 1; }
+  expect f$i "launch.rank.failed"
+  expect f$i "rank 3"
+  expect f$i "xnode1"
+done
+echo "ok: rank 3 on node 1 exited 5; both nodes name it and exit 5"
+
+start_pair k DD_LAUNCH_TEST_MARK=k$$
+for _ in $(seq 100); do [ -n "$(ls "$LOGS"/*/0/node1.rank3.log 2>/dev/null | tail -1)" ] && break; sleep 0.1; done
+sleep 1
+KILLED=$SECONDS
+nl_kill k1
+nl_wait_nodes 30 k0
+took=$((SECONDS - KILLED))
+expect k0 "launch.node.lost"
+[ "$(nl_rc k0)" = 2 ] || { echo "FAIL: node 0 exit $(nl_rc k0) after losing node 1, want 2"; nl_out k0; exit 1; }
+sleep 0.5
+left=0
+for p in $(ip netns pids "${NL_ID}n1"); do grep -qs "DD_LAUNCH_TEST_MARK=k$$" "/proc/$p/environ" && left=$((left + 1)); done
+[ $left = 0 ] || { echo "FAIL: $left workers of node 1 outlived its launcher"; exit 1; }
+echo "ok: node 1's launcher killed; node 0 reported the lost node in $took s; nothing left on node 1"
