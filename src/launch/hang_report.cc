@@ -61,7 +61,7 @@ std::string rank_state_line(const AttemptRecord& a, const RankRecord& r, const S
       fmt::format("rank {} (local rank {}) on {}: ", r.rank, r.local_rank, node_label(a, r.node_rank));
   if (!r.running) return s + end_text(r);
   s += "state " + (r.proc_state.empty() ? std::string("unknown") : r.proc_state);
-  if (!r.wchan.empty()) s += ", waiting in " + r.wchan;
+  if (!r.wchan.empty() && r.wchan != "0") s += ", waiting in " + r.wchan;  // "0": running, no wait
   if (r.cpu_window_s >= 0)
     s += fmt::format(", {:.2f} s CPU in the last {:.1f} s", r.cpu_window_s, std::max(r.silent_s, 0.0));
   if (r.cpu_s >= 0) s += fmt::format(" ({:.1f} s in all)", r.cpu_s);

@@ -80,6 +80,19 @@ std::string end_hint(const RankRecord& r, const std::string& host) {
   return "";
 }
 
+// "the first rank to fail, 3.00 s after the start; 2 more failed after it (launch.rank.also_failed)".
+std::string order_text(const AttemptRecord& a, const RankRecord& root, size_t others_failed) {
+  std::string s = "the first rank to fail";
+  if (root.end_s >= 0) s += fmt::format(", {:.2f} s after the start", root.end_s);
+  size_t stopped = 0;
+  for (const RankRecord* r : all_ranks(a)) stopped += r->stopped_by_us;
+  if (others_failed > 0)
+    s += fmt::format("; {} more failed after it (launch.rank.also_failed)", others_failed);
+  else if (stopped > 0)
+    s += "; launch stopped the others";
+  return s;
+}
+
 Finding root_finding(const AttemptRecord& a, const RankRecord& root, size_t others_failed) {
   const std::string exception = logs::traceback_exception(root.traceback);
   Finding f{.id = "launch.rank.failed",
@@ -90,11 +103,7 @@ Finding root_finding(const AttemptRecord& a, const RankRecord& root, size_t othe
                         node_label(a, root.node_rank), end_text(root));
   if (!exception.empty())
     f.title += ": " + redact_text(exception.size() > 160 ? exception.substr(0, 157) + "..." : exception);
-  f.evidence.push_back(fmt::format(
-      "the first rank to fail{}; {}",
-      root.end_s >= 0 ? fmt::format(", {:.2f} s after the start", root.end_s) : "",
-      others_failed ? fmt::format("{} more failed after it (launch.rank.also_failed)", others_failed)
-                    : std::string("launch stopped the others")));
+  f.evidence.push_back(order_text(a, root, others_failed));
   if (!a.command.empty()) f.evidence.push_back("command: " + command_text(a.command));
   const std::string log = root.log_path.empty() ? "(no log file)" : root.log_path;
   f.evidence.push_back(fmt::format("log: {}{}", log, f.node.empty() ? "" : " on " + f.node));
@@ -106,7 +115,7 @@ Finding root_finding(const AttemptRecord& a, const RankRecord& root, size_t othe
     f.fix = fmt::format("Read the full log at {}{}.{}", log, f.node.empty() ? "" : " on " + f.node,
                         exception.empty() ? ""
                                           : " The traceback shows where it raised " +
-                                                exception.substr(0, exception.find(':')));
+                                                exception.substr(0, exception.find(':')) + ".");
   if (diag.empty()) f.fix += end_hint(root, f.node);
   return f;
 }
