@@ -64,9 +64,10 @@ std::string shown_value(const std::map<std::string, std::string>& env, const std
 }  // namespace
 
 std::optional<Finding> env_differs_finding(const AttemptRecord& a) {
+  if (a.nodes.size() < 2) return std::nullopt;
   const NodeRecord* base = find_node(a, root_node(a));
-  if (a.nodes.size() < 2 || !base) return std::nullopt;
-  std::set<std::string> names;  // every compared name, in order
+  if (!base) base = &a.nodes.front();  // the root's node sent no record: compare with the first that did
+  std::set<std::string> names;         // every compared name, in order
   for (const auto& n : a.nodes)
     for (const auto& [k, v] : n.env)
       if (!is_launcher_var(k) && !differs_by_design(k)) names.insert(k);

@@ -222,6 +222,33 @@ TEST(LaunchReport, InterruptExitCodesFromTheSignalName) {
   EXPECT_EQ(launch_exit_code(a), 130);
 }
 
+TEST(LaunchReport, TailLinesAsTheTerminalShowedThem) {
+  auto a = failed_attempt();
+  RankRecord& root = a.stop.root;
+  root.traceback.clear();
+  root.tail = {"epoch 1:  10%|#   |\repoch 1:  50%|#####  |\r", std::string(5000, 'x'), "export API_KEY=abc"};
+  for (int i = 29; i >= 0; --i) root.tail.insert(root.tail.begin(), "old line " + std::to_string(i));
+  const std::string ev = all_evidence(build_launch_report({a}).findings.at(0));
+  EXPECT_NE(ev.find("| epoch 1:  50%|#####  |\n"), std::string::npos) << ev;
+  EXPECT_EQ(ev.find("10%"), std::string::npos);
+  EXPECT_NE(ev.find("... (5000 bytes)"), std::string::npos);
+  EXPECT_NE(ev.find("| export API_KEY=<redacted>"), std::string::npos);
+  EXPECT_EQ(ev.find("old line 12\n"), std::string::npos) << ev;  // only the last 20 lines
+  EXPECT_NE(ev.find("old line 13\n"), std::string::npos);
+}
+
+TEST(LaunchReport, EnvComparedWithTheFirstNodeWhenTheRootsNodeIsSilent) {
+  auto a = failed_attempt();
+  a.nodes.erase(a.nodes.begin());  // node 0 (the root's) sent nothing
+  NodeRecord third = a.nodes[0];
+  third.node_rank = 2, third.host = "gpu-c", third.env["NCCL_SOCKET_IFNAME"] = "ib0";
+  a.nodes.push_back(third);
+  const auto* f = find_id(build_launch_report({a}), "launch.env.differs");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("between node 1 (gpu-b) and other nodes: NCCL_SOCKET_IFNAME"), std::string::npos)
+      << f->title;
+}
+
 TEST(LaunchReport, EveryEmittedIdHasADoc) {
   std::set<std::string> documented;
   for (const auto& d : launch_finding_docs()) {

@@ -53,7 +53,7 @@ void add_log_evidence(std::vector<std::string>& ev, const RankRecord& r) {
   }
   std::vector<std::string> shown;
   for (auto it = r.tail.rbegin(); it != r.tail.rend() && shown.size() < kShownTailLines; ++it)
-    if (!in_traceback(*it, tb)) shown.insert(shown.begin(), redact_text(*it));
+    if (!in_traceback(*it, tb)) shown.insert(shown.begin(), shown_line(*it));
   if (r.tail.empty()) {
     ev.push_back("its log is empty: the worker printed nothing before it ended");
   } else if (!shown.empty()) {

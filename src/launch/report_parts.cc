@@ -56,9 +56,19 @@ std::string rank_ranges(std::vector<int> ranks) {
   return out;
 }
 
+std::string shown_line(const std::string& line) {
+  std::string l = line;
+  while (!l.empty() && (l.back() == '\r' || l.back() == '\n')) l.pop_back();
+  const size_t cr = l.rfind('\r');  // a progress bar redrawn in place: only its last state
+  if (cr != std::string::npos) l.erase(0, cr + 1);
+  constexpr size_t kMaxShown = 300;
+  if (l.size() > kMaxShown) l = l.substr(0, kMaxShown) + fmt::format("... ({} bytes)", line.size());
+  return redact_text(l);
+}
+
 std::string last_line(const RankRecord& r) {
   for (auto it = r.tail.rbegin(); it != r.tail.rend(); ++it)
-    if (it->find_first_not_of(" \t\r") != std::string::npos) return redact_text(*it);
+    if (it->find_first_not_of(" \t\r") != std::string::npos) return shown_line(*it);
   return "";
 }
 

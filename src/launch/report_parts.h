@@ -19,8 +19,10 @@ std::string node_label(const AttemptRecord& a, int node_rank);       // "node 0 
 std::string host_of(const AttemptRecord& a, int node_rank);          // "gpu-a", "" when unknown
 std::string rank_ranges(std::vector<int> ranks);                     // {0,1,3,4,5,6,7} -> "0,1,3-7"
 std::string last_line(const RankRecord& r);                          // last non-blank line of its tail
-std::string command_text(const std::vector<std::string>& argv);      // redacted, quoted where needed
-std::vector<const RankRecord*> all_ranks(const AttemptRecord& a);    // every record, by rank
+std::string shown_line(
+    const std::string& line);  // redacted, its last '\r' segment (progress bars), cut at 300
+std::string command_text(const std::vector<std::string>& argv);    // redacted, quoted where needed
+std::vector<const RankRecord*> all_ranks(const AttemptRecord& a);  // every record, by rank
 RankRecord root_record(const AttemptRecord& a);  // the root-cause rank's record (StopEvent.root or nodes)
 int root_node(const AttemptRecord& a);           // the node the report compares others with
 
