@@ -1,5 +1,6 @@
-// Secrets out of what launch prints or publishes: secret-named variables, URL passwords, and secret-looking
-// NAME=VALUE pairs and --flag values in free text.
+// Secrets out of what launch prints or publishes: secret-named variables, URL passwords, secret query
+// parameters (tokens, credentials, signatures of pre-signed URLs), and secret-looking NAME=VALUE pairs and
+// --flag values in free text.
 #include "launch/redact.h"
 
 #include <algorithm>
@@ -61,6 +62,53 @@ bool is_auth_scheme(const std::string& word) {
   return u == "BEARER" || u == "BASIC" || u == "TOKEN";
 }
 
+// "scheme://user:PASSWORD@host" -> "scheme://user:<redacted>@host", for every URL in s.
+std::string redact_url_passwords(const std::string& value) {
+  std::string out;
+  size_t i = 0;
+  for (size_t sep; (sep = value.find("://", i)) != std::string::npos;) {
+    size_t scheme = sep;
+    while (scheme > i && is_scheme_char(value[scheme - 1])) --scheme;
+    const size_t host = sep + 3, end = authority_end(value, host);
+    const size_t at = value.rfind('@', end - 1);
+    const size_t colon = at == std::string::npos || at < host ? std::string::npos : value.find(':', host);
+    if (scheme < sep && colon != std::string::npos && colon < at) {
+      out += value.substr(i, colon + 1 - i) + kRedacted;
+      i = at;  // "@host..." is copied by the next round
+    } else {
+      out += value.substr(i, host - i);
+      i = host;
+    }
+  }
+  return out + value.substr(i);
+}
+
+// URL query parameters that carry a secret: "?access_token=X", "&X-Amz-Credential=X", and the signatures of
+// pre-signed URLs ("&X-Amz-Signature=X", Azure's "&sig=X"), which grant access on their own.
+std::string redact_query_secrets(const std::string& s) {
+  std::string out;
+  size_t i = 0;
+  for (size_t p; (p = s.find_first_of("?&", i)) != std::string::npos;) {
+    size_t eq = p + 1;
+    while (eq < s.size() && (std::isalnum(static_cast<unsigned char>(s[eq])) || s[eq] == '_' || s[eq] == '-'))
+      ++eq;
+    out += s.substr(i, eq - i);
+    i = eq;
+    if (eq >= s.size() || s[eq] != '=' || eq == p + 1) continue;
+    const std::string param = s.substr(p + 1, eq - p - 1), u = upper_of(param);
+    if (!is_secret_name(param) && u != "SIG" && u.find("SIGNATURE") == std::string::npos) continue;
+    size_t end = eq + 1;
+    while (end < s.size() && s[end] != '&' && s[end] != '#' && s[end] != '"' && s[end] != '\'' &&
+           !std::isspace(static_cast<unsigned char>(s[end])))
+      ++end;
+    if (end > eq + 1) {
+      out += std::string("=") + kRedacted;
+      i = end;
+    }
+  }
+  return out + s.substr(i);
+}
+
 }  // namespace
 
 bool is_secret_name(const std::string& name) {
@@ -75,23 +123,7 @@ bool is_secret_name(const std::string& name) {
 
 std::string redact_value(const std::string& name, const std::string& value) {
   if (!name.empty() && is_secret_name(name)) return value.empty() ? value : kRedacted;
-  std::string out;
-  size_t i = 0;
-  for (size_t sep; (sep = value.find("://", i)) != std::string::npos;) {
-    size_t scheme = sep;
-    while (scheme > i && is_scheme_char(value[scheme - 1])) --scheme;
-    const size_t host = sep + 3, end = authority_end(value, host);
-    const size_t at = value.rfind('@', end == 0 ? 0 : end - 1);
-    const size_t colon = at == std::string::npos || at < host ? std::string::npos : value.find(':', host);
-    if (scheme < sep && colon != std::string::npos && colon < at) {
-      out += value.substr(i, colon + 1 - i) + kRedacted;
-      i = at;  // "@host..." is copied by the next round
-    } else {
-      out += value.substr(i, host - i);
-      i = host;
-    }
-  }
-  return out + value.substr(i);
+  return redact_query_secrets(redact_url_passwords(value));
 }
 
 std::string redact_text(const std::string& text) {

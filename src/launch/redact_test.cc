@@ -40,6 +40,17 @@ TEST(Redact, UrlPasswords) {
   EXPECT_EQ(redact_value("X", "http://u:@h"), "http://u:<redacted>@h");
 }
 
+TEST(Redact, QueryParameterSecrets) {
+  EXPECT_EQ(redact_value("U", "https://b.s3.example/f?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=ab12&x=1"),
+            "https://b.s3.example/f?X-Amz-Credential=<redacted>&X-Amz-Signature=<redacted>&x=1");
+  EXPECT_EQ(redact_value("U", "https://h/p?access_token=abc#frag"),
+            "https://h/p?access_token=<redacted>#frag");
+  EXPECT_EQ(redact_value("U", "https://h/blob?sv=2022&sig=Zm9v%3D"), "https://h/blob?sv=2022&sig=<redacted>");
+  EXPECT_EQ(redact_value("U", "https://h/p?q=1&sig="), "https://h/p?q=1&sig=");  // nothing to hide
+  EXPECT_EQ(redact_value("U", "gen?max_tokens=5&&x"), "gen?max_tokens=5&&x");
+  EXPECT_EQ(redact_text("GET /v1?api_key=k1 200"), "GET /v1?api_key=<redacted> 200");
+}
+
 TEST(Redact, TextPairsAndFlags) {
   EXPECT_EQ(redact_text("python train.py --hf-token abc123 --lr 0.1"),
             "python train.py --hf-token <redacted> --lr 0.1");
