@@ -118,6 +118,20 @@ TEST(LaunchReport, SignalDeathNamedAndExitCode) {
   EXPECT_EQ(launch_exit_code(a), 137);
 }
 
+TEST(LaunchReport, HintsFromTheWayItEnded) {
+  auto a = failed_attempt();
+  a.stop.root.traceback.clear();
+  a.stop.root.exit_code = -1, a.stop.root.signal = 11;
+  EXPECT_NE(build_launch_report({a}).findings[0].fix.find("PYTHONFAULTHANDLER=1"), std::string::npos);
+  EXPECT_EQ(launch_exit_code(a), 139);
+  a.stop.root.exit_code = 143, a.stop.root.signal = 0;
+  EXPECT_NE(
+      build_launch_report({a}).findings[0].fix.find("Status 143 is what a shell reports for a child killed "
+                                                    "by SIGTERM"),
+      std::string::npos);
+  EXPECT_EQ(launch_exit_code(a), 143);
+}
+
 TEST(LaunchReport, RootFoundInNodeRecordsWhenStopEventHasNone) {
   auto a = failed_attempt();
   a.stop.root = RankRecord{};

@@ -3,6 +3,8 @@
 // ranks that died by themselves afterwards.
 #include <fmt/format.h>
 
+#include <csignal>
+
 #include "launch/redact.h"
 #include "launch/report_parts.h"
 #include "logs/python_traceback.h"
@@ -33,13 +35,16 @@ std::vector<std::string> traceback_lines(const std::string& tb) {
   return out;
 }
 
-// Whether a log line is already shown as part of the traceback (log lines may carry a "[rank1]: " prefix).
+// Whether a log line is already shown as part of the traceback: the same text, or the same text after a rank
+// prefix ("[rank1]: ", "[default0]:").
 bool in_traceback(const std::string& line, const std::vector<std::string>& tb) {
   const std::string t = trimmed(line);
   if (t.empty()) return false;
   for (const auto& l : tb) {
     const std::string u = trimmed(l);
-    if (!u.empty() && t.size() >= u.size() && t.compare(t.size() - u.size(), u.size(), u) == 0) return true;
+    if (u.empty() || t.size() < u.size() || t.compare(t.size() - u.size(), u.size(), u) != 0) continue;
+    const std::string before = trimmed(t.substr(0, t.size() - u.size()));
+    if (before.empty() || (before.front() == '[' && before.back() == ':')) return true;
   }
   return false;
 }
@@ -65,15 +70,16 @@ void add_log_evidence(std::vector<std::string>& ev, const RankRecord& r) {
 // What the way it ended suggests when the catalogue knows nothing better.
 std::string end_hint(const RankRecord& r, const std::string& host) {
   const std::string on = host.empty() ? "that node" : host;
-  if (r.signal == 9 || (r.signal == 0 && r.exit_code == 137))
+  if (r.signal == SIGKILL || (r.signal == 0 && r.exit_code == 128 + SIGKILL))
     return fmt::format(
-        " SIGKILL with no Python traceback is most often the kernel's OOM killer: look for \"Out of memory: "
-        "Killed "
-        "process {}\" in `dmesg` or `journalctl -k` on {}; else the scheduler or a person killed it.",
+        " SIGKILL is most often the kernel's OOM killer: look for \"Out of memory: Killed process {}\" in "
+        "`dmesg` or `journalctl -k` on {}; else the scheduler or a person killed it.",
         r.pid, on);
-  if (r.signal == 11 || r.signal == 7 || r.signal == 6)
-    return " A native crash (segfault, bus error, abort) happens below Python: run it again with "
-           "PYTHONFAULTHANDLER=1 for the Python stack at the crash, and check the CUDA/NCCL versions.";
+  for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE})
+    if (r.signal == sig)
+      return " A native crash (segfault, bus error, abort) happens below Python: run it again with "
+             "PYTHONFAULTHANDLER=1 for the Python stack at the crash, and check the CUDA, NCCL and extension "
+             "builds.";
   if (r.signal == 0 && r.exit_code > 128 && r.exit_code < 160)
     return fmt::format(" Status {} is what a shell reports for a child killed by {}.", r.exit_code,
                        signal_name(r.exit_code - 128));
