@@ -3,6 +3,7 @@
 // (HOSTNAME, SSH_*, Slurm's per-node ids...) are left out; values are redacted again before they are shown.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "launch/redact.h"
@@ -20,38 +21,17 @@ constexpr size_t kShownVariables = 25;
 
 // Variables that name the node or the login session rather than configure the job.
 bool differs_by_design(const std::string& name) {
-  static const std::set<std::string> kNames = {"HOSTNAME",
-                                               "HOST",
-                                               "SHLVL",
-                                               "OLDPWD",
-                                               "_",
-                                               "TERM",
-                                               "TERM_SESSION_ID",
-                                               "WINDOWID",
-                                               "DISPLAY",
-                                               "TMUX",
-                                               "TMUX_PANE",
-                                               "STY",
-                                               "XDG_SESSION_ID",
-                                               "XDG_RUNTIME_DIR",
-                                               "SLURM_NODEID",
-                                               "SLURMD_NODENAME",
-                                               "SLURM_PROCID",
-                                               "SLURM_LOCALID",
-                                               "SLURM_TOPOLOGY_ADDR",
-                                               "SLURM_GTIDS",
-                                               "SLURM_TASK_PID",
-                                               "SLURM_STEP_NODELIST",
-                                               "SLURM_STEP_TASKS_PER_NODE",
-                                               "OMPI_COMM_WORLD_RANK",
-                                               "OMPI_COMM_WORLD_LOCAL_RANK",
-                                               "OMPI_COMM_WORLD_NODE_RANK",
-                                               "PMI_RANK",
-                                               "PMIX_RANK",
-                                               "PMI_ID",
-                                               "MV2_COMM_WORLD_RANK",
-                                               "DISTDOCTOR_NODE_RANK"};
-  return kNames.count(name) > 0 || name.rfind("SSH_", 0) == 0 || name.rfind("PMIX_", 0) == 0;
+  // clang-format off
+  static const char* const kNames[] = {
+      "HOSTNAME", "HOST", "SHLVL", "OLDPWD", "_", "TERM", "TERM_SESSION_ID", "WINDOWID", "DISPLAY", "TMUX",
+      "TMUX_PANE", "STY", "XDG_SESSION_ID", "XDG_RUNTIME_DIR", "SLURM_NODEID", "SLURMD_NODENAME",
+      "SLURM_PROCID", "SLURM_LOCALID", "SLURM_TOPOLOGY_ADDR", "SLURM_GTIDS", "SLURM_TASK_PID",
+      "SLURM_STEP_NODELIST", "SLURM_STEP_TASKS_PER_NODE", "OMPI_COMM_WORLD_RANK",
+      "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_NODE_RANK", "PMI_RANK", "PMIX_RANK", "PMI_ID",
+      "MV2_COMM_WORLD_RANK", "DISTDOCTOR_NODE_RANK"};
+  // clang-format on
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames) ||
+         name.rfind("SSH_", 0) == 0 || name.rfind("PMIX_", 0) == 0;
 }
 
 std::string shown_value(const std::map<std::string, std::string>& env, const std::string& name) {
@@ -100,9 +80,9 @@ std::optional<Finding> env_differs_finding(const AttemptRecord& a) {
   f.evidence = std::move(evidence);
   f.fix =
       "Give every node the same environment (the same container image, modules and exported variables). A "
-      "different NCCL_*, LD_LIBRARY_PATH, PYTHONPATH, CUDA_* or framework variable on one node is a common "
-      "cause "
-      "of crashes and hangs that hit that node only; a difference that is meant to be there can be ignored.";
+      "different NCCL_*, LD_LIBRARY_PATH, PYTHONPATH, CUDA_* or framework variable on one node is a "
+      "common cause of crashes and hangs that hit that node only; a difference that is meant to be there "
+      "can be ignored.";
   return f;
 }
 

@@ -106,10 +106,8 @@ Finding lost_finding(const AttemptRecord& a) {
   if (!a.stop.detail.empty()) f.evidence.push_back("detail: " + a.stop.detail);
   f.fix = fmt::format(
       "Look at {}: the machine may have rebooted or lost its network, or its `distdoctor launch` was killed "
-      "(OOM "
-      "killer, the scheduler, a person). Its workers' logs stay on that node under the log directory. The "
-      "other "
-      "nodes stopped their workers{}.",
+      "(OOM killer, the scheduler, a person). Its workers' logs stay on that node under the log directory. "
+      "The other nodes stopped their workers{}.",
       master ? "node 0" : "that node",
       master ? " because without the master no node can coordinate the job" : "");
   return f;

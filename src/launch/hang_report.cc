@@ -129,11 +129,10 @@ Finding hang_finding(const AttemptRecord& a) {
   }
   if (!a.stop.detail.empty()) f.evidence.push_back("declared hung: " + a.stop.detail);
   f.fix = fmt::format(
-      "Start with {}: its last line and stack show where it waits. A rank behind in collectives skipped or "
-      "is "
-      "late to one (a data-dependent branch, uneven batches, an exception caught and swallowed) while the "
-      "others wait for it inside NCCL; an idle rank (no CPU) waits on something outside NCCL (I/O, a lock, a "
-      "queue). Run again with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL for collective counts{}.",
+      "Start with {}: its last line and stack show where it waits. A rank behind in collectives skipped "
+      "or is late to one (a data-dependent branch, uneven batches, an exception caught and swallowed) while "
+      "the others wait for it inside NCCL; an idle rank (no CPU) waits on something outside NCCL (I/O, a "
+      "lock, a queue). Run again with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL for collective counts{}.",
       stuck.ranks.empty() ? std::string("the ranks' last lines") : ranks_phrase(stuck.ranks),
       no_stacks ? " and with py-spy on PATH (pip install py-spy) for stacks" : "");
   return f;

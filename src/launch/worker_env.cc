@@ -2,7 +2,7 @@
 // and Paddle's (PADDLE_TRAINER_*, FLAGS_selected_gpus), computed from the job layout alone.
 #include "launch/worker_env.h"
 
-#include <set>
+#include <algorithm>
 
 namespace dd::launch {
 
@@ -102,35 +102,16 @@ EnvPairs worker_env(const JobLayout& job, int node_rank, int local_rank, const W
 }
 
 bool is_launcher_var(const std::string& name) {
-  static const std::set<std::string> kNames = {"RANK",
-                                               "LOCAL_RANK",
-                                               "WORLD_SIZE",
-                                               "LOCAL_WORLD_SIZE",
-                                               "GROUP_RANK",
-                                               "NODE_RANK",
-                                               "GROUP_WORLD_SIZE",
-                                               "ROLE_RANK",
-                                               "ROLE_WORLD_SIZE",
-                                               "ROLE_NAME",
-                                               "MASTER_ADDR",
-                                               "MASTER_PORT",
-                                               "TORCHELASTIC_RESTART_COUNT",
-                                               "TORCHELASTIC_MAX_RESTARTS",
-                                               "TORCHELASTIC_RUN_ID",
-                                               "TORCHELASTIC_USE_AGENT_STORE",
-                                               "PADDLE_TRAINER_ID",
-                                               "PADDLE_TRAINERS_NUM",
-                                               "PADDLE_TRAINER_ENDPOINTS",
-                                               "PADDLE_CURRENT_ENDPOINT",
-                                               "PADDLE_RANK_IN_NODE",
-                                               "PADDLE_LOCAL_SIZE",
-                                               "PADDLE_NNODES",
-                                               "FLAGS_selected_gpus",
-                                               "CUDA_VISIBLE_DEVICES",
-                                               "OMP_NUM_THREADS",
-                                               "PYTHONUNBUFFERED",
-                                               "DISTDOCTOR_LAUNCH_ATTEMPT"};
-  return kNames.count(name) > 0;
+  // clang-format off
+  static const char* const kNames[] = {
+      "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK", "NODE_RANK", "GROUP_WORLD_SIZE",
+      "ROLE_RANK", "ROLE_WORLD_SIZE", "ROLE_NAME", "MASTER_ADDR", "MASTER_PORT", "TORCHELASTIC_RESTART_COUNT",
+      "TORCHELASTIC_MAX_RESTARTS", "TORCHELASTIC_RUN_ID", "TORCHELASTIC_USE_AGENT_STORE", "PADDLE_TRAINER_ID",
+      "PADDLE_TRAINERS_NUM", "PADDLE_TRAINER_ENDPOINTS", "PADDLE_CURRENT_ENDPOINT", "PADDLE_RANK_IN_NODE",
+      "PADDLE_LOCAL_SIZE", "PADDLE_NNODES", "FLAGS_selected_gpus", "CUDA_VISIBLE_DEVICES", "OMP_NUM_THREADS",
+      "PYTHONUNBUFFERED", "DISTDOCTOR_LAUNCH_ATTEMPT"};
+  // clang-format on
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
 }  // namespace dd::launch
