@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 #include "launch/report_parts.h"
@@ -18,7 +20,7 @@ namespace {
 
 constexpr int kExitHang = 124;  // as timeout(1)
 
-// The signal number named in an interrupt's detail ("SIGINT", "received SIGTERM"); SIGINT when none is.
+// The signal named in an interrupt's detail ("SIGINT", "received SIGTERM", "signal 15"); SIGINT when none is.
 int interrupt_signal(const std::string& detail) {
   for (size_t p = detail.find("SIG"); p != std::string::npos; p = detail.find("SIG", p + 3)) {
     size_t e = p + 3;
@@ -27,7 +29,11 @@ int interrupt_signal(const std::string& detail) {
     for (int s = 1; s < 65 && !abbrev.empty(); ++s)
       if (const char* a = sigabbrev_np(s); a && abbrev == a) return s;
   }
-  return 2;
+  if (const size_t p = detail.find("signal "); p != std::string::npos) {
+    const int s = std::atoi(detail.c_str() + p + 7);
+    if (s > 0 && s < 65) return s;
+  }
+  return SIGINT;
 }
 
 // "rank 2 exited with status 7", "the job hung (rank 1 looks stuck)", ... for attempt lines.

@@ -232,6 +232,8 @@ TEST(LaunchReport, InterruptExitCodesFromTheSignalName) {
   EXPECT_EQ(launch_exit_code(a), 143);
   a.stop.detail = "SIGHUP";
   EXPECT_EQ(launch_exit_code(a), 129);
+  a.stop.detail = "received signal 15";
+  EXPECT_EQ(launch_exit_code(a), 143);
   a.stop.detail = "";
   EXPECT_EQ(launch_exit_code(a), 130);
 }
