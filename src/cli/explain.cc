@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/verbatim_args.h"
 #include "comm/finding_docs.h"
+#include "launch/failure_report.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
 #include "logs/explain_text.h"
@@ -21,11 +22,12 @@ namespace dd::cli {
 
 namespace {
 
-// Every finding id with a long form, from each part that emits findings: rules, collectives, log analysis,
-// NCCL information lines.
+// Every finding id with a long form, from each part that emits findings: rules, collectives, launch, log
+// analysis, NCCL information lines.
 std::vector<rules::FindingDoc> all_finding_docs() {
   std::vector<rules::FindingDoc> docs = rules::all_rule_docs();
   for (const auto& d : comm::comm_finding_docs()) docs.push_back(d);
+  for (const auto& d : launch::launch_finding_docs()) docs.push_back(d);
   for (const auto& d : logs::logs_finding_docs()) docs.push_back({d.id, d.title, d.explanation});
   for (const auto& d : nccl::info_line_docs()) docs.push_back({d.id, d.title, d.explanation});
   return docs;

@@ -1,0 +1,209 @@
+// The launch report: findings for the last attempt's outcome (a failed rank, a hang, a lost node or master,
+// an interrupt, or success), the ranks launch stopped, the env that differs across nodes, silent nodes, and
+// one line per earlier attempt; and the launcher's exit code.
+#include "launch/failure_report.h"
+
+#include <fmt/format.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+
+#include "launch/report_parts.h"
+
+namespace dd::launch {
+
+using report::Finding;
+using report::Severity;
+
+namespace {
+
+constexpr int kExitHang = 124;  // as timeout(1)
+
+// The signal named in an interrupt's detail ("SIGINT", "received SIGTERM", "signal 15"); SIGINT when none is.
+int interrupt_signal(const std::string& detail) {
+  for (size_t p = detail.find("SIG"); p != std::string::npos; p = detail.find("SIG", p + 3)) {
+    size_t e = p + 3;
+    while (e < detail.size() && std::isupper(static_cast<unsigned char>(detail[e]))) ++e;
+    const std::string abbrev = detail.substr(p + 3, e - p - 3);
+    for (int s = 1; s < 65 && !abbrev.empty(); ++s)
+      if (const char* a = sigabbrev_np(s); a && abbrev == a) return s;
+  }
+  if (const size_t p = detail.find("signal "); p != std::string::npos) {
+    const int s = std::atoi(detail.c_str() + p + 7);
+    if (s > 0 && s < 65) return s;
+  }
+  return SIGINT;
+}
+
+// "rank 2 exited with status 7", "the job hung (rank 1 looks stuck)", ... for attempt lines.
+std::string outcome_text(const AttemptRecord& a) {
+  switch (a.stop.cause) {
+    case StopCause::none:
+      return "every worker exited 0";
+    case StopCause::worker_failed: {
+      const RankRecord root = parts::root_record(a);
+      return fmt::format("rank {} {}", root.rank, parts::end_text(root));
+    }
+    case StopCause::hang:
+      return "the job hung (" + parts::hang_summary(a) + ")";
+    case StopCause::interrupted:
+      return "interrupted" + (a.stop.detail.empty() ? "" : " by " + a.stop.detail);
+    case StopCause::node_lost:
+      return "a node was lost" + (a.stop.detail.empty() ? "" : " (" + a.stop.detail + ")");
+    case StopCause::master_lost:
+      return "the master was lost" + (a.stop.detail.empty() ? "" : " (" + a.stop.detail + ")");
+  }
+  return "";
+}
+
+Finding attempt_finding(const AttemptRecord& a) {
+  return Finding{
+      .id = "launch.attempt.failed",
+      .severity = Severity::info,
+      .title = fmt::format("attempt {}: {} after {:.1f} s", a.attempt, outcome_text(a), a.duration_s)};
+}
+
+Finding job_ok_finding(const AttemptRecord& a) {
+  size_t workers = 0;
+  for (const auto& n : a.nodes) workers += n.ranks.size();
+  return Finding{.id = "launch.job.ok",
+                 .severity = Severity::ok,
+                 .title = fmt::format("all {} workers on {} node{} exited 0 in {:.1f} s", workers,
+                                      a.nodes.size(), a.nodes.size() == 1 ? "" : "s", a.duration_s)};
+}
+
+// launch.rank.stopped: the ranks launch ended itself, as ranges per node.
+std::optional<Finding> stopped_finding(const AttemptRecord& a) {
+  std::string per_node;
+  size_t count = 0;
+  for (const auto& n : a.nodes) {
+    std::vector<int> ranks;
+    for (const auto& r : n.ranks)
+      if (r.stopped_by_us) ranks.push_back(r.rank);
+    if (ranks.empty()) continue;
+    count += ranks.size();
+    per_node += fmt::format("{}{}: {}", per_node.empty() ? "" : "; ", parts::node_label(a, n.node_rank),
+                            parts::rank_ranges(ranks));
+  }
+  if (count == 0) return std::nullopt;
+  const std::string after = a.stop.cause == StopCause::worker_failed
+                                ? fmt::format(" after rank {} failed", parts::root_record(a).rank)
+                            : a.stop.cause == StopCause::hang ? std::string(" after the hang")
+                                                              : std::string();
+  Finding f{.id = "launch.rank.stopped", .severity = Severity::info};
+  f.title = fmt::format("launch stopped {} rank{}{} (SIGTERM, then SIGKILL after the grace period): {}",
+                        count, count == 1 ? "" : "s", after, per_node);
+  if (a.stop_latency_s >= 0)
+    f.evidence.push_back(fmt::format("stopped within {:.2f} s on this node", a.stop_latency_s));
+  return f;
+}
+
+Finding lost_finding(const AttemptRecord& a) {
+  const bool master = a.stop.cause == StopCause::master_lost;
+  Finding f{.id = master ? "launch.master.lost" : "launch.node.lost", .severity = Severity::fail};
+  std::string who = master ? "the master (node 0)" : "a node";
+  if (!master && !a.silent_nodes.empty()) {
+    who = parts::node_label(a, a.silent_nodes.front());
+    for (size_t i = 1; i < a.silent_nodes.size(); ++i) who += ", " + parts::node_label(a, a.silent_nodes[i]);
+  }
+  f.title = fmt::format("{} stopped answering{}", who, a.stop.detail.empty() ? "" : ": " + a.stop.detail);
+  if (a.stop.node_rank >= 0) f.evidence.push_back("noticed by " + parts::node_label(a, a.stop.node_rank));
+  if (!a.stop.detail.empty()) f.evidence.push_back("detail: " + a.stop.detail);
+  f.fix = fmt::format(
+      "Look at {}: the machine may have rebooted or lost its network, or its `distdoctor launch` was killed "
+      "(OOM killer, the scheduler, a person). Its workers' logs stay on that node under the log directory. "
+      "The other nodes stopped their workers{}.",
+      master ? "node 0" : "that node",
+      master ? " because without the master no node can coordinate the job" : "");
+  return f;
+}
+
+Finding interrupted_finding(const AttemptRecord& a) {
+  const std::string sig = parts::signal_name(interrupt_signal(a.stop.detail));
+  Finding f{.id = "launch.interrupted", .severity = Severity::warn};
+  f.title = fmt::format("the launch was interrupted by {}{}: every worker was stopped", sig,
+                        a.stop.node_rank >= 0 ? " on " + parts::node_label(a, a.stop.node_rank) : "");
+  if (!a.stop.detail.empty()) f.evidence.push_back("detail: " + a.stop.detail);
+  f.fix = sig == "SIGINT"
+              ? "Nothing to fix if you pressed Ctrl-C."
+              : "A SIGTERM or SIGHUP usually comes from the scheduler (time limit, preemption), a closed "
+                "terminal or a kill: check the job's time limit, or run under nohup/tmux.";
+  return f;
+}
+
+std::optional<Finding> silent_nodes_finding(const AttemptRecord& a) {
+  if (a.silent_nodes.empty()) return std::nullopt;
+  std::string nodes;
+  for (int n : a.silent_nodes) nodes += (nodes.empty() ? "" : ", ") + parts::node_label(a, n);
+  return Finding{
+      .id = "launch.node.silent",
+      .severity = Severity::warn,
+      .title = fmt::format("no record from {} before the deadline: {} ranks are missing from this report",
+                           nodes, a.silent_nodes.size() == 1 ? "its" : "their"),
+      .fix =
+          "That node's launcher may be gone or its network down: read its own output and its workers' "
+          "logs on the node itself."};
+}
+
+void add_cause_findings(report::Report& r, const AttemptRecord& a) {
+  switch (a.stop.cause) {
+    case StopCause::none:
+      r.add(job_ok_finding(a));
+      return;
+    case StopCause::worker_failed:
+      for (auto& f : parts::rank_failed_findings(a)) r.add(std::move(f));
+      break;
+    case StopCause::hang:
+      r.add(parts::hang_finding(a));
+      break;
+    case StopCause::interrupted:
+      r.add(interrupted_finding(a));
+      break;
+    case StopCause::node_lost:
+    case StopCause::master_lost:
+      r.add(lost_finding(a));
+      break;
+  }
+  if (auto f = stopped_finding(a)) r.add(std::move(*f));
+  if (auto f = parts::env_differs_finding(a)) r.add(std::move(*f));
+}
+
+}  // namespace
+
+report::Report build_launch_report(const std::vector<AttemptRecord>& attempts) {
+  report::Report r;
+  r.title = "distdoctor launch";
+  if (attempts.empty()) return r;
+  const AttemptRecord& last = attempts.back();
+  if (!last.command.empty()) r.notes.push_back("command: " + parts::command_text(last.command));
+  if (attempts.size() > 1)
+    r.notes.push_back(fmt::format("{} attempts; the findings are the last one's", attempts.size()));
+  add_cause_findings(r, last);
+  if (auto f = silent_nodes_finding(last)) r.add(std::move(*f));
+  for (size_t i = 0; i + 1 < attempts.size(); ++i) r.add(attempt_finding(attempts[i]));
+  r.facts = nlohmann::json{{"attempts", attempts}};
+  return r;
+}
+
+int launch_exit_code(const AttemptRecord& last) {
+  switch (last.stop.cause) {
+    case StopCause::none:
+      return report::kExitPass;
+    case StopCause::worker_failed: {
+      const RankRecord root = parts::root_record(last);
+      if (root.signal > 0) return 128 + root.signal;
+      return root.exit_code > 0 ? root.exit_code : report::kExitFail;
+    }
+    case StopCause::hang:
+      return kExitHang;
+    case StopCause::interrupted:
+      return 128 + interrupt_signal(last.stop.detail);
+    case StopCause::node_lost:
+    case StopCause::master_lost:
+      return report::kExitFail;
+  }
+  return report::kExitFail;
+}
+
+}  // namespace dd::launch

@@ -1,0 +1,93 @@
+// Long forms of the launch.* finding ids (for `distdoctor explain`): data only, one row per id.
+#include "launch/failure_report.h"
+
+namespace dd::launch {
+
+const std::vector<rules::FindingDoc>& launch_finding_docs() {
+  static const std::vector<rules::FindingDoc> docs = {
+      {"launch.rank.failed", "The first rank to fail: the root cause of the job's end",
+       "A worker exited non-zero or was killed by a signal while the others still ran. It is named as the "
+       "root "
+       "cause because it failed first; the ranks that failed afterwards usually did so because it was gone "
+       "(launch.rank.also_failed) and launch stopped the rest within half a second (launch.rank.stopped). "
+       "The "
+       "evidence gives the command (secrets redacted), the log file with every byte the worker wrote, its "
+       "Python "
+       "traceback and its last lines. When the log matches the known-error catalogue the diagnosis follows "
+       "as its "
+       "own finding and its fix is repeated here. SIGKILL without a traceback is most often the kernel's OOM "
+       "killer (dmesg shows it); SIGSEGV, SIGBUS and SIGABRT are native crashes (PYTHONFAULTHANDLER=1 prints "
+       "the "
+       "Python stack at the crash). The launcher exits with the worker's status, or 128+signal."},
+      {"launch.rank.also_failed", "Ranks that failed by themselves after the root cause",
+       "These ranks ended with an error of their own after the root-cause rank had failed, before launch "
+       "could "
+       "stop them. Most often they only report the loss of their peer (NCCL \"remote process exited or there "
+       "was "
+       "a network error\", Gloo \"Connection reset by peer\", a store timeout). Fix the root cause first and "
+       "look "
+       "at these only if they still fail."},
+      {"launch.rank.stopped", "Ranks that launch stopped",
+       "After the job's first failure (or a hang, an interrupt, a lost node) launch sent SIGTERM to every "
+       "other "
+       "worker on every node and SIGKILL after the grace period (--grace), so that nobody waits 10-30 "
+       "minutes in "
+       "a collective for a peer that is gone. These ranks did nothing wrong; they are listed as ranges per "
+       "node."},
+      {"launch.env.differs", "The environment differs between nodes",
+       "The launcher's environment on the root-cause rank's node is compared with every other node's, "
+       "leaving "
+       "out the variables launch sets itself (RANK, MASTER_ADDR, ...) and those that name the node or "
+       "session "
+       "(HOSTNAME, SSH_*, Slurm's per-node ids). A variable set on one node and not another, or set to "
+       "another "
+       "value, is listed with each node's value; secrets are shown as <redacted>. Different NCCL_*, "
+       "LD_LIBRARY_PATH, PYTHONPATH or CUDA_* settings are a common cause of crashes and hangs that hit one "
+       "node "
+       "only. Use the same image, modules and exports on every node."},
+      {"launch.hang", "The job hung: every worker alive, none printing or working",
+       "With --hang-timeout S, a job whose workers are all alive but print nothing for S seconds is declared "
+       "hung "
+       "and stopped (exit code 124). For each rank the report gives its /proc state and wait channel, the "
+       "CPU it "
+       "used while silent, how long it was silent, its last line, the NCCL collective count its log shows "
+       "(NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL) and its stack from `py-spy dump` when py-spy is on PATH. "
+       "The "
+       "rank behind in collectives is named as stuck: the others wait for it inside NCCL, spinning. Without "
+       "counts, a rank using under 2% CPU while silent is named: it waits outside NCCL (time.sleep, I/O, a "
+       "lock, "
+       "a data loader) while the others spin in a collective. Its stack shows where."},
+      {"launch.node.lost", "A node stopped answering during the job",
+       "A node's launcher stopped sending heartbeats through the store. The machine may have rebooted or "
+       "lost "
+       "its network, or its `distdoctor launch` was killed (OOM killer, the scheduler, a person). The other "
+       "nodes "
+       "stopped their workers at once; the lost node's logs stay on that node. Exit code 2."},
+      {"launch.master.lost", "The master node stopped answering during the job",
+       "Node 0 runs the store every node coordinates through. When it stops answering no node can learn of a "
+       "failure elsewhere, so each stops its workers rather than run on blind. Check node 0 as for a lost "
+       "node. "
+       "Exit code 2."},
+      {"launch.interrupted", "The launch was interrupted",
+       "The launcher received SIGINT (Ctrl-C), SIGTERM or SIGHUP and passed it to every worker on every "
+       "node, "
+       "then stopped them all. Nothing is left behind. A SIGTERM you did not send usually comes from the "
+       "scheduler (time limit, preemption). Exit code 128 + the signal's number (130 for Ctrl-C)."},
+      {"launch.node.silent", "A node sent no record for the report",
+       "Every node sends its account of the attempt (how each of its ranks ended, log tails) through the "
+       "store; "
+       "this node's did not arrive before the deadline, so its ranks are missing from the report. Its "
+       "launcher "
+       "may be gone or its network down: read its output and logs on that node."},
+      {"launch.job.ok", "Every worker exited 0", "The job ran to the end on every node. Exit code 0."},
+      {"launch.attempt.failed", "An earlier attempt of a restarted job",
+       "With --max-restarts K launch restarts the whole job on every node after a failure, up to K times; "
+       "each "
+       "earlier attempt is listed with how it ended and its length. Each attempt's logs are under "
+       "{log_dir}/{job_id}/{attempt}/, and workers see the attempt as TORCHELASTIC_RESTART_COUNT. A job that "
+       "fails the same way every time will not be saved by restarts: fix the cause the attempts share."},
+  };
+  return docs;
+}
+
+}  // namespace dd::launch

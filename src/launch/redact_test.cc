@@ -1,0 +1,86 @@
+// Tests of secret redaction: secret names, URL passwords, NAME=VALUE pairs and --flag values in free text.
+#include "launch/redact.h"
+
+#include <gtest/gtest.h>
+
+namespace dd::launch {
+namespace {
+
+TEST(Redact, SecretNamesAnyCase) {
+  for (const char* n :
+       {"HF_TOKEN", "hf_token", "WANDB_API_KEY", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "MYSQL_PASSWD",
+        "GOOGLE_APPLICATION_CREDENTIALS", "NCCL_AUTH", "Authorization", "apikey"})
+    EXPECT_TRUE(is_secret_name(n)) << n;
+  for (const char* n : {"PATH", "NCCL_SOCKET_IFNAME", "MASTER_ADDR", "", "MAX_NEW_TOKENS",
+                        "TOKENIZERS_PARALLELISM", "tokenizer_name"})
+    EXPECT_FALSE(is_secret_name(n)) << n;
+  EXPECT_TRUE(is_secret_name("TOKENIZER_TOKEN"));  // a benign word does not hide a real one
+}
+
+TEST(Redact, ValueOfSecretNameIsHiddenWhole) {
+  EXPECT_EQ(redact_value("HF_TOKEN", "hf_abcdef"), "<redacted>");
+  EXPECT_EQ(redact_value("HF_TOKEN", ""), "");  // empty stays visible: "set but empty" is a useful fact
+  EXPECT_EQ(redact_value("PATH", "/usr/bin:/bin"), "/usr/bin:/bin");
+  EXPECT_EQ(redact_value("", ""), "");
+}
+
+TEST(Redact, UrlPasswords) {
+  EXPECT_EQ(redact_value("DATABASE_URL", "postgres://app:s3cret@db.local:5432/x"),
+            "postgres://app:<redacted>@db.local:5432/x");
+  EXPECT_EQ(redact_value("PIP_INDEX_URL", "https://user:pa@ss@pypi.example/simple"),
+            "https://user:<redacted>@pypi.example/simple");  // '@' inside the password
+  EXPECT_EQ(redact_value("X", "https://user@host:8080/p"), "https://user@host:8080/p");  // no password
+  EXPECT_EQ(redact_value("X", "https://host/path@v1:2"), "https://host/path@v1:2");      // '@' in the path
+  EXPECT_EQ(redact_value("X", "https://host:443/a?u=x:y@z"), "https://host:443/a?u=x:y@z");  // in the query
+  EXPECT_EQ(redact_value("X", "user:pw@host"), "user:pw@host");  // no scheme: not a URL
+  EXPECT_EQ(redact_value("X", "://a:b@c"), "://a:b@c");          // no scheme name
+  EXPECT_EQ(redact_value("X", "http://"), "http://");
+  EXPECT_EQ(redact_value("X", "a=http://u:p@h1,b=redis://v:q@h2/0"),
+            "a=http://u:<redacted>@h1,b=redis://v:<redacted>@h2/0");
+  EXPECT_EQ(redact_value("X", "http://u:@h"), "http://u:<redacted>@h");
+}
+
+TEST(Redact, QueryParameterSecrets) {
+  EXPECT_EQ(redact_value("U", "https://b.s3.example/f?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=ab12&x=1"),
+            "https://b.s3.example/f?X-Amz-Credential=<redacted>&X-Amz-Signature=<redacted>&x=1");
+  EXPECT_EQ(redact_value("U", "https://h/p?access_token=abc#frag"),
+            "https://h/p?access_token=<redacted>#frag");
+  EXPECT_EQ(redact_value("U", "https://h/blob?sv=2022&sig=Zm9v%3D"), "https://h/blob?sv=2022&sig=<redacted>");
+  EXPECT_EQ(redact_value("U", "https://h/p?q=1&sig="), "https://h/p?q=1&sig=");  // nothing to hide
+  EXPECT_EQ(redact_value("U", "gen?max_tokens=5&&x"), "gen?max_tokens=5&&x");
+  EXPECT_EQ(redact_text("GET /v1?api_key=k1 200"), "GET /v1?api_key=<redacted> 200");
+}
+
+TEST(Redact, TextPairsAndFlags) {
+  EXPECT_EQ(redact_text("python train.py --hf-token abc123 --lr 0.1"),
+            "python train.py --hf-token <redacted> --lr 0.1");
+  EXPECT_EQ(redact_text("python train.py --password=abc --epochs=3"),
+            "python train.py --password=<redacted> --epochs=3");
+  EXPECT_EQ(redact_text("env WANDB_API_KEY=xyz HOME=/root python t.py"),
+            "env WANDB_API_KEY=<redacted> HOME=/root python t.py");
+  EXPECT_EQ(redact_text("export HF_TOKEN=\"two words\" && run"), "export HF_TOKEN=<redacted> && run");
+  EXPECT_EQ(redact_text("pip install --index-url https://me:pw@pypi.corp/simple torch"),
+            "pip install --index-url https://me:<redacted>@pypi.corp/simple torch");
+  EXPECT_EQ(redact_text("curl -H 'Authorization: Bearer eyJhbGc' http://x"),
+            "curl -H 'Authorization: Bearer <redacted> http://x");
+  EXPECT_EQ(redact_text("--use-auth --verbose x"), "--use-auth --verbose x");  // a flag takes no value
+  EXPECT_EQ(redact_text("python gen.py --max_new_tokens 256 --tokenizer gpt2"),
+            "python gen.py --max_new_tokens 256 --tokenizer gpt2");
+}
+
+TEST(Redact, TextEdgeCases) {
+  EXPECT_EQ(redact_text(""), "");
+  EXPECT_EQ(redact_text("   "), "   ");
+  EXPECT_EQ(redact_text("a  b\tc\n"), "a  b\tc\n");  // whitespace kept as it was
+  EXPECT_EQ(redact_text("--token"), "--token");      // nothing follows
+  EXPECT_EQ(redact_text("TOKEN="), "TOKEN=");        // empty value
+  EXPECT_EQ(redact_text("=abc"), "=abc");
+  EXPECT_EQ(redact_text("x==y key"), "x==y key");
+  EXPECT_EQ(redact_text("git@github.com:org/repo.git"), "git@github.com:org/repo.git");
+  EXPECT_EQ(redact_text("RuntimeError: API_KEY=abc is invalid"),
+            "RuntimeError: API_KEY=<redacted> is invalid");
+  EXPECT_EQ(redact_text("password: hunter2"), "password: <redacted>");
+}
+
+}  // namespace
+}  // namespace dd::launch

@@ -1,0 +1,123 @@
+// Small shared pieces of the launch report: signal names, how a rank ended, node labels, rank ranges, the
+// redacted command line, and where the root-cause rank's record is.
+#include "launch/report_parts.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "launch/redact.h"
+
+namespace dd::launch::parts {
+
+std::string signal_name(int sig) {
+  const char* abbrev = sig > 0 ? sigabbrev_np(sig) : nullptr;
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+std::string end_text(const RankRecord& r) {
+  if (r.running) return "still running";
+  if (r.signal != 0) return fmt::format("killed by signal {} ({})", r.signal, signal_name(r.signal));
+  if (r.exit_code < 0) return "ended (status unknown)";
+  return fmt::format("exited with status {}", r.exit_code);
+}
+
+const NodeRecord* find_node(const AttemptRecord& a, int node_rank) {
+  for (const auto& n : a.nodes)
+    if (n.node_rank == node_rank) return &n;
+  return nullptr;
+}
+
+std::string host_of(const AttemptRecord& a, int node_rank) {
+  const NodeRecord* n = find_node(a, node_rank);
+  return n ? n->host : "";
+}
+
+std::string node_label(const AttemptRecord& a, int node_rank) {
+  const std::string host = host_of(a, node_rank);
+  return host.empty() ? fmt::format("node {}", node_rank) : fmt::format("node {} ({})", node_rank, host);
+}
+
+std::string rank_ranges(std::vector<int> ranks) {
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    if (j - i >= 2)
+      out += fmt::format("{}-{}", ranks[i], ranks[j]);
+    else
+      for (size_t k = i; k <= j; ++k) out += (k > i ? "," : "") + std::to_string(ranks[k]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string shown_line(const std::string& line) {
+  std::string l = line;
+  while (!l.empty() && (l.back() == '\r' || l.back() == '\n')) l.pop_back();
+  const size_t cr = l.rfind('\r');  // a progress bar redrawn in place: only its last state
+  if (cr != std::string::npos) l.erase(0, cr + 1);
+  constexpr size_t kMaxShown = 300;
+  if (l.size() > kMaxShown) l = l.substr(0, kMaxShown) + fmt::format("... ({} bytes)", line.size());
+  return redact_text(l);
+}
+
+std::string last_line(const RankRecord& r) {
+  for (auto it = r.tail.rbegin(); it != r.tail.rend(); ++it)
+    if (it->find_first_not_of(" \t\r") != std::string::npos) return shown_line(*it);
+  return "";
+}
+
+// Each argument on its own (so "--token X" and NAME=VALUE inside one argument are both caught), then
+// quoted for the shell where it holds spaces or quotes.
+std::string command_text(const std::vector<std::string>& argv) {
+  std::string out;
+  bool secret_next = false;
+  for (const auto& arg : argv) {
+    std::string shown = secret_next ? kRedacted : redact_text(arg);
+    const size_t dashes = arg.find_first_not_of('-');
+    secret_next = dashes > 0 && dashes != std::string::npos && arg.find('=') == std::string::npos &&
+                  is_secret_name(arg.substr(dashes));
+    if (shown.empty() || shown.find_first_of(" \t\n'\"$\\") != std::string::npos) {
+      std::string q = "'";
+      for (char c : shown) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      shown = q + "'";
+    }
+    out += (out.empty() ? "" : " ") + shown;
+  }
+  return out;
+}
+
+std::vector<const RankRecord*> all_ranks(const AttemptRecord& a) {
+  std::vector<const RankRecord*> out;
+  for (const auto& n : a.nodes)
+    for (const auto& r : n.ranks) out.push_back(&r);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RankRecord* x, const RankRecord* y) { return x->rank < y->rank; });
+  return out;
+}
+
+RankRecord root_record(const AttemptRecord& a) {
+  RankRecord root = a.stop.root;
+  if (root.rank < 0)
+    for (const RankRecord* r : all_ranks(a))
+      if (r->rank == a.stop.rank) root = *r;
+  if (root.rank < 0) root.rank = a.stop.rank;
+  if (root.node_rank < 0) root.node_rank = a.stop.node_rank;
+  return root;
+}
+
+int root_node(const AttemptRecord& a) {
+  if (a.stop.cause == StopCause::worker_failed) {
+    const int n = root_record(a).node_rank;
+    if (n >= 0) return n;
+  }
+  if (a.stop.node_rank >= 0) return a.stop.node_rank;
+  return a.nodes.empty() ? 0 : a.nodes.front().node_rank;
+}
+
+}  // namespace dd::launch::parts

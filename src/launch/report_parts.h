@@ -1,0 +1,37 @@
+// Pieces shared by the files that build the launch report (failure_report.cc, rank_failed_report.cc,
+// hang_report.cc, env_diff_report.cc): how a rank ended, node labels, rank ranges, the redacted command, and
+// the findings each cause adds. Internal to src/launch; pure.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "launch/launch_facts.h"
+#include "report/finding.h"
+
+namespace dd::launch::parts {
+
+std::string signal_name(int sig);           // "SIGKILL"; "signal 77" when unnamed
+std::string end_text(const RankRecord& r);  // "exited with status 7", "killed by signal 9
+                                            // (SIGKILL)", "still running"
+const NodeRecord* find_node(const AttemptRecord& a, int node_rank);  // nullptr when it sent no record
+std::string node_label(const AttemptRecord& a, int node_rank);       // "node 0 (gpu-a)", "node 3"
+std::string host_of(const AttemptRecord& a, int node_rank);          // "gpu-a", "" when unknown
+std::string rank_ranges(std::vector<int> ranks);                     // {0,1,3,4,5,6,7} -> "0,1,3-7"
+std::string last_line(const RankRecord& r);                          // last non-blank line of its tail
+std::string shown_line(
+    const std::string& line);  // redacted, its last '\r' segment (progress bars), cut at 300
+std::string command_text(const std::vector<std::string>& argv);    // redacted, quoted where needed
+std::vector<const RankRecord*> all_ranks(const AttemptRecord& a);  // every record, by rank
+RankRecord root_record(const AttemptRecord& a);  // the root-cause rank's record (StopEvent.root or nodes)
+int root_node(const AttemptRecord& a);           // the node the report compares others with
+
+// launch.rank.failed, the catalogue's diagnosis, launch.rank.also_failed (rank_failed_report.cc).
+std::vector<report::Finding> rank_failed_findings(const AttemptRecord& a);
+// launch.hang (hang_report.cc) and the short form for attempt lines ("ranks 1,3 look stuck").
+report::Finding hang_finding(const AttemptRecord& a);
+std::string hang_summary(const AttemptRecord& a);
+// launch.env.differs (env_diff_report.cc); nothing with one node or no difference.
+std::optional<report::Finding> env_differs_finding(const AttemptRecord& a);
+
+}  // namespace dd::launch::parts
