@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cluster/job_spec.h"
 #include "launch/redact.h"
 #include "launch/worker_env.h"
 
@@ -56,7 +57,11 @@ std::map<std::string, std::string> env_for_compare(const std::map<std::string, s
   for (const auto& [k, v] : env) {
     bool keep = k == "LD_LIBRARY_PATH" || k == "PATH" || k == "LD_PRELOAD" || k == "VIRTUAL_ENV";
     for (const char* p : kPrefixes) keep |= k.rfind(p, 0) == 0;
-    if (keep && !is_launcher_var(k)) out[k] = redact_value(k, v);
+    if (!keep || is_launcher_var(k)) continue;
+    // A secret shows as a short hash of its value: two nodes with different secrets still differ.
+    out[k] = is_secret_name(k) && !v.empty()
+                 ? fmt::format("<redacted:{:04x}>", cluster::fnv1a("distdoctor env " + v) & 0xffff)
+                 : redact_value(k, v);
   }
   return out;
 }

@@ -37,7 +37,8 @@ void from_json(const nlohmann::json& j, NodeHello& h);
 
 // The variables of the launcher's environment worth comparing across nodes (NCCL_, CUDA_, GLOO_, UCX_, FI_,
 // TORCH*, PYTORCH_, OMP_, PYTHON*, LD_LIBRARY_PATH, PATH, NVIDIA_, HF_, ACCELERATE_, PADDLE_, FLAGS_...),
-// launcher variables left out, secrets redacted.
+// launcher variables left out, secrets replaced by "<redacted:HASH>" (a 16-bit hash of the value, so that
+// different secrets on two nodes still show as a difference).
 std::map<std::string, std::string> env_for_compare(const std::map<std::string, std::string>& env);
 
 // Store keys (all under "launch/").
