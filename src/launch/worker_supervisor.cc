@@ -12,6 +12,8 @@
 #include <cstring>
 #include <thread>
 
+#include "launch/worker_spawn.h"
+
 namespace dd::launch {
 
 std::string describe_wait_status(int ws) {
@@ -29,46 +31,13 @@ WorkerSupervisor::~WorkerSupervisor() { stop_all(std::chrono::milliseconds(100))
 Status WorkerSupervisor::start(const std::vector<WorkerSpec>& specs,
                                const std::vector<std::string>& base_env) {
   for (const auto& spec : specs) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) return Error::from_errno("pipe2");
-    // Build argv/envp before fork: the child only calls async-signal-safe functions.
-    std::vector<std::string> env_strings;
-    for (const std::string& s : base_env) {
-      bool overridden = false;
-      for (const auto& [k, v] : spec.env) overridden |= s.compare(0, k.size() + 1, k + "=") == 0;
-      if (!overridden) env_strings.push_back(s);
-    }
-    for (const auto& [k, v] : spec.env) env_strings.push_back(k + "=" + v);
-    std::vector<char*> argv, envp;
-    for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    for (auto& e : env_strings) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    int logfd = -1;
-    if (!spec.log_path.empty()) {
-      logfd = ::open(spec.log_path.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
-      if (logfd < 0) return Error::from_errno("open " + spec.log_path);
-    }
-    pid_t pid = ::fork();
-    if (pid < 0) return Error::from_errno("fork");
-    if (pid == 0) {
-      ::setpgid(0, 0);
-      ::dup2(fds[1], spec.event_fd);  // dup2 clears O_CLOEXEC on the new fd
-      if (logfd >= 0) {
-        ::dup2(logfd, 1);
-        ::dup2(logfd, 2);
-      }
-      ::execve(argv[0], argv.data(), envp.data());
-      _exit(127);
-    }
-    ::close(fds[1]);
-    if (logfd >= 0) ::close(logfd);
+    auto spawned = spawn_worker(spec, base_env);
+    if (!spawned) return spawned.error();
     WorkerState st;
-    st.pid = pid;
-    st.event_fd = fds[0];
-    ::fcntl(st.event_fd, F_SETFL, ::fcntl(st.event_fd, F_GETFL) | O_NONBLOCK);
+    st.pid = spawned->pid;
+    st.event_fd = spawned->event_fd;
 #ifdef SYS_pidfd_open
-    st.pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
+    st.pidfd = int(::syscall(SYS_pidfd_open, st.pid, 0));
 #endif
     w_.push_back(st);
   }
@@ -99,19 +68,23 @@ void WorkerSupervisor::drain(int i, const std::function<void(int, const std::str
   }
 }
 
+void WorkerSupervisor::mark_reaped(int i, int wait_status) {
+  WorkerState& w = w_[i];
+  w.exited = true;
+  w.wait_status = wait_status;
+  w.ended = std::chrono::steady_clock::now();
+  w.group_empty = ::kill(-w.pid, 0) != 0 && errno == ESRCH;
+  if (w.pidfd >= 0) ::close(w.pidfd);
+  w.pidfd = -1;
+}
+
 bool WorkerSupervisor::reap(int i) {
   WorkerState& w = w_[i];
   if (w.exited) return true;
   int ws = 0;
-  pid_t r = ::waitpid(w.pid, &ws, WNOHANG);
-  if (r == w.pid) {
-    w.exited = true;
-    w.wait_status = ws;
-    if (w.pidfd >= 0) ::close(w.pidfd);
-    w.pidfd = -1;
-    return true;
-  }
-  return false;
+  if (::waitpid(w.pid, &ws, WNOHANG) != w.pid) return false;
+  mark_reaped(i, ws);
+  return true;
 }
 
 bool WorkerSupervisor::watch(rendezvous::Deadline deadline,
@@ -145,35 +118,48 @@ bool WorkerSupervisor::watch(rendezvous::Deadline deadline,
   }
 }
 
-void WorkerSupervisor::stop_all(std::chrono::milliseconds grace) {
-  bool any = false;
-  for (auto& w : w_)
-    if (!w.exited && w.pid > 0) {
-      ::kill(-w.pid, SIGTERM);  // the worker's process group (it called setpgid)
-      ::kill(w.pid, SIGTERM);
-      w.killed_by_us = true;
-      any = true;
+// Signals every worker's process group; the leader too when it is not reaped yet (it may have left its
+// group). Groups of reaped workers are signalled as well while they have members: the worker's children (a
+// reaped leader's pid is not reused while its group has members; once seen empty, it may be).
+void WorkerSupervisor::signal_all(int sig, bool mark) {
+  for (auto& w : w_) {
+    if (w.pid <= 0 || w.group_empty) continue;
+    ::kill(-w.pid, sig);
+    if (w.exited) continue;
+    ::kill(w.pid, sig);
+    if (mark) w.killed_by_us = true;
+  }
+}
+
+bool WorkerSupervisor::all_gone() {
+  bool all = true;
+  for (size_t i = 0; i < w_.size(); ++i) all &= reap(int(i));
+  for (auto& w : w_) {
+    if (!w.exited || w.group_empty) continue;
+    // Members re-parented to us (when the launcher is a child subreaper) are reaped here: a zombie still
+    // counts as a member, and init may take seconds to reap one.
+    while (::waitpid(-w.pid, nullptr, WNOHANG) > 0) {
     }
-  if (!any) return;
-  auto until = rendezvous::Clock::now() + grace;
-  for (;;) {
-    bool all = true;
-    for (size_t i = 0; i < w_.size(); ++i) all &= reap(int(i));
-    if (all) break;
-    if (rendezvous::Clock::now() > until) {
-      for (auto& w : w_)
-        if (!w.exited) {
-          ::kill(-w.pid, SIGKILL);
-          ::kill(w.pid, SIGKILL);
+    w.group_empty = ::kill(-w.pid, 0) != 0 && errno == ESRCH;
+    all &= w.group_empty;
+  }
+  return all;
+}
+
+void WorkerSupervisor::stop_all(std::chrono::milliseconds grace, int first_signal) {
+  signal_all(first_signal, true);
+  const auto until = std::chrono::steady_clock::now() + grace;
+  while (!all_gone()) {
+    if (std::chrono::steady_clock::now() > until) {
+      signal_all(SIGKILL, false);
+      for (size_t i = 0; i < w_.size(); ++i) {
+        if (w_[i].exited) continue;
+        int ws = 0;
+        pid_t r;
+        while ((r = ::waitpid(w_[i].pid, &ws, 0)) < 0 && errno == EINTR) {
         }
-      for (auto& w : w_)
-        if (!w.exited) {
-          int ws = 0;
-          if (::waitpid(w.pid, &ws, 0) == w.pid) {
-            w.exited = true;
-            w.wait_status = ws;
-          }
-        }
+        if (r == w_[i].pid) mark_reaped(int(i), ws);
+      }
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -1,8 +1,10 @@
 // WorkerSupervisor: starts worker processes (fork/exec), reads the event lines each writes on its own
 // pipe, notices a dead worker at once (pidfd, else waitpid polling), and stops the others.
 #pragma once
+#include <signal.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,8 +17,10 @@ namespace dd::launch {
 struct WorkerSpec {
   std::vector<std::string> argv;                         // argv[0] is the program path
   std::vector<std::pair<std::string, std::string>> env;  // set on top of this process's environment
-  std::string log_path;                                  // stdout+stderr go here ("" = inherit)
-  int event_fd = 3;                                      // fd number the worker writes events to
+  std::string log_path;          // stdout+stderr go here, opened O_APPEND (truncated first); "" = inherit
+  int event_fd = 3;              // fd number the worker writes events to; -1 = no event pipe
+  bool die_with_parent = false;  // PR_SET_PDEATHSIG(SIGKILL): the worker dies with the thread that started
+                                 // it (start() from the main thread, which lives as long as the launcher)
 };
 
 struct WorkerState {
@@ -26,7 +30,9 @@ struct WorkerState {
   bool exited = false;
   int wait_status = 0;
   bool killed_by_us = false;
-  std::string partial;  // bytes after the last newline
+  bool group_empty = false;  // reaped and its process group seen empty: never signalled again (pid reuse)
+  std::chrono::steady_clock::time_point ended;  // when it was reaped (valid once exited)
+  std::string partial;                          // bytes after the last newline
 };
 
 // "exit status 3", "killed by signal 9 (SIGKILL)".
@@ -35,20 +41,28 @@ std::string describe_wait_status(int wait_status);
 class WorkerSupervisor {
  public:
   ~WorkerSupervisor();
-  // Starts one process per spec; each child's environment is base_env (the caller's, as read by
-  // probe::read_self_process) with spec.env laid over it.
+  // Starts one process per spec, each in its own process group; each child's environment is base_env (the
+  // caller's, as read by probe::read_self_process) with spec.env laid over it. A program that cannot be run
+  // is an Error ("cannot run PROG: No such file or directory"); the workers started before it stay in
+  // workers() for stop_all().
   Status start(const std::vector<WorkerSpec>& specs, const std::vector<std::string>& base_env);
   // Runs until every worker has exited, `stop()` returns true, or the deadline passes (then returns false).
   // on_line(worker, line) gets each event line; on_exit(worker) runs when a worker is reaped.
   bool watch(rendezvous::Deadline deadline, const std::function<void(int, const std::string&)>& on_line,
              const std::function<void(int)>& on_exit, const std::function<bool()>& stop);
-  // SIGTERM to every live worker, SIGKILL after `grace`, reaps them all.
-  void stop_all(std::chrono::milliseconds grace = std::chrono::milliseconds(300));
+  // first_signal to every worker's process group (and to a live worker itself), SIGKILL after `grace` to the
+  // groups still holding processes; reaps every worker. Live workers get killed_by_us. It returns before
+  // `grace` only when every group is empty: make the launcher a child subreaper (PR_SET_CHILD_SUBREAPER) so
+  // that the workers' orphaned children come back to it and are reaped here rather than waiting as zombies.
+  void stop_all(std::chrono::milliseconds grace = std::chrono::milliseconds(300), int first_signal = SIGTERM);
   const std::vector<WorkerState>& workers() const { return w_; }
 
  private:
   void drain(int i, const std::function<void(int, const std::string&)>& on_line);
-  bool reap(int i);
+  bool reap(int i);  // waitpid without blocking; true once reaped
+  void mark_reaped(int i, int wait_status);
+  void signal_all(int sig, bool mark_killed);
+  bool all_gone();  // every worker reaped and every worker's process group empty
   std::vector<WorkerState> w_;
 };
 

@@ -1,0 +1,175 @@
+// OutputTail: per source a lazily opened fd, the unterminated rest of the last read, and a ring of last
+// lines; each poll() gathers the echoed lines of every source into one buffer and writes it once.
+#include "launch/output_tail.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string_view>
+
+namespace dd::launch {
+namespace tail_detail {  // named, not anonymous: OutputTail::State derives from it
+
+struct SourceState {
+  OutputTail::Source src;
+  int fd = -1;
+  bool finished = false;
+  std::string partial;  // bytes after the last newline
+  std::deque<std::string> lines;
+  OutputTail::Clock::time_point last_growth;
+  uint64_t bytes = 0;
+};
+
+}  // namespace tail_detail
+namespace {
+using tail_detail::SourceState;
+
+constexpr size_t kMaxLineBytes = 64 * 1024;  // a longer unterminated line is emitted in pieces of this size
+constexpr size_t kReadChunk = 1 << 20;
+
+// Writes everything, through EINTR and short writes; a full non-blocking terminal gets 1 s to drain. Errors
+// (EPIPE from a closed terminal among them; the launcher ignores SIGPIPE) drop the rest: echo is a courtesy,
+// the log files hold every byte.
+void write_fully(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n > 0) {
+      data.remove_prefix(size_t(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      pollfd p{fd, POLLOUT, 0};
+      if (::poll(&p, 1, 1000) > 0) continue;
+    }
+    return;
+  }
+}
+
+// One whole line of st: into the echo buffer and the ring of last lines (reusing the oldest string).
+void take_line(std::string_view line, std::deque<std::string>& lines, size_t keep, const std::string* prefix,
+               std::string& echo) {
+  if (prefix) {
+    echo += *prefix;
+    echo += line;
+    echo += '\n';
+  }
+  if (keep == 0) return;
+  if (lines.size() < keep) {
+    lines.emplace_back(line);
+    return;
+  }
+  std::string reuse = std::move(lines.front());
+  lines.pop_front();
+  reuse.assign(line);
+  lines.push_back(std::move(reuse));
+}
+
+// Splits data into lines of st (the first one continues st.partial); the rest becomes st.partial.
+void split_lines(SourceState& st, const char* data, size_t n, size_t keep, std::string& echo) {
+  const std::string* prefix = st.src.echo ? &st.src.prefix : nullptr;
+  while (n > 0) {
+    const char* nl = static_cast<const char*>(std::memchr(data, '\n', n));
+    if (!nl) break;
+    size_t len = size_t(nl - data);
+    if (st.partial.empty()) {
+      take_line(std::string_view(data, len), st.lines, keep, prefix, echo);
+    } else {
+      st.partial.append(data, len);
+      take_line(st.partial, st.lines, keep, prefix, echo);
+      st.partial.clear();
+    }
+    data += len + 1;
+    n -= len + 1;
+  }
+  while (n > 0) {
+    size_t take = std::min(n, kMaxLineBytes - st.partial.size());
+    st.partial.append(data, take);
+    data += take;
+    n -= take;
+    if (st.partial.size() == kMaxLineBytes) {
+      take_line(st.partial, st.lines, keep, prefix, echo);
+      st.partial.clear();
+    }
+  }
+}
+
+// Reads at most max bytes of st's file; false when nothing came (or the file does not exist yet).
+bool read_source(SourceState& st, size_t max, size_t keep, std::string& echo, std::vector<char>& buf) {
+  if (st.finished) return false;
+  if (st.fd < 0) st.fd = ::open(st.src.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (st.fd < 0) return false;
+  size_t total = 0;
+  while (total < max) {
+    size_t want = std::min(max - total, kReadChunk);
+    if (buf.size() < want) buf.resize(want);
+    ssize_t n = ::read(st.fd, buf.data(), want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    split_lines(st, buf.data(), size_t(n), keep, echo);
+    total += size_t(n);
+  }
+  if (total == 0) return false;
+  st.bytes += total;
+  st.last_growth = OutputTail::Clock::now();
+  return true;
+}
+
+}  // namespace
+
+struct OutputTail::State : tail_detail::SourceState {};
+
+OutputTail::OutputTail(std::vector<Source> sources, int out_fd, size_t keep_lines)
+    : s_(new std::vector<State>(sources.size())), out_fd_(out_fd), keep_(keep_lines) {
+  const Clock::time_point now = Clock::now();
+  for (size_t i = 0; i < sources.size(); ++i) {
+    (*s_)[i].src = std::move(sources[i]);
+    (*s_)[i].last_growth = now;
+  }
+}
+
+OutputTail::~OutputTail() {
+  for (State& st : *s_)
+    if (st.fd >= 0) ::close(st.fd);
+  delete s_;
+}
+
+bool OutputTail::poll(size_t max_bytes_per_file) {
+  std::string echo;
+  std::vector<char> buf;
+  bool grew = false;
+  for (State& st : *s_) grew |= read_source(st, max_bytes_per_file, keep_, echo, buf);
+  if (!echo.empty() && out_fd_ >= 0) write_fully(out_fd_, echo);
+  return grew;
+}
+
+void OutputTail::finish(size_t i) {
+  State& st = (*s_)[i];
+  if (st.finished) return;
+  std::string echo;
+  std::vector<char> buf;
+  while (read_source(st, 4u << 20, keep_, echo, buf)) {  // to the end, echoing as it goes
+    if (out_fd_ >= 0) write_fully(out_fd_, echo);
+    echo.clear();
+  }
+  if (!st.partial.empty()) {
+    take_line(st.partial, st.lines, keep_, st.src.echo ? &st.src.prefix : nullptr, echo);
+    st.partial.clear();
+  }
+  if (st.fd >= 0) ::close(st.fd);
+  st.fd = -1;
+  st.finished = true;
+  if (!echo.empty() && out_fd_ >= 0) write_fully(out_fd_, echo);
+}
+
+const std::deque<std::string>& OutputTail::last_lines(size_t i) const { return (*s_)[i].lines; }
+
+OutputTail::Clock::time_point OutputTail::last_growth(size_t i) const { return (*s_)[i].last_growth; }
+
+uint64_t OutputTail::bytes_read(size_t i) const { return (*s_)[i].bytes; }
+
+}  // namespace dd::launch

@@ -1,0 +1,126 @@
+// read_proc on recorded /proc trees (a command name with spaces and parentheses) and on the real /proc (a
+// sleeping child, a zombie, a missing pid); py_spy_dump with fake py-spy scripts on a temp PATH.
+#include "probe/proc_probe.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+namespace dd::probe {
+namespace {
+
+using namespace std::chrono_literals;
+
+class ProcProbe : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string t = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/dd_proc_XXXXXX";
+    ASSERT_NE(mkdtemp(t.data()), nullptr);
+    dir_ = t;
+  }
+  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
+  void write_file(const std::string& rel, const std::string& text, mode_t mode = 0644) {
+    std::string path = dir_ + "/" + rel;
+    mkdir(path.substr(0, path.rfind('/')).c_str(), 0755);
+    std::ofstream(path) << text;
+    chmod(path.c_str(), mode);
+  }
+  std::string dir_;
+};
+
+TEST_F(ProcProbe, RecordedTreeWithAwkwardCommandName) {
+  // comm "py (x) 1) S 9" would fool a parser that splits on the first ')' or on spaces.
+  write_file("4242/stat",
+             "4242 (py (x) 1) S 9) D 1 4242 4242 0 -1 4194304 100 0 0 0 250 50 0 0 20 0 7 0 12345 1000 10 "
+             "18446744073709551615 1 1 0 0 0 0 0 16781312 2 0 0 0 17 3 0 0 0 0 0\n");
+  write_file("4242/wchan", "futex_wait_queue");
+  ProcSnapshot s = read_proc(4242, dir_);
+  ASSERT_TRUE(s.ok) << s.error;
+  EXPECT_EQ(s.state, 'D');
+  EXPECT_EQ(s.state_name, "D (disk sleep)");
+  EXPECT_DOUBLE_EQ(s.cpu_s, 300.0 / double(sysconf(_SC_CLK_TCK)));
+  EXPECT_EQ(s.threads, 7);
+  EXPECT_EQ(s.wchan, "futex_wait_queue");
+}
+
+TEST_F(ProcProbe, RecordedTreeWithoutWchanAndBrokenStat) {
+  write_file("7/stat", "7 (sleep) S 1 7 7 0 -1 0 0 0 0 0 3 1 0 0 20 0 1 0 5 0 0\n");
+  write_file("7/wchan", "0");
+  ProcSnapshot s = read_proc(7, dir_);
+  ASSERT_TRUE(s.ok) << s.error;
+  EXPECT_EQ(s.state_name, "S (sleeping)");
+  EXPECT_EQ(s.wchan, "");
+  write_file("8/stat", "8 (cut");
+  EXPECT_FALSE(read_proc(8, dir_).ok);
+  ProcSnapshot missing = read_proc(9, dir_);
+  EXPECT_FALSE(missing.ok);
+  EXPECT_EQ(missing.error, "no such process");
+}
+
+TEST_F(ProcProbe, RealProcSleepingChildAndZombie) {
+  pid_t kid = fork();
+  ASSERT_GE(kid, 0);
+  if (kid == 0) {
+    pause();
+    _exit(0);
+  }
+  ProcSnapshot s;
+  for (int i = 0; i < 100 && s.state != 'S'; ++i) {  // until it reaches pause()
+    std::this_thread::sleep_for(5ms);
+    s = read_proc(kid);
+  }
+  EXPECT_TRUE(s.ok) << s.error;
+  EXPECT_EQ(s.state_name, "S (sleeping)");
+  EXPECT_EQ(s.threads, 1);
+  EXPECT_GE(s.cpu_s, 0);
+  kill(kid, SIGKILL);
+  for (int i = 0; i < 100 && read_proc(kid).state != 'Z'; ++i) std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(read_proc(kid).state_name, "Z (zombie)");
+  waitpid(kid, nullptr, 0);
+  EXPECT_EQ(read_proc(kid).error, "no such process");
+}
+
+TEST_F(ProcProbe, PySpyNotOnPath) {
+  PyStack st = py_spy_dump(getpid(), dir_ + ":/nonexistent");
+  EXPECT_FALSE(st.ok);
+  EXPECT_EQ(st.error, "py-spy not on PATH");
+}
+
+TEST_F(ProcProbe, PySpyFakeOutputsAndErrors) {
+  write_file(
+      "bin/py-spy",
+      "#!/bin/sh\necho \"Process $3: python train.py ($1)\"\necho 'Thread 0x7f (idle): \"MainThread\"'\n"
+      "echo '    all_reduce (torch/distributed.py:2050)'\n",
+      0755);
+  PyStack st = py_spy_dump(4242, "/nonexistent:" + dir_ + "/bin");
+  ASSERT_TRUE(st.ok) << st.error;
+  EXPECT_EQ(st.text,
+            "Process 4242: python train.py (dump)\nThread 0x7f (idle): \"MainThread\"\n"
+            "    all_reduce (torch/distributed.py:2050)\n");
+  write_file("bin/py-spy", "#!/bin/sh\necho 'Error: Permission denied (os error 1)' >&2\nexit 1\n", 0755);
+  st = py_spy_dump(4242, dir_ + "/bin");
+  EXPECT_FALSE(st.ok);
+  EXPECT_EQ(st.error, "Error: Permission denied (os error 1)");
+}
+
+TEST_F(ProcProbe, PySpyPastItsDeadlineIsKilled) {
+  write_file("bin/py-spy", "#!/bin/sh\necho partial\nsleep 30\necho never\n", 0755);
+  auto t0 = std::chrono::steady_clock::now();
+  PyStack st = py_spy_dump(4242, dir_ + "/bin", 300);
+  auto took = std::chrono::steady_clock::now() - t0;
+  EXPECT_FALSE(st.ok);
+  EXPECT_EQ(st.error, "py-spy timed out after 300 ms");
+  EXPECT_EQ(st.text, "partial\n");
+  EXPECT_GE(took, 300ms);
+  EXPECT_LT(took, 2s);
+}
+
+}  // namespace
+}  // namespace dd::probe
