@@ -11,7 +11,12 @@ export NO_COLOR=1
 unset RANK WORLD_SIZE LOCAL_RANK MASTER_ADDR MASTER_PORT SLURM_PROCID OMPI_COMM_WORLD_RANK PMI_RANK PMIX_RANK
 W="$HERE/launch/worker.sh"
 Q() { python3 "$HERE/launch/query.py" "$@" <"$T/out"; }
-L() { timeout 60 "$BIN" launch --log-dir "$T/logs" "$@"; }
+# L [VAR=value...] ARGS...: launch with a deadline, logs under $T/logs.
+L() {
+  local envs=()
+  while [[ $1 == *=* ]]; do envs+=("$1"); shift; done
+  env "${envs[@]}" timeout 60 "$BIN" launch --log-dir "$T/logs" "$@"
+}
 
 check "4 workers that succeed: exit 0" 0 L --nproc-per-node 4 --job-id ok --json -- sh "$W"
 expect_out "the report says the job succeeded" '"launch.job.ok"'
@@ -41,7 +46,7 @@ assert len(ports) == 1, ports
 assert envs[0]["PADDLE_TRAINER_ENDPOINTS"] == envs[3]["PADDLE_TRAINER_ENDPOINTS"]
 PY
 
-check "rank 2 of 4 exits 7: launch exits 7" 7 env WORKER_RANK=2 WORKER_ACTION=exit:7 L --nproc-per-node 4 --job-id exit7 --json -- sh "$W"
+check "rank 2 of 4 exits 7: launch exits 7" 7 L WORKER_RANK=2 WORKER_ACTION=exit:7 --nproc-per-node 4 --job-id exit7 --json -- sh "$W"
 [ "$(Q root)" = "worker_failed 2 7 0" ] && echo "ok: rank 2 named as the root cause" || { echo "FAIL: root $(Q root)"; fails=$((fails + 1)); }
 spread=$(Q stop_spread_ms)
 [ "$spread" -ge 0 ] && [ "$spread" -le 500 ] && echo "ok: the others stopped ${spread} ms after rank 2 died" ||
@@ -49,7 +54,7 @@ spread=$(Q stop_spread_ms)
 Q ids | grep -q "launch.rank.stopped" && echo "ok: stopped ranks listed" || { echo "FAIL: ids $(Q ids)"; fails=$((fails + 1)); }
 expect "rank 2's stderr is in its log" "$T/logs/exit7/0/node0.rank2.log" "worker rank 2 exits 7"
 
-check "rank 1 killed by SIGKILL: exit 137" 137 env WORKER_RANK=1 WORKER_ACTION=kill:KILL L --nproc-per-node 3 --job-id kill -- sh "$W"
+check "rank 1 killed by SIGKILL: exit 137" 137 L WORKER_RANK=1 WORKER_ACTION=kill:KILL --nproc-per-node 3 --job-id kill -- sh "$W"
 expect_out "the text report names the signal" "SIGKILL"
 expect_out "and the rank" "rank 1"
 
@@ -58,7 +63,7 @@ Q finding launch.rank.failed >"$T/f"
 expect "the traceback is in the report" "$T/f" "ValueError: bad batch shape (3, 224) for rank 1"
 expect "with the frame that raised" "$T/f" "in load_batch"
 
-check "rank 0 prints 20000 lines then exits 3" 3 env WORKER_RANK=0 WORKER_ACTION=lines:20000 L --nproc-per-node 2 --job-id lines --tee none -- sh "$W"
+check "rank 0 prints 20000 lines then exits 3" 3 L WORKER_RANK=0 WORKER_ACTION=lines:20000 --nproc-per-node 2 --job-id lines --tee none -- sh "$W"
 n=$(grep -c "of rank 0" "$T/logs/lines/0/node0.rank0.log")
 [ "$n" = 20000 ] && echo "ok: all 20000 lines in rank 0's log" || { echo "FAIL: $n lines in the log"; fails=$((fails + 1)); }
 

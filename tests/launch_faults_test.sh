@@ -11,7 +11,12 @@ export NO_COLOR=1
 unset RANK WORLD_SIZE LOCAL_RANK MASTER_ADDR MASTER_PORT SLURM_PROCID OMPI_COMM_WORLD_RANK PMI_RANK PMIX_RANK
 W="$HERE/launch/worker.sh"
 Q() { python3 "$HERE/launch/query.py" "$@" <"$T/out"; }
-L() { timeout 60 "$BIN" launch --log-dir "$T/logs" "$@"; }
+# L [VAR=value...] ARGS...: launch with a deadline, logs under $T/logs.
+L() {
+  local envs=()
+  while [[ $1 == *=* ]]; do envs+=("$1"); shift; done
+  env "${envs[@]}" timeout 60 "$BIN" launch --log-dir "$T/logs" "$@"
+}
 # Processes whose environment holds this run's marker: workers and their children.
 marked() {
   local p n=0
@@ -23,7 +28,7 @@ start=$SECONDS
 check "a hang: exit 124" 124 L --nproc-per-node 3 --job-id hang --hang-timeout 2 --json -- python3 "$HERE/launch/hang.py"
 took=$((SECONDS - start))
 Q finding launch.hang >"$T/f"
-expect "the hang names rank 1" "$T/f" "rank 1"
+expect "the hang names rank 1" "$T/f" "rank 1 looks stuck"
 expect "with its /proc state" "$T/f" "sleeping"
 [ $took -le 12 ] && echo "ok: hang reported and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
 
@@ -40,7 +45,7 @@ for _ in $(seq 30); do [ "$(marked $MARK)" = 0 ] && break; sleep 0.1; done
   { echo "FAIL: $(marked $MARK) processes outlived the launcher"; fails=$((fails + 1)); pkill -9 -f "sleep 1000"; }
 
 MARK=int$$
-DD_LAUNCH_TEST_MARK=$MARK "$BIN" launch --log-dir "$T/logs" --nproc-per-node 2 --job-id int -- sh "$W" >"$T/out" 2>"$T/err" &
+DD_LAUNCH_TEST_MARK=$MARK OTHERS_ACTION=sleep "$BIN" launch --log-dir "$T/logs" --nproc-per-node 2 --job-id int -- sh "$W" >"$T/out" 2>"$T/err" &
 LPID=$!
 for _ in $(seq 100); do [ "$(marked $MARK)" -ge 2 ] && break; sleep 0.1; done
 kill -INT $LPID
@@ -50,16 +55,16 @@ rc=$?
 [ "$(marked $MARK)" = 0 ] && echo "ok: no worker left after Ctrl-C" || { echo "FAIL: workers left"; fails=$((fails + 1)); }
 expect_out "the report says it was interrupted" "launch.interrupted"
 
-check "restarts: attempts 0 and 1 fail, 2 succeeds" 0 env FAIL_UNTIL_ATTEMPT=2 OTHERS_ACTION=ok \
-  L --nproc-per-node 2 --job-id rs --max-restarts 3 --json -- sh "$W"
+check "restarts: attempts 0 and 1 fail, 2 succeeds" 0 L FAIL_UNTIL_ATTEMPT=2 OTHERS_ACTION=ok \
+  --nproc-per-node 2 --job-id rs --max-restarts 3 --json -- sh "$W"
 [ "$(Q attempts)" = 3 ] && echo "ok: three attempts in the report" || { echo "FAIL: $(Q attempts) attempts"; fails=$((fails + 1)); }
 for a in 0 1; do expect "attempt $a log" "$T/logs/rs/$a/node0.rank1.log" "rank 1 fails on attempt $a"; done
 expect "attempt 2 log" "$T/logs/rs/2/node0.rank1.log" "worker rank 1 done"
 Q ids | grep -q "launch.attempt.failed" && echo "ok: earlier attempts listed" || { echo "FAIL: $(Q ids)"; fails=$((fails + 1)); }
-check "restarts exhausted: the last failure's exit code" 9 env FAIL_UNTIL_ATTEMPT=5 L --nproc-per-node 2 --job-id rs2 --max-restarts 1 -- sh "$W"
+check "restarts exhausted: the last failure's exit code" 9 L FAIL_UNTIL_ATTEMPT=5 --nproc-per-node 2 --job-id rs2 --max-restarts 1 -- sh "$W"
 
 fstart=$SECONDS
-check "200 MiB from rank 0" 0 env FLOOD_MB=200 L --nproc-per-node 2 --job-id flood --tee none -- sh "$HERE/launch/flood.sh"
+check "200 MiB from rank 0" 0 L FLOOD_MB=200 --nproc-per-node 2 --job-id flood --tee none -- sh "$HERE/launch/flood.sh"
 size=$(stat -c %s "$T/logs/flood/0/node0.rank0.log")
 [ "$size" = $((200 * 1048576 + 200 * 1048576 / 99)) ] && echo "ok: every byte of rank 0's 200 MiB in its log" ||
   { echo "FAIL: rank 0's log has $size bytes"; fails=$((fails + 1)); }

@@ -20,7 +20,7 @@ start_pair() {
   local name=$1 cmd=""
   shift
   nl_start 0 xnode0 ${name}0 -- env "$@" "$BIN" launch --nnodes 2 --nproc-per-node 2 --log-dir "$LOGS" \
-    --timeout 30 --grace 1 -- sh "$W"
+    --job-id "$name" --timeout 30 --grace 1 -- sh "$W"
   for _ in $(seq 100); do
     cmd=$(grep -m1 '^  DISTDOCTOR_TOKEN=' "$NL_DIR/${name}0.err" 2>/dev/null) && break
     sleep 0.1
@@ -36,7 +36,7 @@ for i in 0 1; do
   [ "$(nl_rc ok$i)" = 0 ] || { echo "FAIL: healthy job, node $i exit $(nl_rc ok$i)"; nl_out ok$i; cat "$NL_DIR/ok$i.err"; exit 1; }
   expect ok$i "launch.job.ok"
 done
-grep -q "worker rank 3 of 4 starting" "$LOGS"/*/0/node1.rank3.log || { echo "FAIL: rank 3's log"; exit 1; }
+grep -q "worker rank 3 of 4 starting" "$LOGS/ok/0/node1.rank3.log" || { echo "FAIL: rank 3's log"; exit 1; }
 echo "ok: the pasted command joined node 1; 4 ranks on 2 nodes exited 0"
 
 start_pair f WORKER_RANK=3 WORKER_ACTION=exit:5
@@ -49,11 +49,14 @@ for i in 0 1; do
 done
 echo "ok: rank 3 on node 1 exited 5; both nodes name it and exit 5"
 
-start_pair k DD_LAUNCH_TEST_MARK=k$$
-for _ in $(seq 100); do [ -n "$(ls "$LOGS"/*/0/node1.rank3.log 2>/dev/null | tail -1)" ] && break; sleep 0.1; done
+start_pair k DD_LAUNCH_TEST_MARK=k$$ OTHERS_ACTION=sleep
+for _ in $(seq 100); do [ -s "$LOGS/k/0/node1.rank3.log" ] && break; sleep 0.1; done
 sleep 1
 KILLED=$SECONDS
-nl_kill k1
+# Node 1's launcher: the pasted command runs under sh -c, so kill the distdoctor process itself.
+for p in $(ip netns pids "${NL_ID}n1"); do
+  tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q "distdoctor launch --nnodes 2 --node-rank 1" && kill -9 "$p"
+done
 nl_wait_nodes 30 k0
 took=$((SECONDS - KILLED))
 expect k0 "launch.node.lost"

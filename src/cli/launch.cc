@@ -1,5 +1,7 @@
 // `distdoctor launch [options] -- CMD ARGS...`: parse the options once (launch::LaunchArgs), start the orphan
 // guard before anything else, read this node's facts, and hand over to launch::run_launch.
+#include <sys/prctl.h>
+
 #include <iostream>
 
 #include "cli/command.h"
@@ -74,6 +76,8 @@ int run(const launch::LaunchArgs& parsed) {
     return report::kExitCannotRun;
   }
   launch::install_stop_signals();
+  // Orphaned children of workers come back to us, so stopping a worker's group can reap them at once.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   const probe::EnvMap env = probe::read_environment();
   probe::ProbeOptions po;
   po.nccl_lib = a.nccl_lib;

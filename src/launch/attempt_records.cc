@@ -163,8 +163,7 @@ NodeRecord AttemptAgent::node_record() {
     RankRecord r = rank_record(i);
     auto snap = snapshots_.find(i);
     if (snap != snapshots_.end()) {
-      RankRecord s = snap->second;
-      s.running = false;
+      RankRecord s = snap->second;  // running stays true: the state at the moment the hang was declared
       s.stopped_by_us = r.stopped_by_us;
       s.exit_code = r.exit_code;
       s.signal = r.signal;

@@ -64,7 +64,7 @@ std::string rank_state_line(const AttemptRecord& a, const RankRecord& r, const S
   if (!r.wchan.empty() && r.wchan != "0") s += ", waiting in " + r.wchan;  // "0": running, no wait
   if (r.cpu_window_s >= 0)
     s += fmt::format(", {:.2f} s CPU in the last {:.1f} s", r.cpu_window_s, std::max(r.silent_s, 0.0));
-  if (r.cpu_s >= 0) s += fmt::format(" ({:.1f} s in all)", r.cpu_s);
+  if (r.cpu_s >= 0) s += fmt::format(" ({:.2f} s in all)", r.cpu_s);
   if (r.silent_s >= 0) s += fmt::format(", silent {:.1f} s", r.silent_s);
   if (r.collectives >= 0)
     s += fmt::format(", {} collectives{}", r.collectives,

@@ -55,7 +55,7 @@ TEST(LaunchHang, IdleRankNamedWhenNoCounts) {
   const std::string ev = all_evidence(f);
   EXPECT_NE(
       ev.find("rank 1 (local rank 1) on node 0 (gpu-a): state S (sleeping), waiting in hrtimer_nanosleep, "
-              "0.01 s CPU in the last 60.0 s (80.0 s in all), silent 60.0 s; last line: \"about to sleep\""),
+              "0.01 s CPU in the last 60.0 s (80.00 s in all), silent 60.0 s; last line: \"about to sleep\""),
       std::string::npos)
       << ev;
   EXPECT_NE(ev.find("rank 1 stack: not taken (py-spy not on PATH)"), std::string::npos);

@@ -151,21 +151,16 @@ int run_launch(const LaunchInputs& in) {
   }
   nlohmann::json extra;
   if (joined.job.preflight && preflight_stops(in, joined, *plan, *nproc, extra)) return report::kExitFail;
-  std::string program = in.program;
-  if (joined.job.command != a.command && joined.node_rank != 0)
-    program = "";  // node 0's command: found on PATH?
+  if (joined.job.command.empty()) return cannot_run("node rank 0 gave no command to run");
+  const std::string path_env = probe::env_get(in.env, "PATH");
+  const std::string program = probe::find_on_path(joined.job.command.front(), path_env);
   // The job token stays with the launcher: workers run the user's code.
   std::vector<std::string> base_env;
   for (const auto& e : in.self.environment)
     if (e.rfind("DISTDOCTOR_TOKEN=", 0) != 0 && e.rfind("DD_STORE_TOKEN=", 0) != 0) base_env.push_back(e);
-  AttemptSetup setup{a,
-                     joined,
-                     in.facts,
-                     base_env,
-                     program.empty() ? joined.job.command.front() : program,
-                     probe::env_get(in.env, "PATH"),
-                     in.guard,
-                     a.json ? 2 : 1};
+  AttemptSetup setup{
+      a,        joined,   in.facts,      base_env, program.empty() ? joined.job.command.front() : program,
+      path_env, in.guard, a.json ? 2 : 1};
   std::vector<AttemptRecord> attempts;
   for (int attempt = 0;; ++attempt) {
     attempts.push_back(run_attempt(setup, attempt));

@@ -1,6 +1,6 @@
-// The launcher's own signals: SIGINT, SIGTERM and SIGHUP are counted (the launch loop polls them and stops the
-// job on every node; a second Ctrl-C skips the grace period); SIGPIPE is ignored (a closed terminal must not
-// kill the launcher before it stops its workers).
+// The launcher's own signals: SIGINT, SIGTERM and SIGHUP are counted (the launch loop polls them and stops
+// the job on every node; a second Ctrl-C skips the grace period); SIGPIPE is ignored (a closed terminal must
+// not kill the launcher before it stops its workers).
 #pragma once
 
 namespace dd::launch {

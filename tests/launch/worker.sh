@@ -1,7 +1,8 @@
 #!/bin/sh
 # Test worker for `distdoctor launch`: behaves as $WORKER_ACTION says when its RANK is $WORKER_RANK, else as
-# $OTHERS_ACTION (default: sleep until stopped). Actions: ok, exit:N, kill:SIG, sleep, lines:N+exit:N, hang.
-act=${OTHERS_ACTION:-sleep}
+# $OTHERS_ACTION (default: sleep until stopped when a WORKER_RANK is named, else ok). Actions: ok, exit:N,
+# kill:SIG, sleep, lines:N (then exit 3).
+act=${OTHERS_ACTION:-$([ -n "${WORKER_RANK:-}" ] && echo sleep || echo ok)}
 [ "${RANK:-x}" = "${WORKER_RANK:-none}" ] && act=${WORKER_ACTION:-ok}
 # A restart test: fail on attempts below $FAIL_UNTIL_ATTEMPT.
 if [ -n "${FAIL_UNTIL_ATTEMPT:-}" ] && [ "${TORCHELASTIC_RESTART_COUNT:-0}" -lt "$FAIL_UNTIL_ATTEMPT" ]; then
