@@ -12,9 +12,9 @@
 #include <string>
 #include <thread>
 
-#include "launch/output_tail.h"
+#include "process/output_tail.h"
 
-using dd::launch::OutputTail;
+using dd::process::OutputTail;
 using Clock = std::chrono::steady_clock;
 
 namespace {

@@ -7,7 +7,7 @@
 #include "cli/command.h"
 #include "launch/launch_args.h"
 #include "launch/launch_flow.h"
-#include "launch/orphan_guard.h"
+#include "process/orphan_guard.h"
 #include "launch/stop_signals.h"
 #include "probe/collect.h"
 #include "probe/env_probe.h"
@@ -18,7 +18,7 @@ namespace dd::cli {
 
 namespace {
 
-void add_job_options(CLI::App& sub, launch::LaunchArgs& a) {
+void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
   sub.add_option("--nproc-per-node", a.nproc,
                  "Workers on this node: a count, or \"gpu\" for one per visible GPU");
   sub.add_option("--log-dir", a.log_dir, "Where each worker's log goes: DIR/JOB/ATTEMPT/nodeN.rankR.log")
@@ -43,7 +43,7 @@ void add_job_options(CLI::App& sub, launch::LaunchArgs& a) {
   sub.add_option("--nccl-lib", a.nccl_lib, "The libnccl.so the job loads, for the preflight");
 }
 
-void add_node_options(CLI::App& sub, launch::LaunchArgs& a) {
+void add_launch_node_options(CLI::App& sub, launch::LaunchArgs& a) {
   auto& c = a.cluster;
   c.timeout_s = 300;
   sub.add_option("--nnodes", c.nnodes, "Nodes in the job (run launch on each; the first prints the command)")
@@ -70,7 +70,7 @@ int run(const launch::LaunchArgs& parsed) {
     return report::kExitCannotRun;
   }
   // First: the guard must be forked before any thread exists, and signals counted before workers start.
-  auto guard = launch::OrphanGuard::start();
+  auto guard = process::OrphanGuard::start();
   if (!guard) {
     std::cerr << "distdoctor launch: " << guard.error().message() << "\n";
     return report::kExitCannotRun;
@@ -92,8 +92,8 @@ int run(const launch::LaunchArgs& parsed) {
 
 Runner setup_launch(CLI::App& sub) {
   auto a = std::make_shared<launch::LaunchArgs>();
-  add_job_options(sub, *a);
-  add_node_options(sub, *a);
+  add_launch_job_options(sub, *a);
+  add_launch_node_options(sub, *a);
   sub.footer(
       "CMD ARGS: the job, after --. Workers get RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT and "
       "the rest of torchrun's and Paddle's variables. Exit code: the failing worker's (128+signal), 124 for "

@@ -53,7 +53,7 @@ Finding died_worker_finding(const RunRecord& rec, int w) {
                                       : (s.init_done ? "after init" : "during communicator init");
   std::string tail = tail_of_file(rec.specs[w].log_path, 3);
   std::vector<std::string> ev = {"pid " + std::to_string(ws.pid) + ", " +
-                                 launch::describe_wait_status(ws.wait_status)};
+                                 process::describe_wait_status(ws.wait_status)};
   if (!tail.empty()) ev.push_back("its last output: " + tail);
   if (rec.opt.engine == "gloo" && WIFSIGNALED(ws.wait_status) && WTERMSIG(ws.wait_status) == SIGABRT &&
       !s.init_done)
@@ -64,7 +64,7 @@ Finding died_worker_finding(const RunRecord& rec, int w) {
   ev.push_back("the other ranks were stopped");
   return comm_failure(
       "comm.worker.died",
-      "rank " + join_ranks(rec.layout.groups[w]) + " died (" + launch::describe_wait_status(ws.wait_status) +
+      "rank " + join_ranks(rec.layout.groups[w]) + " died (" + process::describe_wait_status(ws.wait_status) +
           ") " + during,
       ev,
       "A rank that dies takes the whole job down: look at its log (OOM killer: dmesg; Xid errors; a "
@@ -173,7 +173,7 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
     if (!(WIFEXITED(ws.wait_status) && WEXITSTATUS(ws.wait_status) == 0))
       out.findings.push_back(comm_failure("comm.worker.died",
                                           "worker of rank " + join_ranks(rec.layout.groups[w]) +
-                                              " ended with " + launch::describe_wait_status(ws.wait_status),
+                                              " ended with " + process::describe_wait_status(ws.wait_status),
                                           {tail_of_file(rec.specs[w].log_path, 3)}, ""));
   }
 }

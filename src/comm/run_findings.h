@@ -16,8 +16,8 @@ struct RunRecord {
   const RunOptions& opt;
   const RunLayout& layout;
   const RunWatch& watch;
-  const launch::WorkerSupervisor& sup;
-  const std::vector<launch::WorkerSpec>& specs;
+  const process::WorkerSupervisor& sup;
+  const std::vector<process::WorkerSpec>& specs;
   const probe::NodeFacts& facts;
   bool finished = false;            // every worker ended before the deadline
   std::vector<bool> alive_at_stop;  // per worker

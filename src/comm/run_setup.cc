@@ -87,12 +87,12 @@ Plan make_plan(const RunOptions& opt, const RunLayout& l, const probe::NodeFacts
   return plan;
 }
 
-std::vector<launch::WorkerSpec> worker_specs(const RunOptions& opt, const RunLayout& l,
+std::vector<process::WorkerSpec> worker_specs(const RunOptions& opt, const RunLayout& l,
                                              const probe::NodeFacts& facts, const std::string& run_dir,
                                              const std::string& plan_path, const std::string& self_exe) {
-  std::vector<launch::WorkerSpec> specs;
+  std::vector<process::WorkerSpec> specs;
   for (size_t w = 0; w < l.groups.size(); ++w) {
-    launch::WorkerSpec s;
+    process::WorkerSpec s;
     s.argv = worker_argv(opt, l.groups[w], plan_path, self_exe);
     s.log_path = run_dir + "/worker." + std::to_string(w) + ".log";
     if (opt.engine == "nccl" && opt.capture_nccl_log) {

@@ -8,7 +8,7 @@
 
 #include "comm/plan.h"
 #include "comm/run_options.h"
-#include "launch/worker_supervisor.h"
+#include "process/worker_supervisor.h"
 #include "probe/facts.h"
 #include "report/finding.h"
 
@@ -35,7 +35,7 @@ Plan make_plan(const RunOptions& opt, const RunLayout& layout, const probe::Node
 
 // One spec per worker: `<wrap...> <exe> bench --as-worker PLAN --worker-ranks R`, its log file and the
 // settings it gets on top of the inherited environment (NCCL debug log capture, opt.env, the store token).
-std::vector<launch::WorkerSpec> worker_specs(const RunOptions& opt, const RunLayout& layout,
+std::vector<process::WorkerSpec> worker_specs(const RunOptions& opt, const RunLayout& layout,
                                              const probe::NodeFacts& facts, const std::string& run_dir,
                                              const std::string& plan_path, const std::string& self_exe);
 

@@ -13,7 +13,7 @@ namespace dd::comm {
 using rendezvous::Clock;
 
 RunWatch::RunWatch(int world, const std::vector<std::vector<int>>& groups,
-                   const launch::WorkerSupervisor& sup, const std::vector<OpRequest>& ops)
+                   const process::WorkerSupervisor& sup, const std::vector<OpRequest>& ops)
     : world_(world), sup_(sup), ops_(ops), st_(world) {
   for (size_t w = 0; w < groups.size(); ++w)
     for (int r : groups[w]) st_[r].worker = int(w);

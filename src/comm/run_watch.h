@@ -10,7 +10,7 @@
 
 #include "comm/op_request.h"
 #include "common/result.h"
-#include "launch/worker_supervisor.h"
+#include "process/worker_supervisor.h"
 #include "rendezvous/store.h"
 
 namespace dd::comm {
@@ -34,7 +34,7 @@ inline bool is_timeout(const RankState& s) { return !s.error.empty() && s.error_
 
 class RunWatch {
  public:
-  RunWatch(int world, const std::vector<std::vector<int>>& groups, const launch::WorkerSupervisor& sup,
+  RunWatch(int world, const std::vector<std::vector<int>>& groups, const process::WorkerSupervisor& sup,
            const std::vector<OpRequest>& ops);
 
   void on_line(int worker, const std::string& line);  // one event line of a worker
@@ -57,7 +57,7 @@ class RunWatch {
   std::optional<int> find_overdue_op() const;
 
   int world_;
-  const launch::WorkerSupervisor& sup_;
+  const process::WorkerSupervisor& sup_;
   const std::vector<OpRequest>& ops_;
   mutable std::optional<int> overdue_op_;
   std::vector<RankState> st_;

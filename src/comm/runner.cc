@@ -29,11 +29,11 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
   Plan plan = make_plan(opt, layout, facts, dir);
   const std::string plan_path = dir + "/plan.json";
   std::ofstream(plan_path) << plan_to_json(plan).dump();
-  std::vector<launch::WorkerSpec> specs =
+  std::vector<process::WorkerSpec> specs =
       worker_specs(opt, layout, facts, dir, plan_path, node.self.executable);
   out.ops.resize(opt.ops.size());
   for (size_t i = 0; i < opt.ops.size(); ++i) out.ops[i].req = opt.ops[i];
-  launch::WorkerSupervisor sup;
+  process::WorkerSupervisor sup;
   if (auto s = sup.start(specs, node.self.environment); !s) {
     out.findings.push_back(
         comm_failure("comm.error", "cannot start worker processes", {s.error().message()}, ""));

@@ -69,12 +69,12 @@ bool AttemptAgent::start_workers() {
     eo.user_has_omp_threads |= e.rfind("OMP_NUM_THREADS=", 0) == 0;
     eo.user_has_pythonunbuffered |= e.rfind("PYTHONUNBUFFERED=", 0) == 0;
   }
-  std::vector<WorkerSpec> specs;
-  std::vector<OutputTail::Source> sources;
+  std::vector<process::WorkerSpec> specs;
+  std::vector<process::OutputTail::Source> sources;
   const std::string& tee = s_.args.tee;
   for (int lr = 0; lr < me.nproc; ++lr) {
     int rank = layout_.first_rank(node) + lr;
-    WorkerSpec w;
+    process::WorkerSpec w;
     w.argv = joined().job.command;
     w.argv[0] = s_.program;
     w.env = worker_env(layout_, node, lr, eo);
@@ -90,7 +90,7 @@ bool AttemptAgent::start_workers() {
     specs.push_back(std::move(w));
   }
   cpu_.resize(specs.size());
-  tail_ = std::make_unique<OutputTail>(sources, s_.out_fd, 200);
+  tail_ = std::make_unique<process::OutputTail>(sources, s_.out_fd, 200);
   t0_ = Clock::now();
   if (auto st = sup_.start(specs, s_.base_env); !st) {
     StopEvent ev;
@@ -111,7 +111,7 @@ bool AttemptAgent::start_workers() {
 }
 
 void AttemptAgent::on_worker_exit(int i) {
-  const WorkerState& w = sup_.workers()[size_t(i)];
+  const process::WorkerState& w = sup_.workers()[size_t(i)];
   tail_->finish(size_t(i));
   bool failed = !w.killed_by_us && (WIFSIGNALED(w.wait_status) || WEXITSTATUS(w.wait_status) != 0);
   if (!failed || stop_) return;

@@ -8,7 +8,7 @@
 #include "launch/launch_args.h"
 #include "launch/launch_facts.h"
 #include "launch/launch_join.h"
-#include "launch/orphan_guard.h"
+#include "process/orphan_guard.h"
 #include "launch/worker_env.h"
 #include "probe/facts.h"
 
@@ -22,7 +22,7 @@ struct AttemptSetup {
   const std::vector<std::string>& base_env;  // the launcher's environment ("NAME=value")
   std::string program;                       // command[0] resolved on PATH
   std::string path_env;                      // PATH (py-spy lookup)
-  OrphanGuard* guard = nullptr;
+  process::OrphanGuard* guard = nullptr;
   int out_fd = 1;           // where worker lines are echoed (2 with --json)
   double lost_after_s = 5;  // a node without a heartbeat for this long is lost
 };

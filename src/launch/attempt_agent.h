@@ -6,8 +6,8 @@
 
 #include "launch/attempt.h"
 #include "launch/hang_watch.h"
-#include "launch/output_tail.h"
-#include "launch/worker_supervisor.h"
+#include "process/output_tail.h"
+#include "process/worker_supervisor.h"
 
 namespace dd::launch {
 
@@ -38,8 +38,8 @@ class AttemptAgent {
   const AttemptSetup& s_;
   int attempt_;
   JobLayout layout_;
-  WorkerSupervisor sup_;
-  std::unique_ptr<OutputTail> tail_;
+  process::WorkerSupervisor sup_;
+  std::unique_ptr<process::OutputTail> tail_;
   std::vector<int> ranks_;  // global rank of each local worker
   std::vector<std::string> logs_;
   std::vector<CpuWindow> cpu_;

@@ -44,7 +44,7 @@ void AttemptAgent::heartbeat() {
   auto last = t0_;
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     last = std::max(last, tail_->last_growth(i));
-    const WorkerState& w = sup_.workers()[i];
+    const process::WorkerState& w = sup_.workers()[i];
     if (w.exited) continue;
     b.alive++;
     if (window <= 0) continue;
@@ -96,7 +96,7 @@ void AttemptAgent::lead_checks(const Beat& mine) {
 }
 
 RankRecord AttemptAgent::rank_record(size_t i) {
-  const WorkerState& w = sup_.workers()[i];
+  const process::WorkerState& w = sup_.workers()[i];
   RankRecord r;
   r.rank = ranks_[i];
   r.local_rank = int(i);
@@ -120,7 +120,7 @@ RankRecord AttemptAgent::rank_record(size_t i) {
 
 RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
   RankRecord r = rank_record(i);
-  const WorkerState& w = sup_.workers()[i];
+  const process::WorkerState& w = sup_.workers()[i];
   probe::ProcSnapshot p = probe::read_proc(w.pid);
   if (p.ok) {
     r.proc_state = p.state_name;

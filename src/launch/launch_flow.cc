@@ -22,7 +22,7 @@ namespace {
 
 constexpr const char* kWho = "distdoctor launch: ";
 
-int cannot_run(const std::string& msg) {
+int launch_cannot_run(const std::string& msg) {
   std::cerr << kWho << msg << "\n";
   return report::kExitCannotRun;
 }
@@ -128,9 +128,9 @@ Result<int> resolve_nproc(const std::string& v, const probe::NodeFacts& facts) {
 int run_launch(const LaunchInputs& in) {
   const LaunchArgs& a = in.args;
   auto nproc = resolve_nproc(a.nproc, in.facts);
-  if (!nproc) return cannot_run(nproc.error().message());
+  if (!nproc) return launch_cannot_run(nproc.error().message());
   auto plan = plan_nodes(a, in.env);
-  if (!plan) return cannot_run(plan.error().message());
+  if (!plan) return launch_cannot_run(plan.error().message());
   NodeHello me;
   me.node_rank = plan->spec.node_rank;
   me.host = in.facts.host.hostname;
@@ -151,7 +151,7 @@ int run_launch(const LaunchInputs& in) {
   }
   nlohmann::json extra;
   if (joined.job.preflight && preflight_stops(in, joined, *plan, *nproc, extra)) return report::kExitFail;
-  if (joined.job.command.empty()) return cannot_run("node rank 0 gave no command to run");
+  if (joined.job.command.empty()) return launch_cannot_run("node rank 0 gave no command to run");
   const std::string path_env = probe::env_get(in.env, "PATH");
   const std::string program = probe::find_on_path(joined.job.command.front(), path_env);
   // The job token stays with the launcher: workers run the user's code.

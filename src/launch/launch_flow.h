@@ -2,7 +2,7 @@
 // preflight, the attempts (restarts included) and the report every node prints.
 #pragma once
 #include "launch/launch_args.h"
-#include "launch/orphan_guard.h"
+#include "process/orphan_guard.h"
 #include "probe/env_probe.h"
 #include "probe/facts.h"
 #include "probe/self_probe.h"
@@ -14,7 +14,7 @@ struct LaunchInputs {
   const probe::NodeFacts& facts;
   const probe::SelfProcess& self;
   const probe::EnvMap& env;  // the whole environment, as the env probe read it
-  OrphanGuard* guard = nullptr;
+  process::OrphanGuard* guard = nullptr;
 };
 
 // Returns the exit code: the failing worker's (128+signal for a signal), 124 for a hang, 0 when every worker

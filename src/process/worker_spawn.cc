@@ -1,6 +1,6 @@
 // fork/exec of one worker: everything is built before fork, the child calls only async-signal-safe functions
 // (it may be forked from a process with threads), and reports a failed execve through a close-on-exec pipe.
-#include "launch/worker_spawn.h"
+#include "process/worker_spawn.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-namespace dd::launch {
+namespace dd::process {
 namespace {
 
 // What the child needs, prepared in the parent.
@@ -149,4 +149,4 @@ Result<SpawnedWorker> spawn_worker(const WorkerSpec& spec, const std::vector<std
   return w;
 }
 
-}  // namespace dd::launch
+}  // namespace dd::process

@@ -12,7 +12,7 @@
 #include "common/result.h"
 #include "rendezvous/store.h"
 
-namespace dd::launch {
+namespace dd::process {
 
 struct WorkerSpec {
   std::vector<std::string> argv;                         // argv[0] is the program path
@@ -66,4 +66,4 @@ class WorkerSupervisor {
   std::vector<WorkerState> w_;
 };
 
-}  // namespace dd::launch
+}  // namespace dd::process

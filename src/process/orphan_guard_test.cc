@@ -2,7 +2,7 @@
 // group, registers the group, and is SIGKILLed: the sleep must die within 1 s. Dismissed or forgotten
 // groups are left alone. This test process is a child subreaper meanwhile, so the orphans come back to it to
 // be reaped.
-#include "launch/orphan_guard.h"
+#include "process/orphan_guard.h"
 
 #include <dirent.h>
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include <chrono>
 #include <thread>
 
-namespace dd::launch {
+namespace dd::process {
 namespace {
 
 using namespace std::chrono_literals;
@@ -133,4 +133,4 @@ TEST_F(OrphanGuardTest, GuardHoldsOnlyItsSocketAndIgnoresTerm) {
 }
 
 }  // namespace
-}  // namespace dd::launch
+}  // namespace dd::process

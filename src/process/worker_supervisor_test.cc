@@ -1,7 +1,7 @@
 // WorkerSupervisor with real /bin/sh workers: exit status and reap time, event lines, a program that cannot
 // be run, no event pipe, the append-mode log, the signal mask, stop_all's first signal and SIGKILL, group
 // leftovers, and die_with_parent.
-#include "launch/worker_supervisor.h"
+#include "process/worker_supervisor.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include <sstream>
 #include <thread>
 
-namespace dd::launch {
+namespace dd::process {
 namespace {
 
 using namespace std::chrono_literals;
@@ -189,4 +189,4 @@ TEST(WorkerSupervisor, DieWithParent) {
 }
 
 }  // namespace
-}  // namespace dd::launch
+}  // namespace dd::process

@@ -9,7 +9,7 @@
 
 #include "common/result.h"
 
-namespace dd::launch {
+namespace dd::process {
 
 class OrphanGuard {
  public:
@@ -30,4 +30,4 @@ class OrphanGuard {
   int fd_ = -1;  // write end of the guard's pipe (O_CLOEXEC: workers never hold it)
 };
 
-}  // namespace dd::launch
+}  // namespace dd::process

@@ -1,6 +1,6 @@
 // OutputTail: per source a lazily opened fd, the unterminated rest of the last read, and a ring of last
 // lines; each poll() gathers the echoed lines of every source into one buffer and writes it once.
-#include "launch/output_tail.h"
+#include "process/output_tail.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string_view>
 
-namespace dd::launch {
+namespace dd::process {
 namespace tail_detail {  // named, not anonymous: OutputTail::State derives from it
 
 struct SourceState {
@@ -172,4 +172,4 @@ OutputTail::Clock::time_point OutputTail::last_growth(size_t i) const { return (
 
 uint64_t OutputTail::bytes_read(size_t i) const { return (*s_)[i].bytes; }
 
-}  // namespace dd::launch
+}  // namespace dd::process

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace dd::launch {
+namespace dd::process {
 
 class OutputTail {
  public:
@@ -39,4 +39,4 @@ class OutputTail {
   size_t keep_;
 };
 
-}  // namespace dd::launch
+}  // namespace dd::process

@@ -1,6 +1,6 @@
 // OutputTail on temp files: whole lines only (also with two live writers), last lines, a file that appears
 // later, long unterminated lines, a closed terminal, and 200 MB read through poll().
-#include "launch/output_tail.h"
+#include "process/output_tail.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-namespace dd::launch {
+namespace dd::process {
 namespace {
 
 using namespace std::chrono_literals;
@@ -181,4 +181,4 @@ TEST_F(OutputTailTest, Reads200MBThroughPoll) {
 }
 
 }  // namespace
-}  // namespace dd::launch
+}  // namespace dd::process

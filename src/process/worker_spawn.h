@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "common/result.h"
-#include "launch/worker_supervisor.h"
+#include "process/worker_supervisor.h"
 
-namespace dd::launch {
+namespace dd::process {
 
 struct SpawnedWorker {
   pid_t pid = -1;
@@ -20,4 +20,4 @@ struct SpawnedWorker {
 // Forks and execs spec.argv with base_env plus spec.env; returns once the child has exec'd (or failed to).
 Result<SpawnedWorker> spawn_worker(const WorkerSpec& spec, const std::vector<std::string>& base_env);
 
-}  // namespace dd::launch
+}  // namespace dd::process

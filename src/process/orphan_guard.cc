@@ -1,7 +1,7 @@
 // The orphan guard process: a socket pair (MSG_NOSIGNAL: a dead guard never raises SIGPIPE in the launcher),
 // 5-byte messages ('+' or '-' and an int32 process group, 'q' to dismiss), and a child that holds nothing but
 // its end of the pair and kills the registered groups when the launcher's end closes without 'q'.
-#include "launch/orphan_guard.h"
+#include "process/orphan_guard.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace dd::launch {
+namespace dd::process {
 namespace {
 
 constexpr int kMaxGroups = 4096;
@@ -142,4 +142,4 @@ void OrphanGuard::dismiss() {
 
 OrphanGuard::~OrphanGuard() { dismiss(); }
 
-}  // namespace dd::launch
+}  // namespace dd::process

@@ -1,6 +1,6 @@
 // Worker supervisor: fork/exec with a private event pipe and a log file per worker, poll() over the
 // pipes and pidfds, fail-fast stop with SIGTERM then SIGKILL.
-#include "launch/worker_supervisor.h"
+#include "process/worker_supervisor.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -12,9 +12,9 @@
 #include <cstring>
 #include <thread>
 
-#include "launch/worker_spawn.h"
+#include "process/worker_spawn.h"
 
-namespace dd::launch {
+namespace dd::process {
 
 std::string describe_wait_status(int ws) {
   if (WIFEXITED(ws)) return "exit status " + std::to_string(WEXITSTATUS(ws));
@@ -171,4 +171,4 @@ void WorkerSupervisor::stop_all(std::chrono::milliseconds grace, int first_signa
   }
 }
 
-}  // namespace dd::launch
+}  // namespace dd::process
