@@ -16,3 +16,5 @@ export LD_LIBRARY_PATH=$DIR/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 } >"$O/summary.txt" 2>&1
 shift
 python3 tools/device/launch_compare.py "$DIR/distdoctor" "$O" "$@" | tee -a "$O/summary.txt"
+# At most a few files come back from the device: pack the per-run outputs and logs.
+(cd "$O" && tar czf runs.tgz out.*.txt fault.* logs 2>/dev/null && rm -rf out.*.txt fault.* logs)
