@@ -2,7 +2,9 @@
 # `distdoctor launch` on two network-namespace nodes, started the way a user does it: node 0 alone, then the
 # command node 0 prints, pasted on node 1. A healthy job (4 ranks, every rank sees WORLD_SIZE=4 and node 0's
 # MASTER_ADDR); a job where rank 3 on node 1 exits 5 (both nodes name rank 3 on node 1 as the root cause and
-# exit 5); node 1's launcher killed with SIGKILL (node 0 reports the lost node; nothing left on node 1).
+# exit 5); SIGTERM to node 0's launcher (node 1's workers stop too, both exit 143); node 1's launcher killed
+# with SIGKILL (node 0 reports the lost node; nothing left on node 1); and the same job under Slurm's variables
+# (srun --ntasks-per-node=1: node ranks and meeting point from SLURM_* and MASTER_ADDR, no flags).
 # Needs root; exits 77 (skipped) otherwise.
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
@@ -66,3 +68,28 @@ left=0
 for p in $(ip netns pids "${NL_ID}n1"); do grep -qs "DD_LAUNCH_TEST_MARK=k$$" "/proc/$p/environ" && left=$((left + 1)); done
 [ $left = 0 ] || { echo "FAIL: $left workers of node 1 outlived its launcher"; exit 1; }
 echo "ok: node 1's launcher killed; node 0 reported the lost node in $took s; nothing left on node 1"
+
+start_pair t DD_LAUNCH_TEST_MARK=t$$ OTHERS_ACTION=sleep
+for _ in $(seq 100); do [ -s "$LOGS/t/0/node1.rank3.log" ] && break; sleep 0.1; done
+kill -TERM "$(cat "$NL_DIR/t0.rc.pid")"
+nl_wait_nodes 20 t0 t1
+for i in 0 1; do
+  [ "$(nl_rc t$i)" = 143 ] || { echo "FAIL: SIGTERM: node $i exit $(nl_rc t$i), want 143"; nl_out t$i; exit 1; }
+  expect t$i "launch.interrupted"
+done
+left=0
+for p in $(ip netns pids "${NL_ID}n1"); do grep -qs "DD_LAUNCH_TEST_MARK=t$$" "/proc/$p/environ" && left=$((left + 1)); done
+[ $left = 0 ] || { echo "FAIL: $left processes left on node 1 after SIGTERM to node 0's launcher"; exit 1; }
+echo "ok: SIGTERM to node 0's launcher stopped the workers of both nodes (exit 143 on both)"
+
+for i in 0 1; do
+  nl_start $i xnode$i s$i -- env SLURM_PROCID=$i SLURM_STEP_ID=0 SLURM_NTASKS=2 SLURM_NNODES=2 SLURM_LOCALID=0 \
+    SLURM_NTASKS_PER_NODE=1 SLURM_NODEID=$i SLURM_JOB_ID=4242 SLURM_NODELIST='xnode[0-1]' MASTER_ADDR=198.18.0.1 \
+    "$BIN" launch --nproc-per-node 2 --log-dir "$LOGS" --timeout 30 -- sh "$W"
+done
+nl_wait_nodes 40 s0 s1
+for i in 0 1; do
+  [ "$(nl_rc s$i)" = 0 ] || { echo "FAIL: Slurm: node $i exit $(nl_rc s$i)"; nl_out s$i; cat "$NL_DIR/s$i.err"; exit 1; }
+done
+grep -q "worker rank 3 of 4 starting" "$LOGS"/4242*/0/node1.rank3.log || { echo "FAIL: Slurm: no rank 3 log"; exit 1; }
+echo "ok: under Slurm's variables the two nodes met with no flags and ran 4 ranks"
