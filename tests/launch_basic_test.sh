@@ -73,6 +73,10 @@ check "default tee: rank 0 only" 0 L --nproc-per-node 3 --job-id tee0 -- sh "$W"
 expect_out "rank 0 shown" "[0:0] worker rank 0 done"
 grep -qF "[0:1]" "$T/out" && { echo "FAIL: rank 1 shown without --tee all"; fails=$((fails + 1)); } || echo "ok: rank 1 not shown"
 
+mkdir -p "$T/env2"
+check "--job-port fixes MASTER_PORT" 0 L ENV_OUT="$T/env2" --no-preflight --nproc-per-node 2 --job-port 29555 --job-id port -- python3 "$HERE/launch/env_dump.py"
+expect "rank 1 got MASTER_PORT 29555" "$T/env2/rank1.json" '"MASTER_PORT": "29555"'
+check "bad --tee: exit 3" 3 "$BIN" launch --tee sometimes -- true
 check "no command: exit 3" 3 "$BIN" launch --nproc-per-node 2
 grep -q "give the command to run after --" "$T/err" && echo "ok: says where the command goes" || fails=$((fails + 1))
 check "bad --nproc-per-node: exit 3" 3 "$BIN" launch --nproc-per-node many -- true
