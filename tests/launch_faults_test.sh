@@ -6,17 +6,7 @@
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/cli_test_lib.sh"
-export NO_COLOR=1
-unset RANK WORLD_SIZE LOCAL_RANK MASTER_ADDR MASTER_PORT SLURM_PROCID OMPI_COMM_WORLD_RANK PMI_RANK PMIX_RANK
-W="$HERE/launch/worker.sh"
-Q() { python3 "$HERE/launch/query.py" "$@" <"$T/out"; }
-# L [VAR=value...] ARGS...: launch with a deadline, logs under $T/logs.
-L() {
-  local envs=()
-  while [[ $1 == *=* ]]; do envs+=("$1"); shift; done
-  env "${envs[@]}" timeout 60 "$BIN" launch --log-dir "$T/logs" "$@"
-}
+. "$HERE/launch/launch_test_lib.sh"
 # Processes whose environment holds this run's marker: workers and their children.
 marked() {
   local p n=0
