@@ -7,11 +7,11 @@
 #include "cli/command.h"
 #include "launch/launch_args.h"
 #include "launch/launch_flow.h"
-#include "process/orphan_guard.h"
 #include "launch/stop_signals.h"
 #include "probe/collect.h"
 #include "probe/env_probe.h"
 #include "probe/self_probe.h"
+#include "process/orphan_guard.h"
 #include "report/report.h"
 
 namespace dd::cli {

@@ -24,10 +24,10 @@ TEST(LaunchJoin, PasteCommandCarriesTheTokenInTheEnvironmentNotArgv) {
   cluster::ClusterPlan plan;
   probe::NodeFacts facts;
   probe::SelfProcess self;
-  self.executable = "/usr/local/bin/distdoctor";
+  self.executable = "tools/bin/distdoctor";
   JoinInput in{a, plan, facts, self, NodeHello{}, JobSettings{}};
   std::string cmd = paste_command(in, "198.18.0.1:40000", "abc123", 1);
-  EXPECT_EQ(cmd.rfind("DISTDOCTOR_TOKEN=abc123 /usr/local/bin/distdoctor launch ", 0), 0u) << cmd;
+  EXPECT_EQ(cmd.rfind("DISTDOCTOR_TOKEN=abc123 tools/bin/distdoctor launch ", 0), 0u) << cmd;
   EXPECT_EQ(cmd.find("--token "), std::string::npos) << cmd;
   EXPECT_NE(cmd.find("--nnodes 2 --node-rank 1 --master 198.18.0.1:40000 --nproc-per-node gpu"),
             std::string::npos)
