@@ -37,15 +37,18 @@ TEST(LaunchJoin, PasteCommandCarriesTheTokenInTheEnvironmentNotArgv) {
 }
 
 TEST(LaunchJoin, ComparedEnvironmentKeepsJobVariablesAndHidesSecrets) {
-  std::map<std::string, std::string> env = {
-      {"NCCL_SOCKET_IFNAME", "eth0"},  {"HOME", "/home/x"},      {"RANK", "3"}, {"HF_TOKEN", "hf_secret"},
-      {"LD_LIBRARY_PATH", "/opt/lib"}, {"SSH_CLIENT", "1.2.3.4"}};
+  std::map<std::string, std::string> env = {{"NCCL_SOCKET_IFNAME", "eth0"},
+                                            {"HOME", "users/x"},
+                                            {"RANK", "3"},
+                                            {"HF_TOKEN", "hf_secret"},
+                                            {"LD_LIBRARY_PATH", "opt/trainenv/lib"},
+                                            {"SSH_CLIENT", "1.2.3.4"}};
   auto out = env_for_compare(env);
   EXPECT_EQ(out.count("HOME"), 0u);
   EXPECT_EQ(out.count("SSH_CLIENT"), 0u);
   EXPECT_EQ(out.count("RANK"), 0u) << "launcher variables differ by design";
   EXPECT_EQ(out.at("NCCL_SOCKET_IFNAME"), "eth0");
-  EXPECT_EQ(out.at("LD_LIBRARY_PATH"), "/opt/lib");
+  EXPECT_EQ(out.at("LD_LIBRARY_PATH"), "opt/trainenv/lib");
   ASSERT_EQ(out.count("HF_TOKEN"), 1u);
   EXPECT_EQ(out.at("HF_TOKEN").find("hf_secret"), std::string::npos);
 }
