@@ -1,7 +1,9 @@
-// store_scale: N clients (threads, small stacks) against one embedded TCP store server in this process:
-// join (connect + authenticate), publish a ~2 KB facts value, barrier (add a counter; the last one sets
-// "done"; everyone waits for it). Prints wall time per N. Usage: store_scale [--token T] [N ...]   (default
-// 256 1024 4096)
+// store_scale: N clients against one embedded TCP store server: join (connect + authenticate), publish a ~2
+// KB facts value, barrier (add a counter; the last one sets "done"; everyone waits for it). Prints wall time
+// per N. Usage: store_scale [--token T] [--procs P [--server-cpus LIST --client-cpus LIST] [--rounds R]] [N
+// ...] (default 256 1024 4096). Without --procs the clients are threads of this process (small stacks); with
+// it, threads spread over P client processes (store_scale_procs.h), the fair model shared with the TCPStore
+// comparison (tools/device/store_vs_torch.sh), and each N runs R rounds with their median printed.
 #include <pthread.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "rendezvous/socket_io.h"
 #include "rendezvous/tcp_store_client.h"
 #include "rendezvous/tcp_store_server.h"
+#include "store_scale_procs.h"
 
 using namespace dd::rendezvous;
 using Ms = std::chrono::duration<double, std::milli>;
@@ -154,19 +157,74 @@ bool run_once(int n, const std::string& token) {
   return r.failures == 0 && facts == static_cast<size_t>(n);
 }
 
+// --procs mode: R rounds per N, one line each, then the median.
+bool run_procs_mode(const std::vector<int>& ns, ProcsRun base, int rounds, long fds) {
+  bool ok = true;
+  for (int n : ns) {
+    if (2L * n + 64 > fds) {
+      std::printf("N=%d needs about %d file descriptors (limit %ld): skipped\n", n, 2 * n + 64, fds);
+      continue;
+    }
+    base.n = n;
+    std::vector<double> walls;
+    for (int i = 0; i < rounds; ++i) {
+      double w = run_procs_round(base);
+      ok = ok && w >= 0;
+      if (w >= 0) walls.push_back(w);
+    }
+    if (walls.empty()) continue;
+    std::string all;
+    for (double w : walls) all += (all.empty() ? "" : " ") + std::to_string(int(w + 0.5));
+    std::printf("median N=%d procs=%d join+publish+barrier %.1f ms over %zu rounds (%s)\n", n, base.procs,
+                median_of(walls), walls.size(), all.c_str());
+    std::fflush(stdout);
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string token = "store-scale-benchmark-token";
   std::vector<int> ns;
+  ProcsRun pr;
+  pr.procs = 0;
+  int rounds = 5;
+  auto cpus = [&](const char* what, const char* v, cpu_set_t* set) {
+    if (!parse_cpu_list(v, set)) {
+      std::fprintf(stderr, "store_scale: bad %s \"%s\"\n", what, v);
+      std::exit(2);
+    }
+    pr.pin = true;
+  };
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--token") == 0 && i + 1 < argc)
+    std::string a = argv[i];
+    bool has = i + 1 < argc;
+    if (a == "--token" && has)
       token = argv[++i];
-    else
-      ns.push_back(std::atoi(argv[i]));
+    else if (a == "--procs" && has)
+      pr.procs = std::atoi(argv[++i]);
+    else if (a == "--rounds" && has)
+      rounds = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--server-cpus" && has)
+      cpus(a.c_str(), argv[++i], &pr.server_cpus);
+    else if (a == "--client-cpus" && has)
+      cpus(a.c_str(), argv[++i], &pr.client_cpus);
+    else if (std::atoi(a.c_str()) > 0)
+      ns.push_back(std::atoi(a.c_str()));
+    else {
+      std::fprintf(stderr, "store_scale: unknown argument %s\n", a.c_str());
+      return 2;
+    }
   }
   if (ns.empty()) ns = {256, 1024, 4096};
   long fds = raise_nofile_limit();
+  if (pr.procs > 0) {
+    pr.token = token;
+    std::printf("store_scale: embedded TCP store, clients as threads in %d processes%s, RLIMIT_NOFILE %ld\n",
+                pr.procs, pr.pin ? " pinned apart from the server" : "", fds);
+    return run_procs_mode(ns, pr, rounds, fds) ? 0 : 1;
+  }
   std::printf(
       "store_scale: embedded TCP store, clients as threads (256 KiB stacks), RLIMIT_NOFILE %ld, "
       "1 server thread\n",

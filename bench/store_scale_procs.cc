@@ -1,0 +1,158 @@
+// The process client model of store_scale (see store_scale_procs.h): fork the client processes first, start
+// the server in this (pinned) process, hand each child the port and the start instant, collect each child's
+// slowest client, keep every connection open until all are through, then let the children go.
+#include "store_scale_procs.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "rendezvous/tcp_store_client.h"
+#include "rendezvous/tcp_store_server.h"
+
+using namespace dd::rendezvous;
+
+namespace {
+
+int64_t mono_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+struct Child {
+  pid_t pid = -1;
+  int ctl = -1;     // parent writes "port start_ns\n"; closing it releases the child's connections
+  int result = -1;  // child writes "released_ms failures\n"
+};
+
+// One client: the same steps as store_scale's threads. Returns ms from start to released, or -1.
+double one_client(int rank, int n, uint16_t port, const std::string& token, int64_t start_ns,
+                  std::unique_ptr<TcpStoreClient>* keep) {
+  const std::string facts(2048, 'f');
+  auto deadline = deadline_in(std::chrono::seconds(120));
+  auto c = TcpStoreClient::connect({"127.0.0.1", port}, token, deadline);
+  if (!c) return -1;
+  if (!(*c)->set("facts/" + std::to_string(rank), facts, deadline)) return -1;
+  auto v = (*c)->add("arrived", 1, deadline);
+  if (!v) return -1;
+  if (*v == n && !(*c)->set("done", "1", deadline)) return -1;
+  if (!(*c)->wait({"done"}, deadline)) return -1;
+  double ms = double(mono_ns() - start_ns) / 1e6;
+  *keep = std::move(*c);
+  return ms;
+}
+
+[[noreturn]] void child_main(const ProcsRun& r, int index, int ctl, int result) {
+  if (r.pin) sched_setaffinity(0, sizeof(cpu_set_t), &r.client_cpus);
+  char buf[128] = {};
+  ssize_t got = read(ctl, buf, sizeof(buf) - 1);
+  unsigned port = 0;
+  long long start_ns = 0;
+  if (got <= 0 || std::sscanf(buf, "%u %lld", &port, &start_ns) != 2) _exit(2);
+  std::vector<int> ranks;
+  for (int k = index; k < r.n; k += r.procs) ranks.push_back(k);
+  std::vector<double> released(ranks.size(), -1);
+  std::vector<std::unique_ptr<TcpStoreClient>> keep(ranks.size());
+  std::vector<std::thread> threads;
+  threads.reserve(ranks.size());
+  for (size_t i = 0; i < ranks.size(); ++i)
+    threads.emplace_back([&, i] {
+      while (mono_ns() < start_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      released[i] = one_client(ranks[i], r.n, uint16_t(port), r.token, start_ns, &keep[i]);
+    });
+  for (auto& t : threads) t.join();
+  int failures = int(std::count(released.begin(), released.end(), -1.0));
+  double worst = released.empty() ? 0 : *std::max_element(released.begin(), released.end());
+  dprintf(result, "%.3f %d\n", worst, failures);
+  while (read(ctl, buf, sizeof(buf)) > 0) {
+  }  // EOF: everyone is through; the connections close with this process
+  _exit(0);
+}
+
+}  // namespace
+
+bool parse_cpu_list(const std::string& s, cpu_set_t* out) {
+  CPU_ZERO(out);
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t end = s.find(',', pos);
+    std::string item = s.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    int a = -1, b = -1;
+    if (std::sscanf(item.c_str(), "%d-%d", &a, &b) == 2 && a >= 0 && b >= a) {
+      for (int c = a; c <= b; ++c) CPU_SET(c, out);
+    } else if (std::sscanf(item.c_str(), "%d", &a) == 1 && a >= 0) {
+      CPU_SET(a, out);
+    } else {
+      return false;
+    }
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return CPU_COUNT(out) > 0;
+}
+
+double run_procs_round(const ProcsRun& r) {
+  std::vector<Child> kids(size_t(r.procs));
+  for (int p = 0; p < r.procs; ++p) {
+    int c[2], res[2];
+    if (pipe2(c, O_CLOEXEC) != 0 || pipe2(res, O_CLOEXEC) != 0) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(c[1]);
+      close(res[0]);
+      for (int q = 0; q < p; ++q) {  // the earlier children's pipes: their EOFs must not wait for this one
+        close(kids[size_t(q)].ctl);
+        close(kids[size_t(q)].result);
+      }
+      child_main(r, p, c[0], res[1]);
+    }
+    close(c[0]);
+    close(res[1]);
+    kids[size_t(p)] = {pid, c[1], res[0]};
+  }
+  if (r.pin) sched_setaffinity(0, sizeof(cpu_set_t), &r.server_cpus);
+  ServerOptions so;
+  so.bind_host = "127.0.0.1";
+  so.token = r.token;
+  so.expected_clients = size_t(r.n);
+  if (std::ifstream in("/proc/sys/net/core/somaxconn"); !(in >> so.somaxconn)) so.somaxconn = 0;
+  auto server = TcpStoreServer::start(so);
+  if (!server) {
+    std::fprintf(stderr, "server: %s\n", server.error().message().c_str());
+    for (auto& k : kids) kill(k.pid, SIGKILL);
+  }
+  const int64_t start_ns = mono_ns() + int64_t(r.start_delay_s * 1e9);
+  for (auto& k : kids)
+    dprintf(k.ctl, "%u %lld\n", server ? unsigned((*server)->port()) : 0u, (long long)start_ns);
+  double worst = 0;
+  int failures = 0;
+  for (auto& k : kids) {
+    char buf[128] = {};
+    double ms = -1;
+    int f = 1;
+    if (read(k.result, buf, sizeof(buf) - 1) > 0) std::sscanf(buf, "%lf %d", &ms, &f);
+    worst = std::max(worst, ms);
+    failures += f;
+  }
+  size_t facts = server ? (*server)->keys("facts/").size() : 0;
+  for (auto& k : kids) {
+    close(k.ctl);
+    close(k.result);
+    waitpid(k.pid, nullptr, 0);
+  }
+  std::printf("N=%-5d procs=%-3d join+publish+barrier %7.1f ms  facts on master %zu  failures %d\n", r.n,
+              r.procs, worst, facts, failures);
+  std::fflush(stdout);
+  return failures == 0 && facts == size_t(r.n) ? worst : -1;
+}
