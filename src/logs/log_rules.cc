@@ -63,7 +63,7 @@ void net_interface_rules(const LogsResult& r, std::vector<Finding>& out) {
   Finding bad = logs_finding(
       "logs.net.bad_interface", Severity::warn, "",
       "NCCL picked a loopback/container-bridge interface. Set NCCL_SOCKET_IFNAME to the real data "
-      "interface (e.g. =eth0 or =^docker,lo to exclude) on every node.");
+      "interface (e.g. =eth0, or ^docker,lo to exclude) on every node.");
   Finding bond = logs_finding("logs.net.bond_interface", Severity::info, "NCCL uses a bonded interface", "");
   Finding sock = logs_finding(
       "logs.net.socket_with_ib", Severity::warn, "",

@@ -3,7 +3,8 @@
 //   ncclFindInterfaces) "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_bond_0:1/RoCE ; OOB eth0:10.0.0.1<0>"
 //   (net_ib.cc) "Bootstrap : Using eth0:10.0.0.1<0>"                                   (bootstrap.cc) "Using
 //   network IB" / "Using network Socket"                            (net.cc, the plugin chosen) "NCCL
-//   version 2.28.9+cuda13.0"                                         (init.cc)
+//   version 2.28.9+cuda13.0"                                         (init.cc) "NET/IB : No device found."
+//   and "Failed to open libibverbs.so[.1]" (net_ib.cc, ibvwrap.cc: no RDMA transport in this process)
 #include "nccl/info_line.h"
 
 #include <regex>
@@ -42,6 +43,25 @@ const char* kCompareIfs =
     "Every node should use its fast data interface, the same kind on all nodes. If this is lo, docker0 or a "
     "management port, set NCCL_SOCKET_IFNAME to the right interface on every node.";
 
+const char* kNoRdma =
+    "Normal on machines without InfiniBand or RoCE NICs: NCCL uses TCP sockets. On RDMA machines it costs "
+    "most "
+    "of the inter-node bandwidth: install the verbs user space (libibverbs1, ibverbs-providers / rdma-core "
+    "with "
+    "the mlx5 provider), pass /dev/infiniband to containers (--device=/dev/infiniband or a device plugin), "
+    "and "
+    "check ibv_devinfo in the job's environment.";
+
+// Lines that say this process has no RDMA transport (not errors: sockets are used instead).
+std::optional<InfoReading> read_rdma_absence(const std::string& m) {
+  if (m.find("NET/IB : No device found") != std::string::npos)
+    return InfoReading{"nccl.line.ib_no_device", "NCCL found no usable InfiniBand/RoCE device", kNoRdma};
+  if (m.find("Failed to open libibverbs.so") != std::string::npos)
+    return InfoReading{"nccl.line.ibverbs_missing", "NCCL could not load libibverbs (no RDMA transport)",
+                       kNoRdma};
+  return std::nullopt;
+}
+
 std::optional<InfoReading> read_message(const std::string& m) {
   static const std::regex socket_re(R"(NET/Socket\s*:\s*Using\s+(.*))"),
       ib_re(R"(NET/IB\s*:\s*Using\s+(.*))"), boot_re(R"(Bootstrap\s*:\s*Using\s+([^\s:]+):(\S+?)<\d+>)"),
@@ -78,7 +98,7 @@ std::optional<InfoReading> read_message(const std::string& m) {
     return InfoReading{"nccl.line.version", "This process loaded NCCL " + x[1].str(),
                        "Every rank of a job should load the same NCCL version: compare this line across the "
                        "ranks' logs (a framework wheel may bundle its own libnccl)."};
-  return std::nullopt;
+  return read_rdma_absence(m);
 }
 
 }  // namespace
@@ -111,6 +131,14 @@ const std::vector<InfoLineDoc>& info_line_docs() {
       {"nccl.line.version", "The NCCL version a process loaded",
        "NCCL INFO NCCL version X.Y.Z names the libnccl the process loaded. Ranks with different versions may "
        "hang or fail at init: make every node load the same one."},
+      {"nccl.line.ib_no_device", "NCCL found no usable InfiniBand/RoCE device",
+       "NCCL INFO NET/IB : No device found. means libibverbs listed no device this process can open: no "
+       "RDMA NIC, no provider library for it, or no /dev/infiniband in the container. " +
+           std::string(kNoRdma)},
+      {"nccl.line.ibverbs_missing", "NCCL could not load libibverbs",
+       "NCCL INFO Failed to open libibverbs.so[.1] means the verbs library is not installed or not on the "
+       "loader path, so NCCL's IB transport is off. " +
+           std::string(kNoRdma)},
   };
   return docs;
 }
