@@ -104,7 +104,8 @@ TEST(JobContext, DuplicateVisibleDeviceExplainsTheCuInitFailure) {
   ASSERT_NE(dup, nullptr);
   EXPECT_EQ(dup->severity, Severity::fail);
   bool cuinit_in_evidence = false;
-  for (const auto& e : dup->evidence) cuinit_in_evidence |= e == "cuInit: cuInit: 101 invalid device ordinal";
+  for (const auto& e : dup->evidence)
+    cuinit_in_evidence |= e == "cuda_driver_error=cuInit: 101 invalid device ordinal";
   EXPECT_TRUE(cuinit_in_evidence);
   // Without a CUDA_VISIBLE_DEVICES cause the driver is the cause.
   f.env.erase("CUDA_VISIBLE_DEVICES");
