@@ -65,6 +65,11 @@ TEST(NcclEnvRule, AlgoAndProtoValuesNcclAccepts) {
   EXPECT_EQ(t->severity, Severity::warn);
   EXPECT_NE(t->title.find("Broadcast"), std::string::npos);
   EXPECT_FALSE(has(with("NCCL_ALGO", "tree", "2.21.5"), "nccl.algo.none_left"));  // old NCCL falls back
+  // The fix's own value passes the same grammar and leaves every function an algorithm (issue 12, item 6).
+  const std::string fix = t->fix.substr(t->fix.find("NCCL_ALGO=\"") + 11);
+  const std::string fixed = fix.substr(0, fix.find('"'));
+  EXPECT_EQ(fixed, "ring;allreduce:tree");
+  EXPECT_TRUE(has(with("NCCL_ALGO", fixed), "nccl.env.ok")) << fixed;
 }
 
 TEST(NcclEnvRule, NetIbWithoutInfiniBandFails) {
@@ -104,6 +109,7 @@ TEST(NcclEnvRule, NumbersAsNcclReadsThem) {
   ASSERT_NE(s, nullptr);
   EXPECT_NE(s->title.find("leading number, 4,"), std::string::npos) << s->title;
   EXPECT_NE(s->fix.find("NCCL_BUFFSIZE=4194304"), std::string::npos) << s->fix;
+  EXPECT_TRUE(has(with("NCCL_BUFFSIZE", "4194304"), "nccl.env.ok"));  // the fix's value is valid
   EXPECT_TRUE(has(with("NCCL_BUFFSIZE", "8388608"), "nccl.env.ok"));
   EXPECT_TRUE(has(with("NCCL_BUFFSIZE", "0x800000"), "nccl.env.ok"));
   EXPECT_TRUE(has(with("NCCL_NVLS_ENABLE", "true"), "nccl.setting_not_a_number"));
@@ -121,6 +127,7 @@ TEST(NcclEnvRule, LevelsDebugAndLists) {
   auto* l = find(lv, "nccl.level.invalid");
   ASSERT_NE(l, nullptr);
   EXPECT_NE(l->fix.find("NCCL_P2P_LEVEL=NVL"), std::string::npos) << l->fix;
+  EXPECT_TRUE(has(with("NCCL_P2P_LEVEL", "NVL"), "nccl.env.ok"));  // the fix's value is valid
   EXPECT_TRUE(has(with("NCCL_NET_GDR_LEVEL", "PHB"), "nccl.env.ok"));
   EXPECT_TRUE(has(with("NCCL_NET_GDR_LEVEL", "2"), "nccl.env.ok"));
   EXPECT_EQ(find(with("NCCL_DEBUG", "1"), "nccl.debug.invalid")->severity, Severity::info);
