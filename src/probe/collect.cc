@@ -15,6 +15,8 @@
 #include "probe/ib_probe.h"
 #include "probe/nccl_probe.h"
 #include "probe/net_probe.h"
+#include "probe/proc_ids.h"
+#include "probe/rdma_userspace.h"
 #include "probe/system_probe.h"
 #include "probe/tool_env.h"
 
@@ -167,12 +169,14 @@ NodeFacts collect_node_facts(const ProbeOptions& opt, const EnvMap& env) {
   f.nccl.settings = nccl_settings(*fs, env, &f.probe_errors);
   f.net = probe_net(*fs, &f.probe_errors);
   f.ib = probe_ib(*fs, &f.probe_errors);
+  if (!f.ib.devices.empty()) probe_rdma_userspace(*fs, env, f.ib);
   f.system = probe_system(*fs, &f.probe_errors);
 
   const int64_t t_local = now_ms() - t0;
   auto ans = kids.wait();
   if (tool_env().probe_timing) print_timing(kids, slots, cands, t_local, t0);
   fold_host_and_gpu(ans, slots, *fs, env, opt, f);
+  read_process_lineage(*fs, f.host);  // here, not in the host child: the check's own pid and ancestors
   fold_nccl(ans, slots, *fs, env, opt, cands, f);
   return f;
 }

@@ -17,14 +17,21 @@ struct HostFacts {
   std::string container;                    // "none", "docker", "kubernetes", "other"
   std::string distdoctor_version;
   int64_t pid = 0;
-  std::string boot_id;  // /proc/sys/kernel/random/boot_id (same = same running kernel)
-  std::string netns;    // /proc/self/ns/net link, "net:[4026531992]"
+  int64_t ppid = 0;                // parent of this process (0 unknown)
+  int64_t pgid = 0;                // process group
+  int64_t sid = 0;                 // session
+  std::vector<int64_t> ancestors;  // parent, grandparent, ... (without pid 1): the job that ran the check
+  std::string boot_id;             // /proc/sys/kernel/random/boot_id (same = same running kernel)
+  std::string netns;               // /proc/self/ns/net link, "net:[4026531992]"
 };
 
 struct GpuProcess {
   int64_t pid = 0;
   std::string name;
   int64_t used_mib = -1;
+  int64_t ppid = 0;  // from /proc/PID/stat; 0 when unreadable (another PID namespace)
+  int64_t pgid = 0;
+  int64_t sid = 0;
 };
 
 struct Gpu {
@@ -146,6 +153,12 @@ struct IbDevice {
 struct IbFacts {
   bool sysfs_present = false;  // /sys/class/infiniband exists
   std::vector<IbDevice> devices;
+  // User space, read when devices exist (rdma_userspace.h); userspace_probed false in older records.
+  bool userspace_probed = false;
+  int dev_infiniband = -1;                   // /dev/infiniband: 1 present, 0 absent, -1 not read
+  std::vector<std::string> dev_files;        // "uverbs0", "rdma_cm", ...
+  std::string verbs_lib;                     // libibverbs.so.1 the loader would find; "" none
+  std::vector<std::string> verbs_providers;  // provider drivers installed: "mlx5", "efa", ...
 };
 
 struct ShmSegment {
@@ -185,8 +198,8 @@ struct NodeFacts {
 
 #define DD_FACTS_JSON(T, ...) NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(T, __VA_ARGS__)
 DD_FACTS_JSON(HostFacts, hostname, fqdn, resolved_addrs, kernel, container, distdoctor_version, pid, boot_id,
-              netns)
-DD_FACTS_JSON(GpuProcess, pid, name, used_mib)
+              netns, ppid, pgid, sid, ancestors)
+DD_FACTS_JSON(GpuProcess, pid, name, used_mib, ppid, pgid, sid)
 DD_FACTS_JSON(Gpu, index, name, uuid, pci_bus_id, memory_total_mib, memory_used_mib, utilization_pct,
               processes, ecc_enabled, ecc_uncorrected_volatile, ecc_uncorrected_aggregate,
               retired_pages_pending, remapped_rows_pending, remapped_rows_failure, mig_mode, nvlinks_active,
@@ -204,7 +217,8 @@ DD_FACTS_JSON(NetFacts, interfaces, default_route_ifname)
 DD_FACTS_JSON(IbGid, index, gid, type, netdev)
 DD_FACTS_JSON(IbPort, port, state, phys_state, rate, link_layer, gids)
 DD_FACTS_JSON(IbDevice, name, node_type, fw_ver, netdevs, ports)
-DD_FACTS_JSON(IbFacts, sysfs_present, devices)
+DD_FACTS_JSON(IbFacts, sysfs_present, devices, userspace_probed, dev_infiniband, dev_files, verbs_lib,
+              verbs_providers)
 DD_FACTS_JSON(ShmSegment, shmid, key, bytes, uid, cpid, nattch)
 DD_FACTS_JSON(SystemFacts, shm_total_bytes, shm_free_bytes, memlock_soft, memlock_hard, nofile_soft,
               nofile_hard, sysv_orphans, modules_readable, modules)

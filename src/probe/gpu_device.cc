@@ -3,6 +3,7 @@
 #include "probe/gpu_device.h"
 
 #include "probe/gpu_labels.h"
+#include "probe/proc_ids.h"
 
 namespace dd::probe {
 
@@ -48,6 +49,11 @@ void read_processes(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g) {
     p.pid = pid;
     auto comm = read_trimmed(fs, "/proc/" + std::to_string(pid) + "/comm");
     if (comm) p.name = *comm;  // other PID namespace (container): unreadable, stays ""
+    if (auto ids = read_proc_ids(fs, std::to_string(pid))) {
+      p.ppid = ids->ppid;
+      p.pgid = ids->pgid;
+      p.sid = ids->sid;
+    }
     if (mem != dynlib::kNvmlValueNotAvailable) p.used_mib = int64_t(mem >> 20);
     g.processes.push_back(std::move(p));
   }

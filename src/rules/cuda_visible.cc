@@ -34,6 +34,8 @@ std::vector<std::string> visible_evidence(const probe::NodeFacts& f, const Visib
                                  fmt::format("cuda_visible_count={}", known(v.visible))};
   ev.push_back(fmt::format("cvd_predicted_count={}", known(v.cv.count)));
   if (f.cuda.device_count >= 0) ev.push_back(fmt::format("cuDeviceGetCount={}", f.cuda.device_count));
+  if (!f.cuda.driver_loaded && !f.cuda.driver_error.empty())
+    ev.push_back("cuda_driver_error=" + f.cuda.driver_error);
   std::vector<std::string> idx;
   for (int i : v.cv.nvml_indices) idx.push_back(std::to_string(i));
   if (!idx.empty()) ev.push_back("visible NVML indices: " + join(idx, ","));

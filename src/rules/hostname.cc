@@ -1,4 +1,6 @@
-// Rule: the hostname must resolve to an address other nodes can reach (not 127.0.1.1 / ::1).
+// Rule: the hostname must resolve to an address other nodes can reach (not 127.0.1.1 / ::1). That matters
+// only where another node needs it: a multi-node check or job, or a master address taken from the hostname;
+// on a single node it is info.
 #include <fmt/format.h>
 
 #include "rules/node_rules.h"
@@ -15,7 +17,31 @@ bool loopback(const std::string& a) {
   return a.rfind("127.", 0) == 0 || a == "::1" || a == "::ffff:127.0.0.1";
 }
 
-std::vector<Finding> check_hostname(const probe::NodeFacts& f, const CheckOptions&) {
+int64_t env_int(const probe::NodeFacts& f, const char* name) {
+  auto v = env_value(f, name);
+  return v ? nccl_int(*v, 0) : 0;
+}
+
+// Why the hostname's address matters here ("" when nothing shows another node needs it).
+std::string why_hostname_matters(const probe::NodeFacts& f, const CheckOptions& opt) {
+  const auto& h = f.host;
+  auto master = env_value(f, "MASTER_ADDR");
+  if (master &&
+      (*master == h.hostname || *master == h.fqdn || *master == h.hostname.substr(0, h.hostname.find('.'))))
+    return fmt::format("MASTER_ADDR={} is this hostname", *master);
+  if (opt.nnodes > 1) return fmt::format("{}-node check", opt.nnodes);
+  for (const char* n : {"SLURM_NNODES", "SLURM_JOB_NUM_NODES"})
+    if (env_int(f, n) > 1) return fmt::format("{}={}", n, env_int(f, n));
+  const int64_t world = env_int(f, "WORLD_SIZE"), local = env_int(f, "LOCAL_WORLD_SIZE");
+  if (local > 0 && world > local) return fmt::format("WORLD_SIZE={} > LOCAL_WORLD_SIZE={}", world, local);
+  const int64_t ompi = env_int(f, "OMPI_COMM_WORLD_SIZE"),
+                ompi_local = env_int(f, "OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (ompi_local > 0 && ompi > ompi_local)
+    return fmt::format("OMPI_COMM_WORLD_SIZE={} > OMPI_COMM_WORLD_LOCAL_SIZE={}", ompi, ompi_local);
+  return "";
+}
+
+std::vector<Finding> check_hostname(const probe::NodeFacts& f, const CheckOptions& opt) {
   const auto& h = f.host;
   if (h.hostname.empty()) return {};
   std::vector<std::string> ev = {
@@ -35,11 +61,16 @@ std::vector<Finding> check_hostname(const probe::NodeFacts& f, const CheckOption
     for (const auto& i : f.net.interfaces)
       if (ip.empty() && i.running && !iface_is_local_only(i) && !i.ipv4.empty())
         ip = i.ipv4[0].substr(0, i.ipv4[0].find('/'));
-    return {{"host.hostname_loopback", Severity::warn,
-             fmt::format(
-                 "hostname {} resolves only to loopback ({}): other nodes cannot reach a master so named, "
-                 "and gloo binds to loopback",
-                 h.hostname, join(lo)),
+    const std::string why = why_hostname_matters(f, opt);
+    if (!why.empty()) ev.push_back("matters because " + why);
+    return {{"host.hostname_loopback", why.empty() ? Severity::info : Severity::warn,
+             why.empty()
+                 ? fmt::format("hostname {} resolves only to loopback ({}): harmless on one node, but "
+                               "other nodes could not reach a master so named",
+                               h.hostname, join(lo))
+                 : fmt::format("hostname {} resolves only to loopback ({}) and {}: other nodes cannot "
+                               "reach a master so named, and gloo binds to loopback",
+                               h.hostname, join(lo), why),
              ev,
              fmt::format("In /etc/hosts map {} to {} instead of {}; or use MASTER_ADDR=<IP> and set "
                          "GLOO_SOCKET_IFNAME",
@@ -61,7 +92,10 @@ NodeRule hostname_rule() {
         "MASTER_ADDR is "
         "its hostname, it listens on loopback and other nodes cannot connect; PyTorch's gloo backend binds "
         "to "
-        "the address the hostname resolves to when GLOO_SOCKET_IFNAME is unset, so its peers time out."},
+        "the address the hostname resolves to when GLOO_SOCKET_IFNAME is unset, so its peers time out. It is "
+        "a "
+        "warning where another node needs the address (a multi-node check, SLURM_NNODES or WORLD_SIZE beyond "
+        "this node, or MASTER_ADDR set to the hostname) and info on a single node, where it harms nothing."},
        {"host.hostname_unresolved", "Hostname does not resolve",
         "getaddrinfo(hostname) fails: gloo falls back to loopback and launchers using the hostname fail."}}};
 }

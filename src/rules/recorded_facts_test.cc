@@ -45,10 +45,16 @@ TEST(RecordedFacts, H200NodeWarnsOnlyAboutItsHostnameAndTwoNccls) {
   CheckOptions o;
   o.nproc_per_node = 2;
   auto v = run_node_rules(f, o);
-  // Both are real on that machine: the sandbox's hostname "vm" resolves to 127.0.0.1, and the system NCCL
-  // (2.28.3) differs from the one PyTorch ships (2.28.9).
-  EXPECT_EQ(ids_at_least(v, Severity::warn),
+  // Both are real on that machine: the sandbox's hostname "vm" resolves to 127.0.0.1 (a warning only where
+  // another node needs it: info on this single-node check), and the system NCCL (2.28.3) differs from the
+  // one PyTorch ships (2.28.9).
+  EXPECT_EQ(ids_at_least(v, Severity::warn), (std::set<std::string>{"nccl.multiple_versions"}));
+  EXPECT_TRUE(ids_at_least(v, Severity::info).count("host.hostname_loopback"));
+  EXPECT_TRUE(ids_at_least(v, Severity::ok).count("nccl.env.ok"));  // NCCL_NVLS_ENABLE=0: valid
+  o.nnodes = 2;
+  EXPECT_EQ(ids_at_least(run_node_rules(f, o), Severity::warn),
             (std::set<std::string>{"host.hostname_loopback", "nccl.multiple_versions"}));
+  o.nnodes = 0;
   // With those two fixed, the node is clean: no false warning on a healthy NVLink machine.
   f.host.resolved_addrs = {"198.18.0.5"};
   ASSERT_EQ(f.nccl.libs.size(), 2u);
@@ -78,6 +84,13 @@ TEST(RecordedFacts, InjectedFaultsOnTheRecordedNodeAreFound) {
   f.gpu.gpus[1].memory_used_mib = 40615;
   auto busy = ids_at_least(run_node_rules(f, o), Severity::warn);
   EXPECT_TRUE(busy.count("gpu.busy"));
+
+  f = load_h200();
+  f.nccl.settings["NCCL_ALGO"] = {"bogus", "env"};  // NCCL 2.28 rejects it at init
+  f.nccl.settings["NCCL_NET"] = {"IB", "env"};      // no RDMA device on that machine
+  auto env_faults = ids_at_least(run_node_rules(f, o), Severity::fail);
+  EXPECT_TRUE(env_faults.count("nccl.algo.invalid"));
+  EXPECT_TRUE(env_faults.count("nccl.net.ib_unavailable"));
 
   f = load_h200();
   f.gpu.gpus[0].nvlinks_active = 0;  // links down on one GPU while up on the other
