@@ -61,5 +61,18 @@ TEST(RecordedH100, ChoosesTheFrameworksNcclAndTheNcclEngine) {
   EXPECT_EQ(choose_engine(f, "", "/nonexistent/libnccl.so.2", true).engine, "gloo");
 }
 
+TEST(RecordedH100, NcclAlgoAndNetSetWrongAreFailsBeforeAnyCollective) {
+  // fixtures/facts/h100x1_nccl_env: `facts --json` on the same H100 with NCCL_ALGO=bogus NCCL_NET=IB (no IB
+  // there); check_before.json shows the check gave no fail for them before the NCCL env rule. The NCCL logs
+  // of the same settings are in fixtures/logs/h100x1_issue12 (algo_bogus, net_ib).
+  std::ifstream in(std::string(DD_FIXTURE_DIR) + "/facts/h100x1_nccl_env/facts.json");
+  ASSERT_TRUE(in.good());
+  auto f = nlohmann::json::parse(in).get<probe::NodeFacts>();
+  std::set<std::string> fails;
+  for (const auto& x : run_node_rules(f, {}))
+    if (x.severity == report::Severity::fail) fails.insert(x.id);
+  EXPECT_EQ(fails, (std::set<std::string>{"nccl.algo.invalid", "nccl.net.ib_unavailable"}));
+}
+
 }  // namespace
 }  // namespace dd::rules
