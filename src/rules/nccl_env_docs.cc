@@ -37,7 +37,7 @@ std::vector<FindingDoc> nccl_env_docs() {
        "any NET plugin\", before 2.27 \"Error: network IB not found\")."},
       {"nccl.setting_suffix_ignored", "An NCCL number has a unit or suffix",
        "NCCL reads numeric settings with strtoll and stops at the first character that is not a digit: "
-       "NCCL_BUFFSIZE=4M is 4 bytes, 1e6 is 1, 1.5 is 1. Write plain numbers (bytes for sizes)."},
+       "NCCL_BUFFSIZE set to 4M is 4 bytes, 1e6 is 1, 1.5 is 1. Write plain numbers (bytes for sizes)."},
       {"nccl.setting_out_of_range", "An NCCL number is outside its range",
        "The value is outside the range NCCL documents (NCCL_NTHREADS a multiple of 32 in 64..512, channels "
        "and CTAs 1..64, NCCL_SOCKET_NTHREADS 1..16, NCCL_NSOCKS_PERTHREAD 1..64, NCCL_IB_RETRY_CNT 0..7, "
@@ -48,7 +48,8 @@ std::vector<FindingDoc> nccl_env_docs() {
        "level, so the setting silently does nothing."},
       {"nccl.debug.invalid", "NCCL_DEBUG / NCCL_DEBUG_SUBSYS not recognised",
        "NCCL_DEBUG takes VERSION, WARN, INFO, ABORT or TRACE; any other value gives no debug output at all "
-       "(NCCL_DEBUG=1 prints nothing). NCCL_DEBUG_SUBSYS is a comma list of subsystems (INIT, COLL, P2P, "
+       "(NCCL_DEBUG set to 1 prints nothing). NCCL_DEBUG_SUBSYS is a comma list of subsystems (INIT, COLL, "
+       "P2P, "
        "SHM, NET, GRAPH, TUNING, ENV, ALLOC, CALL, PROXY, NVLS, BOOTSTRAP, REG, PROFILE, RAS, ALL)."},
       {"nccl.if_list.syntax", "NCCL interface/HCA list malformed",
        "NCCL_IB_HCA and NCCL_OOB_NET_IFNAME use NCCL's list grammar ('^' excludes, '=' exact, comma list of "
