@@ -6,22 +6,35 @@
 #include <algorithm>
 #include <array>
 
-
 namespace dd::logs {
 
 namespace {
 
 // Catalogue and rule ids that report a failure seen from the survivors' side, or a generic error code that
 // a more specific cause explains.
-constexpr std::array<std::string_view, 23> kConsequenceIds = {
-    "nccl.remote_closed",        "nccl.invalid_usage",          "nccl.unhandled_system_error",
-    "nccl.internal_error",       "nccl.comm_fatal",             "pytorch.watchdog_timeout",
-    "pytorch.nccl_ops_failed",   "pytorch.comm_aborted",        "pytorch.dist_backend_error",
-    "pytorch.child_failed",      "pytorch.elastic_worker_failed", "pytorch.store_timeout",
-    "paddle.container_failed",   "paddle.pod_failed",           "mpi.process_signal",
-    "slurm.task_exit",           "logs.torchrun.failures",      "logs.pytorch.watchdog_summary",
-    "logs.coll.desync",          "logs.init.incomplete",        "logs.init.partial",
-    "logs.nccl.warn",            "pytorch.sigterm"};
+constexpr std::array<std::string_view, 23> kConsequenceIds = {"nccl.remote_closed",
+                                                              "nccl.invalid_usage",
+                                                              "nccl.unhandled_system_error",
+                                                              "nccl.internal_error",
+                                                              "nccl.comm_fatal",
+                                                              "pytorch.watchdog_timeout",
+                                                              "pytorch.nccl_ops_failed",
+                                                              "pytorch.comm_aborted",
+                                                              "pytorch.dist_backend_error",
+                                                              "pytorch.child_failed",
+                                                              "pytorch.elastic_worker_failed",
+                                                              "pytorch.store_timeout",
+                                                              "paddle.container_failed",
+                                                              "paddle.pod_failed",
+                                                              "mpi.process_signal",
+                                                              "slurm.task_exit",
+                                                              "logs.torchrun.failures",
+                                                              "logs.pytorch.watchdog_summary",
+                                                              "logs.coll.desync",
+                                                              "logs.init.incomplete",
+                                                              "logs.init.partial",
+                                                              "logs.nccl.warn",
+                                                              "pytorch.sigterm"};
 
 bool fo_before(const TimedFinding& a, const TimedFinding& b) {
   if (a.finding.severity != b.finding.severity) return a.finding.severity > b.finding.severity;
@@ -61,10 +74,11 @@ std::vector<report::Finding> root_cause_first(std::vector<TimedFinding> v, bool 
   }
   // The root stays in front; the causes behind it (and earlier consequence kinds) by severity and time.
   std::stable_sort(causes.begin() + (has_root ? 1 : 0), causes.end(), fo_before);
-  std::stable_sort(consequences.begin(), consequences.end(), [](const TimedFinding& a, const TimedFinding& b) {
-    int64_t ta = a.time < 0 ? INT64_MAX : a.time, tb = b.time < 0 ? INT64_MAX : b.time;
-    return ta < tb;
-  });
+  std::stable_sort(consequences.begin(), consequences.end(),
+                   [](const TimedFinding& a, const TimedFinding& b) {
+                     int64_t ta = a.time < 0 ? INT64_MAX : a.time, tb = b.time < 0 ? INT64_MAX : b.time;
+                     return ta < tb;
+                   });
   std::vector<report::Finding> out;
   for (auto& t : causes) out.push_back(std::move(t.finding));
   for (auto& t : consequences) out.push_back(std::move(t.finding));

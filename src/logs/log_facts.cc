@@ -57,8 +57,12 @@ void to_json(nlohmann::json& j, const RankProgress& r) {
 }
 
 void to_json(nlohmann::json& j, const ExitEvent& e) {
-  j = nlohmann::json{{"at", e.at.str()}, {"rank", e.rank},         {"local_rank", e.local_rank},
-                     {"pid", e.pid},     {"code", e.code},         {"by_launcher", e.by_launcher},
+  j = nlohmann::json{{"at", e.at.str()},
+                     {"rank", e.rank},
+                     {"local_rank", e.local_rank},
+                     {"pid", e.pid},
+                     {"code", e.code},
+                     {"by_launcher", e.by_launcher},
                      {"time", log_time_text(e.time)}};
 }
 

@@ -99,17 +99,17 @@ struct RankProgress {
   uint64_t lines = 0;
   Where last_at;
   int64_t last_time = -1;
-  std::string last_line;                // last non-NCCL line (capped)
-  bool nccl_seen = false;               // NCCL printed something: init began
-  Where init_marker_at;                 // last "Start initializing NCCL communicator" (MindSpore); line 0: none
-  bool waiting_peers = false;           // a launcher's "Waiting peer start..." with no pod start after it
-  std::string exception;                // the exception line of its first Python traceback ("" none)
-  Where exception_at;                   // where that traceback starts
+  std::string last_line;       // last non-NCCL line (capped)
+  bool nccl_seen = false;      // NCCL printed something: init began
+  Where init_marker_at;        // last "Start initializing NCCL communicator" (MindSpore); line 0: none
+  bool waiting_peers = false;  // a launcher's "Waiting peer start..." with no pod start after it
+  std::string exception;       // the exception line of its first Python traceback ("" none)
+  Where exception_at;          // where that traceback starts
   int64_t exception_time = -1;
-  std::string peer_lost;                // first sign that a peer went away ("Connection closed by remote peer")
+  std::string peer_lost;  // first sign that a peer went away ("Connection closed by remote peer")
   Where peer_lost_at;
   int64_t peer_lost_time = -1;
-  std::string waiting_in;               // "ALLREDUCE SeqNum=42" from a failed/timed-out WorkNCCL
+  std::string waiting_in;  // "ALLREDUCE SeqNum=42" from a failed/timed-out WorkNCCL
 };
 
 // A process exit a launcher reported: torchrun ("failed (exitcode: -6) local_rank: 0 (pid: 517)", "Sending

@@ -105,9 +105,11 @@ std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue&
   std::vector<TimedFinding> timed;
   for (auto& f : inputs) timed.push_back({.finding = std::move(f)});
   for (const auto& [i, eh] : r.hits)
-    timed.push_back({.finding = entry_finding(cat.entries()[i], eh), .time = earliest(eh), .from_catalogue = true});
+    timed.push_back(
+        {.finding = entry_finding(cat.entries()[i], eh), .time = earliest(eh), .from_catalogue = true});
   if (r.unmatched_warns.count > 0)
-    timed.push_back({.finding = unexplained_warns_finding(r.unmatched_warns), .time = earliest(r.unmatched_warns)});
+    timed.push_back(
+        {.finding = unexplained_warns_finding(r.unmatched_warns), .time = earliest(r.unmatched_warns)});
   std::vector<RankState> states = rank_states(r);
   for (auto& f : cross_rank_findings(r)) {
     int64_t t = -1;
@@ -124,7 +126,8 @@ std::vector<report::Finding> match_text(std::string_view text, const Catalogue& 
   FileResult fr = scan_buffer("<text>", text, cat, opt);
   std::vector<TimedFinding> timed;
   for (const auto& [i, eh] : fr.hits)
-    timed.push_back({.finding = entry_finding(cat.entries()[i], eh), .time = earliest(eh), .from_catalogue = true});
+    timed.push_back(
+        {.finding = entry_finding(cat.entries()[i], eh), .time = earliest(eh), .from_catalogue = true});
   // The first cause first, as `logs` orders them: most severe first, then earliest, then catalogue order
   // (specific causes such as a duplicate GPU stand before the generic errors they lead to, which follow).
   return root_cause_first(std::move(timed), false);

@@ -13,8 +13,8 @@ namespace dd::logs {
 
 namespace {
 
-constexpr int kTracebackLines = 80;     // lines captured after a "Traceback" header
-constexpr size_t kMaxTraceback = 400;   // lines kept for one chain
+constexpr int kTracebackLines = 80;    // lines captured after a "Traceback" header
+constexpr size_t kMaxTraceback = 400;  // lines kept for one chain
 constexpr size_t kMaxLastLine = 200;
 
 bool ps_has(std::string_view s, std::string_view n) { return memmem(s.data(), s.size(), n.data(), n.size()); }
@@ -109,7 +109,8 @@ void ProgressScanner::nccl_line(std::string_view raw, bool warn, std::string_vie
   Bucket& b = touch(raw, fw_rank, at);
   b.p.nccl_seen = true;
   if (warn && b.p.peer_lost.empty() &&
-      (ps_has(msg, "by remote peer") || ps_has(msg, "reset by peer") || ps_has(msg, "remote process exited"))) {
+      (ps_has(msg, "by remote peer") || ps_has(msg, "reset by peer") ||
+       ps_has(msg, "remote process exited"))) {
     b.p.peer_lost = std::string(msg.substr(0, 200));
     b.p.peer_lost_at = at;
     b.p.peer_lost_time = b.p.last_time;
@@ -128,7 +129,8 @@ void ProgressScanner::other_line(std::string_view raw, std::string_view msg, int
     b.tb_left = kTracebackLines;
   }
   if (b.tb_left > 0) {  // raw lines: python_traceback.h removes the rank prefixes itself
-    if (b.tb.size() < kMaxTraceback) b.tb.emplace_back(tb ? msg.substr(static_cast<const char*>(tb) - msg.data()) : raw);
+    if (b.tb.size() < kMaxTraceback)
+      b.tb.emplace_back(tb ? msg.substr(static_cast<const char*>(tb) - msg.data()) : raw);
     if (--b.tb_left == 0) end_traceback(b);
     if (tb) return;
   }
@@ -144,7 +146,9 @@ void ProgressScanner::markers(Bucket& b, std::string_view msg, const Where& at) 
   if (b.p.waiting_in.empty() && ps_has(msg, "WorkNCCL(SeqNum=")) {
     int64_t seq = ps_int_after(msg, "SeqNum=");
     size_t k = msg.find("OpType=");
-    std::string op = k == std::string_view::npos ? "" : std::string(msg.substr(k + 7, msg.find_first_of(", )", k + 7) - k - 7));
+    std::string op = k == std::string_view::npos
+                         ? ""
+                         : std::string(msg.substr(k + 7, msg.find_first_of(", )", k + 7) - k - 7));
     b.p.waiting_in = op + " SeqNum=" + std::to_string(seq);
   }
   if (b.p.peer_lost.empty() && (ps_has(msg, "remote process exited") || ps_has(msg, "by remote peer") ||
@@ -169,7 +173,8 @@ void ProgressScanner::exit_line(std::string_view msg, const Where& at) {
     e.code = -static_cast<int>(v);
     int64_t r = ps_int_after(msg, "process rank ");
     if (r != INT64_MIN) e.rank = static_cast<int>(r);
-  } else if ((v = ps_int_after(msg, "xit code ")) != INT64_MIN) {  // Paddle "Exit code -15", Slurm "exit code 1"
+  } else if ((v = ps_int_after(msg, "xit code ")) !=
+             INT64_MIN) {  // Paddle "Exit code -15", Slurm "exit code 1"
     e.code = static_cast<int>(v);
     e.by_launcher = v == -15;
     int64_t r = ps_int_after(msg, "task ");
@@ -223,7 +228,7 @@ void ProgressScanner::finish(const std::vector<ProcessFacts>& procs, std::vector
     }
   } else if (buckets_.empty()) {
     ranks.push_back(std::move(unprefixed.p));  // one stream of unknown rank: the file itself
-  }  // else: a shared console's unprefixed lines are the launcher's
+  }                                            // else: a shared console's unprefixed lines are the launcher's
   for (auto& [k, b] : buckets_) ranks.push_back(std::move(b.p));
   for (auto& e : exits_) exits.push_back(e);
 }

@@ -64,8 +64,9 @@ void stopped_first_rule(std::vector<RankState>& st, std::vector<Finding>& out) {
   // A rank whose log just ends while others wait stopped first, unless it got further than they did.
   std::erase_if(silent, [&](const RankState* s) { return rr_ahead_of_all(*s, waiting); });
   if (stopped.empty() && !waiting.empty()) {
-    for (auto* s : silent) s->stopped = "stopped without an error: " + rr_where_ends(*s->progress) +
-                                        " (killed by SIGKILL or the OOM killer, hung, or on another code path)";
+    for (auto* s : silent)
+      s->stopped = "stopped without an error: " + rr_where_ends(*s->progress) +
+                   " (killed by SIGKILL or the OOM killer, hung, or on another code path)";
     stopped = silent;
   }
   if (stopped.empty() || st.size() + (waiting.empty() ? 0 : 1) < 2) return;
@@ -73,15 +74,17 @@ void stopped_first_rule(std::vector<RankState>& st, std::vector<Finding>& out) {
   const RankState& first = *stopped.front();
   std::string waiters;
   for (const auto* s : waiting) waiters += (waiters.empty() ? "" : ", ") + s->who;
-  std::string why_wait =
-      waiting.empty() ? "" : fmt::format(" while {} waited ({}: {})", waiters, waiting.front()->who, waiting.front()->waits);
+  std::string why_wait = waiting.empty() ? ""
+                                         : fmt::format(" while {} waited ({}: {})", waiters,
+                                                       waiting.front()->who, waiting.front()->waits);
   Finding f = logs_finding(
       "logs.rank.stopped_first", Severity::fail,
       fmt::format("{} stopped first: {}{}", first.who, first.stopped, why_wait),
-      fmt::format("Start from {}'s own output: its error (or, when it printed none, its exit status: dmesg for "
-                  "the OOM killer, the launcher's exit codes) is the root cause. The other ranks' timeouts, "
-                  "connection errors and SIGTERMs follow from it.",
-                  first.who));
+      fmt::format(
+          "Start from {}'s own output: its error (or, when it printed none, its exit status: dmesg for "
+          "the OOM killer, the launcher's exit codes) is the root cause. The other ranks' timeouts, "
+          "connection errors and SIGTERMs follow from it.",
+          first.who));
   f.rank = first.progress->rank;
   f.evidence.push_back(rr_state_line(first));
   for (const auto& s : st)
@@ -132,7 +135,8 @@ void behind_rule(const std::vector<RankState>& st, std::vector<Finding>& out) {
   for (const auto* s : behind) who += (who.empty() ? "" : ", ") + s->who;
   Finding f = logs_finding(
       "logs.rank.behind", Severity::fail,
-      fmt::format("{} never reached the collective the others are in: {} call(s), others up to {}", who, lo, hi),
+      fmt::format("{} never reached the collective the others are in: {} call(s), others up to {}", who, lo,
+                  hi),
       "The rank behind is stuck before the next collective (I/O, a data-dependent branch, a deadlock) or "
       "skipped it; its last lines and a py-spy dump of it show where.");
   for (const auto& s : st)

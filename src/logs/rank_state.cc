@@ -84,14 +84,22 @@ void add_wait(const LogsResult& r, RankState& s) {
 
 const char* signal_name(int sig) {
   switch (sig) {
-    case 1: return "SIGHUP";
-    case 2: return "SIGINT";
-    case 6: return "SIGABRT";
-    case 7: return "SIGBUS";
-    case 9: return "SIGKILL";
-    case 11: return "SIGSEGV";
-    case 15: return "SIGTERM";
-    default: return "";
+    case 1:
+      return "SIGHUP";
+    case 2:
+      return "SIGINT";
+    case 6:
+      return "SIGABRT";
+    case 7:
+      return "SIGBUS";
+    case 9:
+      return "SIGKILL";
+    case 11:
+      return "SIGSEGV";
+    case 15:
+      return "SIGTERM";
+    default:
+      return "";
   }
 }
 
