@@ -69,7 +69,7 @@ void stopped_first_rule(std::vector<RankState>& st, std::vector<Finding>& out) {
                    " (killed by SIGKILL or the OOM killer, hung, or on another code path)";
     stopped = silent;
   }
-  if (stopped.empty() || st.size() + (waiting.empty() ? 0 : 1) < 2) return;
+  if (stopped.empty() || st.size() < 2) return;
   std::stable_sort(stopped.begin(), stopped.end(), rr_first);
   const RankState& first = *stopped.front();
   std::string waiters;
