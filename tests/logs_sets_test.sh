@@ -61,6 +61,10 @@ py "watchdog summary is a consequence" 'consequence("logs.pytorch.watchdog_summa
 check "Paddle launcher waiting for peers" 1 "$BIN" logs --json "$S/paddle_waiting_peer"
 py "init.stuck warns" 'ids[0] == "logs.init.stuck" and f[0]["severity"] == "warn"'
 
+check "accelerate prepare: local_rank 0 aborts, torchrun SIGTERMs the rest" 2 "$BIN" logs --json "$S/accelerate_prepare_abort"
+py "stopped_first names local_rank 0 and SIGABRT" '"logs.rank.stopped_first" in ids and "local_rank 0 (pid 517)" in get("logs.rank.stopped_first")["title"] and "SIGABRT" in get("logs.rank.stopped_first")["title"]'
+py "a fail leads" 'f[0]["severity"] == "fail"'
+
 check "healthy four ranks" 0 "$BIN" logs --json "$S/healthy_four"
 py "no warn/fail" 'all(x["severity"] in ("ok", "info") for x in f)'
 check "healthy real logs" 0 "$BIN" logs --json "$ROOT/fixtures/logs/healthy"

@@ -145,12 +145,45 @@ void behind_rule(const std::vector<RankState>& st, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// Without per-rank output (one launcher console): a worker the launcher saw fail by itself, then the workers
+// it stopped with SIGTERM ("failed (exitcode: -6) local_rank: 0 (pid: 517)", "Sending process 518 closing
+// signal SIGTERM").
+void exits_only_rule(const LogsResult& r, std::vector<Finding>& out) {
+  const ExitEvent* first = nullptr;
+  std::string stopped;
+  for (const auto& e : r.exits) {
+    if (e.code == 0) continue;
+    if (e.by_launcher) {
+      stopped += fmt::format("{}{}", stopped.empty() ? "" : ", ", e.pid);
+    } else if (!first || (e.time >= 0 && first->time >= 0 && e.time < first->time)) {
+      first = &e;
+    }
+  }
+  if (!first || stopped.empty()) return;
+  std::string who = first->rank >= 0 ? fmt::format("rank {}", first->rank)
+                                     : fmt::format("local_rank {} (pid {})", first->local_rank, first->pid);
+  std::string how = first->code > 0 ? fmt::format("exit code {}", first->code)
+                                    : fmt::format("signal {} {}", -first->code, signal_name(-first->code));
+  Finding f = logs_finding(
+      "logs.rank.stopped_first", Severity::fail,
+      fmt::format("{} stopped first ({}); the launcher then stopped pid(s) {} with SIGTERM", who, how,
+                  stopped),
+      fmt::format(
+          "Start from {}'s own output (its traceback or first NCCL WARN; SIGABRT: an NCCL or watchdog "
+          "abort, SIGKILL: often the OOM killer). The SIGTERMed workers only followed it.",
+          who));
+  f.rank = first->rank;
+  f.evidence.push_back(fmt::format("{}: {} ({})", who, how, first->at.str()));
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 void rank_rules(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<RankState> st = rank_states(r);
   size_t before = out.size();
   stopped_first_rule(st, out);
+  if (out.size() == before && st.size() < 2) exits_only_rule(r, out);
   if (out.size() > before) return;
   init_stuck_rule(r, st, out);
   behind_rule(st, out);
