@@ -55,7 +55,7 @@ py "rank 2 stopped first, others waited in init" 'get("logs.rank.stopped_first")
 py "a fail leads" 'f[0]["severity"] == "fail"'
 
 check "all_gather one rank never reached" 2 "$BIN" logs --json "$S/allgather_never_reached"
-py "rank 2 stopped first, without an error" 'ids[0] == "logs.rank.stopped_first" and f[0]["rank"] == 2 and "without an error" in f[0]["title"]'
+py "rank 2 stopped first, with no error" 'ids[0] == "logs.rank.stopped_first" and f[0]["rank"] == 2 and "with no error" in f[0]["title"]'
 py "watchdog summary is a consequence" 'consequence("logs.pytorch.watchdog_summary")'
 
 check "Paddle launcher waiting for peers" 1 "$BIN" logs --json "$S/paddle_waiting_peer"

@@ -65,7 +65,7 @@ void stopped_first_rule(std::vector<RankState>& st, std::vector<Finding>& out) {
   std::erase_if(silent, [&](const RankState* s) { return rr_ahead_of_all(*s, waiting); });
   if (stopped.empty() && !waiting.empty()) {
     for (auto* s : silent)
-      s->stopped = "stopped without an error: " + rr_where_ends(*s->progress) +
+      s->stopped = rr_where_ends(*s->progress) +
                    " (killed by SIGKILL or the OOM killer, hung, or on another code path)";
     stopped = silent;
   }
