@@ -98,7 +98,7 @@ ProgressScanner::Bucket& ProgressScanner::bucket(int fw_rank) {
 ProgressScanner::Bucket& ProgressScanner::touch(std::string_view raw, int fw_rank, const Where& at) {
   Bucket& b = bucket(fw_rank);
   ++b.p.lines;
-  b.p.last_at = at;
+  b.last_line_no = at.line;  // a number, not a Where: no string copy per line
   int64_t t = log_time_key(raw);
   if (t >= 0) file_time_ = b.p.last_time = t;
   return b;
@@ -136,14 +136,15 @@ void ProgressScanner::other_line(std::string_view raw, std::string_view msg, int
   }
   if (msg.size() < 9) return;
   markers(b, msg, at);
-  exit_line(msg, at);
+  if (ps_has(msg, "xit") || ps_has(msg, "SIGTERM")) exit_line(msg, at);  // one cheap look for all exit forms
 }
 
 void ProgressScanner::markers(Bucket& b, std::string_view msg, const Where& at) {
-  if (ps_has(msg, "Start initializing NCCL communicator")) b.p.init_marker_at = at;
-  if (ps_has(msg, "Waiting peer start")) b.p.waiting_peers = true;
   if (b.p.waiting_peers && (ps_has(msg, "Run Pod") || ps_has(msg, "status ready"))) b.p.waiting_peers = false;
-  if (b.p.waiting_in.empty() && ps_has(msg, "WorkNCCL(SeqNum=")) {
+  const bool nccl = ps_has(msg, "NCCL"), peer = ps_has(msg, "peer"), remote = ps_has(msg, "remote");
+  if (nccl && ps_has(msg, "Start initializing NCCL communicator")) b.p.init_marker_at = at;
+  if (peer && ps_has(msg, "Waiting peer start")) b.p.waiting_peers = true;
+  if (nccl && b.p.waiting_in.empty() && ps_has(msg, "WorkNCCL(SeqNum=")) {
     int64_t seq = ps_int_after(msg, "SeqNum=");
     size_t k = msg.find("OpType=");
     std::string op = k == std::string_view::npos
@@ -151,8 +152,9 @@ void ProgressScanner::markers(Bucket& b, std::string_view msg, const Where& at) 
                          : std::string(msg.substr(k + 7, msg.find_first_of(", )", k + 7) - k - 7));
     b.p.waiting_in = op + " SeqNum=" + std::to_string(seq);
   }
-  if (b.p.peer_lost.empty() && (ps_has(msg, "remote process exited") || ps_has(msg, "by remote peer") ||
-                                ps_has(msg, "reset by peer"))) {
+  if ((peer || remote) && b.p.peer_lost.empty() &&
+      (ps_has(msg, "remote process exited") || ps_has(msg, "by remote peer") ||
+       ps_has(msg, "reset by peer"))) {
     b.p.peer_lost = std::string(msg.substr(0, 200));
     b.p.peer_lost_at = at;
     b.p.peer_lost_time = b.p.last_time >= 0 ? b.p.last_time : file_time_;
@@ -215,7 +217,10 @@ void ProgressScanner::finish(const std::vector<ProcessFacts>& procs, std::vector
       if (p.rank >= 0 && p.rank != only) only = p.rank, ++n;
     if (n == 1) file_rank = only;
   }
-  for (auto& [k, b] : buckets_) end_traceback(b);
+  for (auto& [k, b] : buckets_) {
+    end_traceback(b);
+    b.p.last_at = Where{.file = file_, .line = b.last_line_no};
+  }
   Bucket unprefixed = std::move(buckets_[-1]);
   buckets_.erase(-1);
   if (file_rank >= 0) {

@@ -34,6 +34,7 @@ class ProgressScanner {
     int tb_left = 0;              // lines still to capture
     Where tb_at;
     int64_t tb_time = -1;
+    uint64_t last_line_no = 0;  // becomes p.last_at in finish()
   };
   Bucket& bucket(int fw_rank);
   Bucket& touch(std::string_view raw, int fw_rank, const Where& at);
