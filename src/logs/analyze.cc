@@ -41,6 +41,8 @@ nlohmann::json logs_facts_json(const LogsResult& r) {
   j["watchdog_timeouts"] = r.watchdogs;
   j["child_failures"] = r.child_failures;
   j["input_errors"] = r.input_errors;
+  j["ranks"] = r.ranks;
+  j["exits"] = r.exits;
   return j;
 }
 

@@ -25,6 +25,8 @@ struct LogsResult {
   EntryHits unmatched_warns;
   std::vector<WatchdogTimeout> watchdogs;
   std::vector<ChildFailure> child_failures;
+  std::vector<RankProgress> ranks;  // one per rank (merged across files; rank -1: a file of unknown rank)
+  std::vector<ExitEvent> exits;     // exits launchers reported, ranks resolved where a pid or rank says
 };
 
 // Lists the files an input names: itself, every regular file under a directory (sorted), or "-".

@@ -6,6 +6,7 @@
 
 #include "logs/framework.h"
 #include "logs/nccl_facts.h"
+#include "logs/progress_scan.h"
 #include "nccl/log_line.h"
 
 namespace dd::logs {
@@ -17,7 +18,8 @@ constexpr size_t kMaxIterations = 20000;  // per process, with --iteration-patte
 
 class Scanner {
  public:
-  Scanner(const std::string& name, const Catalogue& cat, const ScanOptions& opt) : cat_(cat), opt_(opt) {
+  Scanner(const std::string& name, const Catalogue& cat, const ScanOptions& opt)
+      : cat_(cat), opt_(opt), progress_(name) {
     res_.file.path = name;
     at_.file = name;
   }
@@ -26,11 +28,13 @@ class Scanner {
     at_.line = lineno;
     nccl::NcclLine l = nccl::parse_nccl_line(raw);
     if (l.level == nccl::NcclLevel::none) {
+      progress_.other_line(raw, l.msg, l.fw_rank, at_);
       other_line(l, raw);
       return;
     }
     ++res_.file.nccl_lines;
     if (l.level == nccl::NcclLevel::version) {  // bare "NCCL version" line: belongs to the last process seen
+      progress_.nccl_line(raw, false, l.msg, l.fw_rank, at_);
       if (last_ >= 0 && procs_[last_].nccl_version.empty())
         procs_[last_].nccl_version = std::string(l.msg.substr(13));
       else if (pending_version_.empty())
@@ -40,6 +44,7 @@ class Scanner {
     bool glued = false;
     int idx = process_index(l, glued);
     if (glued) l.fw_rank = -1;  // the "[rankN]:" prefix belonged to the other process's unfinished line
+    progress_.nccl_line(raw, l.level == nccl::NcclLevel::warn, l.msg, l.fw_rank, at_);
     ProcessFacts& p = procs_[idx];
     ++p.nccl_lines;
     p.last_at.line = lineno;
@@ -91,6 +96,7 @@ class Scanner {
       for (size_t k = 0; k < eh.samples.size(); ++k) label(eh.samples[k], sample_proc_[key(i, k)]);
     for (size_t k = 0; k < res_.unmatched_warns.samples.size(); ++k)
       label(res_.unmatched_warns.samples[k], sample_proc_[key(SIZE_MAX, k)]);
+    progress_.finish(procs_, res_.ranks, res_.exits);
     res_.processes = std::move(procs_);
     res_.watchdogs = std::move(fw_.watchdogs);
     res_.child_failures = std::move(fw_.child_failures);
@@ -166,6 +172,7 @@ class Scanner {
     h.line = at_.line;
     h.rank = fw_rank;
     h.excerpt = std::string(raw.substr(0, 300));
+    h.time = progress_.file_time();
     h.captures = caps;
     sample_proc_[key(entry, eh.samples.size())] = idx;
     eh.samples.push_back(std::move(h));
@@ -184,6 +191,7 @@ class Scanner {
   std::string pending_version_;
   std::vector<CatalogueMatch> matches_;
   FrameworkScanner fw_;
+  ProgressScanner progress_;
 };
 
 }  // namespace

@@ -18,6 +18,7 @@ struct Hit {
   int rank = -1;
   std::string who;      // process label or "[rankN]"
   std::string excerpt;  // the line (capped)
+  int64_t time = -1;    // log_time_key of the line (or the last timestamp before it in its file)
   std::vector<std::string> captures;
 };
 
@@ -39,6 +40,8 @@ struct FileResult {
   EntryHits unmatched_warns;         // NCCL WARN lines no catalogue entry explains
   std::vector<WatchdogTimeout> watchdogs;
   std::vector<ChildFailure> child_failures;
+  std::vector<RankProgress> ranks;  // progress per rank (progress_scan.h)
+  std::vector<ExitEvent> exits;     // exits launchers reported
 };
 
 FileResult scan_file(const std::string& path, const Catalogue& cat, const ScanOptions& opt);

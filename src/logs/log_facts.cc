@@ -1,6 +1,8 @@
 // JSON forms of LogFacts and the process label used in evidence.
 #include "logs/log_facts.h"
 
+#include "logs/log_time.h"
+
 namespace dd::logs {
 
 std::string ProcessFacts::label() const {
@@ -40,6 +42,28 @@ void to_json(nlohmann::json& j, const ProcessFacts& p) {
   if (p.init_complete) j["first_init_complete"] = p.first_init_complete.str();
   if (p.warns) j["first_warn_at"] = p.first_warn_at.str();
   if (!p.iterations.empty()) j["iterations"] = p.iterations.size();
+}
+
+void to_json(nlohmann::json& j, const RankProgress& r) {
+  j = nlohmann::json{{"rank", r.rank},           {"file", r.file},
+                     {"lines", r.lines},         {"last_at", r.last_at.str()},
+                     {"nccl_seen", r.nccl_seen}, {"last_line", r.last_line}};
+  if (r.last_time >= 0) j["last_time"] = log_time_text(r.last_time);
+  if (!r.exception.empty()) j["exception"] = r.exception, j["exception_at"] = r.exception_at.str();
+  if (!r.peer_lost.empty()) j["peer_lost"] = r.peer_lost, j["peer_lost_at"] = r.peer_lost_at.str();
+  if (!r.waiting_in.empty()) j["waiting_in"] = r.waiting_in;
+  if (r.waiting_peers) j["waiting_peers"] = true;
+  if (r.init_marker_at.line > 0) j["init_marker_at"] = r.init_marker_at.str();
+}
+
+void to_json(nlohmann::json& j, const ExitEvent& e) {
+  j = nlohmann::json{{"at", e.at.str()},
+                     {"rank", e.rank},
+                     {"local_rank", e.local_rank},
+                     {"pid", e.pid},
+                     {"code", e.code},
+                     {"by_launcher", e.by_launcher},
+                     {"time", log_time_text(e.time)}};
 }
 
 void to_json(nlohmann::json& j, const FileFacts& f) {

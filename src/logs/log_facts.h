@@ -91,7 +91,43 @@ struct ChildFailure {
   bool root_cause = false;  // listed under "Root Cause (first observed failure):"
 };
 
+// How far one rank got, from its own lines (a per-rank file, or "[rankN]:" lines of a shared console): the
+// input to the cross-rank progress rules (rank_rules.cc). Times are log_time_key() values, -1 unknown.
+struct RankProgress {
+  int rank = -1;     // -1: a file whose rank is not known (then `file` names it)
+  std::string file;  // first file it appeared in
+  uint64_t lines = 0;
+  Where last_at;
+  int64_t last_time = -1;
+  std::string last_line;       // last non-NCCL line (capped)
+  bool nccl_seen = false;      // NCCL printed something: init began
+  Where init_marker_at;        // last "Start initializing NCCL communicator" (MindSpore); line 0: none
+  bool waiting_peers = false;  // a launcher's "Waiting peer start..." with no pod start after it
+  std::string exception;       // the exception line of its first Python traceback ("" none)
+  Where exception_at;          // where that traceback starts
+  int64_t exception_time = -1;
+  std::string peer_lost;  // first sign that a peer went away ("Connection closed by remote peer")
+  Where peer_lost_at;
+  int64_t peer_lost_time = -1;
+  std::string waiting_in;  // "ALLREDUCE SeqNum=42" from a failed/timed-out WorkNCCL
+};
+
+// A process exit a launcher reported: torchrun ("failed (exitcode: -6) local_rank: 0 (pid: 517)", "Sending
+// process 518 closing signal SIGTERM"), Paddle ("Exit code -15"), mpirun ("process rank 1 ... exited on
+// signal 9").
+struct ExitEvent {
+  Where at;
+  int64_t time = -1;
+  int rank = -1;
+  int local_rank = -1;
+  int64_t pid = -1;
+  int code = 0;              // exit code, or -signal
+  bool by_launcher = false;  // the launcher sent it SIGTERM (a consequence of another failure)
+};
+
 void to_json(nlohmann::json& j, const ProcessFacts& p);
+void to_json(nlohmann::json& j, const RankProgress& r);
+void to_json(nlohmann::json& j, const ExitEvent& e);
 void to_json(nlohmann::json& j, const FileFacts& f);
 void to_json(nlohmann::json& j, const WatchdogTimeout& w);
 void to_json(nlohmann::json& j, const ChildFailure& c);

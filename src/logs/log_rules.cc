@@ -108,6 +108,7 @@ std::vector<report::Finding> cross_rank_findings(const LogsResult& r) {
   net_rules(r, out);
   coll_rules(r, out);
   framework_rules(r, out);
+  rank_rules(r, out);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The cross-rank rules over what the logs say, one concept per file: init (init_rules.cc), network and
-// versions (log_rules.cc), collective counts (coll_rules.cc), framework failures (framework_rules.cc). Each
-// appends findings to `out`; cross_rank_findings (analyze.h) runs them in this order.
+// versions (log_rules.cc), collective counts (coll_rules.cc), framework failures (framework_rules.cc),
+// per-rank progress (rank_rules.cc). Each appends findings to `out`; cross_rank_findings (analyze.h) runs
+// them in this order.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@ void init_rules(const LogsResult& r, std::vector<report::Finding>& out);
 void net_rules(const LogsResult& r, std::vector<report::Finding>& out);
 void coll_rules(const LogsResult& r, std::vector<report::Finding>& out);
 void framework_rules(const LogsResult& r, std::vector<report::Finding>& out);
+void rank_rules(const LogsResult& r, std::vector<report::Finding>& out);  // rank_rules.cc: who stopped first
 
 // A logs-area finding with empty evidence.
 report::Finding logs_finding(const char* id, report::Severity sev, std::string title, std::string fix);

@@ -64,6 +64,19 @@ const std::vector<LogsDoc>& logs_finding_docs() {
       {"logs.input.binary", "An input holds binary data", "NUL bytes were found; lines are still scanned."},
       {"logs.input.long_lines", "Over-long lines were cut",
        "Lines longer than --max-line-bytes are cut there."},
+      {"logs.rank.stopped_first", "One rank stopped first while the others waited",
+       "Read across ranks: one rank ended by itself (a Python traceback, an exit code or signal a launcher "
+       "reported, or a log that simply stops: SIGKILL and the OOM killer leave no trace) while the others "
+       "waited (a watchdog timeout, a lost peer, NCCL init without Init COMPLETE). The first rank to stop is "
+       "the root cause; the others' timeouts, connection resets and SIGTERMs follow from it and are listed "
+       "after it as its consequences."},
+      {"logs.init.stuck", "No rank got through NCCL init",
+       "Every rank that started NCCL init stopped inside it and none printed Init COMPLETE, or a launcher "
+       "waited for peers that never came ('Waiting peer start...'). ncclCommInitRank blocks until all ranks "
+       "join: a rank missing from the logs (named when NCCL printed nranks) never arrived."},
+      {"logs.rank.behind", "One rank never reached the collective the others are in",
+       "The ranks' collective counts (NCCL_DEBUG_SUBSYS=COLL) differ: the rank with the fewest calls is "
+       "stuck before the next collective, or skipped it on another code path."},
   };
   return docs;
 }

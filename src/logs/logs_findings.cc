@@ -1,10 +1,13 @@
-// Findings of `distdoctor logs`: input problems, catalogue matches, unexplained NCCL WARNs, then the
-// cross-rank rules (log_rules.h); and match_text, the catalogue match of a pasted message.
+// Findings of `distdoctor logs`: input problems, catalogue matches, unexplained NCCL WARNs and the cross-rank
+// rules (log_rules.h), root cause first (finding_order.h); and match_text, the catalogue match of a pasted
+// message.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "logs/analyze.h"
+#include "logs/finding_order.h"
+#include "logs/rank_state.h"
 
 namespace dd::logs {
 
@@ -86,35 +89,48 @@ report::Finding unexplained_warns_finding(const EntryHits& warns) {
   return f;
 }
 
-// Most severe first; within a severity the order stays (catalogue order, then the cross-rank rules).
-void most_severe_first(std::vector<report::Finding>& v) {
-  std::stable_sort(v.begin(), v.end(), [](const report::Finding& a, const report::Finding& b) {
-    return a.severity > b.severity;
-  });
+// When the first of these lines happened (-1 unknown).
+int64_t earliest(const EntryHits& eh) {
+  int64_t t = -1;
+  for (const auto& h : eh.samples)
+    if (h.time >= 0 && (t < 0 || h.time < t)) t = h.time;
+  return t;
 }
 
 }  // namespace
 
 std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue& cat) {
-  std::vector<report::Finding> out;
-  input_findings(r, out);
-  for (const auto& [i, eh] : r.hits) out.push_back(entry_finding(cat.entries()[i], eh));
-  if (r.unmatched_warns.count > 0) out.push_back(unexplained_warns_finding(r.unmatched_warns));
-  auto more = cross_rank_findings(r);
-  out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-  most_severe_first(out);
-  return out;
+  std::vector<report::Finding> inputs;
+  input_findings(r, inputs);
+  std::vector<TimedFinding> timed;
+  for (auto& f : inputs) timed.push_back({.finding = std::move(f)});
+  for (const auto& [i, eh] : r.hits)
+    timed.push_back(
+        {.finding = entry_finding(cat.entries()[i], eh), .time = earliest(eh), .from_catalogue = true});
+  if (r.unmatched_warns.count > 0)
+    timed.push_back(
+        {.finding = unexplained_warns_finding(r.unmatched_warns), .time = earliest(r.unmatched_warns)});
+  std::vector<RankState> states = rank_states(r);
+  for (auto& f : cross_rank_findings(r)) {
+    int64_t t = -1;
+    if (f.id == "logs.rank.stopped_first")  // when the rank that stopped first stopped
+      for (const auto& s : states)
+        if (s.progress->rank == f.rank && f.rank >= 0) t = s.stopped_time;
+    timed.push_back({.finding = std::move(f), .time = t});
+  }
+  return root_cause_first(std::move(timed), true);
 }
 
 std::vector<report::Finding> match_text(std::string_view text, const Catalogue& cat) {
   ScanOptions opt;
   FileResult fr = scan_buffer("<text>", text, cat, opt);
-  std::vector<report::Finding> out;
-  for (const auto& [i, eh] : fr.hits) out.push_back(entry_finding(cat.entries()[i], eh));
-  // The first cause first, as `logs` orders them: most severe first, then catalogue order (specific causes
-  // such as a duplicate GPU stand before the generic errors they lead to).
-  most_severe_first(out);
-  return out;
+  std::vector<TimedFinding> timed;
+  for (const auto& [i, eh] : fr.hits)
+    timed.push_back(
+        {.finding = entry_finding(cat.entries()[i], eh), .time = earliest(eh), .from_catalogue = true});
+  // The first cause first, as `logs` orders them: most severe first, then earliest, then catalogue order
+  // (specific causes such as a duplicate GPU stand before the generic errors they lead to, which follow).
+  return root_cause_first(std::move(timed), false);
 }
 
 }  // namespace dd::logs

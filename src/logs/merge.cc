@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "logs/analyze.h"
+#include "logs/progress_scan.h"
 
 namespace dd::logs {
 
@@ -48,6 +49,33 @@ void merge_into(ProcessFacts& a, ProcessFacts&& b) {
   a.last_at = b.last_at;
 }
 
+// One RankProgress per rank across files (files of unknown rank stay apart), sorted by rank.
+void merge_ranks(LogsResult& r, std::vector<RankProgress>&& ranks) {
+  std::map<int, size_t> index;
+  for (auto& p : r.ranks)
+    if (p.rank >= 0) index.emplace(p.rank, &p - r.ranks.data());
+  for (auto& p : ranks) {
+    auto it = p.rank >= 0 ? index.find(p.rank) : index.end();
+    if (it != index.end()) {
+      merge_progress(r.ranks[it->second], std::move(p));
+    } else {
+      if (p.rank >= 0) index.emplace(p.rank, r.ranks.size());
+      r.ranks.push_back(std::move(p));
+    }
+  }
+}
+
+// A launcher names a worker by pid or local rank: the rank comes from NCCL's pid, then torchrun's summary.
+void resolve_exit_ranks(LogsResult& r) {
+  for (auto& e : r.exits) {
+    if (e.rank >= 0 || e.pid <= 0) continue;
+    for (const auto& p : r.processes)
+      if (p.pid == e.pid && p.rank >= 0) e.rank = p.rank;
+    for (const auto& c : r.child_failures)
+      if (e.rank < 0 && c.pid == e.pid && c.rank >= 0) e.rank = c.rank;
+  }
+}
+
 void merge_hits(EntryHits& a, EntryHits&& b, size_t cap) {
   a.count += b.count;
   for (auto& h : b.samples)
@@ -75,6 +103,8 @@ LogsResult merge_results(std::vector<FileResult> files, const Catalogue& cat) {
     merge_hits(r.unmatched_warns, std::move(f.unmatched_warns), 8);
     for (auto& w : f.watchdogs) r.watchdogs.push_back(std::move(w));
     for (auto& c : f.child_failures) r.child_failures.push_back(std::move(c));
+    merge_ranks(r, std::move(f.ranks));
+    for (auto& e : f.exits) r.exits.push_back(e);
     r.files.push_back(std::move(f.file));
   }
   for (auto& [i, eh] : hits) r.hits.emplace_back(i, std::move(eh));
@@ -87,6 +117,11 @@ LogsResult merge_results(std::vector<FileResult> files, const Catalogue& cat) {
     if (n == 1) p.rank = rank;
   }
   std::stable_sort(r.processes.begin(), r.processes.end(), [](const ProcessFacts& a, const ProcessFacts& b) {
+    if ((a.rank < 0) != (b.rank < 0)) return a.rank >= 0;
+    return a.rank < b.rank;
+  });
+  resolve_exit_ranks(r);
+  std::stable_sort(r.ranks.begin(), r.ranks.end(), [](const RankProgress& a, const RankProgress& b) {
     if ((a.rank < 0) != (b.rank < 0)) return a.rank >= 0;
     return a.rank < b.rank;
   });

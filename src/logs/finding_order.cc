@@ -1,0 +1,88 @@
+// Root-cause-first ordering of findings (finding_order.h): a stable sort of causes, then the consequences.
+#include "logs/finding_order.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+namespace dd::logs {
+
+namespace {
+
+// Catalogue and rule ids that report a failure seen from the survivors' side, or a generic error code that
+// a more specific cause explains.
+constexpr std::array<std::string_view, 23> kConsequenceIds = {"nccl.remote_closed",
+                                                              "nccl.invalid_usage",
+                                                              "nccl.unhandled_system_error",
+                                                              "nccl.internal_error",
+                                                              "nccl.comm_fatal",
+                                                              "pytorch.watchdog_timeout",
+                                                              "pytorch.nccl_ops_failed",
+                                                              "pytorch.comm_aborted",
+                                                              "pytorch.dist_backend_error",
+                                                              "pytorch.child_failed",
+                                                              "pytorch.elastic_worker_failed",
+                                                              "pytorch.store_timeout",
+                                                              "paddle.container_failed",
+                                                              "paddle.pod_failed",
+                                                              "mpi.process_signal",
+                                                              "slurm.task_exit",
+                                                              "logs.torchrun.failures",
+                                                              "logs.pytorch.watchdog_summary",
+                                                              "logs.coll.desync",
+                                                              "logs.init.incomplete",
+                                                              "logs.init.partial",
+                                                              "logs.nccl.warn",
+                                                              "pytorch.sigterm"};
+
+bool fo_before(const TimedFinding& a, const TimedFinding& b) {
+  if (a.finding.severity != b.finding.severity) return a.finding.severity > b.finding.severity;
+  int64_t ta = a.time < 0 ? INT64_MAX : a.time, tb = b.time < 0 ? INT64_MAX : b.time;
+  if (ta != tb) return ta < tb;
+  return a.from_catalogue > b.from_catalogue;
+}
+
+}  // namespace
+
+bool is_consequence_kind(std::string_view id) {
+  return std::find(kConsequenceIds.begin(), kConsequenceIds.end(), id) != kConsequenceIds.end();
+}
+
+std::vector<report::Finding> root_cause_first(std::vector<TimedFinding> v, bool lower) {
+  std::vector<TimedFinding> causes, later, consequences;
+  for (auto& t : v) (is_consequence_kind(t.finding.id) ? later : causes).push_back(std::move(t));
+  std::stable_sort(causes.begin(), causes.end(), fo_before);
+  const bool has_root = !causes.empty() && causes.front().finding.severity == report::Severity::fail;
+  const int64_t root_time = has_root ? causes.front().time : -1;
+  const std::string root_line =
+      has_root ? fmt::format("consequence of {}: {}", causes.front().finding.id, causes.front().finding.title)
+               : "";
+  for (auto& t : later) {
+    // A consequence kind that happened before the root cause is not its consequence.
+    bool follows = has_root && (t.time < 0 || root_time < 0 || t.time >= root_time);
+    if (!follows) {
+      causes.push_back(std::move(t));
+      continue;
+    }
+    if (lower) {  // appended: the evidence keeps its order, the title says what it follows from
+      t.finding.evidence.push_back(root_line);
+      t.finding.title += " (" + root_line.substr(0, root_line.find(':')) + ")";
+      t.finding.severity = std::min(t.finding.severity, report::Severity::info);
+    }
+    consequences.push_back(std::move(t));
+  }
+  // The root stays in front; the causes behind it (and earlier consequence kinds) by severity and time.
+  std::stable_sort(causes.begin() + (has_root ? 1 : 0), causes.end(), fo_before);
+  std::stable_sort(consequences.begin(), consequences.end(),
+                   [](const TimedFinding& a, const TimedFinding& b) {
+                     int64_t ta = a.time < 0 ? INT64_MAX : a.time, tb = b.time < 0 ? INT64_MAX : b.time;
+                     return ta < tb;
+                   });
+  std::vector<report::Finding> out;
+  for (auto& t : causes) out.push_back(std::move(t.finding));
+  for (auto& t : consequences) out.push_back(std::move(t.finding));
+  return out;
+}
+
+}  // namespace dd::logs
