@@ -19,6 +19,8 @@ void to_json(nlohmann::json& j, const ProcessFacts& p) {
                      {"rank", p.rank},
                      {"nranks", p.nranks},
                      {"cuda_dev", p.cuda_dev},
+                     {"bus_id", p.bus_id},
+                     {"comm_id", p.comm_id},
                      {"nccl_version", p.nccl_version},
                      {"cuda_driver", p.cuda_driver},
                      {"bootstrap_if", p.bootstrap_if},

@@ -26,6 +26,8 @@ struct ProcessFacts {
   int rank = -1;  // from "comm ... rank N nranks M", Init COMPLETE, "Init timings", or a "[rankN]:" prefix
   int nranks = -1;
   int cuda_dev = -1;
+  std::string bus_id;        // "busId 60" of the first communicator init ("... - Init START")
+  std::string comm_id;       // its "commId 0x...": ranks of one communicator share it
   std::string nccl_version;  // "2.28.9+cuda12.9"
   int cuda_driver = -1;      // cudaDriverVersion, e.g. 12080
   std::string bootstrap_if, bootstrap_ip;

@@ -84,7 +84,14 @@ void net_interface_rules(const LogsResult& r, std::vector<Finding>& out) {
     }
   }
   if (!bad.evidence.empty()) {
-    bad.title = fmt::format("NCCL uses a loopback/docker interface on {} process(es)", bad.evidence.size());
+    // Every process on one host: loopback carries the job and harms nothing; another node could not use it.
+    std::set<std::string> hosts;
+    for (const auto& p : r.processes) hosts.insert(p.host);
+    bool one_host = hosts.size() == 1 && !hosts.begin()->empty();
+    bad.title =
+        fmt::format("NCCL uses a loopback/docker interface on {} process(es){}", bad.evidence.size(),
+                    one_host ? ", all on one host (harmless there; other nodes could not reach it)" : "");
+    if (one_host) bad.severity = Severity::info;
     out.push_back(std::move(bad));
   }
   if (!bond.evidence.empty()) out.push_back(std::move(bond));
@@ -108,6 +115,7 @@ std::vector<report::Finding> cross_rank_findings(const LogsResult& r) {
   net_rules(r, out);
   coll_rules(r, out);
   framework_rules(r, out);
+  gpu_rules(r, out);
   rank_rules(r, out);
   return out;
 }

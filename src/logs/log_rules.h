@@ -14,6 +14,7 @@ void init_rules(const LogsResult& r, std::vector<report::Finding>& out);
 void net_rules(const LogsResult& r, std::vector<report::Finding>& out);
 void coll_rules(const LogsResult& r, std::vector<report::Finding>& out);
 void framework_rules(const LogsResult& r, std::vector<report::Finding>& out);
+void gpu_rules(const LogsResult& r, std::vector<report::Finding>& out);   // gpu_rules.cc: two ranks, one GPU
 void rank_rules(const LogsResult& r, std::vector<report::Finding>& out);  // rank_rules.cc: who stopped first
 
 // A logs-area finding with empty evidence.

@@ -74,6 +74,12 @@ const std::vector<LogsDoc>& logs_finding_docs() {
        "Every rank that started NCCL init stopped inside it and none printed Init COMPLETE, or a launcher "
        "waited for peers that never came ('Waiting peer start...'). ncclCommInitRank blocks until all ranks "
        "join: a rank missing from the logs (named when NCCL printed nranks) never arrived."},
+      {"logs.gpu.shared", "Two ranks of one communicator on the same GPU",
+       "NCCL's Init START lines show two ranks of one communicator (same commId) on the same host with the "
+       "same busId: both use one GPU, which NCCL refuses (ncclInvalidUsage) or which halves the memory and "
+       "speed of each. Usually set_device was not called before the first NCCL call, so every process "
+       "stayed on device 0, or CUDA_VISIBLE_DEVICES gives every process the same GPU. Named even when the "
+       "'Duplicate GPU detected' warning is not in the logs."},
       {"logs.rank.behind", "One rank never reached the collective the others are in",
        "The ranks' collective counts (NCCL_DEBUG_SUBSYS=COLL) differ: the rank with the fewest calls is "
        "stuck before the next collective, or skipped it on another code path."},

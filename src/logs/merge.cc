@@ -18,6 +18,8 @@ void merge_into(ProcessFacts& a, ProcessFacts&& b) {
   fill(a.rank, b.rank, -1);
   fill(a.nranks, b.nranks, -1);
   fill(a.cuda_dev, b.cuda_dev, -1);
+  fill(a.bus_id, b.bus_id, std::string());
+  fill(a.comm_id, b.comm_id, std::string());
   fill(a.nccl_version, b.nccl_version, std::string());
   fill(a.cuda_driver, b.cuda_driver, -1);
   fill(a.bootstrap_if, b.bootstrap_if, std::string());

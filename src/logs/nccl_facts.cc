@@ -17,6 +17,14 @@ bool ends(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
 
+// The word after key ("busId 60" -> "60"), "" when key is absent.
+std::string_view word_after(std::string_view s, std::string_view key) {
+  size_t k = s.find(key);
+  if (k == std::string_view::npos) return {};
+  std::string_view rest = s.substr(k + key.size());
+  return rest.substr(0, rest.find(' '));
+}
+
 // Value of the integer after `key` (e.g. " rank "), or -1.
 int64_t int_after(std::string_view s, std::string_view key) {
   size_t k = s.find(key);
@@ -228,6 +236,13 @@ std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const W
     return op;
   }
   if (absorb_by_first_byte(p, msg)) return {};
+  if (ends(msg, "Init START") &&
+      p.bus_id.empty()) {  // "... cudaDev 0 nvmlDev 0 busId 60 commId 0x... - Init START"
+    p.bus_id = std::string(word_after(msg, " busId "));
+    p.comm_id = std::string(word_after(msg, " commId "));
+    set_rank(p, msg, " rank ", " nranks ");
+    return {};
+  }
   if (ends(msg, "Init COMPLETE")) {
     if (p.init_complete++ == 0) p.first_init_complete = at;
     set_rank(p, msg, " rank ", " nranks ");
