@@ -23,8 +23,9 @@ run_case() {  # NAME COLLECTIVES(0/1) ENV...
   local rc=$?
   env "$@" timeout 300 "$BIN" check --cuda-init "${extra[@]}" >"$O/$name.txt" 2>&1
   echo "== $name (rc $rc): $*" >>"$S"
-  jq -r '.findings[] | select(.severity != "ok") | "  \(.severity) \(.id): \(.title)"' "$O/$name.json" \
-    >>"$S" 2>&1
+  python3 -c 'import json,sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if f["severity"] != "ok": print("  %s %s: %s" % (f["severity"], f["id"], f["title"]))' "$O/$name.json" >>"$S" 2>&1
 }
 run_case plain 0
 run_case algo_bogus 0 NCCL_ALGO=bogus
@@ -35,3 +36,5 @@ run_case algo_bogus_coll 1 NCCL_ALGO=bogus NCCL_DEBUG=WARN
 run_case net_ib_coll 1 NCCL_NET=IB NCCL_DEBUG=WARN
 run_case algo_tree_coll 1 NCCL_ALGO=Tree NCCL_DEBUG=WARN
 cat "$S"
+# Few files come back from the device: pack the per-case outputs.
+(cd "$O" && tar czf cases.tgz ./*.json ./*.txt ./*.err --exclude=summary.txt 2>/dev/null && rm -f ./*.json ./*.err $(ls ./*.txt | grep -v summary.txt))
