@@ -36,5 +36,6 @@ run_case algo_bogus_coll 1 NCCL_ALGO=bogus NCCL_DEBUG=WARN
 run_case net_ib_coll 1 NCCL_NET=IB NCCL_DEBUG=WARN
 run_case algo_tree_coll 1 NCCL_ALGO=Tree NCCL_DEBUG=WARN
 cat "$S"
-# Few files come back from the device: pack the per-case outputs.
-(cd "$O" && tar czf cases.tgz ./*.json ./*.txt ./*.err --exclude=summary.txt 2>/dev/null && rm -f ./*.json ./*.err $(ls ./*.txt | grep -v summary.txt))
+# Few files come back from the device: pack the per-case outputs, keep summary.txt beside the archive.
+(cd "$O" && mv summary.txt ../dd-check-env-summary.txt && tar czf ../dd-check-env-cases.tgz . && rm -rf ./* &&
+  mv ../dd-check-env-summary.txt summary.txt && mv ../dd-check-env-cases.tgz cases.tgz)
