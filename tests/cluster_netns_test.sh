@@ -34,18 +34,18 @@ echo "ok: healthy 4-node cluster"
 
 # 2. First node with --nnodes alone prints the command; the others paste it. Node 2 sets NCCL_SOCKET_IFNAME.
 nl_start 0 node0 p0 -- "$BIN" check --nnodes 3 --timeout 20
-for _ in $(seq 50); do grep -q -- "--token" "$NL_DIR/p0.err" 2>/dev/null && break; sleep 0.1; done
-CMD=$(grep -o -- '--master [^ ]* --token [^ ]*' "$NL_DIR/p0.err")
-[ -n "$CMD" ] || { echo "FAIL: master printed no command"; cat "$NL_DIR/p0.err"; exit 1; }
-nl_start 1 node1 p1 -- "$BIN" check --nnodes 3 $CMD --node-rank 1 --json
-nl_start 2 node2 p2 -- env NCCL_SOCKET_IFNAME=eth1 "$BIN" check --nnodes 3 $CMD --node-rank 2
+for _ in $(seq 50); do grep -q -- "DISTDOCTOR_TOKEN=" "$NL_DIR/p0.err" 2>/dev/null && break; sleep 0.1; done
+CMD=$(grep -o -- '--master [^ ]*' "$NL_DIR/p0.err")
+TOKEN=$(grep -o -- 'DISTDOCTOR_TOKEN=[^ ]*' "$NL_DIR/p0.err" | cut -d= -f2)
+[ -n "$CMD" ] && [ -n "$TOKEN" ] || { echo "FAIL: master printed no command"; cat "$NL_DIR/p0.err"; exit 1; }
+nl_start 1 node1 p1 -- env DISTDOCTOR_TOKEN="$TOKEN" "$BIN" check --nnodes 3 $CMD --node-rank 1 --json
+nl_start 2 node2 p2 -- env DISTDOCTOR_TOKEN="$TOKEN" NCCL_SOCKET_IFNAME=eth1 "$BIN" check --nnodes 3 $CMD --node-rank 2
 for i in 0 1 2; do nl_wait p$i 25 || exit 1; done
 expect p0 "NCCL_SOCKET_IFNAME is set on some nodes and not others"
 expect p0 "NCCL_SOCKET_IFNAME=eth1 on node2\(2\)"
 expect p0 "unset on node0\(0\), node1\(1\)"
 expect p2 "cluster.env.diff"
 expect p1 '"verdict": "warn"'
-TOKEN=${CMD##* }
 if grep -q "$TOKEN" "$NL_DIR/p0.out" "$NL_DIR/p1.out"; then echo "FAIL: token leaked into a report"; exit 1; fi
 echo "ok: pasted command, env diff named"
 
