@@ -2,7 +2,6 @@
 // with --facts), then either run the rules here (optionally with the short collective pass, --collectives)
 // or hand the facts to the multi-node flow in src/cluster/.
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <tuple>
@@ -16,6 +15,7 @@
 #include "comm/engine.h"
 #include "probe/collect.h"
 #include "probe/env_probe.h"
+#include "probe/regular_file.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
 #include "report/report.h"
@@ -149,13 +149,18 @@ int run_cluster(const CheckArgs& a, const probe::EnvMap& env) {
 
 // --facts FILE: a bare NodeFacts or a whole report with a "facts" member.
 bool load_facts(const std::string& path, probe::NodeFacts& facts) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "distdoctor check: cannot read " << path << "\n";
+  auto text = probe::read_regular_file(path);  // a FIFO or device is refused, never waited on
+  if (!text) {
+    std::cerr << "distdoctor check: --facts: " << text.error().message() << "\n";
+    return false;
+  }
+  if (text->truncated) {
+    std::cerr << "distdoctor check: --facts: " << path << " is larger than " << (probe::kMaxConfigBytes >> 20)
+              << " MiB: not a facts file\n";
     return false;
   }
   try {
-    auto j = nlohmann::json::parse(in);
+    auto j = nlohmann::json::parse(text->text);
     facts = (j.contains("facts") ? j["facts"] : j).get<probe::NodeFacts>();
     return true;
   } catch (const std::exception& e) {

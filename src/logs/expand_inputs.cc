@@ -1,8 +1,10 @@
-// Input expansion for `distdoctor logs`: a file, every regular file under a directory (sorted), or "-".
+// Input expansion for `distdoctor logs`: a regular file, every regular file under a directory (sorted), or
+// "-". A FIFO, device or socket named directly is refused with an input error (it could block or never end).
 #include <algorithm>
 #include <filesystem>
 
 #include "logs/analyze.h"
+#include "probe/regular_file.h"
 
 namespace dd::logs {
 
@@ -39,8 +41,10 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
       }
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());
+    } else if (auto reg = probe::stat_regular_file(p); !reg) {
+      errors.push_back(reg.error().message() + "; not read (pipe it into `distdoctor logs -` instead)");
     } else {
-      out.push_back(p);  // regular file, fifo, /dev/stdin...: read it
+      out.push_back(p);
     }
   }
   return out;

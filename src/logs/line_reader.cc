@@ -2,13 +2,17 @@
 #include "logs/line_reader.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
+
+#include "probe/regular_file.h"
 
 namespace dd::logs {
 
@@ -82,19 +86,17 @@ class Splitter {
   std::string_view last_;
 };
 
-struct FdCloser {
-  int fd;
-  ~FdCloser() {
-    if (fd > 0) ::close(fd);
-  }
-};
-
 ssize_t read_full(int fd, char* buf, size_t n) {
   for (;;) {
     ssize_t r = ::read(fd, buf, n);
     if (r < 0 && errno == EINTR) continue;
     return r;
   }
+}
+
+bool gzip_over_cap(uint64_t text_bytes, uint64_t compressed_bytes, const ReadOptions& opt) {
+  return opt.gzip_max_ratio > 0 && text_bytes > opt.gzip_floor_bytes &&
+         text_bytes / opt.gzip_max_ratio > compressed_bytes;
 }
 
 void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp, ReadStats& st,
@@ -107,6 +109,7 @@ void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp,
   std::vector<char> out(opt.chunk);
   zs.next_in = reinterpret_cast<Bytef*>(in.data());
   zs.avail_in = static_cast<uInt>(already);
+  uint64_t compressed_read = already;
   bool stream_end = false;
   for (;;) {
     if (zs.avail_in == 0) {
@@ -121,6 +124,7 @@ void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp,
       }
       zs.next_in = reinterpret_cast<Bytef*>(in.data());
       zs.avail_in = static_cast<uInt>(r);
+      compressed_read += static_cast<uint64_t>(r);
     }
     if (stream_end) {  // another gzip member follows (gzip a b > c)
       inflateReset(&zs);
@@ -136,6 +140,14 @@ void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp,
     }
     sp.feed(out.data(), out.size() - zs.avail_out);
     if (ret == Z_STREAM_END) stream_end = true;
+    if (gzip_over_cap(st.bytes, compressed_read - zs.avail_in, opt)) {
+      st.gzip_capped = true;
+      st.error = fmt::format(
+          "decompression stopped after {} MiB of text: it expands more than {}x (a compression bomb?); the "
+          "rest was not read",
+          st.bytes >> 20, opt.gzip_max_ratio);
+      break;
+    }
   }
   inflateEnd(&zs);
 }
@@ -144,15 +156,18 @@ void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp,
 
 ReadStats read_lines(const std::string& path, const ReadOptions& opt, const LineFn& on_line) {
   ReadStats st;
-  int fd = 0;
+  std::optional<probe::RegularFile> file;  // closes the descriptor on return
+  int fd = 0;                              // stdin for "-"
   if (path != "-") {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      st.error = std::string("cannot open: ") + std::strerror(errno);
+    auto opened = probe::open_regular_file(path);  // a FIFO or device is refused, never read
+    if (!opened) {
+      const Error& e = opened.error();
+      st.error = e.err ? std::string("cannot open: ") + std::strerror(e.err) : e.message();
       return st;
     }
+    file.emplace(std::move(*opened));
+    fd = file->fd();
   }
-  FdCloser closer{fd};
   std::vector<char> buf(opt.chunk);
   Splitter sp(opt, on_line, st);
   ssize_t r = read_full(fd, buf.data(), buf.size());

@@ -1,6 +1,6 @@
-// Streaming line reader for log inputs: plain files, gzip (by magic bytes, streamed through zlib) and stdin
-// ("-"). Memory stays bounded: lines longer than max_line are cut (the rest is skipped and counted), never
-// buffered whole.
+// Streaming line reader for log inputs: regular files (opened by probe::open_regular_file: a FIFO or device
+// is refused), gzip (by magic bytes, streamed through zlib, its expansion capped) and stdin ("-"). Memory
+// stays bounded: lines longer than max_line are cut (the rest is skipped and counted), never buffered whole.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -16,13 +16,18 @@ struct ReadStats {
   uint64_t longest_line = 0;     // length of the longest line, before cutting
   uint64_t nul_bytes = 0;        // NUL bytes seen: a sign of binary data
   bool gzip = false;
-  std::string error;      // open/read/gunzip error ("" = read to the end)
-  std::string last_line;  // last non-empty line (capped at 400 bytes)
+  bool gzip_capped = false;  // decompression stopped at the expansion cap (ReadOptions::gzip_*)
+  std::string error;         // open/read/gunzip error ("" = read to the end)
+  std::string last_line;     // last non-empty line (capped at 400 bytes)
 };
 
 struct ReadOptions {
   size_t max_line = 64 * 1024;  // longer lines are cut to this
   size_t chunk = 1 << 20;       // read size
+  // A gzip input stops (with an error saying so) once its text passes gzip_floor_bytes AND is more than
+  // gzip_max_ratio times the compressed bytes read: real logs expand about 10x, a compression bomb 1000x.
+  uint64_t gzip_floor_bytes = 64ull << 20;
+  uint64_t gzip_max_ratio = 100;
 };
 
 // Calls on_line(line, line_number) for each line (no '\n'; a trailing '\r' is dropped). Line numbers start

@@ -1,8 +1,9 @@
-// Tests for the streaming reader: gzip (whole, concatenated, truncated), long lines, binary, empty,
-// unreadable.
+// Tests for the streaming reader: gzip (whole, concatenated, truncated, a bomb cut at the expansion cap),
+// long lines, binary, empty, unreadable, FIFOs and devices refused.
 #include "logs/line_reader.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -125,6 +126,37 @@ TEST(LogsLineReader, BinaryEmptyAndMissing) {
   l = read_all(p, st);
   EXPECT_FALSE(st.error.empty());
   unlink(p.c_str());
+}
+
+// 32 MiB of zeros (about 32 KB compressed, 1000x) with the floor at 4 MiB: cut, and the error says so.
+TEST(LogsLineReader, GzipBombCutAtTheExpansionCap) {
+  auto p = tmp_path("bomb");
+  write_file(p, gzip(std::string(32u << 20, '\0')));
+  ReadOptions o;
+  o.gzip_floor_bytes = 4u << 20;
+  ReadStats st = read_lines(p, o, [](std::string_view, uint64_t) {});
+  EXPECT_TRUE(st.gzip_capped);
+  EXPECT_LT(st.bytes, 8u << 20);
+  EXPECT_NE(st.error.find("decompression stopped"), std::string::npos) << st.error;
+  // Ordinary text (about 10x) passes the same cap whole.
+  std::string text;
+  for (int i = 0; text.size() < (6u << 20); ++i) text += "NCCL INFO line " + std::to_string(i * 7919) + "\n";
+  write_file(p, gzip(text));
+  st = read_lines(p, o, [](std::string_view, uint64_t) {});
+  EXPECT_FALSE(st.gzip_capped);
+  EXPECT_EQ(st.bytes, text.size());
+  unlink(p.c_str());
+}
+
+TEST(LogsLineReader, FifoAndDeviceRefusedWithoutBlocking) {
+  auto p = tmp_path("fifo");
+  ASSERT_EQ(mkfifo(p.c_str(), 0600), 0);
+  ReadStats st = read_lines(p, {}, [](std::string_view, uint64_t) {});
+  EXPECT_NE(st.error.find("is a FIFO, not a regular file"), std::string::npos) << st.error;
+  unlink(p.c_str());
+  st = read_lines("/dev/zero", {}, [](std::string_view, uint64_t) {});
+  EXPECT_NE(st.error.find("is a character device"), std::string::npos) << st.error;
+  EXPECT_EQ(st.bytes, 0u);
 }
 
 }  // namespace

@@ -18,25 +18,21 @@ class RealFs : public Fs {
  public:
   explicit RealFs(std::string root) : root_(std::move(root)) {}
 
+  // Regular files only (sysfs and /proc files are regular): a FIFO or device never blocks a probe.
   Result<std::string> read(const std::string& path) const override {
-    int fd = ::open((root_ + path).c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return Error::from_errno("read " + path);
-    std::string out;
-    char buf[16384];
-    for (;;) {
-      ssize_t n = ::read(fd, buf, sizeof(buf));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {  // EISDIR, EINVAL (sysfs "speed" of a down link), EIO...
-        Error e = Error::from_errno("read " + path);
-        ::close(fd);
-        return e;
-      }
-      if (n == 0) break;
-      out.append(buf, size_t(n));
-      if (out.size() > (64u << 20)) break;  // never slurp something huge by mistake
-    }
-    ::close(fd);
-    return out;
+    auto r = read_capped(path, kMaxConfigBytes);  // never slurp something huge by mistake
+    if (!r) return r.error();
+    return std::move(r->text);
+  }
+
+  Result<FileText> read_capped(const std::string& path, uint64_t max_bytes) const override {
+    ReadLimits limits;
+    limits.max_bytes = max_bytes;
+    auto r = read_regular_file(root_ + path, limits);
+    if (r || root_.empty()) return r;
+    Error e = r.error();  // name the path as the probes know it, without the recorded tree's root
+    if (size_t at = e.what.find(root_); at != std::string::npos) e.what.erase(at, root_.size());
+    return e;
   }
 
   Result<std::vector<std::string>> list(const std::string& dir) const override {

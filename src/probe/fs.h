@@ -5,13 +5,16 @@
 #include <vector>
 
 #include "common/result.h"
+#include "probe/regular_file.h"
 
 namespace dd::probe {
 
 class Fs {
  public:
   virtual ~Fs() = default;
-  virtual Result<std::string> read(const std::string& path) const = 0;              // whole file
+  virtual Result<std::string> read(const std::string& path) const = 0;  // whole file (up to kMaxConfigBytes)
+  // At most max_bytes of a regular file, saying when it cut; FIFOs, devices and directories are refused.
+  virtual Result<FileText> read_capped(const std::string& path, uint64_t max_bytes) const = 0;
   virtual Result<std::vector<std::string>> list(const std::string& dir) const = 0;  // names, sorted, no . ..
   virtual bool exists(const std::string& path) const = 0;
   virtual Result<std::string> readlink(const std::string& path) const = 0;  // target of a symlink

@@ -3,6 +3,10 @@
 #include "probe/nccl_probe.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 
 #include "dynlib/nccl.h"
 #include "probe/child.h"
@@ -25,7 +29,8 @@ TEST(NcclProbe, CandidatesDedupedByRealPathFirstSourceWins) {
       {"/usr/local/cuda-12.4/targets/x86_64-linux/lib/libnccl.so.2", "cuda"},
       {"/users/u/.local/lib/python3.11/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
       {"/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages"},
-      {"/opt/trainenv/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
+      {"/opt/trainenv/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2",
+       "site-packages (venv)"},
   };
   EXPECT_EQ(got, want);
 }
@@ -44,7 +49,8 @@ TEST(NcclProbe, SitePackagesOfPythonOnPath) {
       {"/srv/envs/train/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2",
        "site-packages (python on PATH)"},
       {"/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
-      {"/opt/trainenv/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2", "site-packages (venv)"},
+      {"/opt/trainenv/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2",
+       "site-packages (venv)"},
   };
   EXPECT_EQ(got, want);
   // Without a python on PATH, the venv outside the usual roots stays unseen.
@@ -130,6 +136,35 @@ TEST(NcclProbe, RealLibraryVersionWhenInstalled) {
   EXPECT_TRUE(l.error.empty()) << l.error;
   EXPECT_GE(l.version_code, 20000);
   EXPECT_EQ(l.version, dynlib::nccl_version_string(l.version_code));
+}
+
+// 200k distinct keys (and a duplicate of each): linear, well under a second even in a debug build.
+TEST(NcclProbe, ConfParsedInLinearTime) {
+  std::string text;
+  for (int i = 0; i < 200000; ++i) text += "NCCL_KEY_" + std::to_string(i) + "=" + std::to_string(i) + "\n";
+  text += "NCCL_KEY_7=dup\n";
+  const auto start = std::chrono::steady_clock::now();
+  auto kv = parse_nccl_conf(text);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(kv.size(), 200000u);
+  EXPECT_EQ(kv[7].second, "7");  // the first definition wins
+  EXPECT_LT(secs, 1.0);
+}
+
+// NCCL_CONF_FILE naming a FIFO or a device: reported as a probe error, never opened for a blocking read.
+TEST(NcclProbe, ConfFileFifoOrDeviceReportedNotRead) {
+  const std::string fifo =
+      std::string(::testing::TempDir()) + "/dd_nccl_conf_fifo_" + std::to_string(getpid());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  auto fs = make_real_fs();
+  for (const std::string& conf : {fifo, std::string("/dev/zero")}) {
+    std::vector<std::string> errors;
+    nccl_settings(*fs, {{"NCCL_CONF_FILE", conf}}, &errors);
+    ASSERT_FALSE(errors.empty()) << conf;
+    EXPECT_NE(errors[0].find(conf + " is a"), std::string::npos) << errors[0];
+    EXPECT_NE(errors[0].find("not a regular file"), std::string::npos) << errors[0];
+  }
+  unlink(fifo.c_str());
 }
 
 }  // namespace

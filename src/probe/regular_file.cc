@@ -1,0 +1,94 @@
+// Regular-file opener (regular_file.h): stat, open without blocking, fstat, capped read with a deadline.
+#include "probe/regular_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace dd::probe {
+
+std::string file_type_phrase(mode_t mode) {
+  if (S_ISREG(mode)) return "a regular file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "a special file";
+}
+
+RegularFile& RegularFile::operator=(RegularFile&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = o.fd_;
+    size_ = o.size_;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+RegularFile::~RegularFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+namespace {
+
+Error not_regular_error(const std::string& path, mode_t mode) {
+  return Error::make(ErrorKind::invalid, path + " is " + file_type_phrase(mode) + ", not a regular file");
+}
+
+}  // namespace
+
+Result<uint64_t> stat_regular_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return Error::from_errno("cannot read " + path);
+  if (!S_ISREG(st.st_mode)) return not_regular_error(path, st.st_mode);
+  return static_cast<uint64_t>(st.st_size);
+}
+
+Result<RegularFile> open_regular_file(const std::string& path) {
+  if (auto size = stat_regular_file(path); !size) return size.error();
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return Error::from_errno("cannot read " + path);
+  RegularFile file(fd, 0);  // closes fd on every early return
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return Error::from_errno("cannot read " + path);
+  if (!S_ISREG(st.st_mode)) return not_regular_error(path, st.st_mode);
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  RegularFile out = std::move(file);
+  out.set_size(static_cast<uint64_t>(st.st_size));
+  return out;
+}
+
+Result<FileText> read_regular_file(const std::string& path, const ReadLimits& limits) {
+  auto file = open_regular_file(path);
+  if (!file) return file.error();
+  const auto start = std::chrono::steady_clock::now();
+  FileText out;
+  out.file_size = file->size();
+  char buf[65536];
+  for (;;) {
+    if (std::chrono::steady_clock::now() - start > limits.deadline)
+      return Error::timeout(
+          fmt::format("reading {} took longer than {:g} s", path, limits.deadline.count() / 1e3));
+    const uint64_t room = limits.max_bytes - out.text.size();
+    ssize_t n = ::read(file->fd(), buf, room == 0 ? 1 : std::min<uint64_t>(room, sizeof(buf)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error::from_errno("read " + path);  // EINVAL (sysfs "speed" of a down link), EIO...
+    if (n == 0) break;
+    if (room == 0) {  // one byte past the cap: there is more
+      out.truncated = true;
+      break;
+    }
+    out.text.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+}  // namespace dd::probe

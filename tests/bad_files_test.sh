@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Non-regular and oversized inputs end quickly with a clear message: a FIFO or a device given as
+# NCCL_CONF_FILE, `check --facts` or a `logs` input, and a gzip bomb given to `logs`. Each command runs under
+# `timeout 20`: exit 124 means it hung (the defect this test guards against).
+# Usage: tests/bad_files_test.sh path/to/distdoctor
+set -u
+BIN=${1:?usage: $0 path/to/distdoctor}
+. "$(dirname "$0")/cli_test_lib.sh"
+mkfifo "$T/fifo"
+
+check "logs FIFO: refused (nothing readable)" 3 timeout 20 "$BIN" logs "$T/fifo"
+expect "logs FIFO: says what it is" "$T/err" "is a FIFO, not a regular file"
+check "logs FIFO --json: input-error finding" 3 timeout 20 "$BIN" logs --json "$T/fifo"
+expect_out "logs FIFO --json: logs.input.unreadable" "logs.input.unreadable"
+expect_out "logs FIFO --json: the reason" "is a FIFO, not a regular file"
+check "logs /dev/zero: refused" 3 timeout 20 "$BIN" logs /dev/zero
+expect "logs /dev/zero: says what it is" "$T/err" "is a character device, not a regular file"
+
+check "check --facts FIFO: input error" 3 timeout 20 "$BIN" check --facts "$T/fifo"
+expect "check --facts FIFO: says what it is" "$T/err" "is a FIFO, not a regular file"
+check "check --facts /dev/zero: input error" 3 timeout 20 "$BIN" check --facts /dev/zero
+expect "check --facts /dev/zero: says what it is" "$T/err" "is a character device, not a regular file"
+
+for conf in "$T/fifo" /dev/zero; do
+  NCCL_CONF_FILE="$conf" timeout 20 "$BIN" check --json >"$T/out" 2>"$T/err"
+  rc=$?
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    echo "FAIL: NCCL_CONF_FILE=$conf check: hung (exit $rc)"; fails=$((fails + 1))
+  else
+    echo "ok: NCCL_CONF_FILE=$conf check ends (exit $rc)"
+  fi
+  expect_out "NCCL_CONF_FILE=$conf: probe error names it" "$conf is a"
+  expect_out "NCCL_CONF_FILE=$conf: not a regular file" "not a regular file"
+done
+
+# A gzip bomb: 200 MB of zeros is about 200 KB compressed (1000x); it is cut at the expansion cap.
+head -c 200M /dev/zero | gzip -c >"$T/bomb.log.gz"
+start=$(date +%s)
+timeout 20 "$BIN" logs --json "$T/bomb.log.gz" >"$T/out" 2>"$T/err"
+rc=$?
+echo "gzip bomb: exit $rc in $(($(date +%s) - start)) s"
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then echo "FAIL: gzip bomb: hung"; fails=$((fails + 1)); fi
+expect_out "gzip bomb: logs.input.unreadable" "logs.input.unreadable"
+expect_out "gzip bomb: says it was cut" "decompression stopped after"
+cli_finish bad_files_test
