@@ -26,6 +26,7 @@ refused "check --init-timeout nan" --init-timeout check --collectives --init-tim
 refused "check --timeout inf" --timeout check --nnodes 2 --timeout inf
 refused "launch --hang-timeout nan" --hang-timeout launch --hang-timeout nan -- touch "$T/started"
 refused "launch --grace nan" --grace launch --grace nan -- touch "$T/started"
+refused "launch --tee nan" --tee launch --tee nan -- touch "$T/started"
 refused "launch --timeout nan" --timeout launch --timeout nan -- touch "$T/started"
 refused "bench --timeout nan" --timeout bench --engine gloo --timeout nan
 refused "bench --init-timeout nan" --init-timeout bench --engine gloo --init-timeout nan

@@ -173,4 +173,12 @@ CLI::Validator worker_count() {
   });
 }
 
+CLI::Validator rank_or(std::vector<std::string> words) {
+  return wrap("RANK", [words](const std::string& v) -> std::string {
+    if (parse_choice(v, words)) return "";
+    const bool digits = !v.empty() && v.size() < 8 && v.find_first_not_of("0123456789") == std::string::npos;
+    return digits ? "" : fmt::format("'{}' is not a rank (0, 1, ...) or one of: {}", v, joined(words));
+  });
+}
+
 }  // namespace dd::cli

@@ -35,6 +35,7 @@ CLI::Validator master_address();
 CLI::Validator one_of(std::vector<std::string> choices);
 CLI::Validator list_of(std::vector<std::string> choices);
 CLI::Validator node_count();
-CLI::Validator worker_count();  // 1 .. 4096, or "gpu"
+CLI::Validator worker_count();                           // 1 .. 4096, or "gpu"
+CLI::Validator rank_or(std::vector<std::string> words);  // a rank (0, 1, ...) or one of words
 
 }  // namespace dd::cli

@@ -59,6 +59,10 @@ TEST(FlagValues, ValidatorsReturnTheMessage) {
   EXPECT_TRUE(node_count()(ok).empty());
   EXPECT_TRUE(worker_count()(gpu).empty());
   EXPECT_FALSE(worker_count()(many).empty());
+  std::string all = "all", rank = "3";
+  EXPECT_TRUE(rank_or({"all", "none"})(all).empty());
+  EXPECT_TRUE(rank_or({"all", "none"})(rank).empty());
+  EXPECT_FALSE(rank_or({"all", "none"})(nan).empty());
 }
 
 TEST(RequestLimits, WorkersAndBuffers) {

@@ -29,7 +29,7 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
       ->capture_default_str();
   sub.add_option("--job-id", a.job_id, "Job name in the log path and TORCHELASTIC_RUN_ID (default: made up)");
   sub.add_option("--tee", a.tee, "Whose output the terminal shows: 0 (rank 0, default), a rank, all, none")
-      ->check(CLI::IsMember({"all", "none"}) | CLI::NonNegativeNumber);
+      ->check(rank_or({"all", "none"}));
   sub.add_option("--max-restarts", a.max_restarts, "Restart the whole job up to K times after a failure")
       ->check(CLI::Range(0, 1000));
   sub.add_option(
