@@ -168,7 +168,7 @@ CLI::Validator worker_count() {
     char* end = nullptr;
     const long n = std::strtol(v.c_str(), &end, 10);
     if (v.empty() || *end != '\0' || n < 1 || n > 4096)
-      return fmt::format("'{}' is not a worker count (1 .. 4096) or \"gpu\"", v);
+      return fmt::format("\"{}\" is not a worker count (1 .. 4096) or \"gpu\"", v);
     return "";
   });
 }
