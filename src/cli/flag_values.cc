@@ -75,6 +75,7 @@ Result<std::string> parse_master(const std::string& text) {
     rest = rest.substr(7);
     rest = rest.substr(0, rest.find('/'));
   }
+  if (rest.empty()) return Error{shape + " (no host)"};
   const size_t colon = rest.rfind(':');
   if (colon == std::string::npos) return Error{shape + " (no port)"};
   std::string host = rest.substr(0, colon);
