@@ -12,6 +12,7 @@
 
 #include "cli/bench_args.h"
 #include "cli/command.h"
+#include "cli/request_limits.h"
 #include "comm/check_pass.h"
 #include "comm/engine.h"
 #include "comm/worker.h"
@@ -184,10 +185,21 @@ int run_bench_command(const BenchArgs& a) {
   const probe::SelfProcess self = probe::read_self_process();
   const comm::NodeContext node{facts, probe::tool_env(), self};
   comm::RunOptions run = run_options(a, facts);
+  std::string refused = workers_beyond_node("--nproc", a.nproc, facts);
+  if (refused.empty() && run.engine == "nccl" && !a.quick)
+    if (auto mx = parse_bytes(a.max_bytes)) refused = buffers_beyond_gpu("--max-bytes", *mx, facts);
+  if (!refused.empty()) {
+    std::cerr << "distdoctor bench: " << refused << "\n";
+    return report::kExitCannotRun;
+  }
   if (a.quick) return run_quick(a, run, node);
   auto b = bench_options(a, std::move(run));
   if (!b) {
     std::cerr << "distdoctor bench: " << b.error().message() << "\n";
+    return report::kExitCannotRun;
+  }
+  if (!a.plot.empty() && !std::ofstream(a.plot)) {  // refuse before the run, not after it
+    std::cerr << "distdoctor bench: --plot " << a.plot << ": cannot write this file\n";
     return report::kExitCannotRun;
   }
   report::Report r;

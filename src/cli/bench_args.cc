@@ -3,24 +3,21 @@
 
 #include <sstream>
 
+#include "cli/flag_values.h"
+#include "comm/collective.h"
+
 namespace dd::cli {
 
-Result<uint64_t> parse_bytes(const std::string& s) {
-  if (s.empty()) return Error{"empty size"};
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  std::string unit = end ? end : "";
-  for (auto& c : unit) c = char(std::toupper(c));
-  if (!unit.empty() && unit.back() == 'B') unit.pop_back();
-  if (!unit.empty() && unit.back() == 'I') unit.pop_back();
-  double mul = unit.empty()  ? 1
-               : unit == "K" ? 1024.0
-               : unit == "M" ? 1048576.0
-               : unit == "G" ? 1073741824.0
-                             : -1;
-  if (mul < 0 || v < 0) return Error{"bad size '" + s + "' (use e.g. 8, 64K, 256M, 8G)"};
-  return uint64_t(v * mul);
+Result<uint64_t> parse_bytes(const std::string& s) { return parse_byte_size(s); }
+
+namespace {
+// Every collective's name, and "all".
+std::vector<std::string> collective_names() {
+  std::vector<std::string> names{"all"};
+  for (const auto& c : comm::collectives()) names.push_back(c.name);
+  return names;
 }
+}  // namespace
 
 std::vector<int> parse_ints(const std::string& s) {
   std::vector<int> v;
@@ -32,17 +29,21 @@ std::vector<int> parse_ints(const std::string& s) {
 }
 
 void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
-  sub.add_option("--engine", a.engine, "nccl (GPUs) or gloo (CPU, TCP); default nccl when GPUs are visible");
-  sub.add_option(
-      "--collective,-c", a.collective,
-      "Comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, or all");
-  sub.add_option("--min-bytes,-b", a.min_bytes, "Smallest size (8, 64K, 256M, 8G)");
-  sub.add_option("--max-bytes,-e", a.max_bytes, "Largest size");
+  sub.add_option("--engine", a.engine, "nccl (GPUs) or gloo (CPU, TCP); default nccl when GPUs are visible")
+      ->check(one_of({"nccl", "gloo"}));
+  sub.add_option("--collective,-c", a.collective,
+                 "Comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
+                 "sendrecv, or all")
+      ->check(list_of(collective_names()));
+  sub.add_option("--min-bytes,-b", a.min_bytes, "Smallest size (8, 64K, 256M, 8G)")->check(byte_size());
+  sub.add_option("--max-bytes,-e", a.max_bytes, "Largest size")->check(byte_size());
   sub.add_option("--step-factor,-f", a.step_factor, "Multiply the size by this each step")
-      ->check(CLI::Range(1.0, 1024.0));
+      ->check(finite_in(1.0, 1024.0));
   sub.add_option("--warmup,-w", a.warmup, "Untimed runs per size")->check(CLI::Range(0, 100000));
   sub.add_option("--iters,-n", a.iters, "Timed runs per size")->check(CLI::Range(1, 1000000));
-  sub.add_option("--dtype,-d", a.dtype, "float, bfloat16, half or int32");
+  sub.add_option("--dtype,-d", a.dtype, "float, bfloat16, half or int32")
+      ->check(one_of({"float", "float32", "f32", "fp32", "bfloat16", "bf16", "half", "float16", "f16", "fp16",
+                      "int32", "int", "i32"}));
   sub.add_option("--nproc", a.nproc, "Ranks on this node (default: one per visible GPU; gloo: 2)")
       ->check(CLI::Range(1, 4096));
   sub.add_option("--gpus", a.gpus, "CUDA device of each rank, e.g. 0,1 (default rank i on device i)");
@@ -59,14 +60,16 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_flag("--transport", a.transport,
                "Also run with NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 and report the transport NCCL chose");
   sub.add_flag("--tune", a.tune, "Try NCCL settings on the first collective and print the exports that help");
-  sub.add_option("--tune-bytes", a.tune_bytes, "Size for --tune (default --max-bytes)");
+  sub.add_option("--tune-bytes", a.tune_bytes, "Size for --tune (default --max-bytes)")->check(byte_size());
   sub.add_flag("--quick", a.quick,
                "The short pass `check` runs: every collective verified, one bandwidth point");
   sub.add_flag("--timing", a.timing,
                "Where the time goes: worker start, CUDA/NCCL/Gloo init, allocation, the collectives, "
                "teardown (text table; with --json under measurements.collectives.timing)");
-  sub.add_option("--timeout", a.timeout_s, "Deadline per run in seconds (default from the size)");
-  sub.add_option("--init-timeout", a.init_timeout_s, "Deadline for communicator creation in seconds");
+  sub.add_option("--timeout", a.timeout_s, "Deadline per run in seconds (default from the size)")
+      ->check(seconds_in(0.0, 86400.0));
+  sub.add_option("--init-timeout", a.init_timeout_s, "Deadline for communicator creation in seconds")
+      ->check(seconds_in(1.0, 600.0));
   sub.add_flag("--json", a.json, "Print results and findings as JSON");
   sub.add_option("--plot", a.plot, "Write busbw vs size as an SVG file");
 }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "cli/command.h"
+#include "cli/flag_values.h"
 #include "cluster/check_args.h"
 #include "cluster/cluster_check.h"
 #include "comm/check_pass.h"
@@ -70,14 +71,15 @@ CLI::Option* add_node_options(CLI::App& sub, CheckArgs& a) {
 void add_cluster_options(CLI::App& sub, CheckArgs& a) {
   auto& c = a.cluster;
   sub.add_option("--nnodes", c.nnodes, "Nodes in the job: check all of them together (run on every node)")
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(node_count());
   sub.add_option("--node-rank", c.node_rank, "This node's rank, 0 .. nnodes-1 (0 runs the store)")
       ->check(CLI::Range(0, 1 << 20));
-  sub.add_option("--master", c.master, "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT");
+  sub.add_option("--master", c.master, "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT")
+      ->check(master_address());
   sub.add_option("--token", c.token, "Job token (else --token-file or DISTDOCTOR_TOKEN)");
   sub.add_option("--token-file", c.token_file, "Read the job token from this file");
   sub.add_option("--timeout", c.timeout_s, "Seconds for the whole cluster run (default 60)")
-      ->check(CLI::Range(1.0, 86400.0));
+      ->check(seconds_in(1.0, 86400.0));
   sub.add_flag("--mesh-bandwidth", c.mesh_bandwidth,
                "Also measure TCP bandwidth between every pair of nodes");
   sub.add_flag("--local", a.local_only,
@@ -93,9 +95,9 @@ void add_collective_options(CLI::App& sub, CheckArgs& a, CLI::Option* facts_opt)
   sub.add_option("--engine", a.engine,
                  "--collectives engine: nccl or gloo (default nccl when GPUs are "
                  "visible and NCCL loads, else gloo)")
-      ->check(CLI::IsMember({"nccl", "gloo"}));
+      ->check(one_of({"nccl", "gloo"}));
   sub.add_option("--init-timeout", a.init_timeout_s, "--collectives: seconds for communicator setup")
-      ->check(CLI::Range(1.0, 600.0));
+      ->check(seconds_in(1.0, 600.0));
   sub.add_flag("--timing", a.timing,
                "--collectives: where the time goes (probe, worker start, CUDA/NCCL/Gloo init, allocation, "
                "the collectives, teardown); always in the JSON under measurements.collectives.timing");

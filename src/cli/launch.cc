@@ -2,9 +2,12 @@
 // guard before anything else, read this node's facts, and hand over to launch::run_launch.
 #include <sys/prctl.h>
 
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/flag_values.h"
+#include "cli/request_limits.h"
 #include "launch/launch_args.h"
 #include "launch/launch_flow.h"
 #include "launch/stop_signals.h"
@@ -20,21 +23,22 @@ namespace {
 
 void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
   sub.add_option("--nproc-per-node", a.nproc,
-                 "Workers on this node: a count, or \"gpu\" for one per visible GPU");
+                 "Workers on this node: a count, or \"gpu\" for one per visible GPU")
+      ->check(worker_count());
   sub.add_option("--log-dir", a.log_dir, "Where each worker's log goes: DIR/JOB/ATTEMPT/nodeN.rankR.log")
       ->capture_default_str();
   sub.add_option("--job-id", a.job_id, "Job name in the log path and TORCHELASTIC_RUN_ID (default: made up)");
   sub.add_option("--tee", a.tee, "Whose output the terminal shows: 0 (rank 0, default), a rank, all, none")
-      ->check(CLI::IsMember({"all", "none"}) | CLI::NonNegativeNumber);
+      ->check(rank_or({"all", "none"}));
   sub.add_option("--max-restarts", a.max_restarts, "Restart the whole job up to K times after a failure")
       ->check(CLI::Range(0, 1000));
   sub.add_option(
          "--hang-timeout", a.hang_timeout_s,
          "Report and stop a job whose workers print nothing for S seconds while one of them uses no CPU")
-      ->check(CLI::Range(0.0, 86400.0 * 30));
+      ->check(seconds_in(0.0, 86400.0 * 30));
   sub.add_option("--grace", a.grace_s,
                  "Seconds between SIGTERM and SIGKILL when stopping workers (default 5)")
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(seconds_in(0.0, 3600.0));
   sub.add_option("--job-port", a.job_port,
                  "Fixed MASTER_PORT for the job (default: a free port on node rank 0)")
       ->check(CLI::Range(1, 65535));
@@ -48,15 +52,16 @@ void add_launch_node_options(CLI::App& sub, launch::LaunchArgs& a) {
   auto& c = a.cluster;
   c.timeout_s = 300;
   sub.add_option("--nnodes", c.nnodes, "Nodes in the job (run launch on each; the first prints the command)")
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(node_count());
   sub.add_option("--node-rank", c.node_rank, "This node's rank, 0 .. nnodes-1 (0 runs the store)")
       ->check(CLI::Range(0, 1 << 20));
-  sub.add_option("--master", c.master, "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT");
+  sub.add_option("--master", c.master, "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT")
+      ->check(master_address());
   sub.add_option("--token", c.token, "Job token (prefer --token-file or DISTDOCTOR_TOKEN: argv is public)");
   sub.add_option("--token-file", c.token_file, "Read the job token from this file");
   sub.add_option("--timeout", c.timeout_s,
                  "Seconds for the nodes to meet and pass the preflight (default 300)")
-      ->check(CLI::Range(1.0, 86400.0));
+      ->check(seconds_in(1.0, 86400.0));
 }
 
 int run(const launch::LaunchArgs& parsed) {
@@ -83,6 +88,13 @@ int run(const launch::LaunchArgs& parsed) {
   probe::ProbeOptions po;
   po.nccl_lib = a.nccl_lib;
   const probe::NodeFacts facts = probe::collect_node_facts(po, env);
+  const int workers = a.nproc == "gpu" ? 0 : std::atoi(a.nproc.c_str());  // validated at parse time
+  const std::string too_many = workers_beyond_node("--nproc-per-node", workers, facts);
+  if (!too_many.empty()) {
+    (*guard)->dismiss();
+    std::cerr << "distdoctor launch: " << too_many << "\n";
+    return report::kExitCannotRun;
+  }
   const probe::SelfProcess self = probe::read_self_process();
   int rc = launch::run_launch({a, facts, self, env, guard->get()});
   (*guard)->dismiss();
