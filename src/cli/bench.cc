@@ -16,6 +16,7 @@
 #include "comm/check_pass.h"
 #include "comm/engine.h"
 #include "comm/worker.h"
+#include "common/safe_text.h"
 #include "probe/collect.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
@@ -44,7 +45,7 @@ int run_as_worker(const BenchArgs& a) {
 
 int render(report::Report& r, bool json, std::ostream& out) {
   if (json) {
-    out << report::render_json(r).dump(2) << "\n";
+    out << json_text(report::render_json(r), 2) << "\n";
   } else {
     report::TextOptions to;
     to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
@@ -209,7 +210,7 @@ int run_bench_command(const BenchArgs& a) {
     nlohmann::json rep = report::render_json(r);
     j["verdict"] = rep.value("verdict", "");
     j["findings"] = rep.value("findings", nlohmann::json::array());
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
     return r.exit_code();
   }
   std::cout << "\n";

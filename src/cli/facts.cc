@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "common/safe_text.h"
 #include "probe/collect.h"
 #include "probe/facts_summary.h"
 #include "report/report.h"
@@ -21,7 +22,7 @@ struct FactsOptions {
 int run_facts(const FactsOptions& opt) {
   probe::NodeFacts f = probe::collect_node_facts(opt.probe);
   if (opt.json) {
-    std::cout << nlohmann::json(f).dump(2) << "\n";
+    std::cout << json_text(nlohmann::json(f), 2) << "\n";
     return report::kExitPass;
   }
   probe::print_facts_summary(f, std::cout);

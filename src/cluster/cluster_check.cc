@@ -11,6 +11,7 @@
 #include "cluster/join.h"
 #include "cluster/mesh.h"
 #include "cluster/session.h"
+#include "common/safe_text.h"
 #include "probe/tool_env.h"
 #include "rendezvous/auth.h"
 #include "rendezvous/open_store.h"
@@ -29,7 +30,7 @@ void print(const report::Report& r, const CheckArgs& args, const nlohmann::json&
   if (args.json) {
     auto j = report::render_json(r);
     j["facts"] = facts;
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j, 2) << "\n";
   } else {
     report::TextOptions to;
     to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
@@ -69,7 +70,7 @@ JoinConfig make_join_config(const CheckArgs& args, const ClusterPlan& plan, cons
   cfg.world = spec.world;
   cfg.by_hand = spec.by_hand;
   cfg.self = std::move(self);
-  if (cfg.self.has_facts) cfg.facts_json = nlohmann::json(facts).dump();
+  if (cfg.self.has_facts) cfg.facts_json = json_text(nlohmann::json(facts));
   cfg.timeout = std::chrono::milliseconds(static_cast<int64_t>(args.cluster.timeout_s * 1000));
   cfg.start = start;
   cfg.job_tag = tag;

@@ -7,6 +7,8 @@
 #include <future>
 #include <thread>
 
+#include "common/safe_text.h"
+
 namespace dd::cluster {
 
 using Clock = std::chrono::steady_clock;
@@ -119,7 +121,7 @@ rules::CrossNodeView lead_cross_node(rendezvous::Store& s, const CrossNodeHooks&
     nlohmann::json plan = h.plan(view, xn);
     if (plan.is_null() || Clock::now() >= end) break;
     const auto phase_end = std::min(end, Clock::now() + h.budget(plan));
-    if (!s.set(xn_plan_key(phase), plan.dump(), phase_end)) break;
+    if (!s.set(xn_plan_key(phase), json_text(plan), phase_end)) break;
     rules::XnPhase ph;
     ph.name = plan.value("phase", "");
     ph.budget_s = std::chrono::duration<double>(h.budget(plan)).count();
@@ -156,7 +158,7 @@ void follow_cross_node(rendezvous::Store& s, const CrossNodeHooks& h, int self_r
     }
     const auto budget = h.budget(plan);
     rules::XnNodeResult res = run_with_heartbeat(s, h, plan, phase, self_rank);
-    (void)s.set(xn_result_key(phase, self_rank), nlohmann::json(res).dump(), Clock::now() + 5s);
+    (void)s.set(xn_result_key(phase, self_rank), json_text(nlohmann::json(res)), Clock::now() + 5s);
     deadline = Clock::now() + budget + 10s;  // the leader may still wait for the slowest node, then plans
   }
 }

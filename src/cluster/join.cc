@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "cluster/join_steps.h"
+#include "common/safe_text.h"
 
 namespace dd::cluster {
 
@@ -26,7 +27,7 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
     if (!plan) return alone(cfg, lost_master(cfg, "while reading the mesh plan", plan.error(), end));
     try {
       auto probes = my_mesh(nlohmann::json::parse(*plan), cfg, cfg.start + cfg.timeout - 1s);
-      (void)s.set(k("mesh", cfg.self.rank), nlohmann::json(probes).dump(), end);
+      (void)s.set(k("mesh", cfg.self.rank), json_text(nlohmann::json(probes)), end);
     } catch (const std::exception& e) {
       return alone(
           cfg,
@@ -87,13 +88,13 @@ JoinOutcome run_join(rendezvous::Store& s, const JoinConfig& cfg) {
   bool dup = *claim > 1;
   nlohmann::json me = cfg.self;
   if (dup) {
-    (void)s.set(fmt::format("dd/dup/{}/{}", cfg.self.rank, *claim), me.dump(), end);
+    (void)s.set(fmt::format("dd/dup/{}/{}", cfg.self.rank, *claim), json_text(me), end);
   } else {
     if (cfg.self.has_facts) {
       if (auto st = s.set(k("facts", cfg.self.rank), cfg.facts_json, end); !st)
         return alone(cfg, lost_master(cfg, "while publishing facts", st.error(), end));
     }
-    if (auto st = s.set(k("member", cfg.self.rank), me.dump(), end); !st)
+    if (auto st = s.set(k("member", cfg.self.rank), json_text(me), end); !st)
       return alone(cfg, lost_master(cfg, "while joining", st.error(), end));
   }
   JoinOutcome o = (cfg.self.rank == 0 && !dup) ? lead(s, cfg) : follow(s, cfg, dup);

@@ -8,6 +8,7 @@
 
 #include "cluster/join_steps.h"
 #include "cluster/mesh.h"
+#include "common/safe_text.h"
 #include "rules/cluster_rule.h"
 #include "rules/rule_util.h"
 
@@ -186,13 +187,13 @@ nlohmann::json mesh_plan(const ClusterView& view) {
 std::vector<std::string> run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterView& view,
                                           Clock::time_point end) {
   const nlohmann::json plan = mesh_plan(view);
-  (void)s.set(kPlan, plan.dump(), end);
+  (void)s.set(kPlan, json_text(plan), end);
   (void)s.set(kGo, "mesh", end);
   std::vector<std::string> mesh_keys;
   for (const auto& n : view.nodes)
     if (n.has_facts && !n.lead.endpoints.empty()) mesh_keys.push_back(k("mesh", n.lead.rank));
   if (cfg.self.has_facts)
-    (void)s.set(k("mesh", cfg.self.rank), nlohmann::json(my_mesh(plan, cfg, end - 1s)).dump(), end);
+    (void)s.set(k("mesh", cfg.self.rank), json_text(nlohmann::json(my_mesh(plan, cfg, end - 1s))), end);
   view.mesh.ran = !mesh_keys.empty();
   (void)s.wait(mesh_keys, end - 500ms);
   auto have = s.check(mesh_keys, end);

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cluster/mesh.h"
+#include "common/safe_text.h"
 
 namespace dd::cluster::join_detail {
 
@@ -74,7 +75,7 @@ void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::s
                      Clock::time_point end, bool cleanup) {
   nlohmann::json v{{"title", r.title}, {"notes", r.notes}, {"findings", r.findings}};
   auto until = std::min(end + 3s, Clock::now() + 5s);
-  (void)s.set(kVerdict, v.dump(), until);
+  (void)s.set(kVerdict, json_text(v), until);
   (void)s.set(kDone, std::to_string(r.exit_code()), until);
   (void)s.set(kGo, go, until);
   bool all_read = readers <= 0;

@@ -7,6 +7,7 @@
 #include "comm/comm_finding.h"
 #include "comm/run_dir.h"
 #include "comm/run_findings.h"
+#include "common/safe_text.h"
 #include "rendezvous/open_store.h"
 
 namespace dd::comm {
@@ -28,7 +29,7 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
   const probe::NodeFacts& facts = node.facts;
   Plan plan = make_plan(opt, layout, facts, dir);
   const std::string plan_path = dir + "/plan.json";
-  std::ofstream(plan_path) << plan_to_json(plan).dump();
+  std::ofstream(plan_path) << json_text(plan_to_json(plan));
   std::vector<process::WorkerSpec> specs =
       worker_specs(opt, layout, facts, dir, plan_path, node.self.executable);
   out.ops.resize(opt.ops.size());

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <utility>
 
+#include "common/safe_text.h"
+
 namespace dd::comm {
 
 namespace {
@@ -25,7 +27,7 @@ const std::pair<ErrorKind, const char*> kKindNames[] = {
 }  // namespace
 
 void emit_event(int fd, const nlohmann::json& event) {
-  std::string s = event.dump() + "\n";
+  std::string s = json_text(event) + "\n";
   const char* p = s.data();
   size_t left = s.size();
   while (left > 0) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "common/safe_text.h"
 #include "launch/attempt_agent.h"
 #include "launch/redact.h"
 #include "launch/stop_signals.h"
@@ -39,7 +40,7 @@ void AttemptAgent::raise_stop(StopEvent ev) {
   const auto deadline = Clock::now() + 2s;
   auto n = joined().store->add(keys::in_attempt(attempt_, "stopn"), 1, deadline);
   if (n && *n == 1)
-    (void)joined().store->set(keys::in_attempt(attempt_, "stop"), nlohmann::json(ev).dump(), deadline);
+    (void)joined().store->set(keys::in_attempt(attempt_, "stop"), json_text(nlohmann::json(ev)), deadline);
 }
 
 void AttemptAgent::note_store_error(const Error& e, const char* during) {

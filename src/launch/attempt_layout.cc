@@ -1,6 +1,7 @@
 // agree_layout, worker_log_path and settle_root_cause (see attempt.h).
 #include <fmt/format.h>
 
+#include "common/safe_text.h"
 #include "launch/attempt.h"
 #include "launch/free_ports.h"
 #include "launch/job_settings.h"
@@ -27,7 +28,7 @@ Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {
   nlohmann::json js = {{"ports", slot.ports}};
   if (j.node_rank == 0) js["master_port"] = j.job.job_port ? j.job.job_port : ports->back();
   const auto deadline = Clock::now() + std::chrono::milliseconds(int64_t(s.args.cluster.timeout_s * 1000));
-  if (auto st = j.store->set(keys::in_attempt(attempt, "slot", j.node_rank), js.dump(), deadline); !st)
+  if (auto st = j.store->set(keys::in_attempt(attempt, "slot", j.node_rank), json_text(js), deadline); !st)
     return st.error();
   JobLayout layout;
   layout.master_addr = j.job.master_addr;

@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "common/safe_text.h"
 #include "launch/attempt_agent.h"
 #include "launch/redact.h"
 #include "launch/stop_signals.h"
@@ -57,7 +58,7 @@ void AttemptAgent::heartbeat() {
   b.silent_s = secs(now - last);
   if (joined().node_rank == 0) return lead_checks(b);
   if (auto st = joined().store->set(keys::in_attempt(attempt_, "beat", joined().node_rank),
-                                    nlohmann::json(b).dump(), now + 3s);
+                                    json_text(nlohmann::json(b)), now + 3s);
       !st)
     note_store_error(st.error(), "while sending a heartbeat");
 }
@@ -186,7 +187,7 @@ void AttemptAgent::gather(AttemptRecord& rec) {
     return;
   }
   const auto deadline = Clock::now() + std::chrono::milliseconds(int64_t(j.job.grace_s * 1000)) + 10s;
-  (void)j.store->set(keys::in_attempt(attempt_, "record", j.node_rank), nlohmann::json(mine).dump(),
+  (void)j.store->set(keys::in_attempt(attempt_, "record", j.node_rank), json_text(nlohmann::json(mine)),
                      deadline);
   const int lost = rec.stop.cause == StopCause::node_lost ? rec.stop.node_rank : -1;
   for (int n = 0; n < j.nnodes; ++n) {

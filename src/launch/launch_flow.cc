@@ -8,6 +8,7 @@
 #include <random>
 
 #include "cluster/advertise.h"
+#include "common/safe_text.h"
 #include "launch/attempt.h"
 #include "launch/failure_report.h"
 #include "launch/launch_join.h"
@@ -32,7 +33,7 @@ void print_report(const report::Report& r, bool json, const nlohmann::json& extr
   if (json) {
     auto j = report::render_json(r);
     for (auto& [k, v] : extra.items()) j[k] = v;
-    out << j.dump(2) << "\n";
+    out << json_text(j, 2) << "\n";
   } else {
     report::TextOptions to;
     to.color =

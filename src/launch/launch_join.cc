@@ -8,6 +8,7 @@
 
 #include "cluster/advertise.h"
 #include "cluster/join.h"
+#include "common/safe_text.h"
 #include "launch/stop_signals.h"
 #include "rendezvous/memory_store.h"
 
@@ -162,8 +163,8 @@ JoinedNodes join_nodes(const JoinInput& in) {
     return j;
   }
   Status st = claim ? ok_status() : Status(claim.error());
-  if (st && j.node_rank == 0) st = j.store->set(keys::kJob, nlohmann::json(in.wanted).dump(), deadline);
-  if (st) st = j.store->set(keys::hello(j.node_rank), nlohmann::json(in.me).dump(), deadline);
+  if (st && j.node_rank == 0) st = j.store->set(keys::kJob, json_text(nlohmann::json(in.wanted)), deadline);
+  if (st) st = j.store->set(keys::hello(j.node_rank), json_text(nlohmann::json(in.me)), deadline);
   if (st) {
     auto settings = j.store->get(keys::kJob, deadline);
     if (!settings)

@@ -4,6 +4,7 @@
 
 #include "cluster/join.h"
 #include "cluster/mesh.h"
+#include "common/safe_text.h"
 #include "rendezvous/prefix_store.h"
 #include "rules/rule.h"
 
@@ -29,7 +30,7 @@ PreflightResult run_preflight(const JoinedNodes& joined, const LaunchArgs& args,
     cfg.self.local_rank = 0;
     cfg.self.local_world = 1;
     cfg.self.has_facts = true;
-    cfg.facts_json = nlohmann::json(facts).dump();
+    cfg.facts_json = json_text(nlohmann::json(facts));
     cfg.timeout = std::chrono::milliseconds(int64_t(args.cluster.timeout_s * 1000));
     cfg.job_tag = cluster::fnv1a(joined.job.job_id + "|" + joined.token.token);
     cfg.args = &check;

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 
+#include "common/safe_text.h"
 #include "probe/child.h"
 #include "probe/cuda_probe.h"
 #include "probe/fs.h"
@@ -59,9 +60,9 @@ struct ChildSlots {
 ChildSlots start_children(Children& kids, const Fs& fs, const EnvMap& env, const ProbeOptions& opt,
                           const std::vector<NcclCandidate>& cands) {
   ChildSlots s;
-  s.host = kids.start([&] { return nlohmann::json(probe_host(fs, env, true)).dump(); }, kHostDeadlineMs);
+  s.host = kids.start([&] { return json_text(nlohmann::json(probe_host(fs, env, true))); }, kHostDeadlineMs);
   if (!opt.skip_gpu) {
-    s.gpu = kids.start([&] { return nlohmann::json(probe_gpu(fs)).dump(); }, kGpuDeadlineMs);
+    s.gpu = kids.start([&] { return json_text(nlohmann::json(probe_gpu(fs))); }, kGpuDeadlineMs);
     if (opt.cuda_init || env.count("CUDA_VISIBLE_DEVICES"))
       s.cuda = kids.start(cuda_count_child, kCudaDeadlineMs);
   }

@@ -1,6 +1,7 @@
 // CUDA probe: environment part in-process, driver part through a child's JSON answer.
 #include "probe/cuda_probe.h"
 
+#include "common/safe_text.h"
 #include "dynlib/cuda_driver.h"
 #include "probe/tool_env.h"
 
@@ -19,7 +20,7 @@ std::string cuda_count_child() {
     j["device_count"] = *n;
   else
     j["error"] = n.error().message();
-  return j.dump();
+  return json_text(j);
 }
 
 void apply_cuda_answer(const Result<std::string>& answer, CudaFacts& f) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "common/safe_text.h"
 #include "dynlib/library.h"
 #include "dynlib/nccl.h"
 
@@ -187,7 +188,7 @@ std::string nccl_version_child(const std::string& path) {
     j["version_code"] = *v;
   else
     j["error"] = v.error().message();
-  return j.dump();
+  return json_text(j);
 }
 
 std::string nccl_loader_child() {
@@ -195,7 +196,7 @@ std::string nccl_loader_child() {
   auto lib = dynlib::Library::open({kSoname});
   if (!lib) {
     j["error"] = lib.error().message();
-    return j.dump();
+    return json_text(j);
   }
   j["path"] = lib->path();
   using Fn = int (*)(int*);
@@ -204,7 +205,7 @@ std::string nccl_loader_child() {
     j["version_code"] = v;
   else
     j["error"] = "ncclGetVersion missing or failed";
-  return j.dump();
+  return json_text(j);
 }
 
 void apply_nccl_answer(const Result<std::string>& answer, NcclLib& lib) {

@@ -6,6 +6,7 @@
 #include <random>
 #include <thread>
 
+#include "common/safe_text.h"
 #include "rendezvous/http.h"
 #include "rendezvous/memory_store.h"
 
@@ -57,11 +58,11 @@ std::string EtcdStore::describe() const {
 }
 
 Result<json> EtcdStore::rpc(const std::string& path, const json& body, Deadline deadline) {
-  auto r = http_post(server_, path, body.dump(), deadline);
+  auto r = http_post(server_, path, json_text(body), deadline);
   if (!r) return r.error();
   json j = json::parse(r->body, nullptr, false);
   if (r->status != 200 || j.is_discarded()) {
-    std::string msg = !j.is_discarded() && j.is_object() && j.contains("error") ? j["error"].dump()
+    std::string msg = !j.is_discarded() && j.is_object() && j.contains("error") ? json_text(j["error"])
                                                                                 : r->body.substr(0, 200);
     // Not JSON at all: not an etcd gateway. JSON with an error: etcd itself refused the request.
     return Error::make(
