@@ -41,7 +41,7 @@ void print(const report::Report& r, const CheckArgs& args, const nlohmann::json&
 }
 
 int cannot_run(const std::string& msg) {
-  std::cerr << "distdoctor check: " << msg << "\n";
+  std::cerr << "distdoctor check: " << printable(msg) << "\n";
   return report::kExitCannotRun;
 }
 
@@ -79,7 +79,7 @@ JoinConfig make_join_config(const CheckArgs& args, const ClusterPlan& plan, cons
   cfg.expected_hosts = spec.expected_hosts;
   cfg.args = &args;
   if (spec.rank == 0)
-    cfg.progress = [](const std::string& line) { std::cerr << "distdoctor: " << line << "\n"; };
+    cfg.progress = [](const std::string& line) { std::cerr << "distdoctor: " << printable(line) << "\n"; };
   return cfg;
 }
 

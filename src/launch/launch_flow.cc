@@ -24,7 +24,7 @@ namespace {
 constexpr const char* kWho = "distdoctor launch: ";
 
 int launch_cannot_run(const std::string& msg) {
-  std::cerr << kWho << msg << "\n";
+  std::cerr << kWho << printable(msg) << "\n";
   return report::kExitCannotRun;
 }
 
