@@ -33,8 +33,8 @@ TEST(FlagValues, ByteSizes) {
 }
 
 TEST(FlagValues, Masters) {
-  for (const char* good : {"198.18.0.1:29500", "node0:1", "[::1]:65535", "etcd://198.18.0.1:2379",
-                           "etcd://h:2379/prefix"})
+  for (const char* good :
+       {"198.18.0.1:29500", "node0:1", "[::1]:65535", "etcd://198.18.0.1:2379", "etcd://h:2379/prefix"})
     EXPECT_TRUE(parse_master(good)) << good;
   for (const char* bad : {"198.18.0.1", "198.18.0.1:0", "198.18.0.1:65536", ":29500", "etcd://",
                           "etcd://:2379", "host:", "host:12ab", "host:-1"})
@@ -69,7 +69,8 @@ TEST(RequestLimits, WorkersAndBuffers) {
   probe::NodeFacts f;
   f.system.nofile_soft = 1024;
   EXPECT_EQ(workers_beyond_node("--nproc-per-node", 8, f), "");
-  EXPECT_NE(workers_beyond_node("--nproc-per-node", 3000, f).find("--nproc-per-node 3000"), std::string::npos);
+  EXPECT_NE(workers_beyond_node("--nproc-per-node", 3000, f).find("--nproc-per-node 3000"),
+            std::string::npos);
   f.system.nofile_soft = -2;  // unknown: no refusal
   EXPECT_EQ(workers_beyond_node("--nproc-per-node", 3000, f), "");
   EXPECT_EQ(buffers_beyond_gpu("--max-bytes", 64ull << 30, f), "");  // no GPU memory known

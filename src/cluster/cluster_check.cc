@@ -56,7 +56,8 @@ std::string announce_master(const CheckArgs& args, const probe::NodeFacts& facts
   std::string master = fmt::format("{}:{}", pick_advertise_addr(facts), port);
   std::cerr << fmt::format(
       "distdoctor: master of a {}-node check listening on {} (timeout {:.0f} s).\n"
-      "Run on every other node (node rank 1 .. {}; the token goes in the environment, where `ps` does not show "
+      "Run on every other node (node rank 1 .. {}; the token goes in the environment, where `ps` does not "
+      "show "
       "it):\n\n"
       "  DISTDOCTOR_TOKEN={} distdoctor check --nnodes {} --master {} --node-rank R\n\n",
       c.nnodes, master, c.timeout_s, c.nnodes - 1, token, c.nnodes, master);
