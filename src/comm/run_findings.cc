@@ -51,18 +51,27 @@ std::string op_label(const OpRequest& r) {
 
 namespace {
 
-// The error of the first rank that failed during op `i`; else, when the run was cut short (a death, a
-// timeout) while ranks were in op `i`, which rank stopped there; "" when op `i` was never started.
+// Why op `i` did not complete, root cause first: a rank that died in it (a survivor's error, such as the
+// connection its dead peer closed, follows as a consequence); else the error of the first rank that failed
+// in it; else, when the run was cut short (a timeout) while ranks were in it, which rank stopped there; ""
+// when op `i` was never started.
 std::string error_during(const RunRecord& rec, int i) {
   const auto& ranks = rec.watch.ranks();
+  std::string first_error;
   for (int r : rec.layout.local)
-    if (ranks[r].last_op == i && !ranks[r].error.empty() && ranks[r].error_stage == "op")
-      return ranks[r].error;
+    if (ranks[r].last_op == i && !ranks[r].error.empty() && ranks[r].error_stage == "op") {
+      first_error = "rank " + std::to_string(r) + ": " + ranks[r].error;
+      break;
+    }
   const int died = rec.watch.died_worker();
   if (died >= 0)
     for (int r : rec.layout.groups[died])
       if (ranks[r].last_op == i)
-        return "rank " + std::to_string(r) + " died during this run (see the findings)";
+        return "rank " + std::to_string(r) + " died during this run (see the findings)" +
+               (first_error.empty() ? "" : "; then " + first_error);
+  for (int r : rec.layout.local)
+    if (ranks[r].last_op == i && !ranks[r].error.empty() && ranks[r].error_stage == "op")
+      return ranks[r].error;
   for (int r : rec.layout.local)
     if (ranks[r].last_op == i && !ranks[r].done)
       return "rank " + std::to_string(r) + " was stopped during this run (see the findings)";
