@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cluster/join.h"
 #include "launch/redact.h"
 
 namespace dd::launch::parts {
@@ -42,18 +43,7 @@ std::string node_label(const AttemptRecord& a, int node_rank) {
 std::string rank_ranges(std::vector<int> ranks) {
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  std::string out;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    if (j - i >= 2)
-      out += fmt::format("{}-{}", ranks[i], ranks[j]);
-    else
-      for (size_t k = i; k <= j; ++k) out += (k > i ? "," : "") + std::to_string(ranks[k]);
-    i = j + 1;
-  }
-  return out;
+  return cluster::rank_ranges(ranks);  // the one compressor, shared with the cluster join's messages
 }
 
 std::string shown_line(const std::string& line) {
