@@ -104,6 +104,9 @@ bool run_once(int n, const std::string& token) {
   so.bind_host = "127.0.0.1";
   so.token = token;
   so.expected_clients = static_cast<size_t>(n);
+  // Every client comes from this one address here, as thousands of nodes would from thousands: the
+  // caps on not-yet-authenticated connections (per address and in all) would otherwise queue them.
+  so.max_pending_per_peer = so.max_pending = so.expected_clients + 16;
   if (std::ifstream in("/proc/sys/net/core/somaxconn"); !(in >> so.somaxconn)) so.somaxconn = 0;
   if (const char* nice = getenv("STORE_SCALE_SERVER_NICE")) so.thread_nice = std::atoi(nice);
   auto server = TcpStoreServer::start(so);

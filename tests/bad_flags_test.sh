@@ -64,6 +64,12 @@ refused "launch --nproc-per-node 5000" --nproc-per-node launch --nproc-per-node 
 refused_low_nofile "launch --nproc-per-node 3000 (ulimit -n 1024)" --nproc-per-node launch --nproc-per-node 3000 -- touch "$T/started"
 refused_low_nofile "bench --nproc 3000 (ulimit -n 1024)" --nproc bench --engine gloo --nproc 3000
 
+# A node that joins without the job token stops before it connects: the store refuses empty tokens.
+check "check node without a token" 3 env -u DISTDOCTOR_TOKEN "$BIN" check --nnodes 2 --node-rank 1 --master 198.18.0.1:29500
+expect "check node without a token: says so" "$T/err" "no job token"
+check "launch node without a token" 3 env -u DISTDOCTOR_TOKEN "$BIN" launch --nnodes 2 --node-rank 1 --master 198.18.0.1:29500 -- touch "$T/started"
+expect "launch node without a token: says so" "$T/out" "no job token"
+
 if [ -e "$T/started" ]; then
   echo "FAIL: a refused launch started its command"
   fails=$((fails + 1))

@@ -109,4 +109,20 @@ expect r0 "node rank 1 was claimed by 2 processes"
 expect r2 "this process claimed node rank 1, which another process already holds"
 grep -q "which another process already holds" "$NL_DIR/r1.out" && die "r1 claimed first but was named the duplicate"
 echo "ok: node rank claimed twice"
+
+# 5. Node 1 joins, then is killed (SIGKILL) before node 2 arrives: the master notices its connection closed
+#    (its live key is gone) and names it as lost instead of waiting for its mesh results until the deadline.
+step "5 node killed after joining"
+start 0 node0 l0 -- "$BIN" check --nnodes 3 --node-rank 0 --master $M --token abc --timeout 30
+wait_master l0
+start 1 node1 l1 -- "$BIN" check --nnodes 3 --node-rank 1 --master $M --token abc --timeout 30
+wait_joined 1 l1
+nl_kill l1 || die "could not kill node 1"
+start 2 node2 l2 -- "$BIN" check --nnodes 3 --node-rank 2 --master $M --token abc --timeout 30
+for i in 0 2; do wait_done l$i 40; done
+expect l0 "node rank 1 \\(node1\\) left the run after joining"
+expect l0 "cluster.node.lost"
+expect l2 "cluster.node.lost"
+[ "$(nl_rc l0)" = 2 ] || die "l0 exit $(nl_rc l0), want 2"
+echo "ok: node killed after joining named as lost"
 echo PASS

@@ -81,6 +81,8 @@ void add_cluster_options(CLI::App& sub, CheckArgs& a) {
   sub.add_option("--token-file", c.token_file, "Read the job token from this file");
   sub.add_option("--timeout", c.timeout_s, "Seconds for the whole cluster run (default 60)")
       ->check(seconds_in(1.0, 86400.0));
+  sub.add_flag("--listen-all", c.listen_all,
+               "Node rank 0: the store listens on every address (default: only on --master's address)");
   sub.add_flag("--mesh-bandwidth", c.mesh_bandwidth,
                "Also measure TCP bandwidth between every pair of nodes");
   sub.add_flag("--local", a.local_only,

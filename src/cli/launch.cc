@@ -59,6 +59,8 @@ void add_launch_node_options(CLI::App& sub, launch::LaunchArgs& a) {
       ->check(master_address());
   sub.add_option("--token", c.token, "Job token (prefer --token-file or DISTDOCTOR_TOKEN: argv is public)");
   sub.add_option("--token-file", c.token_file, "Read the job token from this file");
+  sub.add_flag("--listen-all", c.listen_all,
+               "Node rank 0: the store listens on every address (default: only on --master's address)");
   sub.add_option("--timeout", c.timeout_s,
                  "Seconds for the nodes to meet and pass the preflight (default 300)")
       ->check(seconds_in(1.0, 86400.0));

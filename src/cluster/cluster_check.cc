@@ -128,9 +128,9 @@ int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const prob
   const auto deadline =
       start + std::chrono::milliseconds(static_cast<int64_t>(args.cluster.timeout_s * 1000));
   auto opened =
-      rendezvous::open_store(spec.store_url, tok->token,
+      rendezvous::open_store(store_open_url(args.cluster, spec, facts), tok->token,
                              spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient,
-                             deadline, rendezvous::OpenOptions{});
+                             deadline, rendezvous::OpenOptions{.listen_all = args.cluster.listen_all});
   if (!opened) {
     report::Report r;
     r.title = process_title(spec);
@@ -140,11 +140,12 @@ int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const prob
     return r.exit_code();
   }
   notes.push_back("rendezvous: " + opened->description);
+  if (!opened->listen_note.empty()) notes.push_back(opened->listen_note);
   JoinConfig cfg = make_join_config(args, plan, facts, std::move(self), tag, start);
   std::optional<CrossNodeHooks> hooks;  // the collective workers meet through this run's store and token
   if (xn) {
     hooks = *xn;
-    hooks->store_url = spec.store_url;
+    hooks->store_url = opened->url;
     hooks->store_token = tok->token;
     cfg.cross_node = &*hooks;
   }

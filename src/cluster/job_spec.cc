@@ -45,11 +45,6 @@ Result<JobSpec> resolve_by_hand(const ClusterArgs& a) {
   j.store_url = a.master;
   bool etcd = a.master.rfind("etcd://", 0) == 0;
   j.serve = !etcd && a.node_rank == 0;
-  if (j.serve) {
-    auto colon = a.master.rfind(':');
-    if (colon == std::string::npos) return Error{"--master must be HOST:PORT or etcd://HOST:PORT"};
-    j.store_url = (a.master.find("::") != std::string::npos ? "[::]" : "0.0.0.0") + a.master.substr(colon);
-  }
   j.notes.push_back(fmt::format("by hand: node rank {} of {} (from --node-rank), master {} (from --master)",
                                 a.node_rank, a.nnodes, a.master));
   j.node_rank = j.rank;
@@ -119,11 +114,6 @@ Result<JobSpec> resolve_under_launcher(const ClusterArgs& a, const LauncherInfo&
     return st.error();
   }
   j.serve = j.rank == 0 && j.store_url.rfind("etcd://", 0) != 0;
-  if (j.serve) {
-    auto colon = j.store_url.rfind(':');
-    j.store_url =
-        (j.store_url.find('[') != std::string::npos ? "[::]" : "0.0.0.0") + j.store_url.substr(colon);
-  }
   return j;
 }
 

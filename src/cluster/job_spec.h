@@ -17,6 +17,7 @@ struct ClusterArgs {
   std::string token;   // secret
   std::string token_file;
   double timeout_s = 60;
+  bool listen_all = false;  // the master's store listens on every address, not only --master's
   bool mesh_bandwidth = false;
   int bandwidth_mib = 4;
 };

@@ -90,6 +90,7 @@ JoinOutcome run_join(rendezvous::Store& s, const JoinConfig& cfg) {
   if (dup) {
     (void)s.set(fmt::format("dd/dup/{}/{}", cfg.self.rank, *claim), json_text(me), end);
   } else {
+    (void)s.set(k("~live", cfg.self.rank), "1", end);  // gone with our connection: see gone_ranks
     if (cfg.self.has_facts) {
       if (auto st = s.set(k("facts", cfg.self.rank), cfg.facts_json, end); !st)
         return alone(cfg, lost_master(cfg, "while publishing facts", st.error(), end));

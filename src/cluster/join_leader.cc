@@ -182,43 +182,69 @@ nlohmann::json mesh_plan(const ClusterView& view) {
   return plan;
 }
 
-// Publishes the plan, runs this node's part, collects every node's probes into view.mesh; returns the ranks
-// whose results did not arrive before the deadline.
-std::vector<std::string> run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterView& view,
-                                          Clock::time_point end) {
+struct MeshStep {
+  std::vector<std::string> no_mesh;  // ranks whose results did not arrive before the deadline
+  std::vector<int> lost;             // members that left after they joined (their live key went)
+};
+
+// Publishes the plan, runs this node's part, collects every node's probes into view.mesh; stops waiting for
+// a node that left.
+MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterView& view,
+                          Clock::time_point end) {
   const nlohmann::json plan = mesh_plan(view);
   (void)s.set(kPlan, json_text(plan), end);
   (void)s.set(kGo, "mesh", end);
   std::vector<std::string> mesh_keys;
+  std::vector<int> mesh_ranks, member_ranks;
   for (const auto& n : view.nodes)
-    if (n.has_facts && !n.lead.endpoints.empty()) mesh_keys.push_back(k("mesh", n.lead.rank));
+    if (n.has_facts && !n.lead.endpoints.empty()) {
+      mesh_keys.push_back(k("mesh", n.lead.rank));
+      mesh_ranks.push_back(n.lead.rank);
+    }
   if (cfg.self.has_facts)
     (void)s.set(k("mesh", cfg.self.rank), json_text(nlohmann::json(my_mesh(plan, cfg, end - 1s))), end);
   view.mesh.ran = !mesh_keys.empty();
-  (void)s.wait(mesh_keys, end - 500ms);
+  MeshStep step;
+  step.lost = wait_unless_gone(
+      s, mesh_ranks, [](int r) { return k("mesh", r); }, end - 500ms);
+  for (const auto& m : view.members)
+    if (std::find(step.lost.begin(), step.lost.end(), m.rank) == step.lost.end())
+      member_ranks.push_back(m.rank);
+  for (int r : gone_ranks(s, member_ranks, end)) step.lost.push_back(r);
+  std::sort(step.lost.begin(), step.lost.end());
   auto have = s.check(mesh_keys, end);
-  std::vector<std::string> no_mesh;
+  std::vector<int> lost_nodes;  // node indexes: probes to and from them say nothing about the links
+  for (size_t i = 0; i < view.nodes.size(); ++i)
+    if (std::find(step.lost.begin(), step.lost.end(), view.nodes[i].lead.rank) != step.lost.end())
+      lost_nodes.push_back(static_cast<int>(i));
+  std::vector<std::string>& no_mesh = step.no_mesh;
   for (size_t i = 0; i < mesh_keys.size(); ++i) {
     if (!have || !(*have)[i]) {
-      no_mesh.push_back(mesh_keys[i].substr(8));
+      if (std::find(step.lost.begin(), step.lost.end(), mesh_ranks[i]) == step.lost.end())
+        no_mesh.push_back(mesh_keys[i].substr(8));
       continue;
     }
     auto v = s.get(mesh_keys[i], Clock::now() + 1s);
     if (!v) continue;
     try {
       auto probes = nlohmann::json::parse(*v).get<std::vector<MeshProbe>>();
+      std::erase_if(probes, [&](const MeshProbe& p) {
+        return std::find(lost_nodes.begin(), lost_nodes.end(), p.to) != lost_nodes.end();
+      });
       view.mesh.probes.insert(view.mesh.probes.end(), probes.begin(), probes.end());
     } catch (const std::exception&) {
     }
   }
-  return no_mesh;
+  return step;
 }
 
-JoinOutcome complete_outcome(const JoinConfig& cfg, const ClusterView& view,
-                             const std::vector<std::string>& no_mesh) {
+JoinOutcome complete_outcome(const JoinConfig& cfg, const ClusterView& view, const MeshStep& mesh) {
+  const std::vector<std::string>& no_mesh = mesh.no_mesh;
   JoinOutcome o;
   o.leader = true;
   o.report = analyze_cluster(view, cfg);
+  if (!mesh.lost.empty())  // the cause leads: what follows from it comes after
+    o.report.findings.insert(o.report.findings.begin(), lost_members_finding(cfg, view.members, mesh.lost));
   if (!no_mesh.empty())
     o.report.add(
         Finding{"cluster.mesh.incomplete",
@@ -262,15 +288,16 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     return o;
   }
   read_nodes(s, view);
-  const std::vector<std::string> no_mesh = run_cluster_mesh(s, cfg, view, end);
+  const MeshStep mesh = run_cluster_mesh(s, cfg, view, end);
+  readers -= static_cast<int>(mesh.lost.size());  // a process that is gone reads no verdict
   const bool all_facts =
       std::all_of(view.nodes.begin(), view.nodes.end(), [](auto& n) { return n.has_facts; });
   rules::CrossNodeView xn;
-  if (cfg.cross_node && all_facts)
+  if (cfg.cross_node && all_facts && mesh.lost.empty())  // no collective can span a node that left
     xn = lead_cross_node(s, *cfg.cross_node, cfg.self.rank, cfg.self.has_facts, view);
   if (!xn.phases.empty())  // a node that fell silent will not read the verdict either
     for (const auto& n : xn.phases.back().nodes) readers -= n.reported ? 0 : 1;
-  JoinOutcome o = complete_outcome(cfg, view, no_mesh);
+  JoinOutcome o = complete_outcome(cfg, view, mesh);
   if (cfg.cross_node) {
     for (auto& f : rules::cluster_collectives_findings(view, xn)) {
       if (f.id == "cluster.collectives.bandwidth")  // the paths, shown like the mesh matrix

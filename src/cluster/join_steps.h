@@ -2,6 +2,7 @@
 // store keys, the common findings, the mesh step and the verdict hand-off.
 #pragma once
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,7 @@ namespace dd::cluster::join_detail {
 
 using Clock = std::chrono::steady_clock;
 
-// Keys, all under "dd/": claim/R, member/R, facts/R, dup/R/N, mesh/R and the single ones below.
+// Keys, all under "dd/": claim/R, member/R, facts/R, dup/R/N, mesh/R, ~live/R and the single ones below.
 std::string k(const char* what, int r);
 inline const std::string kPlan = "dd/plan", kGo = "dd/go", kVerdict = "dd/verdict", kRead = "dd/read",
                          kDone = "dd/done";
@@ -31,5 +32,17 @@ void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::s
                      Clock::time_point end, bool cleanup);
 
 JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg);  // join_leader.cc
+
+// Liveness (join_liveness.cc). Every member sets k("~live", R) before it joins; on the embedded TCP store
+// that key goes with its connection (rendezvous::is_live_key), so a member whose process died is seen gone.
+// The ranks among `ranks` whose live key is gone now.
+std::vector<int> gone_ranks(rendezvous::Store& s, const std::vector<int>& ranks, Clock::time_point until);
+// Waits for one key per rank (key_of(rank)) until `until`, in short slices; stops waiting for a rank whose
+// live key is gone and returns those ranks.
+std::vector<int> wait_unless_gone(rendezvous::Store& s, std::vector<int> ranks,
+                                  const std::function<std::string(int)>& key_of, Clock::time_point until);
+// The finding for members that left after they joined.
+report::Finding lost_members_finding(const JoinConfig& cfg, const std::vector<Member>& members,
+                                     const std::vector<int>& lost);
 
 }  // namespace dd::cluster::join_detail

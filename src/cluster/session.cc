@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "cluster/advertise.h"
 #include "probe/tool_env.h"
 #include "rendezvous/auth.h"
 #include "rules/rule_util.h"
@@ -76,9 +77,16 @@ Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, c
         rendezvous::hmac_sha256("distdoctor launcher token", spec.job_id + "/" + std::to_string(getuid())));
     c.note = "job token derived from the job id (weak; pass --token or DISTDOCTOR_TOKEN for a secret one)";
   } else if (c.token.empty()) {
-    c.note = "no job token given: any process that reaches the master's port can join";
+    return Error::invalid(
+        "no job token: this node needs the token node rank 0 printed (set DISTDOCTOR_TOKEN=... as in the "
+        "command it printed, or pass --token-file); the store refuses nodes without it");
   }
   return c;
+}
+
+std::string store_open_url(const ClusterArgs& args, const JobSpec& spec, const probe::NodeFacts& facts) {
+  if (!spec.print_command || args.listen_all) return spec.store_url;
+  return fmt::format("{}:0", pick_advertise_addr(facts));
 }
 
 // This process as it announces itself at join time.

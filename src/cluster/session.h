@@ -32,6 +32,10 @@ struct TokenChoice {
 // ("check", "launch") prefixes the warning printed for a token file readable by others.
 Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, const std::string& command);
 
+// The store url this node opens: the master of a by-hand job that prints the command binds the address it
+// prints (every address with --listen-all); everyone else the spec's url.
+std::string store_open_url(const ClusterArgs& args, const JobSpec& spec, const probe::NodeFacts& facts);
+
 // This process as it announces itself at join time.
 Member make_self(const ClusterPlan& plan, const probe::NodeFacts& facts);
 

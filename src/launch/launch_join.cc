@@ -108,7 +108,7 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
 // Opens the store this node meets the others through; a single node keeps it in memory.
 Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
   const cluster::JobSpec& spec = in.plan.spec;
-  j.store_url = j.nnodes == 1 ? "memory://" : spec.store_url;
+  j.store_url = j.nnodes == 1 ? "memory://" : cluster::store_open_url(in.args.cluster, spec, in.facts);
   bool etcd = j.store_url.rfind("etcd://", 0) == 0;
   if (etcd && j.store_url.find('/', 7) == std::string::npos)
     j.store_url +=
@@ -116,7 +116,7 @@ Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
   auto opened =
       rendezvous::open_store(j.store_url, j.token.token,
                              spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient,
-                             deadline, rendezvous::OpenOptions{});
+                             deadline, rendezvous::OpenOptions{.listen_all = in.args.cluster.listen_all});
   if (!opened) {
     j.failure = cluster::store_finding(opened.error(), j.store_url, in.args.cluster.timeout_s, spec.serve);
     return opened.error();
@@ -124,6 +124,7 @@ Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
   j.store = opened->store;
   j.server = opened->server;
   j.notes.push_back("rendezvous: " + opened->description);
+  if (!opened->listen_note.empty()) j.notes.push_back(opened->listen_note);
   if (spec.print_command) announce(in, j, opened->port);
   return ok_status();
 }
@@ -147,7 +148,9 @@ JoinedNodes join_nodes(const JoinInput& in) {
   auto tok = cluster::choose_token(in.args.cluster, in.plan.spec, "launch");
   if (!tok) {
     j.failure =
-        join_failure("the job token cannot be read", tok.error(), "Fix --token-file or DISTDOCTOR_TOKEN.");
+        join_failure("no usable job token", tok.error(),
+                     "Set DISTDOCTOR_TOKEN to the token node rank 0 printed, or fix --token-file (the same "
+                     "token on every node).");
     return j;
   }
   j.token = *tok;

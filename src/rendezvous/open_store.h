@@ -11,7 +11,7 @@ namespace dd::rendezvous {
 enum class StoreRole { kClient, kMaster };
 
 struct OpenOptions {
-  std::string bind_host = "0.0.0.0";  // where the master's embedded server listens ("::" for IPv6)
+  bool listen_all = false;  // master: listen on every address, not only the one the url names
   std::function<void(const std::string&)> server_log;  // server log sink (default stderr)
 };
 
@@ -19,15 +19,18 @@ struct OpenedStore {
   std::shared_ptr<Store> store;
   std::shared_ptr<TcpStoreServer> server;  // set on the master of an embedded store: who has arrived, stats
   std::string kind;                        // "tcp", "etcd", "memory"
-  std::string description;  // for the report, e.g. "embedded TCP store, server on 0.0.0.0:29500"
+  std::string description;  // for the report, e.g. "embedded TCP store, server on 198.18.0.1:29500"
+  std::string listen_note;  // master: why the store listens on every address when not asked to ("" else)
   uint16_t port = 0;        // embedded store: the port actually bound (PORT 0 picks one)
+  std::string url;          // where a process on this machine reaches the store (the master's bound address)
 };
 
 // url: "HOST:PORT" or "tcp://HOST:PORT" (embedded TCP store), "etcd://HOST:PORT[/prefix]", "memory://".
-// Master of a TCP store: starts the server on bind_host:PORT and connects to it over loopback (which must be
-// up: Linux routes even the host's own addresses through lo). PORT 0 lets the kernel pick; OpenedStore::port
-// says which. Everyone else: connects (retrying with backoff until deadline) and authenticates with token.
-// etcd: role does not matter; the token is not used (etcd has its own access control).
+// Master of a TCP store: starts the server on HOST's address (see listen_address.h) and connects to it (over
+// loopback when it listens on every address; lo must be up). PORT 0 lets the kernel pick;
+// OpenedStore::port says which. Everyone else: connects (retrying with backoff until deadline) and
+// authenticates with token. etcd: role does not matter; the token is not used (etcd has its own access
+// control).
 Result<OpenedStore> open_store(const std::string& url, const std::string& token, StoreRole role,
                                Deadline deadline, const OpenOptions& options = {});
 

@@ -14,7 +14,6 @@ using namespace std::chrono_literals;
 
 TEST(OpenStore, MasterAndWorkerShareTheEmbeddedStore) {
   OpenOptions oo;
-  oo.bind_host = "127.0.0.1";
   oo.server_log = [](const std::string&) {};
   std::string token = generate_token();
   auto master = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s), oo);

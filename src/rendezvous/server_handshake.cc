@@ -1,5 +1,6 @@
-// TcpStoreServer's handshake: hello -> challenge (with the server's HMAC proof) -> auth (the client's proof)
-// -> auth-result. Nothing else is accepted from a connection before it has proved it knows the job token.
+// TcpStoreServer's handshake: hello -> challenge (our nonce) -> auth (the client's proof) -> auth-result
+// (with our proof, only for a client that proved it knows the job token: nobody can collect a proof to guess
+// the token offline). Nothing else is accepted from a connection before it has proved it knows the token.
 #include <fmt/format.h>
 
 #include "rendezvous/auth.h"
@@ -17,7 +18,7 @@ void TcpStoreServer::Impl::handshake(Conn& c, Message& m) {
     on_auth(c, m);
 }
 
-// hello: check magic, version and nonce, answer with our challenge and proof.
+// hello: check magic, version and nonce, answer with our challenge.
 void TcpStoreServer::Impl::on_hello(Conn& c, Message& m) {
   if (m.op != Op::kHello) {
     drop(c.id, fmt::format("sent {} before hello", wire::op_name(m.op)));
@@ -45,7 +46,6 @@ void TcpStoreServer::Impl::on_hello(Conn& c, Message& m) {
   Message ch;
   ch.op = Op::kChallenge;
   ch.nonce = c.server_nonce;
-  ch.proof = server_proof(opt.token, c.client_nonce, c.server_nonce);
   send(c, ch);
   c.state = Conn::kAuth;
 }
@@ -63,7 +63,7 @@ void TcpStoreServer::Impl::on_auth(Conn& c, Message& m) {
     res.value = kWrongTokenMessage;
     send(c, res);
     flush(c);
-    log(fmt::format("{}: client {}", kWrongTokenMessage, c.peer));
+    log_event(fmt::format("{}: client {}", kWrongTokenMessage, c.peer));
     {
       std::lock_guard lock(mu);
       ++st.refused_token;
@@ -72,9 +72,10 @@ void TcpStoreServer::Impl::on_auth(Conn& c, Message& m) {
     return;
   }
   res.number = 1;
+  res.proof = server_proof(opt.token, c.client_nonce, c.server_nonce);
   send(c, res);
   c.state = Conn::kReady;
-  handshakes.erase({c.handshake_deadline, c.id});
+  end_handshake(c);
   std::lock_guard lock(mu);
   ++st.authenticated;
 }

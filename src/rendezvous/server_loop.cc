@@ -63,50 +63,6 @@ void TcpStoreServer::Impl::run() {
   }
 }
 
-void TcpStoreServer::Impl::accept_all() {
-  while (true) {
-    sockaddr_storage ss{};
-    socklen_t len = sizeof ss;
-    int fd = ::accept4(listen_fd, reinterpret_cast<sockaddr*>(&ss), &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) {
-      if (errno == EINTR || errno == ECONNABORTED) continue;
-      if ((errno == EMFILE || errno == ENFILE) && spare_fd >= 0) {
-        // Out of descriptors: accept with the spare one and close at once, so the listen queue drains.
-        ::close(spare_fd);
-        int tmp = ::accept(listen_fd, nullptr, nullptr);
-        if (tmp >= 0) ::close(tmp);
-        spare_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-        log("out of file descriptors: refused a client (raise ulimit -n on the master)");
-        continue;
-      }
-      return;  // EAGAIN or a transient error: level-triggered epoll calls again
-    }
-    if (conns.size() >= opt.max_connections) {
-      log(fmt::format("refused {}: {} connections open (the cap)", addr_name(ss), conns.size()));
-      ::close(fd);
-      continue;
-    }
-    int one = 1;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    auto c = std::make_unique<Conn>(opt.limits);
-    c->id = next_id++;
-    c->fd = fd;
-    c->peer = addr_name(ss);
-    c->handshake_deadline = Clock::now() + opt.handshake_timeout;
-    handshakes.insert({c->handshake_deadline, c->id});
-    epoll_event ev{};
-    ev.events = EPOLLIN;
-    ev.data.u64 = c->id;
-    ::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
-    {
-      std::lock_guard lock(mu);
-      ++st.accepted;
-      st.open_connections = conns.size() + 1;
-    }
-    conns.emplace(c->id, std::move(c));
-  }
-}
-
 void TcpStoreServer::Impl::on_readable(Conn& c) {
   char buf[65536];
   uint64_t id = c.id;
@@ -193,7 +149,7 @@ void TcpStoreServer::Impl::update_events(Conn& c) {
 void TcpStoreServer::Impl::drop(uint64_t id, const std::string& reason) {
   auto it = conns.find(id);
   if (it == conns.end()) return;
-  log(fmt::format("dropped connection from {}: {}", it->second->peer, reason));
+  log_event(fmt::format("dropped connection from {}: {}", it->second->peer, reason));
   {
     std::lock_guard lock(mu);
     ++st.dropped_bad_input;
@@ -206,11 +162,12 @@ void TcpStoreServer::Impl::close_conn(uint64_t id) {
   if (it == conns.end()) return;
   Conn& c = *it->second;
   if (c.parked) finish_waiter(c.parked, End::kCancelled);  // cancel: nobody to answer
-  handshakes.erase({c.handshake_deadline, id});
+  if (c.state != Conn::kReady) end_handshake(c);
   ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c.fd, nullptr);
   ::close(c.fd);
-  conns.erase(it);
   std::lock_guard lock(mu);
+  for (const auto& k : c.live_keys) kv.erase(k);
+  conns.erase(it);
   st.open_connections = conns.size();
 }
 

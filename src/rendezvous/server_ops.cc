@@ -50,6 +50,7 @@ void TcpStoreServer::Impl::handle_set(Conn& c, Message& m) {
     if (auto full = full_for(m.key)) return send(c, *full);
     kv[m.key] = std::move(m.value);
   }
+  if (is_live_key(m.key)) c.live_keys.push_back(m.key);
   Message r;
   r.op = Op::kOk;
   send(c, r);

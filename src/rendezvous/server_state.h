@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "rendezvous/event_log_limiter.h"
 #include "rendezvous/tcp_store_server.h"
 
 namespace dd::rendezvous {
@@ -21,7 +22,7 @@ constexpr size_t kMaxHandshakeBytes = 1024;  // hello and auth are under 100 byt
 struct Conn {
   uint64_t id = 0;
   int fd = -1;
-  std::string peer;
+  std::string peer, peer_ip;
   enum { kHello, kAuth, kReady } state = kHello;
   wire::FrameReader reader;
   std::string out;
@@ -29,7 +30,8 @@ struct Conn {
   bool want_write = false;
   std::string client_nonce, server_nonce;
   Deadline handshake_deadline;
-  uint64_t parked = 0;  // waiter id while a get/wait is parked: later frames wait their turn
+  std::vector<std::string> live_keys;  // removed when this connection closes (is_live_key)
+  uint64_t parked = 0;                 // waiter id while a get/wait is parked: later frames wait their turn
   explicit Conn(wire::Limits l) : reader(l) {}
 };
 
@@ -68,7 +70,9 @@ struct TcpStoreServer::Impl {
   // Loop-thread only.
   uint64_t next_id = 2;
   std::unordered_map<uint64_t, std::unique_ptr<Conn>> conns;
-  std::set<std::pair<Deadline, uint64_t>> handshakes;
+  std::set<std::pair<Deadline, uint64_t>> handshakes;  // oldest first
+  std::unordered_map<std::string, size_t> pending_by_ip;
+  EventLogLimiter event_log;
   std::unordered_map<uint64_t, Waiter> waiters;
   std::unordered_map<std::string, std::vector<uint64_t>> watchers;
   std::set<std::pair<Deadline, uint64_t>> wait_deadlines;
@@ -85,9 +89,16 @@ struct TcpStoreServer::Impl {
       std::cerr << "distdoctor store: " << line << "\n";
   }
 
+  // Connection events (drops, refusals, wrong tokens): rate-limited, so a flood cannot flood the log.
+  void log_event(const std::string& line) {
+    for (auto& l : event_log.admit(line, Clock::now())) log(l);
+  }
+
   void run();
   void check_somaxconn();
-  void accept_all();
+  void accept_all();  // server_accept.cc
+  bool admit(const std::string& ip, const std::string& peer);
+  void end_handshake(Conn& c);
   void on_readable(Conn& c);
   void process(Conn& c);
   bool handle(Conn& c, wire::Message& m);     // false: connection was closed

@@ -1,11 +1,12 @@
 // Store: the key-value rendezvous every multi-node feature meets through (embedded TCP, etcd, in-memory,
-// prefix). Every call takes a deadline (a store across the network can stall on any of them); passing it is an
-// Error of ErrorKind::timeout, never a hang.
+// prefix). Every call takes a deadline (a store across the network can stall on any of them); passing it is
+// an Error of ErrorKind::timeout, never a hang.
 #pragma once
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/result.h"
@@ -16,6 +17,13 @@ using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
 
 inline Deadline deadline_in(std::chrono::milliseconds d) { return Clock::now() + d; }
+
+// A key with a path segment "~live" ("dd/~live/3", "launch/dd/~live/3") lives as long as the connection that
+// set it, on the embedded TCP store: when a node's process dies its connection closes and its live key is
+// gone, so the master notices at once instead of at a deadline. Other stores keep it like any key.
+inline bool is_live_key(std::string_view key) {
+  return key.starts_with("~live/") || key.find("/~live/") != std::string_view::npos;
+}
 
 class Store {
  public:

@@ -25,6 +25,11 @@ TcpStoreClient::~TcpStoreClient() {
 Result<std::unique_ptr<TcpStoreClient>> TcpStoreClient::connect(const HostPort& server,
                                                                 const std::string& token, Deadline deadline,
                                                                 ClientOptions options) {
+  if (token.empty())
+    return Error::invalid(
+        fmt::format("no job token to join the store at {} (set DISTDOCTOR_TOKEN or pass "
+                    "--token-file, the same on every node)",
+                    server.str()));
   while (true) {
     auto fd = connect_with_retries(server, deadline, options.connect);
     if (!fd) return fd.error();
@@ -51,20 +56,11 @@ Status TcpStoreClient::handshake(const std::string& token, Deadline deadline) {
     return Error::protocol(
         fmt::format("{} is not a distdoctor store (unexpected {} frame)", peer_, wire::op_name(ch->op)),
         peer_);
-  bool server_ok = proofs_equal(ch->proof, server_proof(token, hello.nonce, ch->nonce));
-  // Send our proof even when the server's is wrong, so the master logs the refusal too.
   Message auth;
   auth.op = Op::kAuth;
   auth.proof = client_proof(token, hello.nonce, ch->nonce);
-  if (auto s = send_all(fd_, wire::encode(auth), deadline, peer_); !s && server_ok) return s;
-  if (!server_ok) return Error::auth(fmt::format("{} (master {})", kWrongTokenMessage, peer_), peer_, EACCES);
-  // The server has proved it knows the token; its verdict on ours is read with the first answer (one round
-  // trip less per join). A refusal still surfaces as an Error from the first call.
-  auth_pending_ = true;
-  return ok_status();
-}
-
-Status TcpStoreClient::read_auth_result(Deadline deadline) {
+  if (auto s = send_all(fd_, wire::encode(auth), deadline, peer_); !s) return s;
+  // The master's verdict, and its proof that it knows the token too (a stranger never gets one).
   auto res = read_frame(deadline);
   if (!res) return res.error();
   if (res->op != Op::kAuthResult || !res->number) {
@@ -73,7 +69,11 @@ Status TcpStoreClient::read_auth_result(Deadline deadline) {
     auto kind = res->op == Op::kAuthResult ? ErrorKind::auth : ErrorKind::protocol;
     return Error::make(kind, fmt::format("{} (master {})", why, peer_), peer_, EACCES);
   }
-  auth_pending_ = false;
+  if (!proofs_equal(res->proof, server_proof(token, hello.nonce, ch->nonce)))
+    return Error::auth(fmt::format("{} (master {} accepted us but could not prove it knows the token: it is "
+                                   "not this job's master)",
+                                   kWrongTokenMessage, peer_),
+                       peer_, EACCES);
   return ok_status();
 }
 
@@ -101,9 +101,6 @@ Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
     return e;
   };
   if (auto s = send_all(fd_, wire::encode(req), io_deadline, peer_); !s) return fail(s.error());
-  if (auth_pending_) {
-    if (auto a = read_auth_result(io_deadline); !a) return fail(a.error());
-  }
   auto r = read_frame(io_deadline);
   if (!r) return fail(r.error());
   // The server refused this one request (store full, not a counter, too many keys): the connection is fine.

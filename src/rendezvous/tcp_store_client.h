@@ -40,7 +40,6 @@ class TcpStoreClient : public Store {
   // Sends one request and reads its answer; an error frame or a broken connection becomes an Error.
   Result<wire::Message> call(const wire::Message& req, Deadline io_deadline);
   Result<wire::Message> read_frame(Deadline deadline);
-  Status read_auth_result(Deadline deadline);
   Result<wire::Message> blocking_call(wire::Message req, Deadline deadline);
 
   std::mutex mu_;
@@ -48,7 +47,6 @@ class TcpStoreClient : public Store {
   std::string peer_;
   ClientOptions opt_;
   wire::FrameReader reader_;
-  bool auth_pending_ = false;  // AUTH sent, the server's verdict not read yet (comes before the first answer)
   std::optional<Error> broken_;  // set once the connection failed: later calls fail fast with this reason
 };
 

@@ -77,6 +77,8 @@ void TcpStoreServer::Impl::check_somaxconn() {
 }
 
 Result<std::unique_ptr<TcpStoreServer>> TcpStoreServer::start(ServerOptions options) {
+  if (options.token.empty())  // an empty key would let anyone who reaches the port in
+    return Error::invalid("store server: empty job token (every store needs a secret token)");
   raise_nofile_limit();
   auto impl = std::make_unique<Impl>();
   impl->opt = std::move(options);

@@ -29,9 +29,9 @@ struct Schema {
 const std::vector<Schema>& schemas() {
   static const std::vector<Schema> s = {
       {Op::kHello, "hello", {F::kMagic, F::kVersion, F::kNonce}},
-      {Op::kChallenge, "challenge", {F::kMagic, F::kVersion, F::kNonce, F::kProof}},
+      {Op::kChallenge, "challenge", {F::kMagic, F::kVersion, F::kNonce}},
       {Op::kAuth, "auth", {F::kProof}},
-      {Op::kAuthResult, "auth-result", {F::kFlag, F::kText}},
+      {Op::kAuthResult, "auth-result", {F::kFlag, F::kText, F::kProof}},
       {Op::kSet, "set", {F::kKey, F::kValue}},
       {Op::kGet, "get", {F::kKey, F::kNumber}},
       {Op::kAdd, "add", {F::kKey, F::kNumber}},

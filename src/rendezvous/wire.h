@@ -4,8 +4,8 @@
 // Frame: u32 length (big endian, counts the op byte and payload) | u8 op | payload.
 // Payload fields, per op, are fixed: u32/u16/u8/i64 big endian, strings as u32 length + bytes, lists as u32
 // count. A connection starts: client HELLO(magic, version, client nonce) -> server CHALLENGE(magic, version,
-// server nonce, server proof) -> client AUTH(client proof) -> server AUTH_RESULT(ok, text). Only then
-// requests.
+// server nonce) -> client AUTH(client proof) -> server AUTH_RESULT(ok, text, server proof). Only then
+// requests. The client proves first: a stranger never sees a proof it could test token guesses against.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -15,7 +15,7 @@
 namespace dd::rendezvous::wire {
 
 constexpr uint32_t kMagic = 0x44445253;  // "DDRS": distdoctor rendezvous store
-constexpr uint16_t kVersion = 1;
+constexpr uint16_t kVersion = 2;         // 2: the client proves first
 constexpr size_t kHeaderBytes = 5;
 
 struct Limits {
@@ -53,7 +53,7 @@ struct Message {
   uint32_t magic = kMagic;
   uint16_t version = kVersion;
   std::string nonce;              // hello, challenge
-  std::string proof;              // challenge, auth
+  std::string proof;              // auth, auth-result
   std::string key;                // set/get/add/remove; list: the prefix
   std::string value;              // set, value; error and auth_result: the text
   int64_t number = 0;             // add: delta; integer; get/wait: timeout ms; auth_result: 1 = accepted

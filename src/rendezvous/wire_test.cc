@@ -18,7 +18,6 @@ std::vector<Message> samples() {
   m = {};
   m.op = Op::kChallenge;
   m.nonce = std::string(32, 's');
-  m.proof = std::string(32, 'p');
   v.push_back(m);
   m = {};
   m.op = Op::kSet;
@@ -43,6 +42,7 @@ std::vector<Message> samples() {
   m.op = Op::kAuthResult;
   m.number = 1;
   m.value = "welcome";
+  m.proof = std::string(32, 'p');
   v.push_back(m);
   m = {};
   m.op = Op::kOk;

@@ -29,6 +29,11 @@ ClusterRule cluster_join_rule() {
        {"cluster.join.serve_failed", "The rendezvous store could not be started",
         "The master could not listen on the requested port (in use, or not allowed)."},
        {"cluster.join.store_error", "The rendezvous store failed", "A store operation failed mid-run."},
+       {"cluster.node.lost", "A node left the run after joining",
+        "The node joined, then its connection to the master closed before it finished: its process was "
+        "killed (the OOM killer, a scheduler, a person), crashed, or its host lost the network. The master "
+        "notices at once on its embedded store (each node holds a key that lives as long as its "
+        "connection) and stops waiting for it; on etcd the deadlines name it instead."},
        {"cluster.mesh.incomplete", "Mesh results missing",
         "Some nodes did not publish their mesh measurements before the deadline."}}};
 }

@@ -30,12 +30,15 @@ std::string why(const MeshProbe& p) {
 }
 
 // True when every ordered pair of distinct nodes connected on the given interface of the target,
-// where ifname_of(node) says which interface that is.
+// where ifname_of(node) says which interface that is. A node that sent no probes (its results are missing)
+// or was probed by nobody (it left: its probes were dropped) says nothing either way: its pairs are skipped.
 template <typename F>
 bool all_pairs_ok(const ClusterView& v, const std::map<Key, const MeshProbe*>& idx, F ifname_of) {
+  std::set<int> senders, targets;
+  for (const auto& [key, probe] : idx) senders.insert(std::get<0>(key)), targets.insert(std::get<1>(key));
   for (size_t i = 0; i < v.nodes.size(); ++i)
     for (size_t j = 0; j < v.nodes.size(); ++j) {
-      if (i == j) continue;
+      if (i == j || !senders.count(static_cast<int>(i)) || !targets.count(static_cast<int>(j))) continue;
       auto it = idx.find(Key{static_cast<int>(i), static_cast<int>(j), ifname_of(j)});
       if (it == idx.end() || !it->second->ok) return false;
     }

@@ -1,0 +1,203 @@
+// The store's defences: the client proves first (no proof for strangers), an impostor master is refused, an
+// empty token is refused, caps on not-yet-authenticated connections keep real nodes served, the event log is
+// rate-limited, and the master listens only on the address it was given.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "rendezvous/event_log_limiter.h"
+#include "rendezvous/open_store.h"
+#include "rendezvous/tcp_test_util.h"
+
+namespace dd::rendezvous::testing {
+namespace {
+
+// A raw connection to 127.0.0.1:port from the source address src (any 127/8 address is local).
+int raw_connect_from(const char* src, uint16_t port, const char* dst = "127.0.0.1") {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  ::inet_pton(AF_INET, src, &a.sin_addr);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  a.sin_port = htons(port);
+  ::inet_pton(AF_INET, dst, &a.sin_addr);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  return fd;
+}
+
+wire::Message read_message(int fd) {
+  wire::FrameReader r;
+  char buf[4096];
+  for (wire::Parsed p = r.next();; p = r.next()) {
+    if (p.state == wire::Parsed::kFrame) return p.message;
+    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) return wire::Message{};
+    r.feed(buf, static_cast<size_t>(n));
+  }
+}
+
+void send_message(int fd, const wire::Message& m) {
+  std::string f = wire::encode(m);
+  ASSERT_EQ(::send(fd, f.data(), f.size(), MSG_NOSIGNAL), static_cast<ssize_t>(f.size()));
+}
+
+wire::Message hello() {
+  wire::Message h;
+  h.op = wire::Op::kHello;
+  h.nonce = std::string(32, 'c');
+  return h;
+}
+
+TEST(StoreSecurity, StrangerNeverSeesAProof) {
+  auto s = serve();
+  int fd = raw_connect(s->port());
+  ASSERT_GE(fd, 0);
+  send_message(fd, hello());
+  wire::Message ch = read_message(fd);
+  ASSERT_EQ(ch.op, wire::Op::kChallenge);
+  EXPECT_TRUE(ch.proof.empty());  // nothing to test token guesses against offline
+  wire::Message auth;
+  auth.op = wire::Op::kAuth;
+  auth.proof = client_proof("a guess", hello().nonce, ch.nonce);
+  send_message(fd, auth);
+  wire::Message res = read_message(fd);
+  EXPECT_EQ(res.op, wire::Op::kAuthResult);
+  EXPECT_EQ(res.number, 0);
+  EXPECT_TRUE(res.proof.empty());
+  EXPECT_TRUE(closed_by_server(fd));
+  ::close(fd);
+}
+
+// A master that accepts anyone but does not know the token: the client must not trust it.
+TEST(StoreSecurity, ImpostorMasterIsRefused) {
+  int lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(lfd, 4), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
+  std::thread impostor([lfd] {
+    int fd = ::accept(lfd, nullptr, nullptr);
+    if (fd < 0) return;
+    read_message(fd);
+    wire::Message ch;
+    ch.op = wire::Op::kChallenge;
+    ch.nonce = std::string(32, 's');
+    send_message(fd, ch);
+    read_message(fd);
+    wire::Message ok;
+    ok.op = wire::Op::kAuthResult;
+    ok.number = 1;
+    ok.proof = std::string(32, 'x');
+    send_message(fd, ok);
+    read_message(fd);  // until the client hangs up
+    ::close(fd);
+  });
+  auto c = TcpStoreClient::connect({"127.0.0.1", ntohs(a.sin_port)}, kToken, deadline_in(5s));
+  impostor.join();
+  ::close(lfd);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().kind, ErrorKind::auth);
+  EXPECT_NE(c.error().what.find("not this job's master"), std::string::npos) << c.error().what;
+}
+
+TEST(StoreSecurity, EmptyTokenIsRefused) {
+  ServerOptions so;
+  so.bind_host = "127.0.0.1";
+  auto s = TcpStoreServer::start(so);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().what.find("empty job token"), std::string::npos) << s.error().what;
+  auto real = serve();
+  auto c = TcpStoreClient::connect({"127.0.0.1", real->port()}, "", deadline_in(2s));
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.error().what.find("DISTDOCTOR_TOKEN"), std::string::npos) << c.error().what;
+  EXPECT_EQ(real->stats().accepted, 0u);  // refused before any connect
+}
+
+TEST(StoreSecurity, IdleStrangersFromOneAddressAreCapped) {
+  ServerOptions so;
+  so.max_pending_per_peer = 4;
+  auto s = serve(so);
+  std::vector<int> idle;
+  for (int i = 0; i < 12; ++i) idle.push_back(raw_connect_from("127.0.0.3", s->port()));
+  int closed = 0;
+  for (int fd : idle) {
+    ASSERT_GE(fd, 0);
+    timeval tv{0, 300000};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    closed += closed_by_server(fd) ? 1 : 0;
+  }
+  EXPECT_EQ(closed, 8);           // the four first ones wait for their handshake; the others were refused
+  auto real = client(s->port());  // a real node from another address is served
+  ASSERT_TRUE(real);
+  EXPECT_TRUE(real->set("k", "v", deadline_in(2s)).ok());
+  EXPECT_EQ(s->stats().refused_cap, 8u);
+  EXPECT_TRUE(log_has(*s, "not authenticated yet (the cap per address)"));
+  for (int fd : idle) ::close(fd);
+}
+
+TEST(StoreSecurity, OldestStrangerMakesRoomForANewcomer) {
+  ServerOptions so;
+  so.max_pending = 8;
+  auto s = serve(so);
+  std::vector<int> idle;
+  for (int i = 0; i < 20; ++i) {
+    std::string src = "127.0.1." + std::to_string(10 + i);
+    idle.push_back(raw_connect_from(src.c_str(), s->port()));
+    ASSERT_GE(idle.back(), 0);
+  }
+  auto real = client(s->port());  // authenticates in well under the handshake deadline
+  ASSERT_TRUE(real);
+  EXPECT_TRUE(real->set("k", "v", deadline_in(2s)).ok());
+  EXPECT_TRUE(closed_by_server(idle.front()));  // the oldest went first
+  EXPECT_GE(s->stats().refused_cap, 13u);
+  for (int fd : idle) ::close(fd);
+}
+
+TEST(StoreSecurity, ConnectionEventsAreRateLimited) {
+  EventLogLimiter limiter(3, std::chrono::milliseconds(1000));
+  Clock::time_point t0 = Clock::now();
+  size_t logged = 0;
+  for (int i = 0; i < 50; ++i) logged += limiter.admit("dropped " + std::to_string(i), t0).size();
+  EXPECT_EQ(logged, 3u);
+  auto next = limiter.admit("dropped later", t0 + std::chrono::milliseconds(1500));
+  ASSERT_EQ(next.size(), 2u);
+  EXPECT_NE(next[0].find("47 more connection events not logged"), std::string::npos) << next[0];
+  EXPECT_EQ(next[1], "dropped later");
+}
+
+TEST(StoreSecurity, MasterListensOnlyOnItsAddress) {
+  std::string token = generate_token();
+  OpenOptions quiet;
+  quiet.server_log = [](const std::string&) {};
+  auto m = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s), quiet);
+  ASSERT_TRUE(m.ok()) << m.error().message();
+  EXPECT_TRUE(m->listen_note.empty());
+  EXPECT_EQ(raw_connect_from("127.0.0.1", m->port, "127.0.0.2"), -1);  // not on every address
+  EXPECT_TRUE(open_store(m->url, token, StoreRole::kClient, deadline_in(2s)).ok());
+  OpenOptions all = quiet;
+  all.listen_all = true;
+  auto every = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s), all);
+  ASSERT_TRUE(every.ok()) << every.error().message();
+  int fd = raw_connect_from("127.0.0.1", every->port, "127.0.0.2");
+  EXPECT_GE(fd, 0);
+  if (fd >= 0) ::close(fd);
+  // An address this machine does not have (NAT, a service address): every address, said in a note.
+  auto nat = open_store("198.18.250.250:0", token, StoreRole::kMaster, deadline_in(5s), quiet);
+  ASSERT_TRUE(nat.ok()) << nat.error().message();
+  EXPECT_NE(nat->listen_note.find("not an address of this machine"), std::string::npos) << nat->listen_note;
+}
+
+}  // namespace
+}  // namespace dd::rendezvous::testing
