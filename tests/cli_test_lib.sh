@@ -1,6 +1,7 @@
 # Shared by the CLI shell tests: a temporary directory $T (removed on exit), a failure count, and checks of
 # one command's exit code and output. Source it after setting BIN; end the test with cli_finish NAME.
 T=$(mktemp -d "${TMPDIR:-/tmp}/dd_cli_test.XXXXXX")
+export TMPDIR="$T"  # what the tool writes there goes with it
 trap 'rm -rf "$T"' EXIT
 fails=0
 check() {  # description, expected rc, command...: stdout to $T/out, stderr to $T/err

@@ -36,7 +36,11 @@ echo "ok: healthy 4-node cluster"
 nl_start 0 node0 p0 -- "$BIN" check --nnodes 3 --timeout 20
 for _ in $(seq 50); do grep -q -- "DISTDOCTOR_TOKEN=" "$NL_DIR/p0.err" 2>/dev/null && break; sleep 0.1; done
 CMD=$(grep -o -- '--master [^ ]*' "$NL_DIR/p0.err")
-TOKEN=$(grep -o -- 'DISTDOCTOR_TOKEN=[^ ]*' "$NL_DIR/p0.err" | cut -d= -f2)
+# stderr is a file here, not a terminal: the token is not printed but put in a file only this user can read.
+TFILE=$(grep -o -- 'The job token is in [^ ]*' "$NL_DIR/p0.err" | cut -d' ' -f6)
+TOKEN=$(cat "$TFILE" 2>/dev/null)
+[ "$(stat -c %a "$TFILE" 2>/dev/null)" = 600 ] || { echo "FAIL: token file $TFILE is not mode 600"; exit 1; }
+if grep -q -- "$TOKEN" "$NL_DIR/p0.err"; then echo "FAIL: token printed to a stderr that is a file"; exit 1; fi
 [ -n "$CMD" ] && [ -n "$TOKEN" ] || { echo "FAIL: master printed no command"; cat "$NL_DIR/p0.err"; exit 1; }
 nl_start 1 node1 p1 -- env DISTDOCTOR_TOKEN="$TOKEN" "$BIN" check --nnodes 3 $CMD --node-rank 1 --json
 nl_start 2 node2 p2 -- env DISTDOCTOR_TOKEN="$TOKEN" NCCL_SOCKET_IFNAME=eth1 "$BIN" check --nnodes 3 $CMD --node-rank 2

@@ -9,6 +9,7 @@ NL_HUB="${NL_ID}h"
 NL_NODES=()
 NL_PIDS=()
 NL_DIR="$(mktemp -d "${TMPDIR:-/tmp}/${NL_ID}.XXXX")"
+export TMPDIR="$NL_DIR"  # what the tool writes there (token files of a by-hand master) goes with it
 trap 'rm -rf "$NL_DIR"' EXIT  # nl_setup replaces this with nl_cleanup
 
 nl_require() {

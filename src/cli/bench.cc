@@ -16,6 +16,7 @@
 #include "comm/check_pass.h"
 #include "comm/engine.h"
 #include "comm/worker.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "probe/collect.h"
 #include "probe/self_probe.h"
@@ -45,7 +46,7 @@ int run_as_worker(const BenchArgs& a) {
 
 int render(report::Report& r, bool json, std::ostream& out) {
   if (json) {
-    out << json_text(report::render_json(r), 2) << "\n";
+    out << output_json(report::render_json(r)) << "\n";
   } else {
     report::TextOptions to;
     to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
@@ -210,7 +211,7 @@ int run_bench_command(const BenchArgs& a) {
     nlohmann::json rep = report::render_json(r);
     j["verdict"] = rep.value("verdict", "");
     j["findings"] = rep.value("findings", nlohmann::json::array());
-    std::cout << json_text(j, 2) << "\n";
+    std::cout << output_json(j) << "\n";
     return r.exit_code();
   }
   std::cout << "\n";

@@ -14,6 +14,7 @@
 #include "comm/check_pass.h"
 #include "comm/cross_node.h"
 #include "comm/engine.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "probe/collect.h"
 #include "probe/env_probe.h"
@@ -198,7 +199,7 @@ int run_node(const CheckArgs& a, const probe::EnvMap& env) {
     r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
   r.facts = facts;
   if (a.json) {
-    std::cout << json_text(report::render_json(r), 2) << "\n";
+    std::cout << output_json(report::render_json(r)) << "\n";
   } else {
     report::TextOptions to;
     to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);

@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/verbatim_args.h"
 #include "comm/finding_docs.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "launch/failure_report.h"
 #include "logs/analyze.h"
@@ -45,7 +46,7 @@ void print_json(std::vector<report::Finding> findings) {
   report::Report r;
   r.title = "distdoctor explain";
   r.findings = std::move(findings);
-  std::cout << json_text(report::render_json(r), 2) << "\n";
+  std::cout << output_json(report::render_json(r)) << "\n";
 }
 
 int print_list(const std::vector<rules::FindingDoc>& docs, const logs::Catalogue& cat, bool json) {
@@ -53,7 +54,7 @@ int print_list(const std::vector<rules::FindingDoc>& docs, const logs::Catalogue
   for (const auto& d : docs) ids.push_back({{"id", d.id}, {"title", d.title}});
   for (const auto& e : cat.entries()) ids.push_back({{"id", e.id}, {"title", e.title}});
   if (json) {
-    std::cout << json_text(nlohmann::json{{"ids", ids}}, 2) << "\n";
+    std::cout << output_json(nlohmann::json{{"ids", ids}}) << "\n";
     return report::kExitPass;
   }
   for (const auto& x : ids)

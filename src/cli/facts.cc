@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "probe/collect.h"
 #include "probe/facts_summary.h"
@@ -22,7 +23,7 @@ struct FactsOptions {
 int run_facts(const FactsOptions& opt) {
   probe::NodeFacts f = probe::collect_node_facts(opt.probe);
   if (opt.json) {
-    std::cout << json_text(nlohmann::json(f), 2) << "\n";
+    std::cout << output_json(nlohmann::json(f)) << "\n";
     return report::kExitPass;
   }
   probe::print_facts_summary(f, std::cout);

@@ -1,5 +1,5 @@
 // `distdoctor logs PATH...`: read NCCL/framework logs (files, directories, .gz, "-") and report what went
-// wrong. What comes from the logs is shown through printable(): no raw control bytes reach the terminal.
+// wrong. What comes from the logs goes through shown(): secrets redacted, no raw control bytes.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "cli/verbatim_args.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "logs/analyze.h"
 #include "probe/tool_env.h"
@@ -28,30 +29,30 @@ struct LogsCommandOptions {
 
 // The first n bytes of a log line (cut on a UTF-8 boundary), made printable.
 std::string short_line(const std::string& s, size_t n) {
-  if (s.size() <= n) return printable(s);
+  if (s.size() <= n) return shown(s);
   while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return printable(s.substr(0, n)) + "…";
+  return shown(s.substr(0, n)) + "…";
 }
 
 // One row per file, then the files with NCCL output but no Init COMPLETE.
 void print_files(const logs::LogsResult& r, const LogsCommandOptions& a, std::ostream& out) {
   out << "\nfiles\n";
-  size_t shown = 0;
+  size_t rows = 0;
   for (const auto& f : r.files) {
-    if (shown++ == a.max_rows) {
+    if (rows++ == a.max_rows) {
       out << fmt::format("  … {} more files (--json lists all)\n", r.files.size() - a.max_rows);
       break;
     }
-    out << fmt::format("  {}  {} lines, {} NCCL, Init COMPLETE {}{}\n      last: {}\n", printable(f.path),
+    out << fmt::format("  {}  {} lines, {} NCCL, Init COMPLETE {}{}\n      last: {}\n", shown(f.path),
                        f.lines, f.nccl_lines, f.init_complete,
-                       f.error.empty() ? "" : "  (" + printable(f.error) + ")", short_line(f.last_line, 150));
+                       f.error.empty() ? "" : "  (" + shown(f.error) + ")", short_line(f.last_line, 150));
   }
   std::vector<std::string> lacking;
   for (const auto& f : r.files)
     if (f.init_complete == 0 && !f.processes.empty()) lacking.push_back(f.path);  // not a bare banner
   if (!lacking.empty()) {
     out << fmt::format("  files with NCCL output but no \"Init COMPLETE\" ({}):", lacking.size());
-    for (size_t i = 0; i < lacking.size() && i < a.max_rows; ++i) out << " " << printable(lacking[i]);
+    for (size_t i = 0; i < lacking.size() && i < a.max_rows; ++i) out << " " << shown(lacking[i]);
     out << "\n";
   }
 }
@@ -59,25 +60,25 @@ void print_files(const logs::LogsResult& r, const LogsCommandOptions& a, std::os
 // Three lines per NCCL process: device and versions, bootstrap and network, channels and init.
 void print_ranks(const logs::LogsResult& r, const LogsCommandOptions& a, std::ostream& out) {
   if (!r.processes.empty()) out << "\nranks (NCCL processes)\n";
-  size_t shown = 0;
+  size_t rows = 0;
   for (const auto& p : r.processes) {
-    if (shown++ == a.max_rows) {
+    if (rows++ == a.max_rows) {
       out << fmt::format("  … {} more processes (--json lists all)\n", r.processes.size() - a.max_rows);
       break;
     }
     std::string ch;
     for (const auto& [t, n] : p.channel_transports)
-      ch += fmt::format("{}{}x{}", ch.empty() ? "" : " ", printable(t), n);
+      ch += fmt::format("{}{}x{}", ch.empty() ? "" : " ", shown(t), n);
     std::string devs;
     for (size_t i = 0; i < p.net_devices.size() && i < 4; ++i)
-      devs += (i ? " " : "") + printable(p.net_devices[i]);
+      devs += (i ? " " : "") + shown(p.net_devices[i]);
     if (p.net_devices.size() > 4) devs += " …";
-    out << fmt::format("  {}  dev {}  NCCL {}  driver {}\n", printable(p.label()), p.cuda_dev,
-                       p.nccl_version.empty() ? "?" : printable(p.nccl_version), p.cuda_driver);
+    out << fmt::format("  {}  dev {}  NCCL {}  driver {}\n", shown(p.label()), p.cuda_dev,
+                       p.nccl_version.empty() ? "?" : shown(p.nccl_version), p.cuda_driver);
     out << fmt::format("      bootstrap {} {}  net {}{}  plugin {}  GDR {}\n",
-                       p.bootstrap_if.empty() ? "?" : printable(p.bootstrap_if), printable(p.bootstrap_ip),
-                       p.network.empty() ? "?" : printable(p.network), devs.empty() ? "" : " [" + devs + "]",
-                       p.net_plugin.empty() ? "?" : printable(p.net_plugin),
+                       p.bootstrap_if.empty() ? "?" : shown(p.bootstrap_if), shown(p.bootstrap_ip),
+                       p.network.empty() ? "?" : shown(p.network), devs.empty() ? "" : " [" + devs + "]",
+                       p.net_plugin.empty() ? "?" : shown(p.net_plugin),
                        p.gdr < 0 ? "?"
                        : p.gdr   ? "on"
                                  : "off");
@@ -92,7 +93,7 @@ void print_collectives(const logs::LogsResult& r, std::ostream& out) {
   std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> ops;
   for (const auto& p : r.processes)
     for (const auto& [op, n] : p.coll_counts)
-      ops[printable(op)].emplace_back(p.rank >= 0 ? std::to_string(p.rank) : printable(p.label()), n);
+      ops[shown(op)].emplace_back(p.rank >= 0 ? std::to_string(p.rank) : shown(p.label()), n);
   if (!ops.empty()) {
     out << "\ncollectives (NCCL_DEBUG_SUBSYS=COLL), calls per rank\n";
     for (const auto& [op, v] : ops) {
@@ -116,8 +117,8 @@ void print_nothing_read(const logs::LogsResult& r) {
             << (r.files.empty() && r.input_errors.empty() ? "no files found under the given paths"
                                                           : "none of the inputs could be read")
             << "\n";
-  for (const auto& e : r.input_errors) std::cerr << "  " << printable(e) << "\n";
-  for (const auto& f : r.files) std::cerr << "  " << printable(f.path) << ": " << printable(f.error) << "\n";
+  for (const auto& e : r.input_errors) std::cerr << "  " << shown(e) << "\n";
+  for (const auto& f : r.files) std::cerr << "  " << shown(f.path) << ": " << shown(f.error) << "\n";
 }
 
 int run_logs(const LogsCommandOptions& opt) {
@@ -143,7 +144,7 @@ int run_logs(const LogsCommandOptions& opt) {
     rep.facts = logs::logs_facts_json(r);
     auto j = report::render_json(rep);
     if (nothing_read) j["verdict"] = "could not run";
-    std::cout << json_text(j, 2) << "\n";
+    std::cout << output_json(j) << "\n";
   } else {
     report::TextOptions to;
     to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);

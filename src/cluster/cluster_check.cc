@@ -11,6 +11,8 @@
 #include "cluster/join.h"
 #include "cluster/mesh.h"
 #include "cluster/session.h"
+#include "cluster/token_handoff.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "probe/tool_env.h"
 #include "rendezvous/auth.h"
@@ -30,7 +32,7 @@ void print(const report::Report& r, const CheckArgs& args, const nlohmann::json&
   if (args.json) {
     auto j = report::render_json(r);
     j["facts"] = facts;
-    std::cout << json_text(j, 2) << "\n";
+    std::cout << output_json(j) << "\n";
   } else {
     report::TextOptions to;
     to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
@@ -41,7 +43,7 @@ void print(const report::Report& r, const CheckArgs& args, const nlohmann::json&
 }
 
 int cannot_run(const std::string& msg) {
-  std::cerr << "distdoctor check: " << printable(msg) << "\n";
+  std::cerr << "distdoctor check: " << shown(msg) << "\n";
   return report::kExitCannotRun;
 }
 
@@ -51,16 +53,17 @@ std::string process_title(const JobSpec& spec) {
 
 // By hand, the first node prints the command every other node runs.
 std::string announce_master(const CheckArgs& args, const probe::NodeFacts& facts, int port,
-                            const std::string& token) {
+                            const TokenChoice& token) {
   const ClusterArgs& c = args.cluster;
   std::string master = fmt::format("{}:{}", pick_advertise_addr(facts), port);
+  TokenHandoff h = hand_off_token(token.token, token.generated, ::isatty(STDERR_FILENO) == 1);
   std::cerr << fmt::format(
-      "distdoctor: master of a {}-node check listening on {} (timeout {:.0f} s).\n"
+      "distdoctor: master of a {}-node check listening on {} (timeout {:.0f} s).\n{}"
       "Run on every other node (node rank 1 .. {}; the token goes in the environment, where `ps` does not "
-      "show "
-      "it):\n\n"
-      "  DISTDOCTOR_TOKEN={} distdoctor check --nnodes {} --master {} --node-rank R\n\n",
-      c.nnodes, master, c.timeout_s, c.nnodes - 1, token, c.nnodes, master);
+      "show it):\n\n"
+      "  {} distdoctor check --nnodes {} --master {} --node-rank R\n\n",
+      c.nnodes, master, c.timeout_s, h.where.empty() ? "" : h.where + "\n", c.nnodes - 1, h.assignment,
+      c.nnodes, master);
   return master;
 }
 
@@ -80,7 +83,7 @@ JoinConfig make_join_config(const CheckArgs& args, const ClusterPlan& plan, cons
   cfg.expected_hosts = spec.expected_hosts;
   cfg.args = &args;
   if (spec.rank == 0)
-    cfg.progress = [](const std::string& line) { std::cerr << "distdoctor: " << printable(line) << "\n"; };
+    cfg.progress = [](const std::string& line) { std::cerr << "distdoctor: " << shown(line) << "\n"; };
   return cfg;
 }
 
@@ -151,8 +154,7 @@ int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const prob
   }
   cfg.notes = std::move(notes);
   cfg.cleanup = etcd;
-  cfg.master_desc =
-      spec.print_command ? announce_master(args, facts, opened->port, tok->token) : spec.store_url;
+  cfg.master_desc = spec.print_command ? announce_master(args, facts, opened->port, *tok) : spec.store_url;
   JoinOutcome o = run_join(*opened->store, cfg);
   if (mesh) mesh->stop();
   return print_outcome(o, args, spec);

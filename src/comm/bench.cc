@@ -11,6 +11,7 @@
 #include "comm/run_setup.h"
 #include "comm/svg_plot.h"
 #include "comm/units.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 
 namespace dd::comm {
@@ -128,8 +129,8 @@ std::vector<Finding> link_findings(const RunOutcome& run, const LinkLimit& link)
 void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream& out) {
   const auto& run = r.run;
   out << "# distdoctor bench: " << run.world << " ranks, " << dtype_name(b.dtype) << ", warmup " << b.warmup
-      << ", iters " << b.iters << (run.library.empty() ? "" : ", " + printable(run.library)) << "\n";
-  if (r.link.gbps > 0) out << "# link: " << printable(r.link.description) << "\n";
+      << ", iters " << b.iters << (run.library.empty() ? "" : ", " + shown(run.library)) << "\n";
+  if (r.link.gbps > 0) out << "# link: " << shown(r.link.description) << "\n";
   std::map<std::pair<int, uint64_t>, std::pair<const OpOutcome*, const OpOutcome*>> rows;
   std::vector<std::pair<int, uint64_t>> order;
   for (const auto& o : run.ops) {
@@ -167,7 +168,7 @@ void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream
     out << line;
   }
   for (const auto& o : run.ops)
-    if (o.status == "failed") out << "# FAILED: " << op_label(o.req) << ": " << printable(o.error) << "\n";
+    if (o.status == "failed") out << "# FAILED: " << op_label(o.req) << ": " << shown(o.error) << "\n";
 }
 
 nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {

@@ -7,6 +7,7 @@
 #include "comm/comm_finding.h"
 #include "comm/run_dir.h"
 #include "comm/run_findings.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "rendezvous/open_store.h"
 

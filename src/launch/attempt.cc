@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <thread>
 
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "launch/attempt_agent.h"
-#include "launch/redact.h"
 #include "launch/stop_signals.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
@@ -198,8 +198,7 @@ void AttemptAgent::watch_loop() {
 AttemptRecord AttemptAgent::run() {
   AttemptRecord rec;
   rec.attempt = attempt_;
-  rec.command = joined().job.command;
-  for (auto& w : rec.command) w = redact_text(w);
+  rec.command = redact_argv(joined().job.command);
   if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
   if (start_workers() && !stop_) watch_loop();
   if (stop_) stop_workers();

@@ -5,9 +5,9 @@
 
 #include <thread>
 
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "launch/attempt_agent.h"
-#include "launch/redact.h"
 #include "launch/stop_signals.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-#include "launch/redact.h"
+#include "common/redact.h"
 #include "launch/report_parts.h"
 #include "launch/worker_env.h"
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "launch/redact.h"
+#include "common/redact.h"
 #include "launch/report_parts.h"
 
 namespace dd::launch::parts {

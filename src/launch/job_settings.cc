@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "cluster/job_spec.h"
-#include "launch/redact.h"
+#include "common/redact.h"
 #include "launch/worker_env.h"
 
 namespace dd::launch {

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "cluster/advertise.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "launch/attempt.h"
 #include "launch/failure_report.h"
@@ -24,7 +25,7 @@ namespace {
 constexpr const char* kWho = "distdoctor launch: ";
 
 int launch_cannot_run(const std::string& msg) {
-  std::cerr << kWho << printable(msg) << "\n";
+  std::cerr << kWho << shown(msg) << "\n";
   return report::kExitCannotRun;
 }
 
@@ -33,7 +34,7 @@ void print_report(const report::Report& r, bool json, const nlohmann::json& extr
   if (json) {
     auto j = report::render_json(r);
     for (auto& [k, v] : extra.items()) j[k] = v;
-    out << json_text(j, 2) << "\n";
+    out << output_json(j) << "\n";
   } else {
     report::TextOptions to;
     to.color =

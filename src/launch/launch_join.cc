@@ -2,12 +2,14 @@
 #include "launch/launch_join.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <iostream>
 #include <thread>
 
 #include "cluster/advertise.h"
 #include "cluster/join.h"
+#include "cluster/token_handoff.h"
 #include "common/safe_text.h"
 #include "launch/stop_signals.h"
 #include "rendezvous/memory_store.h"
@@ -29,13 +31,13 @@ std::string shell_quote(const std::string& w) {
   return q + "'";
 }
 
-std::string paste_command(const JoinInput& in, const std::string& master, const std::string& token,
+std::string paste_command(const JoinInput& in, const std::string& master, const std::string& assignment,
                           int node_rank) {
   const LaunchArgs& a = in.args;
   std::string exe = in.self.executable.empty() ? "distdoctor" : in.self.executable;
-  std::string cmd = fmt::format("DISTDOCTOR_TOKEN={} {} launch --nnodes {} --node-rank {} --master {}", token,
-                                shell_quote(exe), a.cluster.nnodes,
-                                node_rank < 0 ? std::string("R") : std::to_string(node_rank), master);
+  std::string cmd =
+      fmt::format("{} {} launch --nnodes {} --node-rank {} --master {}", assignment, shell_quote(exe),
+                  a.cluster.nnodes, node_rank < 0 ? std::string("R") : std::to_string(node_rank), master);
   cmd += " --nproc-per-node " + shell_quote(a.nproc);
   if (a.log_dir != LaunchArgs{}.log_dir) cmd += " --log-dir " + shell_quote(a.log_dir);
   if (a.tee != LaunchArgs{}.tee) cmd += " --tee " + shell_quote(a.tee);
@@ -52,14 +54,16 @@ Finding join_failure(const std::string& what, const Error& e, const std::string&
 
 void announce(const JoinInput& in, const JoinedNodes& j, int port) {
   std::string master = fmt::format("{}:{}", cluster::pick_advertise_addr(in.facts), port);
+  const cluster::TokenHandoff h =
+      cluster::hand_off_token(j.token.token, j.token.generated, ::isatty(STDERR_FILENO) == 1);
   std::string out = fmt::format(
       "distdoctor launch: node rank 0 of {}, job {}, waiting on {} (timeout {:.0f} s).\n"
-      "Start the other nodes with:\n\n",
-      j.nnodes, j.job.job_id, master, in.args.cluster.timeout_s);
+      "{}Start the other nodes with:\n\n",
+      j.nnodes, j.job.job_id, master, in.args.cluster.timeout_s, h.where.empty() ? "" : h.where + "\n");
   if (j.nnodes <= 4)
-    for (int r = 1; r < j.nnodes; ++r) out += "  " + paste_command(in, master, j.token.token, r) + "\n";
+    for (int r = 1; r < j.nnodes; ++r) out += "  " + paste_command(in, master, h.assignment, r) + "\n";
   else
-    out += "  " + paste_command(in, master, j.token.token, -1) + "\n  (R = 1 .. " +
+    out += "  " + paste_command(in, master, h.assignment, -1) + "\n  (R = 1 .. " +
            std::to_string(j.nnodes - 1) + ", one per node)\n";
   std::cerr << out << "\n" << std::flush;
 }

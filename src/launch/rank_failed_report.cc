@@ -5,7 +5,7 @@
 
 #include <csignal>
 
-#include "launch/redact.h"
+#include "common/redact.h"
 #include "launch/report_parts.h"
 #include "logs/python_traceback.h"
 

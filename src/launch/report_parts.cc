@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "cluster/join.h"
-#include "launch/redact.h"
+#include "common/redact.h"
 
 namespace dd::launch::parts {
 
@@ -66,12 +66,7 @@ std::string last_line(const RankRecord& r) {
 // quoted for the shell where it holds spaces or quotes.
 std::string command_text(const std::vector<std::string>& argv) {
   std::string out;
-  bool secret_next = false;
-  for (const auto& arg : argv) {
-    std::string shown = secret_next ? kRedacted : redact_text(arg);
-    const size_t dashes = arg.find_first_not_of('-');
-    secret_next = dashes > 0 && dashes != std::string::npos && arg.find('=') == std::string::npos &&
-                  is_secret_name(arg.substr(dashes));
+  for (std::string shown : redact_argv(argv)) {
     if (shown.empty() || shown.find_first_of(" \t\n'\"$\\") != std::string::npos) {
       std::string q = "'";
       for (char c : shown) q += c == '\'' ? std::string("'\\''") : std::string(1, c);

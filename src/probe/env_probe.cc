@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "common/redact.h"
+
 extern char** environ;
 
 namespace dd::probe {
@@ -21,8 +23,7 @@ EnvMap read_environment() {
 }
 
 bool env_name_wanted(const std::string& name) {
-  for (const char* bad : {"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL"})
-    if (name.find(bad) != std::string::npos) return false;
+  if (is_secret_name(name)) return false;
   static constexpr std::array<const char*, 11> kPrefixes = {"NCCL_", "CUDA_",   "GLOO_",        "UCX_",
                                                             "OMPI_", "NVIDIA_", "TORCH_",       "SLURM_",
                                                             "PMI_",  "PMIX_",   "TORCHELASTIC_"};
@@ -39,7 +40,7 @@ bool env_name_wanted(const std::string& name) {
 EnvMap filter_env(const EnvMap& all) {
   EnvMap out;
   for (const auto& [k, v] : all)
-    if (env_name_wanted(k)) out.emplace(k, v);
+    if (env_name_wanted(k)) out.emplace(k, redact_value(k, v));  // URL passwords too
   return out;
 }
 

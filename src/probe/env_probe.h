@@ -12,7 +12,7 @@ using EnvMap = std::map<std::string, std::string>;
 EnvMap read_environment();
 
 // NCCL_*, CUDA_*, GLOO_*, UCX_*, OMPI_*, NVIDIA_*, TORCH_*, SLURM_*, PMI_*, PMIX_*, launcher variables,
-// LD_LIBRARY_PATH, PYTHONPATH; never a name containing TOKEN, SECRET, PASSWORD or KEY.
+// LD_LIBRARY_PATH, PYTHONPATH; never a secret name (is_secret_name); URL passwords in values redacted.
 bool env_name_wanted(const std::string& name);
 EnvMap filter_env(const EnvMap& all);
 

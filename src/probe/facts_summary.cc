@@ -1,16 +1,17 @@
 // Text rendering of the facts, one section per probe, matrices laid out like nvidia-smi topo. Every string
-// read from the machine (env values, hostnames, paths, sysfs files) goes out through printable().
+// read from the machine (env values, hostnames, paths, sysfs files) goes out through shown().
 #include "probe/facts_summary.h"
 
 #include <fmt/format.h>
 
+#include "common/redact.h"
 #include "common/safe_text.h"
 
 namespace dd::probe {
 namespace {
 
 // A string read from the machine, made safe for a terminal.
-std::string p(const std::string& s) { return printable(s); }
+std::string p(const std::string& s) { return shown(s); }
 
 std::string num(int64_t v) { return v < 0 ? "?" : std::to_string(v); }
 

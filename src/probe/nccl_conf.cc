@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "common/redact.h"
 #include "probe/nccl_probe.h"
 
 namespace dd::probe {
@@ -34,7 +35,7 @@ std::map<std::string, EnvSetting> nccl_settings(const Fs& fs, const EnvMap& env,
                                                 std::vector<std::string>* errors) {
   std::map<std::string, EnvSetting> out;
   for (const auto& [k, v] : env)
-    if (k.rfind("NCCL_", 0) == 0) out[k] = EnvSetting{v, "env"};
+    if (k.rfind("NCCL_", 0) == 0) out[k] = EnvSetting{redact_value(k, v), "env"};
   std::vector<std::string> files;
   std::string user = env_get(env, "NCCL_CONF_FILE");
   if (!user.empty())
@@ -53,7 +54,7 @@ std::map<std::string, EnvSetting> nccl_settings(const Fs& fs, const EnvMap& env,
       errors->push_back(fmt::format("nccl: {} is larger than {} MiB; only its first {} MiB were read", file,
                                     kMaxConfigBytes >> 20, kMaxConfigBytes >> 20));
     for (const auto& [k, v] : parse_nccl_conf(text->text))
-      if (k.rfind("NCCL_", 0) == 0 && !out.count(k)) out[k] = EnvSetting{v, file};
+      if (k.rfind("NCCL_", 0) == 0 && !out.count(k)) out[k] = EnvSetting{redact_value(k, v), file};
   }
   return out;
 }

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "common/redact.h"
+
 namespace dd::process {
 namespace tail_detail {  // named, not anonymous: OutputTail::State derives from it
 
@@ -53,9 +55,9 @@ void write_fully(int fd, std::string_view data) {
 // One whole line of st: into the echo buffer and the ring of last lines (reusing the oldest string).
 void take_line(std::string_view line, std::deque<std::string>& lines, size_t keep, const std::string* prefix,
                std::string& echo) {
-  if (prefix) {
+  if (prefix) {  // the terminal gets secrets redacted; the worker's log file keeps every byte
     echo += *prefix;
-    echo += line;
+    echo += redact_text(std::string(line));
     echo += '\n';
   }
   if (keep == 0) return;

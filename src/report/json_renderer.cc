@@ -1,4 +1,5 @@
-// JSON renderer: {"verdict", "findings", "facts"} as documented for --json.
+// JSON renderer: {"verdict", "findings", "facts"} as documented for --json (written by output_json, which
+// redacts secrets).
 #include "report/report.h"
 
 namespace dd::report {

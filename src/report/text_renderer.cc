@@ -1,12 +1,13 @@
 // Text renderer: findings grouped by area, one line each with a mark, the fix under warn/fail, a verdict
 // line. Every string of a finding may hold bytes from outside (env values, hostnames, log lines): they go
-// out through printable(), so no control character or escape sequence reaches the terminal.
+// out through shown(), so no control character or escape sequence reaches the terminal.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <map>
 #include <set>
 
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "report/report.h"
 
@@ -42,7 +43,7 @@ std::string mark(Severity s, const Style& st) {
 
 // Names the node only when the report spans several nodes: a single-node report says which node in its title.
 std::string who(const Finding& f, bool many_nodes) {
-  std::string node = many_nodes ? printable(f.node) : "";
+  std::string node = many_nodes ? shown(f.node) : "";
   if (node.empty() && f.rank < 0) return "";
   if (f.rank < 0) return fmt::format(" ({})", node);
   if (node.empty()) return fmt::format(" (rank {})", f.rank);
@@ -53,8 +54,8 @@ std::string who(const Finding& f, bool many_nodes) {
 
 void render_text(const Report& r, std::ostream& out, const TextOptions& opt) {
   Style st{opt.color};
-  if (!r.title.empty()) out << st.c("1", printable(r.title)) << "\n";
-  for (const auto& n : r.notes) out << "  " << printable(n) << "\n";
+  if (!r.title.empty()) out << st.c("1", shown(r.title)) << "\n";
+  for (const auto& n : r.notes) out << "  " << shown(n) << "\n";
   // Keep areas in order of first appearance so the report follows the probe order.
   std::vector<std::string> order;
   std::map<std::string, std::vector<const Finding*>> by_area;
@@ -75,15 +76,14 @@ void render_text(const Report& r, std::ostream& out, const TextOptions& opt) {
       if (f->severity == Severity::ok && !opt.show_ok) continue;
       if (f->severity == Severity::info && !opt.show_info) continue;
       if (!header) {
-        out << "\n" << st.c("1", printable(a)) << "\n";
+        out << "\n" << st.c("1", shown(a)) << "\n";
         header = true;
       }
-      out << "  " << mark(f->severity, st) << " " << printable(f->title) << who(*f, many_nodes) << "  "
-          << st.c("2", printable(f->id)) << "\n";
+      out << "  " << mark(f->severity, st) << " " << shown(f->title) << who(*f, many_nodes) << "  "
+          << st.c("2", shown(f->id)) << "\n";
       if (f->severity >= Severity::warn) {
-        for (const auto& e : f->evidence)
-          out << "         " << st.c("2", "evidence: ") << printable(e) << "\n";
-        if (!f->fix.empty()) out << "         " << st.c("1", "fix: ") << printable(f->fix) << "\n";
+        for (const auto& e : f->evidence) out << "         " << st.c("2", "evidence: ") << shown(e) << "\n";
+        if (!f->fix.empty()) out << "         " << st.c("1", "fix: ") << shown(f->fix) << "\n";
       }
     }
   }

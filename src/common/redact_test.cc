@@ -1,9 +1,9 @@
 // Tests of secret redaction: secret names, URL passwords, NAME=VALUE pairs and --flag values in free text.
-#include "launch/redact.h"
+#include "common/redact.h"
 
 #include <gtest/gtest.h>
 
-namespace dd::launch {
+namespace dd {
 namespace {
 
 TEST(Redact, SecretNamesAnyCase) {
@@ -83,4 +83,4 @@ TEST(Redact, TextEdgeCases) {
 }
 
 }  // namespace
-}  // namespace dd::launch
+}  // namespace dd

@@ -1,12 +1,14 @@
 // Secrets out of what launch prints or publishes: secret-named variables, URL passwords, secret query
 // parameters (tokens, credentials, signatures of pre-signed URLs), and secret-looking NAME=VALUE pairs and
 // --flag values in free text.
-#include "launch/redact.h"
+#include "common/redact.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace dd::launch {
+#include "common/safe_text.h"
+
+namespace dd {
 
 namespace {
 
@@ -109,12 +111,32 @@ std::string redact_query_secrets(const std::string& s) {
   return out + s.substr(i);
 }
 
+// A cheap superset of what redact_text changes: a URL or a secret word anywhere (case-insensitive). Most
+// lines (log output echoed by launch) have neither and are returned as they are.
+bool might_hold_secret(const std::string& s) {
+  static constexpr const char* kNeedles[] = {"://",  "token", "key",    "secret", "passw",
+                                             "cred", "auth",  "bearer", "sig"};
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = char(std::tolower(static_cast<unsigned char>(s[i])));
+    if (c != ':' && c != 't' && c != 'k' && c != 's' && c != 'p' && c != 'c' && c != 'a' && c != 'b')
+      continue;
+    for (const char* n : kNeedles) {
+      size_t k = 0;
+      while (n[k] && i + k < s.size() && char(std::tolower(static_cast<unsigned char>(s[i + k]))) == n[k])
+        ++k;
+      if (!n[k]) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool is_secret_name(const std::string& name) {
   std::string u = upper_of(name);
   // Token counts and tokenizers are not secrets ("MAX_NEW_TOKENS", "--tokenizer"): drop those words first.
-  for (const char* benign : {"TOKENIZ", "TOKENS"})
+  // Nor is InfiniBand's partition key (NCCL_IB_PKEY): a network setting a diagnosis needs to show.
+  for (const char* benign : {"TOKENIZ", "TOKENS", "PKEY"})
     for (size_t p; (p = u.find(benign)) != std::string::npos;) u.replace(p, std::string(benign).size(), "_");
   for (const char* word : {"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"})
     if (u.find(word) != std::string::npos) return true;
@@ -127,6 +149,7 @@ std::string redact_value(const std::string& name, const std::string& value) {
 }
 
 std::string redact_text(const std::string& text) {
+  if (!might_hold_secret(text)) return text;
   std::string out;
   bool secret_next = false;  // the previous word announced a secret ("--password", "Authorization:")
   size_t i = 0;
@@ -164,4 +187,42 @@ std::string redact_text(const std::string& text) {
   return out;
 }
 
-}  // namespace dd::launch
+std::vector<std::string> redact_argv(const std::vector<std::string>& argv) {
+  std::vector<std::string> out;
+  bool secret_next = false;
+  for (const auto& arg : argv) {
+    out.push_back(secret_next ? kRedacted : redact_text(arg));
+    secret_next = arg.find('=') == std::string::npos && is_secret_flag(arg);
+  }
+  return out;
+}
+
+void redact_json(nlohmann::json& j) {
+  if (j.is_string()) {
+    j = redact_text(j.get_ref<const std::string&>());
+  } else if (j.is_array()) {
+    bool all_strings = !j.empty();
+    for (const auto& e : j) all_strings = all_strings && e.is_string();
+    if (all_strings) {
+      j = redact_argv(j.get<std::vector<std::string>>());
+      return;
+    }
+    for (auto& e : j) redact_json(e);
+  } else if (j.is_object()) {
+    for (auto& [key, value] : j.items()) {
+      if (value.is_string() && is_secret_name(key) && !value.get_ref<const std::string&>().empty())
+        value = kRedacted;
+      else
+        redact_json(value);
+    }
+  }
+}
+
+std::string shown(std::string_view s) { return printable(redact_text(std::string(s))); }
+
+std::string output_json(nlohmann::json j, int indent) {
+  redact_json(j);
+  return json_text(j, indent);
+}
+
+}  // namespace dd

@@ -1,0 +1,17 @@
+// How node rank 0 hands a job token it generated to the person starting the other nodes: on a terminal it is
+// printed in the command to paste; when stderr is a file or a pipe (a batch log, readable by others and
+// kept), it goes to a new file only this user can read, and the command reads it from there.
+#pragma once
+#include <string>
+
+namespace dd::cluster {
+
+struct TokenHandoff {
+  std::string assignment;  // what the pasted command starts with: DISTDOCTOR_TOKEN=...
+  std::string where;       // a line saying where the token is when it is not printed ("" on a terminal)
+};
+
+// generated: this node made the token (else the user gave it and knows it: it is never printed).
+TokenHandoff hand_off_token(const std::string& token, bool generated, bool stderr_is_terminal);
+
+}  // namespace dd::cluster
