@@ -27,6 +27,7 @@ class Splitter {
 
   void feed(const char* p, size_t n) {
     st_.bytes += n;
+    sample_controls(p, std::min<size_t>(n, 64 * 1024));
     for (const char* q = p; (q = static_cast<const char*>(memchr(q, 0, p + n - q))) != nullptr; ++q)
       ++st_.nul_bytes;
     const char* end = p + n;
@@ -49,6 +50,12 @@ class Splitter {
       p = nl + 1;
     }
     keep_last();
+  }
+
+  // Past opt.binary_after bytes, mostly control bytes in the samples: binary data (/dev/zero on stdin, a
+  // core file), not a log. A log with a zero-filled hole from a crash (a few MiB) stays below that.
+  bool binary() const {
+    return opt_.binary_after > 0 && st_.bytes >= opt_.binary_after && control_ * 2 > sampled_;
   }
 
   void finish() {
@@ -78,7 +85,16 @@ class Splitter {
     last_ = {};
   }
 
+  void sample_controls(const char* p, size_t n) {
+    sampled_ += n;
+    for (size_t i = 0; i < n; ++i) {
+      const auto b = static_cast<unsigned char>(p[i]);
+      control_ += b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f' && b != '\v' && b != 0x1b;
+    }
+  }
+
   const ReadOptions& opt_;
+  uint64_t sampled_ = 0, control_ = 0;  // bytes looked at, control bytes among them
   const LineFn& fn_;
   ReadStats& st_;
   std::string pending_;
@@ -92,6 +108,11 @@ ssize_t read_full(int fd, char* buf, size_t n) {
     if (r < 0 && errno == EINTR) continue;
     return r;
   }
+}
+
+std::string binary_error(const ReadStats& st) {
+  return fmt::format("binary data, not a log: mostly control bytes in the first {} MiB; the rest was not read",
+                     st.bytes >> 20);
 }
 
 bool gzip_over_cap(uint64_t text_bytes, uint64_t compressed_bytes, const ReadOptions& opt) {
@@ -139,6 +160,10 @@ void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp,
       break;
     }
     sp.feed(out.data(), out.size() - zs.avail_out);
+    if (sp.binary()) {
+      st.error = binary_error(st);
+      break;
+    }
     if (ret == Z_STREAM_END) stream_end = true;
     if (gzip_over_cap(st.bytes, compressed_read - zs.avail_in, opt)) {
       st.gzip_capped = true;
@@ -183,6 +208,10 @@ ReadStats read_lines(const std::string& path, const ReadOptions& opt, const Line
   }
   while (r > 0) {
     sp.feed(buf.data(), static_cast<size_t>(r));
+    if (sp.binary()) {
+      st.error = binary_error(st);
+      break;
+    }
     r = read_full(fd, buf.data(), buf.size());
   }
   if (r < 0) st.error = std::string("read: ") + std::strerror(errno);

@@ -28,6 +28,9 @@ struct ReadOptions {
   // gzip_max_ratio times the compressed bytes read: real logs expand about 10x, a compression bomb 1000x.
   uint64_t gzip_floor_bytes = 64ull << 20;
   uint64_t gzip_max_ratio = 100;
+  // An input that is mostly control bytes once this much was read is binary (/dev/zero, a core file):
+  // reading stops there with an error saying so. 0: never.
+  uint64_t binary_after = 64ull << 20;
 };
 
 // Calls on_line(line, line_number) for each line (no '\n'; a trailing '\r' is dropped). Line numbers start

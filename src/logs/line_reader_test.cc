@@ -148,6 +148,23 @@ TEST(LogsLineReader, GzipBombCutAtTheExpansionCap) {
   unlink(p.c_str());
 }
 
+TEST(LogsLineReader, BinaryInputStopsButAZeroHoleDoesNot) {
+  auto p = tmp_path("zeros");
+  ReadOptions o;
+  o.binary_after = 4 << 20;
+  write_file(p, std::string(16 << 20, '\0'));  // as /dev/zero through stdin would be, but finite
+  ReadStats st = read_lines(p, o, [](std::string_view, uint64_t) {});
+  EXPECT_NE(st.error.find("binary data, not a log"), std::string::npos) << st.error;
+  EXPECT_LT(st.bytes, 16u << 20);
+  std::string log;  // 12 MiB of text with a 2 MiB hole of zeros, as a crash can leave
+  while (log.size() < (6u << 20)) log += "node1:1:1 [0] NCCL INFO Channel 00/02 : 0 1\n";
+  write_file(p, log + std::string(2 << 20, '\0') + log);
+  st = read_lines(p, o, [](std::string_view, uint64_t) {});
+  EXPECT_EQ(st.error, "");
+  EXPECT_EQ(st.bytes, 2 * log.size() + (2u << 20));
+  unlink(p.c_str());
+}
+
 TEST(LogsLineReader, FifoAndDeviceRefusedWithoutBlocking) {
   auto p = tmp_path("fifo");
   ASSERT_EQ(mkfifo(p.c_str(), 0600), 0);
