@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of `distdoctor logs` on generated NCCL 2.28 INFO+COLL logs (bench/gen_nccl_logs.py):
 #  1) one large file on one core (--jobs 1): MB/s;  2) 1 GB spread over 1000 files, all cores: seconds;
-#  3) the large file gzipped. Reports wall and user time and max RSS (/usr/bin/time -v). Data goes to a temp dir
+#  3) the large file gzipped; 4) both as full --json reports. Reports wall and user time and max RSS (/usr/bin/time -v). Data goes to a temp dir
 # under $TMPDIR (removed on exit). `logs` exits with its verdict (0, 1, 2); 3 or a signal fails the benchmark.
 # Usage: bench/logs_speed.sh [path/to/distdoctor]   (SIZE_MB=1024 FILES=1000 DD_BENCH_DIR=an empty dir)
 set -euo pipefail
@@ -35,7 +35,7 @@ run() {  # label, bytes, args...
   local label=$1 bytes=$2
   shift 2
   local out rc=0
-  out=$( { /usr/bin/time -v "$BIN" logs --brief "$@" > /dev/null; } 2>&1 ) || rc=$?
+  out=$( { /usr/bin/time -v "$BIN" logs "$@" > /dev/null; } 2>&1 ) || rc=$?
   if [ "$rc" -gt 2 ]; then  # 3: could not run; above: killed by a signal (time reports 128+N)
     echo "FAIL: distdoctor logs ($label) exit $rc"; tail -5 <<<"$out"; exit 1
   fi
@@ -53,7 +53,10 @@ big=$(stat -c %s "$WORK/one/big.log")
 many=$(cat "$WORK/many"/* | wc -c)
 gz=$(stat -c %s "$part")
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-run "one file, --jobs 1" "$big" --jobs 1 "$WORK/one/big.log"
-run "$FILES files, all cores" "$many" "$WORK/many"
-run "$FILES files, --jobs 1" "$many" --jobs 1 "$WORK/many"
-run "gzip (100 MB of text), --jobs 1" "$gz" --jobs 1 "$WORK/tmpl/part.log.gz"
+run "one file, --jobs 1" "$big" --brief --jobs 1 "$WORK/one/big.log"
+run "$FILES files, all cores" "$many" --brief "$WORK/many"
+run "$FILES files, --jobs 1" "$many" --brief --jobs 1 "$WORK/many"
+run "gzip (100 MB of text), --jobs 1" "$gz" --brief --jobs 1 "$WORK/tmpl/part.log.gz"
+# The whole report as JSON (every process, every finding): memory must stay bounded whatever the input size.
+run "one file, --json, --jobs 1" "$big" --json --jobs 1 "$WORK/one/big.log"
+run "$FILES files, --json, all cores" "$many" --json "$WORK/many"

@@ -114,13 +114,12 @@ class Scanner {
     k += ':';
     k += std::to_string(l.pid);
     auto it = index_.find(k);
-    if (it == index_.end())
-      for (size_t i = 0; i < procs_.size(); ++i) {
-        const std::string& h = procs_[i].host;
-        if (procs_[i].pid == l.pid && !h.empty() && l.host.size() > h.size() &&
-            l.host.compare(l.host.size() - h.size(), h.size(), h) == 0) {
+    if (it == index_.end())  // only the processes with this pid can be the glued one (linear in the input)
+      for (auto [p, end] = by_pid_.equal_range(l.pid); p != end; ++p) {
+        const std::string& h = procs_[p->second].host;
+        if (!h.empty() && l.host.size() > h.size() && l.host.compare(l.host.size() - h.size(), h.size(), h) == 0) {
           glued = true;
-          return static_cast<int>(i);
+          return p->second;
         }
       }
     int idx;
@@ -134,6 +133,7 @@ class Scanner {
       p.pid = l.pid;
       procs_.push_back(std::move(p));
       index_.emplace(std::move(k), idx);
+      by_pid_.emplace(l.pid, idx);
     } else {
       idx = it->second;
     }
@@ -184,6 +184,7 @@ class Scanner {
   Where at_;
   std::vector<ProcessFacts> procs_;
   std::unordered_map<std::string, int> index_;
+  std::unordered_multimap<int64_t, int> by_pid_;  // pid -> indexes in procs_
   std::unordered_map<uint64_t, int> sample_proc_;
   int last_ = -1;
   int64_t last_pid_ = -1;
