@@ -12,7 +12,7 @@ bench() {
   local node=$1 name=$2 token=$3 store=$4
   shift 4
   fm_start "$node" "$name" DD_STORE_TOKEN="$token" "$BIN" bench --engine gloo --nproc 1 --world 2 \
-    -c all_reduce -b 64K -e 8M -f 2 -n 5 --gloo-iface eth0 --store "tcp://$store" --init-timeout 8 \
+    -c all_reduce -b 64K -e 1M -f 4 -n 3 -w 1 --gloo-iface eth0 --store "tcp://$store" --init-timeout 8 \
     --first-rank "$node" "$@"
 }
 
@@ -34,8 +34,8 @@ case $FAULT in
     t0=$(now)
     bench 1 n1 wrong "$M"
     fm_wait_all 15 "$t0" n0 n1 && fm_expect n1 2 "cannot reach the store.*198.18.0.1:$PORT.*token" &&
-      fm_expect n0 2 "rank 1"
-    FINDING="node 1: the store refused the token; node 0: rank 1 never joined" ;;
+      fm_expect n0 2 "dd/comm/gloo/1"
+    FINDING="node 1: the store refused the token; node 0: rank 1's key never came (dd/comm/gloo/1)" ;;
   *)
     bench 0 n0 tok "$M" --store-master
     until_ok 10 listening 0 "$PORT" || fm_fail "the store never listened"
@@ -50,19 +50,20 @@ case $FAULT in
     esac
     case $FAULT in
       kill | self_kill)
-        fm_wait_all $D "$t0" n0 && fm_expect n0 2 "rank 1"
-        FINDING="node 0: rank 1 lost (named)" ;;
+        fm_wait_all $D "$t0" n0 && fm_expect n0 2 "comm.error|comm.op" && fm_expect n0 2 "198.18.0.2"
+        FINDING="node 0: comm.error naming the peer 198.18.0.2 (node 1)" ;;
       stop)
-        fm_wait_all $D "$t0" n0 && fm_expect n0 2 "rank 1"
+        fm_wait_all $D "$t0" n0 && fm_expect n0 2 "comm.op.timeout" && fm_expect n0 2 "waiting for rank\(s\) 1 on other nodes"
         fm_resume 1
         fm_wait_all 15 "$(now)" n1
-        FINDING="node 0: rank 1 stopped answering (named)" ;;
+        FINDING="node 0: comm.op.timeout waiting for rank 1 on another node" ;;
       master_kill)
-        fm_wait_all $D "$t0" n1 && fm_expect n1 2 "rank 0|198.18.0.1:$PORT"
-        FINDING="node 1: rank 0 / the store lost (named)" ;;
+        fm_wait_all $D "$t0" n1 && fm_expect n1 2 "198.18.0.1"
+        FINDING="node 1: comm.error naming the peer 198.18.0.1 (node 0)" ;;
       link_down)
-        fm_wait_all $D "$t0" n0 n1 && fm_expect n0 2 "rank 1" && fm_expect n1 2 "rank 0|198.18.0.1:$PORT"
-        FINDING="each side names the other rank" ;;
+        fm_wait_all $D "$t0" n0 n1 && fm_expect n0 2 "waiting for rank\(s\) 1 on other nodes" &&
+          fm_expect n1 2 "waiting for rank\(s\) 0 on other nodes"
+        FINDING="comm.op.timeout on both nodes, each naming the other node's rank" ;;
       netem)
         fm_wait_all 45 "$t0" n0 n1 && fm_expect n0 "0|1|2" "verdict: " && fm_expect n1 "0|1|2" "verdict: "
         FINDING="a verdict on both nodes within the deadline" ;;
@@ -72,5 +73,6 @@ case $FAULT in
         FINDING="the store drops the junk client; the bench passes" ;;
     esac ;;
 esac
+[ -n "${FM_SHOW:-}" ] && cat "$NL_DIR"/*.out >&2
 fm_no_orphans
 fm_finish "$FINDING"

@@ -45,5 +45,6 @@ case $FAULT in
     fm_junk_done
     FINDING="the store drops the junk client; collectives verified" ;;
 esac
+[ -n "${FM_SHOW:-}" ] && cat "$NL_DIR"/*.out >&2
 fm_no_orphans
 fm_finish "$FINDING"

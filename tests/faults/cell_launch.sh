@@ -96,5 +96,6 @@ case $FAULT in
         FINDING="the job ends ok on both nodes" ;;
     esac ;;
 esac
+[ -n "${FM_SHOW:-}" ] && cat "$NL_DIR"/*.out >&2
 fm_no_orphans
 fm_finish "$FINDING"

@@ -22,15 +22,18 @@ case $FAULT in
   garbage | oversized) fm_inject "$FAULT" 1 ;;
 esac
 case $FAULT in
-  kill | link_down)
-    fm_wait_all $((T + 8)) "$t0" n0 && fm_expect n0 2 "xnode1|node rank 1"
-    [ "$FAULT" = link_down ] && fm_wait_all $((T + 8)) "$t0" n1 && fm_expect n1 2 "198.18.0.1:$PORT|master"
+  kill)
+    fm_wait_all $((T + 8)) "$t0" n0 && fm_expect n0 2 "xnode1\(1\).*(lost|died|left|closed)"
     FINDING="master: node 1 (xnode1) lost during the mesh" ;;
+  link_down)
+    fm_wait_all $((T + 8)) "$t0" n0 n1 && fm_expect n0 2 "no mesh results from ranks 1|xnode1\(1\)" &&
+      fm_expect n1 2 "lost the master 198.18.0.1:$PORT|no answer from the master"
+    FINDING="master: cluster.mesh.incomplete (rank 1); node 1: the master lost" ;;
   stop)
-    fm_wait_all $((T + 8)) "$t0" n0 && fm_expect n0 2 "xnode1|node rank 1"
+    fm_wait_all $((T + 8)) "$t0" n0 && fm_expect n0 2 "no mesh results from ranks 1"
     fm_resume 1
     fm_wait_all 10 "$(now)" n1
-    FINDING="master: node 1 (xnode1) stopped answering during the mesh" ;;
+    FINDING="master: cluster.mesh.incomplete naming rank 1" ;;
   master_kill)
     fm_wait_all $((T + 8)) "$t0" n1 && fm_expect n1 2 "lost the master 198.18.0.1:$PORT|no answer from the master"
     FINDING="node 1: cluster.join.master_lost" ;;
@@ -42,5 +45,6 @@ case $FAULT in
     fm_junk_done
     FINDING="the store drops the junk client; the job passes" ;;
 esac
+[ -n "${FM_SHOW:-}" ] && cat "$NL_DIR"/*.out >&2
 fm_no_orphans
 fm_finish "$FINDING"
