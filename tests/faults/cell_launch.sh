@@ -18,7 +18,7 @@ launch_node() {
   fm_start "$i" "$name" "${envs[@]}" "$BIN" launch --nnodes 2 --node-rank "$i" --master "$master" --token "$token" \
     --nproc-per-node 2 --log-dir "$LOGS" --job-id j --timeout 8 --grace 1 -- "$@"
 }
-running() { [ -s "$LOGS/j/0/node1.rank3.log" ]; }
+running() { [ -e "$LOGS/j/0/node1.rank3.log" ]; }
 
 case $FAULT in
   port_in_use)
@@ -39,8 +39,8 @@ case $FAULT in
     until_ok 10 listening 0 "$PORT" || fm_fail "the master never listened"
     t0=$(now)
     launch_node 1 n1 "$M" bad OTHERS_ACTION=ok -- sh "$W"
-    fm_wait_all 20 "$t0" n0 n1 && fm_expect n1 2 "wrong job token" && fm_expect n0 2 "node rank 1|xnode1|node 1"
-    FINDING="node 1: refused (wrong job token); node 0: node 1 never joined" ;;
+    fm_wait_all 20 "$t0" n0 n1 && fm_expect n1 "2|3" "wrong job token" && fm_expect n0 "2|3" "node rank 1 did not join"
+    FINDING="node 1: cluster.join.refused (wrong job token); node 0: launch.join.failed, node rank 1 did not join" ;;
   logdir_full | logdir_ro)
     mkdir -p "$LOGS"
     if [ "$FAULT" = logdir_full ]; then
@@ -49,15 +49,15 @@ case $FAULT in
       mount --bind "$LOGS" "$LOGS" && mount -o remount,bind,ro "$LOGS" && FM_MOUNTS+=("$LOGS")
     fi
     t0=$(now)
-    fm_start 0 n0 WORKER_RANK=1 WORKER_ACTION=lines:20000 OTHERS_ACTION=ok "$BIN" launch --nproc-per-node 2 \
-      --log-dir "$LOGS" --job-id j --grace 1 -- sh "$W"
+    fm_start 0 n0 "$BIN" launch --nproc-per-node 2 --log-dir "$LOGS" --job-id j --grace 1 -- \
+      sh -c 'i=0; while [ $i -lt 3000 ]; do echo "a line of 32 bytes for the log $i"; i=$((i + 1)); done'
     fm_wait_all 20 "$t0" n0
     if [ "$FAULT" = logdir_full ]; then
-      fm_expect n0 "2|3" "No space left|full" && fm_expect n0 "2|3" "$LOGS"
-      FINDING="launch names the full log directory"
+      fm_expect n0 "2|3" "No space left on device" && fm_expect n0 "2|3" "$LOGS"
+      FINDING="launch names the full log directory (No space left on device)"
     else
-      fm_expect n0 "2|3" "Read-only|read-only|cannot write|Permission" && fm_expect n0 "2|3" "$LOGS"
-      FINDING="launch names the read-only log directory before starting workers"
+      fm_expect n0 3 "cannot write the log directory $LOGS: Read-only file system"
+      FINDING="launch refuses the read-only log directory before any worker starts (exit 3)"
     fi ;;
   *)
     act=OTHERS_ACTION=sleep
