@@ -27,7 +27,7 @@ case $FAULT in
     fm_wait_all $D "$t0" n0 && fm_expect n0 2 "$NAMED (stopped answering|.*failed|.*stuck)"
     FINDING="master: cluster.collectives.node_silent naming xnode1(1), ranks 2-3" ;;
   link_down)
-    fm_wait_all $D "$t0" n0 n1 && fm_expect n0 2 "$NAMED" && fm_expect n1 2 "198.18.0.1:$PORT|master|xnode0"
+    fm_wait_all $D "$t0" n0 && fm_wait_all 45 "$t0" n1 && fm_expect n0 2 "$NAMED" && fm_expect n1 2 "198.18.0.1:$PORT|master|xnode0"
     FINDING="master: xnode1(1) ranks 2-3 lost; node 1: the master lost" ;;
   stop)
     fm_wait_all $D "$t0" n0 && fm_expect n0 2 "$NAMED"
@@ -38,7 +38,7 @@ case $FAULT in
     fm_wait_all $D "$t0" n1 && fm_expect n1 2 "lost the master 198.18.0.1:$PORT|no answer from the master|xnode0\(0\)"
     FINDING="node 1: the master (xnode0) lost" ;;
   netem)
-    fm_wait_all $((T + 20)) "$t0" n0 n1 && fm_expect n0 "0|1|2" "verdict: " && fm_expect n1 "0|1|2" "verdict: "
+    fm_wait_all 85 "$t0" n0 n1 && fm_expect n0 "0|1|2" "verdict: " && fm_expect n1 "0|1|2" "verdict: "
     FINDING="a verdict on both nodes within the deadline (no internal error)" ;;
   garbage | oversized)
     fm_wait_all $((T + 20)) "$t0" n0 n1 && fm_expect n0 "0|1" "cluster.collectives.ok"
