@@ -146,10 +146,31 @@ std::optional<Finding> silent_nodes_finding(const AttemptRecord& a) {
           "logs on the node itself."};
 }
 
+// launch.logs.full: a node whose log directory has no room left; its workers' writes failed (ENOSPC) where
+// launch cannot see them, so their logs are cut short.
+std::optional<Finding> logs_full_finding(const AttemptRecord& a) {
+  constexpr int64_t kFullBytes = 4096;
+  Finding f{.id = "launch.logs.full", .severity = Severity::warn};
+  std::string nodes;
+  for (const auto& n : a.nodes) {
+    if (n.log_free_bytes < 0 || n.log_free_bytes >= kFullBytes) continue;
+    nodes += (nodes.empty() ? "" : ", ") + parts::node_label(a, n.node_rank);
+    std::string log = n.ranks.empty() ? "" : n.ranks.front().log_path;
+    f.evidence.push_back(fmt::format("{}: {} bytes free (No space left on device) for logs such as {}",
+                                     parts::node_label(a, n.node_rank), n.log_free_bytes, log));
+  }
+  if (nodes.empty()) return std::nullopt;
+  f.title = "the log directory is full on " + nodes + ": worker logs are cut short";
+  f.fix =
+      "Free space there or give --log-dir a filesystem with room (the logs hold every byte a worker wrote).";
+  return f;
+}
+
 void add_cause_findings(report::Report& r, const AttemptRecord& a) {
   switch (a.stop.cause) {
     case StopCause::none:
       r.add(job_ok_finding(a));
+      if (auto f = logs_full_finding(a)) r.add(std::move(*f));
       return;
     case StopCause::worker_failed:
       for (auto& f : parts::rank_failed_findings(a)) r.add(std::move(f));
@@ -167,6 +188,7 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
   }
   if (auto f = stopped_finding(a)) r.add(std::move(*f));
   if (auto f = parts::env_differs_finding(a)) r.add(std::move(*f));
+  if (auto f = logs_full_finding(a)) r.add(std::move(*f));
 }
 
 }  // namespace

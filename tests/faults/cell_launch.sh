@@ -53,8 +53,8 @@ case $FAULT in
       sh -c 'i=0; while [ $i -lt 3000 ]; do echo "a line of 32 bytes for the log $i"; i=$((i + 1)); done'
     fm_wait_all 20 "$t0" n0
     if [ "$FAULT" = logdir_full ]; then
-      fm_expect n0 "2|3" "No space left on device" && fm_expect n0 "2|3" "$LOGS"
-      FINDING="launch names the full log directory (No space left on device)"
+      fm_expect n0 "0|1" "launch.logs.full" && fm_expect n0 "0|1" "No space left on device.*$LOGS/j/0/node0.rank0.log"
+      FINDING="launch.logs.full naming node 0 and its log path (the workers exited 0)"
     else
       fm_expect n0 3 "cannot write the log directory $LOGS: Read-only file system"
       FINDING="launch refuses the read-only log directory before any worker starts (exit 3)"
