@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -108,7 +109,11 @@ Finding lost_finding(const AttemptRecord& a) {
     for (size_t i = 1; i < a.silent_nodes.size(); ++i) who += ", " + parts::node_label(a, a.silent_nodes[i]);
   }
   f.title = fmt::format("{} stopped answering{}", who, a.stop.detail.empty() ? "" : ": " + a.stop.detail);
-  if (a.stop.node_rank >= 0) f.evidence.push_back("noticed by " + parts::node_label(a, a.stop.node_rank));
+  // A heartbeat loss names the lost node in node_rank (the title names it): no "noticed by" it then.
+  const bool names_lost = !master && std::find(a.silent_nodes.begin(), a.silent_nodes.end(),
+                                               a.stop.node_rank) != a.silent_nodes.end();
+  if (a.stop.node_rank >= 0 && !names_lost)
+    f.evidence.push_back("noticed by " + parts::node_label(a, a.stop.node_rank));
   if (!a.stop.detail.empty()) f.evidence.push_back("detail: " + a.stop.detail);
   f.fix = fmt::format(
       "Look at {}: the machine may have rebooted or lost its network, or its `distdoctor launch` was killed "

@@ -76,7 +76,7 @@ case $FAULT in
     esac
     case $FAULT in
       kill | self_kill)
-        fm_wait_all $D "$t0" n0 && fm_expect n0 2 "launch.node.lost.*|xnode1"
+        fm_wait_all $D "$t0" n0 && fm_expect n0 2 "stopped answering: no heartbeat from node rank 1 \(xnode1\)"
         FINDING="node 0: launch.node.lost naming node 1 (xnode1)" ;;
       stop)
         fm_wait_all $D "$t0" n0 && fm_expect n0 2 "launch.node.(silent|lost)"
