@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "comm/comm_finding.h"
@@ -82,6 +83,15 @@ void silent_ranks(const RunRecord& rec, std::vector<int>& stalled, std::vector<i
   }
 }
 
+// The ranks of the job that run on other nodes (a bench or cross-node pass over several nodes).
+std::vector<int> remote_ranks(const RunRecord& rec) {
+  std::vector<int> remote;
+  for (int q = 0; q < rec.layout.world; ++q)
+    if (std::find(rec.layout.local.begin(), rec.layout.local.end(), q) == rec.layout.local.end())
+      remote.push_back(q);
+  return remote;
+}
+
 std::string error_title(const RunRecord& rec, int r, const std::string& id) {
   const RankState& s = rec.watch.ranks()[r];
   std::string title =
@@ -114,10 +124,16 @@ Finding rank_error_finding(const RunOutcome& out, const RunRecord& rec, int r) {
   std::string id = cause.id;
   if (id == "comm.error" && timed_out) id = s.error_stage == "init" ? "comm.init.timeout" : "comm.op.timeout";
   std::string title = error_title(rec, r, id);
+  const std::vector<int> remote = timed_out ? remote_ranks(rec) : std::vector<int>{};
   if (!never.empty())
     title += ": rank(s) " + join_ranks(never) + " never joined";
   else if (!stalled.empty())
     title += ": rank(s) " + join_ranks(stalled) + " stalled";
+  else if (!remote.empty()) {  // every rank of this node was waiting: the silent one is on another node
+    title += ": waiting for rank(s) " + join_ranks(remote) + " on other nodes";
+    ev.push_back("no rank of this node stalled; rank(s) " + join_ranks(remote) +
+                 " run on other nodes: one of them stopped answering or its link failed");
+  }
   return comm_failure(id, title, ev, cause.fix, r);
 }
 

@@ -9,6 +9,7 @@
 #include "comm/run_findings.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
+#include "process/orphan_guard.h"
 #include "rendezvous/open_store.h"
 
 namespace dd::comm {
@@ -25,7 +26,7 @@ std::chrono::milliseconds run_budget(const RunOptions& opt) {
 // Starts the workers and watches them until they end, one fails (then the others are stopped), or the
 // run's deadline passes. Fills the outcome's ops and findings.
 void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, const NodeContext& node,
-               const std::string& dir, SupervisorTimes& times) {
+               const std::string& dir, process::OrphanGuard* guard, SupervisorTimes& times) {
   const rendezvous::Clock::time_point t0 = times.begin;
   const probe::NodeFacts& facts = node.facts;
   Plan plan = make_plan(opt, layout, facts, dir);
@@ -41,6 +42,8 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
         comm_failure("comm.error", "cannot start worker processes", {s.error().message()}, ""));
     return;
   }
+  if (guard)
+    for (const auto& w : sup.workers()) guard->watch_group(w.pid);
   times.started = rendezvous::Clock::now();
   RunWatch watch(layout.world, layout.groups, sup, opt.ops);
   RunRecord rec{opt, layout, watch, sup, specs, facts};
@@ -90,9 +93,13 @@ RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node) {
         comm_failure("comm.error", "cannot create a temporary directory", {dir.error().message()}, ""));
     return out;
   }
+  // Killed (SIGKILL, a crash), this process cannot clean up: the guard then kills the workers and removes
+  // the directory. Declared after dir, so it is dismissed before dir removes itself.
+  auto guard = process::OrphanGuard::start();
+  if (guard && !node.tool.keep_tmp) (*guard)->watch_dir(dir->path());
   SupervisorTimes times;
   times.begin = t0;
-  supervise(out, opt, layout, node, dir->path(), times);
+  supervise(out, opt, layout, node, dir->path(), guard ? guard->get() : nullptr, times);
   out.wall_s = std::chrono::duration<double>(rendezvous::Clock::now() - t0).count();
   return out;
 }

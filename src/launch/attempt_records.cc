@@ -13,6 +13,7 @@
 #include "logs/catalogue.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
+#include "probe/system_probe.h"
 
 namespace dd::launch {
 
@@ -160,6 +161,7 @@ NodeRecord AttemptAgent::node_record() {
   n.node_rank = joined().node_rank;
   n.host = joined().nodes[size_t(n.node_rank)].host;
   n.env = joined().nodes[size_t(n.node_rank)].env;
+  n.log_free_bytes = probe::free_bytes_at(s_.args.log_dir);
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     RankRecord r = rank_record(i);
     auto snap = snapshots_.find(i);

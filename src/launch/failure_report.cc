@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -108,7 +109,11 @@ Finding lost_finding(const AttemptRecord& a) {
     for (size_t i = 1; i < a.silent_nodes.size(); ++i) who += ", " + parts::node_label(a, a.silent_nodes[i]);
   }
   f.title = fmt::format("{} stopped answering{}", who, a.stop.detail.empty() ? "" : ": " + a.stop.detail);
-  if (a.stop.node_rank >= 0) f.evidence.push_back("noticed by " + parts::node_label(a, a.stop.node_rank));
+  // A heartbeat loss names the lost node in node_rank (the title names it): no "noticed by" it then.
+  const bool names_lost = !master && std::find(a.silent_nodes.begin(), a.silent_nodes.end(),
+                                               a.stop.node_rank) != a.silent_nodes.end();
+  if (a.stop.node_rank >= 0 && !names_lost)
+    f.evidence.push_back("noticed by " + parts::node_label(a, a.stop.node_rank));
   if (!a.stop.detail.empty()) f.evidence.push_back("detail: " + a.stop.detail);
   f.fix = fmt::format(
       "Look at {}: the machine may have rebooted or lost its network, or its `distdoctor launch` was killed "
@@ -146,10 +151,31 @@ std::optional<Finding> silent_nodes_finding(const AttemptRecord& a) {
           "logs on the node itself."};
 }
 
+// launch.logs.full: a node whose log directory has no room left; its workers' writes failed (ENOSPC) where
+// launch cannot see them, so their logs are cut short.
+std::optional<Finding> logs_full_finding(const AttemptRecord& a) {
+  constexpr int64_t kFullBytes = 4096;
+  Finding f{.id = "launch.logs.full", .severity = Severity::warn};
+  std::string nodes;
+  for (const auto& n : a.nodes) {
+    if (n.log_free_bytes < 0 || n.log_free_bytes >= kFullBytes) continue;
+    nodes += (nodes.empty() ? "" : ", ") + parts::node_label(a, n.node_rank);
+    std::string log = n.ranks.empty() ? "" : n.ranks.front().log_path;
+    f.evidence.push_back(fmt::format("{}: {} bytes free (No space left on device) for logs such as {}",
+                                     parts::node_label(a, n.node_rank), n.log_free_bytes, log));
+  }
+  if (nodes.empty()) return std::nullopt;
+  f.title = "the log directory is full on " + nodes + ": worker logs are cut short";
+  f.fix =
+      "Free space there or give --log-dir a filesystem with room (the logs hold every byte a worker wrote).";
+  return f;
+}
+
 void add_cause_findings(report::Report& r, const AttemptRecord& a) {
   switch (a.stop.cause) {
     case StopCause::none:
       r.add(job_ok_finding(a));
+      if (auto f = logs_full_finding(a)) r.add(std::move(*f));
       return;
     case StopCause::worker_failed:
       for (auto& f : parts::rank_failed_findings(a)) r.add(std::move(f));
@@ -167,6 +193,7 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
   }
   if (auto f = stopped_finding(a)) r.add(std::move(*f));
   if (auto f = parts::env_differs_finding(a)) r.add(std::move(*f));
+  if (auto f = logs_full_finding(a)) r.add(std::move(*f));
 }
 
 }  // namespace

@@ -79,6 +79,12 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
        "this node's did not arrive before the deadline, so its ranks are missing from the report. Its "
        "launcher "
        "may be gone or its network down: read its output and logs on that node."},
+      {"launch.logs.full", "The log directory is full",
+       "Each worker writes its own log file directly (every byte, no pipe through launch), so when the "
+       "filesystem of --log-dir fills up the worker's writes fail with ENOSPC and its log ends early, while "
+       "the job itself may go on. At the end of each attempt every node reports the free space there; under "
+       "4 "
+       "KiB is reported as full. Free space or point --log-dir at a filesystem with room."},
       {"launch.job.ok", "Every worker exited 0", "The job ran to the end on every node. Exit code 0."},
       {"launch.attempt.failed", "An earlier attempt of a restarted job",
        "With --max-restarts K launch restarts the whole job on every node after a failure, up to K times; "

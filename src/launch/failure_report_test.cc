@@ -265,6 +265,30 @@ TEST(LaunchReport, EnvComparedWithTheFirstNodeWhenTheRootsNodeIsSilent) {
       << f->title;
 }
 
+// A node whose --log-dir filesystem has no room left: a warning naming the node and a log path, even when
+// every worker exited 0 (their writes failed where launch cannot see them).
+TEST(LaunchReport, FullLogDirectoryIsNamed) {
+  AttemptRecord ok;
+  for (int n = 0; n < 2; ++n) {
+    NodeRecord node;
+    node.node_rank = n;
+    node.ranks = {rank_rec(2 * n, 0, n)};
+    node.ranks[0].log_path = "/logs/j/0/node" + std::to_string(n) + ".rank" + std::to_string(2 * n) + ".log";
+    node.log_free_bytes = n == 1 ? 0 : int64_t(1) << 30;
+    ok.nodes.push_back(node);
+  }
+  const auto r = build_launch_report({ok});
+  const auto* full = find_id(r, "launch.logs.full");
+  ASSERT_NE(full, nullptr);
+  EXPECT_EQ(full->severity, report::Severity::warn);
+  EXPECT_NE(full->title.find("node 1"), std::string::npos) << full->title;
+  EXPECT_EQ(full->title.find("node 0"), std::string::npos) << full->title;
+  ASSERT_EQ(full->evidence.size(), 1u);
+  EXPECT_NE(full->evidence[0].find("/logs/j/0/node1.rank2.log"), std::string::npos) << full->evidence[0];
+  ok.nodes[1].log_free_bytes = -1;  // unknown is not full
+  EXPECT_EQ(find_id(build_launch_report({ok}), "launch.logs.full"), nullptr);
+}
+
 TEST(LaunchReport, EveryEmittedIdHasADoc) {
   std::set<std::string> documented;
   for (const auto& d : launch_finding_docs()) {
@@ -278,6 +302,7 @@ TEST(LaunchReport, EveryEmittedIdHasADoc) {
     auto a = failed_attempt();
     a.stop.cause = cause;
     a.silent_nodes = {1};
+    if (!a.nodes.empty()) a.nodes[0].log_free_bytes = 0;
     cases.push_back(a);
   }
   std::set<std::string> emitted;

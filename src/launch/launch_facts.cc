@@ -76,7 +76,11 @@ void from_json(const nlohmann::json& j, RankRecord& r) {
 }
 
 void to_json(nlohmann::json& j, const NodeRecord& n) {
-  j = nlohmann::json{{"node_rank", n.node_rank}, {"host", n.host}, {"ranks", n.ranks}, {"env", n.env}};
+  j = nlohmann::json{{"node_rank", n.node_rank},
+                     {"host", n.host},
+                     {"ranks", n.ranks},
+                     {"env", n.env},
+                     {"log_free_bytes", n.log_free_bytes}};
 }
 
 void from_json(const nlohmann::json& j, NodeRecord& n) {
@@ -84,6 +88,7 @@ void from_json(const nlohmann::json& j, NodeRecord& n) {
   n.host = j.value("host", "");
   n.ranks = j.value("ranks", std::vector<RankRecord>{});
   n.env = j.value("env", std::map<std::string, std::string>{});
+  n.log_free_bytes = j.value("log_free_bytes", int64_t(-1));
 }
 
 void to_json(nlohmann::json& j, const StopEvent& s) {

@@ -43,6 +43,7 @@ struct NodeRecord {
   std::vector<RankRecord> ranks;
   std::map<std::string, std::string> env;  // the launcher's environment on that node, redacted, launcher
                                            // variables left out (for the "env that differs" part)
+  int64_t log_free_bytes = -1;  // free bytes left on the filesystem of its --log-dir at the end, -1 unknown
 };
 
 enum class StopCause { none, worker_failed, hang, interrupted, node_lost, master_lost };

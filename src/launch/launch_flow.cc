@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <random>
 
@@ -27,6 +30,17 @@ constexpr const char* kWho = "distdoctor launch: ";
 int launch_cannot_run(const std::string& msg) {
   std::cerr << kWho << shown(msg) << "\n";
   return report::kExitCannotRun;
+}
+
+// The log directory must take the workers' logs: refused before any node waits on this one (a read-only
+// mount, a missing parent without rights) instead of a worker that "fails" with the launcher's open error.
+std::string log_dir_problem(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return fmt::format("cannot create the log directory {}: {} (--log-dir)", dir, ec.message());
+  if (::access(dir.c_str(), W_OK) != 0)
+    return fmt::format("cannot write the log directory {}: {} (--log-dir)", dir, std::strerror(errno));
+  return "";
 }
 
 void print_report(const report::Report& r, bool json, const nlohmann::json& extra, bool brief = false,
@@ -131,6 +145,7 @@ int run_launch(const LaunchInputs& in) {
   const LaunchArgs& a = in.args;
   auto nproc = resolve_nproc(a.nproc, in.facts);
   if (!nproc) return launch_cannot_run(nproc.error().message());
+  if (auto problem = log_dir_problem(a.log_dir); !problem.empty()) return launch_cannot_run(problem);
   auto plan = plan_nodes(a, in.env);
   if (!plan) return launch_cannot_run(plan.error().message());
   NodeHello me;

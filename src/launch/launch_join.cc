@@ -74,12 +74,16 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
   for (int n = 0; n < j.nnodes; ++n) names.push_back(keys::hello(n));
   int last_count = -1;
   auto last_print = Clock::now();
+  std::vector<int> missing;  // as of the last answer: named when the deadline passes inside a check
   for (;;) {
     if (int sig = stop_signal())
       return Error::make(ErrorKind::other, fmt::format("stopped by signal {} while waiting for nodes", sig));
     auto have = j.store->check(names, std::min(deadline, Clock::now() + 5s));
+    if (!have && Clock::now() >= deadline && !missing.empty())
+      return Error::make(ErrorKind::timeout,
+                         fmt::format("node rank {} did not join", cluster::rank_ranges(missing)));
     if (!have) return have.error();
-    std::vector<int> missing;
+    missing.clear();
     for (int n = 0; n < j.nnodes; ++n)
       if (!(*have)[n]) missing.push_back(n);
     if (missing.empty()) break;

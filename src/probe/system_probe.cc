@@ -55,6 +55,12 @@ std::vector<std::string> parse_proc_modules(const std::string& text) {
   return out;
 }
 
+int64_t free_bytes_at(const std::string& path) {
+  struct statvfs v {};
+  if (statvfs(path.c_str(), &v) != 0) return -1;
+  return int64_t(v.f_bavail) * int64_t(v.f_frsize);
+}
+
 SystemFacts probe_system(const Fs& fs, std::vector<std::string>* errors) {
   SystemFacts s;
   struct statvfs v {};

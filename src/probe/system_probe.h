@@ -1,5 +1,6 @@
 // System probe: /dev/shm size, memlock and open-file limits, orphaned SysV shared memory, kernel modules.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ std::vector<ShmSegment> parse_sysvipc_shm(const std::string& text);
 
 // Names from /proc/modules that matter for GPUs and RDMA (nvidia*, nv_peer_mem, gdrdrv, ib_*, mlx*, rdma_*).
 std::vector<std::string> parse_proc_modules(const std::string& text);
+
+// Bytes an unprivileged writer can still put on the filesystem holding path (statvfs f_bavail), -1 unknown.
+int64_t free_bytes_at(const std::string& path);
 
 // statvfs(/dev/shm) and getrlimit; files through fs. Limits: bytes / count, -1 unlimited.
 SystemFacts probe_system(const Fs& fs, std::vector<std::string>* errors);

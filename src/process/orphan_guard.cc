@@ -1,9 +1,12 @@
 // The orphan guard process: a socket pair (MSG_NOSIGNAL: a dead guard never raises SIGPIPE in the launcher),
-// 5-byte messages ('+' or '-' and an int32 process group, 'q' to dismiss), and a child that holds nothing but
-// its end of the pair and kills the registered groups when the launcher's end closes without 'q'.
+// 5-byte messages ('+' or '-' and an int32 process group, 'q' to dismiss, 'd' and an int32 length followed by
+// that many bytes of a directory path), and a child that holds nothing but its end of the pair and, when the
+// launcher's end closes without 'q', kills the registered groups and removes the registered directory.
 #include "process/orphan_guard.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -47,7 +50,49 @@ struct GroupSet {
   }
 };
 
-GroupSet guard_groups;  // the guard's only state: static, so no allocation and no large stack frame
+GroupSet guard_groups;     // the guard's only state: static, so no allocation and no large stack frame
+char guard_dir[PATH_MAX];  // the directory to remove ("" = none)
+
+struct LinuxDirent64 {
+  uint64_t ino;
+  int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[1];
+};
+
+// Removes what dirfd holds, depth levels deep, with raw syscalls only (async-signal-safe). Reads the
+// directory again after a pass that removed something (removals shift the entries), stops after one that
+// removed nothing (what is left cannot be removed).
+void remove_contents(int dirfd, int depth) {
+  char buf[4096];
+  for (bool removed = true; removed;) {
+    removed = false;
+    ::lseek(dirfd, 0, SEEK_SET);
+    for (long n; (n = ::syscall(SYS_getdents64, dirfd, buf, sizeof buf)) > 0;) {
+      for (long off = 0; off < n;) {
+        auto* d = reinterpret_cast<LinuxDirent64*>(buf + off);
+        off += d->reclen;
+        if (std::strcmp(d->name, ".") == 0 || std::strcmp(d->name, "..") == 0) continue;
+        int sub = ::openat(dirfd, d->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub >= 0) {
+          if (depth > 0) remove_contents(sub, depth - 1);
+          ::close(sub);
+        }
+        removed |= ::unlinkat(dirfd, d->name, sub >= 0 ? AT_REMOVEDIR : 0) == 0;
+      }
+    }
+  }
+}
+
+void remove_guard_dir() {
+  if (guard_dir[0] == 0) return;
+  int fd = ::open(guard_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  remove_contents(fd, 4);
+  ::close(fd);
+  ::rmdir(guard_dir);
+}
 
 // The guard's whole life. Async-signal-safe calls only (it is forked from a process that may have threads).
 [[noreturn]] void guard_main(int fd) {
@@ -59,7 +104,7 @@ GroupSet guard_groups;  // the guard's only state: static, so no allocation and 
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::setpgid(0, 0);  // a kill of the launcher's process group leaves the guard to do its work
   guard_close_fds_but(fd);
-  char buf[kMessageBytes * 256];
+  char buf[kMessageBytes * 256 + PATH_MAX];
   size_t have = 0;
   for (;;) {
     ssize_t n = ::read(fd, buf + have, sizeof buf - have);
@@ -67,18 +112,26 @@ GroupSet guard_groups;  // the guard's only state: static, so no allocation and 
     if (n <= 0) break;  // the launcher is gone without dismissing us
     have += size_t(n);
     size_t off = 0;
-    for (; have - off >= kMessageBytes; off += kMessageBytes) {
-      int32_t pgid;
-      std::memcpy(&pgid, buf + off + 1, sizeof pgid);
+    while (have - off >= kMessageBytes) {
+      int32_t value;
+      std::memcpy(&value, buf + off + 1, sizeof value);
       if (buf[off] == 'q') _exit(0);
-      if (pgid <= 0) continue;
-      if (buf[off] == '+') guard_groups.add(pgid);
-      if (buf[off] == '-') guard_groups.remove(pgid);
+      if (buf[off] == 'd') {  // a path follows: wait for all of it
+        if (value < 0 || value >= PATH_MAX || have - off < kMessageBytes + size_t(value)) break;
+        std::memcpy(guard_dir, buf + off + kMessageBytes, size_t(value));
+        guard_dir[value] = 0;
+        off += kMessageBytes + size_t(value);
+        continue;
+      }
+      if (value > 0 && buf[off] == '+') guard_groups.add(value);
+      if (value > 0 && buf[off] == '-') guard_groups.remove(value);
+      off += kMessageBytes;
     }
     std::memmove(buf, buf + off, have - off);
     have -= off;
   }
   for (int i = 0; i < guard_groups.count; ++i) ::kill(-guard_groups.groups[i], SIGKILL);
+  remove_guard_dir();
   _exit(0);
 }
 
@@ -100,21 +153,30 @@ Result<std::unique_ptr<OrphanGuard>> OrphanGuard::start() {
 }
 
 namespace {
-void send_message(int fd, char op, pid_t pgid) {
-  if (fd < 0) return;
-  char msg[kMessageBytes];
-  msg[0] = op;
-  int32_t g = pgid;
-  std::memcpy(msg + 1, &g, sizeof g);
+void send_bytes(int fd, const char* data, size_t size) {
   size_t off = 0;
-  while (off < sizeof msg) {
-    ssize_t n = ::send(fd, msg + off, sizeof msg - off, MSG_NOSIGNAL);
+  while (off < size) {
+    ssize_t n = ::send(fd, data + off, size - off, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;  // the guard died: nothing to tell
     off += size_t(n);
   }
 }
+
+void send_message(int fd, char op, int32_t value) {
+  if (fd < 0) return;
+  char msg[kMessageBytes];
+  msg[0] = op;
+  std::memcpy(msg + 1, &value, sizeof value);
+  send_bytes(fd, msg, sizeof msg);
+}
 }  // namespace
+
+void OrphanGuard::watch_dir(const std::string& path) {
+  if (fd_ < 0 || path.empty() || path.size() >= PATH_MAX) return;
+  send_message(fd_, 'd', int32_t(path.size()));
+  send_bytes(fd_, path.data(), path.size());
+}
 
 void OrphanGuard::watch_group(pid_t pgid) { send_message(fd_, '+', pgid); }
 

@@ -1,11 +1,12 @@
 // OrphanGuard: a small process forked before any worker or thread. When the launcher dies without dismissing
 // it (SIGKILL, a crash), its pipe reads end-of-file and it SIGKILLs every worker process group the launcher
-// registered, so no worker outlives the launcher. It ignores SIGINT/SIGTERM/SIGHUP (the launcher handles
-// those).
+// registered, so no worker outlives the launcher, then removes the directory registered with watch_dir (a
+// run's temporary directory). It ignores SIGINT/SIGTERM/SIGHUP (the launcher handles those).
 #pragma once
 #include <sys/types.h>
 
 #include <memory>
+#include <string>
 
 #include "common/result.h"
 
@@ -21,7 +22,9 @@ class OrphanGuard {
 
   void watch_group(pid_t pgid);   // kill this group if the launcher dies
   void forget_group(pid_t pgid);  // its workers are reaped and the group is empty
-  void dismiss();                 // normal end: the guard exits without killing anything
+  // Remove this directory (files and subdirectories, 4 levels deep) if the launcher dies; one at a time.
+  void watch_dir(const std::string& path);
+  void dismiss();  // normal end: the guard exits without killing anything
   pid_t pid() const { return pid_; }
 
  private:

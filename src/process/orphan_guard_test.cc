@@ -8,10 +8,14 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <thread>
 
 namespace dd::process {
@@ -130,6 +134,36 @@ TEST_F(OrphanGuardTest, GuardHoldsOnlyItsSocketAndIgnoresTerm) {
   EXPECT_EQ(waitpid(pid, nullptr, WNOHANG), 0);  // still there
   (*guard)->dismiss();
   EXPECT_EQ(kill(pid, 0), -1);  // reaped by dismiss
+}
+
+// A launcher that registered a run directory (files and a subdirectory) and is SIGKILLed: the guard removes
+// the directory; a dismissed guard leaves it alone.
+TEST_F(OrphanGuardTest, LauncherKilledLeavesNoRunDirectory) {
+  for (bool dismiss : {false, true}) {
+    std::string dir = ::testing::TempDir() + "/dd-guard-XXXXXX";
+    ASSERT_NE(mkdtemp(dir.data()), nullptr);
+    ASSERT_EQ(mkdir((dir + "/store").c_str(), 0700), 0);
+    for (const char* f : {"/plan.json", "/store/key", "/worker.0.log"}) fclose(fopen((dir + f).c_str(), "w"));
+    pid_t launcher = fork();
+    if (launcher == 0) {
+      auto guard = OrphanGuard::start();
+      if (!guard) _exit(1);
+      (*guard)->watch_dir(dir);
+      if (dismiss) (*guard)->dismiss();
+      pause();
+      _exit(0);
+    }
+    std::this_thread::sleep_for(100ms);
+    ASSERT_EQ(kill(launcher, SIGKILL), 0);
+    ASSERT_EQ(waitpid(launcher, nullptr, 0), launcher);
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; ++i, std::this_thread::sleep_for(10ms))
+      gone = access(dir.c_str(), F_OK) != 0;
+    EXPECT_EQ(gone, !dismiss) << dir;
+    if (!gone) std::system(("rm -rf '" + dir + "'").c_str());
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+  }
 }
 
 }  // namespace
