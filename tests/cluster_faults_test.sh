@@ -120,7 +120,7 @@ wait_joined 1 l1
 nl_kill l1 || die "could not kill node 1"
 start 2 node2 l2 -- "$BIN" check --nnodes 3 --node-rank 2 --master $M --token abc --timeout 30
 for i in 0 2; do wait_done l$i 40; done
-expect l0 "node rank 1 \\(node1\\) left the run after joining"
+expect l0 "node1\\(1\\) left the run after joining"
 expect l0 "cluster.node.lost"
 expect l2 "cluster.node.lost"
 [ "$(nl_rc l0)" = 2 ] || die "l0 exit $(nl_rc l0), want 2"

@@ -49,10 +49,12 @@ report::Finding lost_members_finding(const JoinConfig& cfg, const std::vector<Me
   std::vector<std::string> names, evidence;
   for (int r : lost) {
     auto m = std::find_if(members.begin(), members.end(), [r](const Member& x) { return x.rank == r; });
-    std::string host = m != members.end() && !m->hostname.empty() ? " (" + m->hostname + ")" : "";
-    names.push_back(fmt::format("{} {}{}", who(cfg.by_hand), r, host));
-    evidence.push_back(fmt::format("{} {}{}: joined, then its connection to the master closed (pid {} there)",
-                                   who(cfg.by_hand), r, host, m != members.end() ? m->pid : 0));
+    // "node1(1)" as the other cluster findings name nodes; "node rank 1" when the host is not known.
+    std::string name = m != members.end() && !m->hostname.empty() ? fmt::format("{}({})", m->hostname, r)
+                                                                  : fmt::format("{} {}", who(cfg.by_hand), r);
+    names.push_back(name);
+    evidence.push_back(fmt::format("{} {} ({}): joined, then its connection to the master closed (pid {} there)",
+                                   who(cfg.by_hand), r, name, m != members.end() ? m->pid : 0));
   }
   return report::Finding{
       "cluster.node.lost",
