@@ -211,7 +211,7 @@ int run_bench_command(const BenchArgs& a) {
     nlohmann::json rep = report::render_json(r);
     j["verdict"] = rep.value("verdict", "");
     j["findings"] = rep.value("findings", nlohmann::json::array());
-    std::cout << output_json(j) << "\n";
+    std::cout << output_json(std::move(j)) << "\n";
     return r.exit_code();
   }
   std::cout << "\n";

@@ -141,10 +141,10 @@ int run_logs(const LogsCommandOptions& opt) {
     return report::kExitCannotRun;
   }
   if (opt.json) {
-    rep.facts = logs::logs_facts_json(r);
     auto j = report::render_json(rep);
+    j["facts"] = logs::logs_facts_json(r);  // moved in: one tree of every process, not two
     if (nothing_read) j["verdict"] = "could not run";
-    std::cout << output_json(j) << "\n";
+    std::cout << output_json(std::move(j)) << "\n";
   } else {
     report::TextOptions to;
     to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);

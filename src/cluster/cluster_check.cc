@@ -32,7 +32,7 @@ void print(const report::Report& r, const CheckArgs& args, const nlohmann::json&
   if (args.json) {
     auto j = report::render_json(r);
     j["facts"] = facts;
-    std::cout << output_json(j) << "\n";
+    std::cout << output_json(std::move(j)) << "\n";
   } else {
     report::TextOptions to;
     to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);

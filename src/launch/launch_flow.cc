@@ -48,7 +48,7 @@ void print_report(const report::Report& r, bool json, const nlohmann::json& extr
   if (json) {
     auto j = report::render_json(r);
     for (auto& [k, v] : extra.items()) j[k] = v;
-    out << output_json(j) << "\n";
+    out << output_json(std::move(j)) << "\n";
   } else {
     report::TextOptions to;
     to.color =
