@@ -81,7 +81,7 @@ def clients(port, n, ranks, start, out_q, ready=None, cpus=None):
     out_q.put((max(released) if released else 0.0, errors))
 
 
-def run(n, procs, start_delay, server_cpus=None, client_cpus=None):
+def run(n, procs, start_delay, server_cpus=None, client_cpus=None, round_timeout=60.0):
     import os
 
     import torch.distributed as dist
@@ -111,7 +111,13 @@ def run(n, procs, start_delay, server_cpus=None, client_cpus=None):
     if procs > 1:
         ready.wait()  # every process has imported torch
         start.value = time.monotonic() + start_delay
+    give_up = time.monotonic() + start_delay + round_timeout
     while not master.check(["done"]):
+        if time.monotonic() > give_up:  # a round that does not finish must not eat the device's time
+            for w in workers:
+                if hasattr(w, "terminate"):
+                    w.terminate()
+            return None, [f"did not finish within --round-timeout {round_timeout:.0f} s"]
         time.sleep(0.001)
     master.set("finished", "1")
     results = [q.get() for _ in workers]
@@ -127,6 +133,8 @@ def main():
     ap.add_argument("--server-cpus", default="", help="CPUs for the master store (e.g. 0-1)")
     ap.add_argument("--client-cpus", default="", help="CPUs for the client processes (e.g. 2-15)")
     ap.add_argument("--rounds", type=int, default=1, help="rounds per N; the median is printed")
+    ap.add_argument("--round-timeout", type=float, default=60.0,
+                    help="seconds a round may take after the start; a slower round is stopped and counted failed")
     ap.add_argument("--start-delay", type=float, default=2.0,
                     help="seconds between the go signal and the start, to create every client thread (not timed)")
     args = ap.parse_args()
@@ -140,7 +148,11 @@ def main():
     for n in args.ns:
         walls = []
         for _ in range(args.rounds):
-            wall, errors = run(n, args.procs, args.start_delay, server_cpus, client_cpus)
+            wall, errors = run(n, args.procs, args.start_delay, server_cpus, client_cpus, args.round_timeout)
+            if wall is None:
+                print(f"torch N={n} join+publish+barrier: {errors[0]}", flush=True)
+                ok = False
+                break  # the next rounds of this N would not finish either
             print(f"torch N={n} join+publish+barrier {wall:.1f} ms  failures {len(errors)}", flush=True)
             for e in errors[:3]:
                 print("  ", e)
