@@ -3,6 +3,8 @@
 // rules, the cluster rules (this node beside a second one), the `facts` summary and both report renderers.
 // Checks: no crash; facts that load write back to JSON that loads to the same facts; every finding id is
 // documented; the JSON report is valid JSON; text output holds no raw control byte.
+#include "probe/facts_json.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -24,15 +26,11 @@ void check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
-// As cli/check.cc's load_facts: a bare NodeFacts or a whole report with a "facts" member.
+// As `check --facts` and the cluster leader read facts (probe/facts_json.h).
 bool load(const std::string& text, probe::NodeFacts& facts) {
-  try {
-    auto j = nlohmann::json::parse(text);
-    facts = (j.contains("facts") ? j["facts"] : j).get<probe::NodeFacts>();
-    return true;
-  } catch (const std::exception&) {
-    return false;
-  }
+  auto loaded = probe::facts_from_text(text);
+  if (loaded) facts = std::move(*loaded);
+  return loaded.ok();
 }
 
 void check_text(const std::string& s) {
