@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 # ccache speeds up rebuilds where it is installed; a fresh machine has none and builds the same way.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
-.PHONY: all deps configure binary build run test lint clean
+.PHONY: all deps configure binary build run test lint clean fuzz fuzz-smoke
 
 all: build
 
@@ -39,6 +39,16 @@ lint:
 # Ends with "N passed, M failed, K skipped" and one "skipped: test: reason" line per skip; non-zero on failure.
 test: lint build
 	@scripts/run-tests.sh $(BUILD_DIR) $(JOBS)
+
+# libFuzzer targets (fuzz/, clang + ASan/UBSan, own build dir build-fuzz): each runs FUZZ_SECONDS on its seed
+# corpus; a crash, timeout or OOM fails make and names the reproducer. fuzz-smoke is the short run CI makes.
+FUZZ_SECONDS ?= 600
+FUZZ_SMOKE_SECONDS ?= 25
+fuzz: deps
+	@fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-smoke: deps
+	@fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
 
 clean:
 	rm -rf $(BUILD_DIR)

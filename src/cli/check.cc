@@ -18,6 +18,7 @@
 #include "common/safe_text.h"
 #include "probe/collect.h"
 #include "probe/env_probe.h"
+#include "probe/facts_json.h"
 #include "probe/regular_file.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
@@ -165,14 +166,13 @@ bool load_facts(const std::string& path, probe::NodeFacts& facts) {
               << " MiB: not a facts file\n";
     return false;
   }
-  try {
-    auto j = nlohmann::json::parse(text->text);
-    facts = (j.contains("facts") ? j["facts"] : j).get<probe::NodeFacts>();
-    return true;
-  } catch (const std::exception& e) {
-    std::cerr << "distdoctor check: " << path << " is not a facts file: " << e.what() << "\n";
+  auto loaded = probe::facts_from_text(text->text);
+  if (!loaded) {
+    std::cerr << "distdoctor check: " << path << " is not a facts file: " << loaded.error().message() << "\n";
     return false;
   }
+  facts = std::move(*loaded);
+  return true;
 }
 
 int run_node(const CheckArgs& a, const probe::EnvMap& env) {

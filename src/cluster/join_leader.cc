@@ -9,6 +9,7 @@
 #include "cluster/join_steps.h"
 #include "cluster/mesh.h"
 #include "common/safe_text.h"
+#include "probe/facts_json.h"
 #include "rules/cluster_rule.h"
 #include "rules/rule_util.h"
 
@@ -157,10 +158,9 @@ void read_nodes(rendezvous::Store& s, ClusterView& view) {
   for (auto& n : view.nodes) {
     auto it = facts_json.find(n.lead.rank);
     if (it == facts_json.end()) continue;
-    try {
-      n.facts = nlohmann::json::parse(it->second).get<probe::NodeFacts>();
+    if (auto facts = probe::facts_from_text(it->second)) {
+      n.facts = std::move(*facts);
       n.has_facts = true;
-    } catch (const std::exception&) {
     }
   }
 }

@@ -89,6 +89,8 @@ bool if_list_selects(const IfList& l, std::string_view name, int port) {
 std::string if_list_to_string(const IfList& l) {
   std::string out = l.exclude ? "^" : "";
   if (l.exact) out += "=";
+  // A first entry starting with '^' or '=' would read back as the list's own markers: an empty entry first.
+  if (!l.entries.empty() && (l.entries[0].prefix[0] == '^' || l.entries[0].prefix[0] == '=')) out += ",";
   for (size_t i = 0; i < l.entries.size(); i++) {
     if (i) out += ",";
     out += l.entries[i].prefix;

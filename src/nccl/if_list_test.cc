@@ -71,6 +71,18 @@ TEST(NcclIfList, PortsAndEmptyEntries) {
   EXPECT_EQ(if_list_to_string(parse_if_list("^=a:1,b", 4)), "^=a:1,b");
 }
 
+// Found by fuzz/env_grammar.cc: ",^a" is the prefix "^a" in an include list, but was written back as "^a",
+// which NCCL reads as excluding "a".
+TEST(NcclIfList, WrittenBackListMeansTheSame) {
+  for (const char* v : {",^a", ",=a", "^,=a:1", "=,^a,b"}) {
+    IfList l = parse_if_list(v, 16), back = parse_if_list(if_list_to_string(l), 16);
+    EXPECT_EQ(back.exclude, l.exclude) << v;
+    EXPECT_EQ(back.exact, l.exact) << v;
+    ASSERT_EQ(back.entries.size(), l.entries.size()) << v;
+    EXPECT_EQ(back.entries[0].prefix, l.entries[0].prefix) << v;
+  }
+}
+
 TEST(NcclIfList, LimitsAndHugeValues) {
   std::string many;
   for (int i = 0; i < 20; i++) many += (i ? "," : "") + std::string("e") + std::to_string(i);

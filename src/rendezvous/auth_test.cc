@@ -73,5 +73,18 @@ TEST(StoreHttp, Base64AndResponses) {
   EXPECT_FALSE(parse_http_response("garbage").ok());
 }
 
+// Found by fuzz/etcd_http.cc: a chunk size near 2^64 wrapped the bounds check and sent the reader back to an
+// earlier chunk line (a loop that grows the body without end); a head without a space read before the text.
+TEST(StoreHttp, HostileAnswersEndInAnError) {
+  EXPECT_FALSE(parse_http_response("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                   "1\r\nX\r\nffffffffffffffec\r\nabc\r\n0\r\n\r\n")
+                   .ok());
+  EXPECT_FALSE(parse_http_response("HTTP/1.1-200\r\n\r\n{}").ok());
+  auto r = parse_http_response("HTTP/1.1 99999999999999999999 OK\r\n\r\n{}");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 0);
+  EXPECT_EQ(r->body, "{}");
+}
+
 }  // namespace
 }  // namespace dd::rendezvous

@@ -131,7 +131,9 @@ Result<int64_t> EtcdStore::add(const std::string& key, int64_t delta, Deadline d
     if (kv->found) {
       auto old = parse_counter(key, kv->value);
       if (!old) return old.error();
-      now += *old;
+      auto sum = add_counter(key, *old, delta);
+      if (!sum) return sum.error();
+      now = *sum;
       cmp = {{"key", base64_encode(full)},
              {"result", "EQUAL"},
              {"target", "MOD"},

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 
 namespace dd::rendezvous {
 namespace {
@@ -58,8 +59,10 @@ Result<HttpResponse> parse_http_response(const std::string& raw) {
   auto head_end = raw.find("\r\n\r\n");
   if (head_end == std::string::npos) return Error::protocol("truncated HTTP answer (no end of headers)");
   HttpResponse r;
-  if (raw.compare(0, 5, "HTTP/") != 0 || raw.size() < 12) return Error::protocol("not an HTTP answer");
-  r.status = std::atoi(raw.c_str() + raw.find(' ') + 1);
+  auto space = raw.find(' ');  // "HTTP/1.1 200 OK": the status code follows the first space of the head
+  if (raw.compare(0, 5, "HTTP/") != 0 || raw.size() < 12 || space > head_end)
+    return Error::protocol("not an HTTP answer");
+  std::from_chars(raw.data() + space + 1, raw.data() + head_end, r.status);  // 0 when not a number
   std::string head = lower(raw.substr(0, head_end));
   std::string body = raw.substr(head_end + 4);
   if (head.find("transfer-encoding: chunked") != std::string::npos) {
@@ -69,7 +72,8 @@ Result<HttpResponse> parse_http_response(const std::string& raw) {
       if (eol == std::string::npos) return Error::protocol("truncated chunked HTTP answer");
       size_t n = std::strtoul(body.c_str() + pos, nullptr, 16);
       if (n == 0) break;
-      if (eol + 2 + n > body.size()) return Error::protocol("truncated chunked HTTP answer");
+      // Compared without adding to n: a chunk size near 2^64 must not wrap around (the loop would go back).
+      if (n > body.size() - (eol + 2)) return Error::protocol("truncated chunked HTTP answer");
       r.body += body.substr(eol + 2, n);
       pos = eol + 2 + n + 2;
     }

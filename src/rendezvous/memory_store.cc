@@ -32,6 +32,14 @@ Result<int64_t> parse_counter(const std::string& key, const std::string& value) 
   return v;
 }
 
+Result<int64_t> add_counter(const std::string& key, int64_t old, int64_t delta) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(old, delta, &sum))
+    return Error::invalid(
+        fmt::format("add on key '{}': {} + {} does not fit a 64-bit counter", key, old, delta));
+  return sum;
+}
+
 // set, add, check, remove and list only take the mutex (held briefly by everyone): they never wait, so the
 // deadline has nothing to bound.
 Status MemoryStore::set(const std::string& key, const std::string& value, Deadline) {
@@ -63,7 +71,9 @@ Result<int64_t> MemoryStore::add(const std::string& key, int64_t delta, Deadline
       if (!old) return old.error();
       now = *old;
     }
-    now += delta;
+    auto sum = add_counter(key, now, delta);
+    if (!sum) return sum.error();
+    now = *sum;
     kv_[key] = std::to_string(now);
   }
   cv_.notify_all();

@@ -29,5 +29,8 @@ Error missing_keys_error(const std::vector<std::string>& missing, std::chrono::m
 
 // Parses a counter value as add() stores it (decimal text); an Error if it is not an integer.
 Result<int64_t> parse_counter(const std::string& key, const std::string& value);
+// old + delta, the value add() stores; an Error when the sum does not fit a 64-bit counter (every store
+// answers that the same way: the key keeps its value).
+Result<int64_t> add_counter(const std::string& key, int64_t old, int64_t delta);
 
 }  // namespace dd::rendezvous

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 #include "rules/cuda_visible.h"
 
@@ -138,9 +139,10 @@ CudaVisible parse_index_list(const std::vector<std::string>& entries, int ngpu) 
     idx.push_back(x);
   }
   for (size_t p = 0; p < idx.size(); p++) {
-    if (ngpu >= 0 && idx[p] >= ngpu) {
+    // With the GPU count unknown, an index no int holds is still out of range (it never became an index).
+    if (ngpu >= 0 ? idx[p] >= ngpu : idx[p] > std::numeric_limits<int>::max()) {
       if (r.stop_pos < 0 || static_cast<int>(p) < r.stop_pos)
-        stop_at(r, entries, p, fmt::format("out of range ({} GPUs)", ngpu));
+        stop_at(r, entries, p, ngpu >= 0 ? fmt::format("out of range ({} GPUs)", ngpu) : "out of range");
       break;
     }
     r.nvml_indices.push_back(static_cast<int>(idx[p]));

@@ -52,6 +52,16 @@ TEST(CudaVisibleParse, RangeAndDuplicates) {
   EXPECT_EQ(u.stop_pos, -1);
 }
 
+// Found by fuzz/env_grammar.cc: with the GPU count unknown, an index beyond int (capped at 2^40 when read)
+// was cut to 32 bits and listed as a negative NVML index.
+TEST(CudaVisibleParse, IndexBeyondIntStopsEvenWithoutGpuCount) {
+  auto u = parse_cuda_visible_devices(std::string("0,999999999999,1"), {}, -1);
+  EXPECT_EQ(u.nvml_indices, (std::vector<int>{0}));
+  EXPECT_EQ(u.stop_pos, 1);
+  EXPECT_EQ(u.stop_reason, "out of range");
+  EXPECT_EQ(u.ignored, 1);
+}
+
 TEST(CudaVisibleParse, UuidsAndMig) {
   auto g = gpus(3);
   auto r = parse_cuda_visible_devices(std::string("GPU-bbbb,GPU-aaaa0"), g, 3);

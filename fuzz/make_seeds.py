@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of every fuzz target under fuzz/corpus/NAME/ (run from anywhere; idempotent).
+
+Text targets take real examples from fixtures/ and the unit tests' values; the binary targets (store wire and
+server) get one frame of every op, encoded as rendezvous/wire.h describes. Crashing inputs found later are
+added by hand beside these (named crash-*, timeout-*, oom-*) and kept as regression seeds.
+"""
+import json
+import pathlib
+import struct
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "fuzz" / "corpus"
+MAX_SEED = 8192  # larger seeds make every mutation slower
+
+
+def put(target, name, data):
+    d = OUT / target
+    d.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    (d / name).write_bytes(data[:MAX_SEED])
+
+
+# --- store wire: u32 length | u8 op | payload (u32/u16/u8/i64 big endian, strings as u32 length + bytes).
+MAGIC, VERSION = 0x44445253, 1
+s = lambda b: struct.pack(">I", len(b)) + b
+keys = lambda ks: struct.pack(">I", len(ks)) + b"".join(s(k) for k in ks)
+num = lambda n: struct.pack(">q", n)
+OPS = {
+    "hello": (1, struct.pack(">IH", MAGIC, VERSION) + s(b"n" * 16)),
+    "challenge": (2, struct.pack(">IH", MAGIC, VERSION) + s(b"s" * 32) + s(b"p" * 32)),
+    "auth": (3, s(b"p" * 32)),
+    "auth_result": (4, b"\x01" + s(b"")),
+    "set": (10, s(b"job/rank/0") + s(b"198.18.0.1:29500")),
+    "get": (11, s(b"job/rank/0") + num(1000)),
+    "add": (12, s(b"job/count") + num(1)),
+    "wait": (13, keys([b"job/a", b"job/b"]) + num(0)),
+    "check": (14, keys([b"job/a", b"job/rank/0"])),
+    "remove": (15, s(b"job/a")),
+    "list": (16, s(b"job/")),
+    "ok": (32, b""),
+    "value": (33, s(b"v")),
+    "integer": (34, num(-5)),
+    "timeout": (35, keys([b"job/a"])),
+    "bools": (36, struct.pack(">I", 2) + b"\x01\x00"),
+    "keys": (37, keys([b"job/a", b"job/b"])),
+    "error": (38, s(b"store full")),
+}
+frame = lambda op, payload: struct.pack(">IB", len(payload) + 1, op) + payload
+for name, (op, payload) in OPS.items():
+    put("store_wire", name, frame(op, payload))
+put("store_wire", "set_get_wait", b"".join(frame(*OPS[n]) for n in ("set", "get", "wait", "add")))
+put("store_wire", "oversized_length", struct.pack(">IB", 0x7FFFFFFF, 10))
+
+
+# --- store server: mode byte (0 strangers, 1 client 0 authenticated, 2 both), then records of
+# (control byte = (length - 1) << 1 | connection, bytes).
+def records(conn, data):
+    out = b""
+    for i in range(0, len(data), 128):
+        chunk = data[i:i + 128]
+        out += bytes([((len(chunk) - 1) << 1) | conn]) + chunk
+    return out
+
+
+ops = lambda *names: b"".join(frame(*OPS[n]) for n in names)
+put("store_server", "both_ops", b"\x02" + records(0, ops("set", "get", "add", "add", "check", "list", "remove"))
+    + records(1, frame(13, keys([b"job/x"]) + num(60000))) + records(0, frame(10, s(b"job/x") + s(b"1"))))
+put("store_server", "wait_then_set", b"\x02" + records(0, frame(13, keys([b"k"]) + num(5000)))
+    + records(1, frame(10, s(b"k") + s(b"v"))) + records(0, ops("get")))
+put("store_server", "get_parked", b"\x01" + records(0, frame(11, s(b"missing") + num(100)) + ops("set")))
+put("store_server", "stranger_hello", b"\x00" + records(0, ops("hello")) + records(0, ops("auth")))
+put("store_server", "stranger_set", b"\x01" + records(1, ops("set")) + records(0, ops("list")))
+put("store_server", "bad_version", b"\x00" + records(1, frame(1, struct.pack(">IH", MAGIC, 9) + s(b"n" * 16))))
+
+
+# --- etcd HTTP answers (what etcd's JSON gateway sends) and base64 text.
+body = json.dumps({"header": {"revision": "7"}, "kvs": [{"key": "ZGQva2V5", "value": "MTk4LjE4LjAuMQ=="}]})
+put("etcd_http", "content_length", f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+    f"Content-Length: {len(body)}\r\n\r\n{body}")
+put("etcd_http", "chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+    f"{len(body):x}\r\n{body}\r\n0\r\n\r\n")
+put("etcd_http", "until_close", 'HTTP/1.1 404 Not Found\r\n\r\n{"error":"Not Found","code":5}')
+put("etcd_http", "base64", "ZGQva2V5")
+
+
+# --- nccl.conf (NCCL's setEnvFile syntax).
+put("nccl_conf", "typical", "# site settings\nNCCL_SOCKET_IFNAME=^docker,lo\nNCCL_IB_HCA=mlx5_0:1,mlx5_1:1\n"
+    "NCCL_DEBUG=WARN\r\nNCCL_DEBUG=INFO\n=novalue\nnot a setting\nNCCL_ALGO=Ring,Tree")
+put("nccl_conf", "empty_value", "NCCL_P2P_DISABLE=\nNCCL_NET_GDR_LEVEL=PHB\n")
+
+
+# --- env grammar values (from the unit tests: CUDA_VISIBLE_DEVICES, interface/HCA lists, tune lists, levels).
+for i, v in enumerate(["0,1", "0,,x", "0,2,-1,1", "GPU-aaaa,GPU-bbbb", "GPU-,GPU-aaaa", "MIG-1234,MIG-5678",
+                       "^docker,lo", "=eth0:1234,eth1", "^=a:1,b", "a:99999999999999999999", ",eth0,,eth1,",
+                       "mlx5_0:1,mlx5_1:2", "=mlx5_0:1,mlx5_1:1", "ring;allreduce:tree,collnetdirect;broadcast:ring",
+                       "^LL128;allreduce:LL128", "LL,fast", "pxb", "NVL", "INIT,^NET,coll", "AF_INET6",
+                       "198.18.0.1:29500", "NCCL_SOCKET_IFNAMES"]):
+    put("env_grammar", f"value_{i:02d}", v)
+
+
+# --- facts JSON: recorded facts and a whole report with a "facts" member.
+for rel in ["fixtures/facts/healthy_2gpu.json", "fixtures/facts/messy.json", "fixtures/facts/ifname_is_ip.json",
+            "fixtures/facts/docker_shm_64m.json", "fixtures/facts/h100x1/facts_h100.json"]:
+    p = ROOT / rel
+    put("facts_json", p.stem, json.dumps(json.loads(p.read_text()), separators=(",", ":")))
+put("facts_json", "report_with_facts", '{"verdict":"pass","findings":[],"facts":{"schema":1,"host":{"pid":1}}}')
+put("facts_json", "empty", "{}")
+
+
+# --- NCCL/framework logs: the catalogue's examples, single logs, and rank sets joined by '\f'.
+logs = ROOT / "fixtures" / "logs"
+for p in sorted(logs.glob("catalogue/*.log")) + sorted(logs.glob("real/*.log")):
+    if p.stat().st_size <= MAX_SEED:
+        put("nccl_log", p.parent.name + "_" + p.stem, p.read_bytes())
+for d in sorted(x for x in (logs / "sets").iterdir() if x.is_dir()):
+    files = sorted(d.glob("*.log"))[:4]
+    joined = b"\f".join(f.read_bytes() for f in files)
+    if files and len(joined) <= MAX_SEED:
+        put("nccl_log", "set_" + d.name, joined)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/CMakeLists.txt, clang, ASan+UBSan) in build-fuzz and runs each for SECONDS
+# on its seed corpus (fuzz/corpus/NAME, read-only; what the fuzzer finds goes to build-fuzz/corpus/NAME).
+# A crash, timeout or OOM makes it exit non-zero and names the reproducer (under build-fuzz/artifacts).
+# Usage: fuzz/run.sh SECONDS [NAME...]     (make fuzz: FUZZ_SECONDS each; make fuzz-smoke: about 25 s each)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:?usage: fuzz/run.sh SECONDS [NAME...]}
+shift
+build=${FUZZ_BUILD_DIR:-build-fuzz}
+command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (scripts/install-deps.sh installs clang)"; exit 3; }
+if [ ! -f "$build/build.ninja" ]; then
+  launcher=()
+  command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  cmake -S fuzz -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" >/dev/null
+fi
+cmake --build "$build" -j "${JOBS:-$(nproc)}"
+
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+  for f in fuzz/*.cc; do names+=("$(basename "$f" .cc)"); done
+fi
+failed=()
+for name in "${names[@]}"; do
+  work="$build/corpus/$name" art="$build/artifacts/$name" log="$build/logs/$name.log"
+  mkdir -p "$work" "$art" "$(dirname "$log")" "fuzz/corpus/$name"
+  rc=0
+  # New inputs go to the first corpus dir (the build's); the seeds in the tree are only read.
+  nice -n 10 "$build/${name}_fuzz" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -use_value_profile=1 \
+    -print_final_stats=1 -artifact_prefix="$art/" "$work" "fuzz/corpus/$name" >"$log" 2>&1 || rc=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
+  if [ "$rc" -eq 0 ]; then
+    echo "fuzz $name: ok, ${seconds} s, ${runs:-?} runs, ${cov:-cov: ?}"
+  else
+    failed+=("$name")
+    repro=$(grep -o "Test unit written to .*" "$log" | tail -1 | sed 's/Test unit written to //' || true)
+    echo "fuzz $name: FAILED (exit $rc) after ${runs:-?} runs; log: $log"
+    grep -E "^(==[0-9]+==ERROR|SUMMARY|.*runtime error)" "$log" | head -5 | sed 's/^/  /' || true
+    echo "  reproducer: ${repro:-see the log}"
+    echo "  rerun: $build/${name}_fuzz ${repro:-ARTIFACT}"
+  fi
+done
+[ ${#failed[@]} -eq 0 ] || { echo "fuzz: failed: ${failed[*]}"; exit 1; }

@@ -1,0 +1,139 @@
+// Fuzz target: the store server's handshake and key-value operations (rendezvous/server_*.cc) on byte
+// streams, without a listening socket: the server's state is driven directly and each connection is one end
+// of an in-process socketpair. The first byte picks who talks: two strangers, one client that authenticated
+// (the harness does hello/auth with the token) and a stranger, or two authenticated clients; the rest is
+// records of (1 control byte: connection and length, then up to 128 bytes) written to that connection.
+// At the end every parked wait is expired as the loop would, and then every connection closed.
+// Checks: no crash; strangers never change a key nor get an answer other than the handshake's; every answer
+// is a frame the client accepts; after the last connection closes no wait, watcher or deadline is left.
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rendezvous/auth.h"
+#include "rendezvous/server_state.h"
+
+using namespace dd::rendezvous;
+using wire::Message;
+using wire::Op;
+
+namespace {
+
+const std::string kToken = "fuzz-token";
+
+void check(bool ok) {
+  if (!ok) __builtin_trap();
+}
+
+struct Client {
+  uint64_t id = 0;
+  int peer = -1;  // our end of the socketpair
+  bool authenticated = false;
+  std::string answers;  // bytes the server sent
+};
+
+// Everything the server wrote to this client so far; the connection may be gone.
+void drain(Client& c) {
+  char buf[65536];
+  ssize_t n;
+  while ((n = ::recv(c.peer, buf, sizeof buf, MSG_DONTWAIT)) > 0)
+    c.answers.append(buf, static_cast<size_t>(n));
+}
+
+void write_to(TcpStoreServer::Impl& s, Client& c, const std::string& bytes) {
+  auto it = s.conns.find(c.id);
+  if (it == s.conns.end()) return;  // dropped
+  ::send(c.peer, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  s.on_readable(*it->second);
+  drain(c);
+}
+
+// A connection as accept_all() makes it, with a socketpair instead of an accepted socket.
+Client connect(TcpStoreServer::Impl& s) {
+  int sv[2];
+  check(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) == 0);
+  auto c = std::make_unique<Conn>(s.opt.limits);
+  c->id = s.next_id++;
+  c->fd = sv[0];
+  c->peer = "fuzz";
+  c->handshake_deadline = Clock::now() + s.opt.handshake_timeout;
+  s.handshakes.insert({c->handshake_deadline, c->id});
+  Client client{c->id, sv[1]};
+  s.conns.emplace(c->id, std::move(c));
+  return client;
+}
+
+// Every complete frame in `bytes`; traps on one the client's parser refuses.
+std::vector<Message> frames(const std::string& bytes) {
+  wire::FrameReader r;
+  r.feed(bytes.data(), bytes.size());
+  std::vector<Message> out;
+  for (wire::Parsed p = r.next(); p.state != wire::Parsed::kNeedMore; p = r.next()) {
+    check(p.state == wire::Parsed::kFrame);
+    out.push_back(std::move(p.message));
+  }
+  return out;
+}
+
+// hello -> challenge -> auth -> accepted, as the client does it.
+void authenticate(TcpStoreServer::Impl& s, Client& c) {
+  Message hello;
+  hello.op = Op::kHello;
+  hello.nonce = std::string(16, 'n');
+  write_to(s, c, wire::encode(hello));
+  auto got = frames(c.answers);
+  check(got.size() == 1 && got[0].op == Op::kChallenge);
+  Message auth;
+  auth.op = Op::kAuth;
+  auth.proof = client_proof(kToken, hello.nonce, got[0].nonce);
+  write_to(s, c, wire::encode(auth));
+  got = frames(c.answers);
+  check(got.size() == 2 && got[1].op == Op::kAuthResult && got[1].number == 1);
+  c.authenticated = true;
+  c.answers.clear();
+}
+
+// What the loop does when time passes: parked waits time out, resumed connections go on.
+void expire_waits(TcpStoreServer::Impl& s) {
+  while (!s.wait_deadlines.empty())
+    s.finish_waiter(s.wait_deadlines.begin()->second, TcpStoreServer::Impl::End::kTimedOut);
+  while (!s.resume.empty()) {
+    uint64_t id = s.resume.back();
+    s.resume.pop_back();
+    if (auto it = s.conns.find(id); it != s.conns.end()) s.process(*it->second);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  TcpStoreServer::Impl s;
+  s.opt.token = kToken;
+  s.opt.max_total_keys = 64;
+  s.opt.log = [](const std::string&) {};
+  std::vector<Client> clients = {connect(s), connect(s)};
+  int mode = data[0] % 3;  // 0: two strangers, 1: client 0 authenticated, 2: both
+  for (int i = 0; i < mode; i++) authenticate(s, clients[i]);
+  for (size_t pos = 1; pos < size;) {
+    Client& c = clients[data[pos] & 1];
+    size_t n = std::min<size_t>((data[pos] >> 1) + 1, size - pos - 1);
+    write_to(s, c, std::string(reinterpret_cast<const char*>(data) + pos + 1, n));
+    pos += 1 + n;
+  }
+  expire_waits(s);
+  for (auto& c : clients) drain(c);
+  if (mode == 0) check(s.kv.empty() && s.st.authenticated == 0);
+  for (auto& c : clients) {
+    for (const Message& m : frames(c.answers))
+      if (!c.authenticated) check(m.op == Op::kChallenge || m.op == Op::kAuthResult || m.op == Op::kError);
+    if (s.conns.count(c.id)) s.close_conn(c.id);
+    ::close(c.peer);
+  }
+  check(s.conns.empty() && s.waiters.empty() && s.watchers.empty() && s.wait_deadlines.empty());
+  return 0;
+}
