@@ -4,7 +4,8 @@
 // (the harness does hello/auth with the token) and a stranger, or two authenticated clients; the rest is
 // records of (1 control byte: connection and length, then up to 128 bytes) written to that connection.
 // At the end every parked wait is expired as the loop would, and then every connection closed.
-// Checks: no crash; strangers never change a key nor get an answer other than the handshake's; every answer
+// Checks: no crash; strangers never change a key nor get an answer other than the handshake's (and never a
+// proof); the master proves it knows the token only to a client that proved it first; every answer
 // is a frame the client accepts; after the last connection closes no wait, watcher or deadline is left.
 #include <sys/socket.h>
 #include <unistd.h>
@@ -93,6 +94,7 @@ void authenticate(TcpStoreServer::Impl& s, Client& c) {
   write_to(s, c, wire::encode(auth));
   got = frames(c.answers);
   check(got.size() == 2 && got[1].op == Op::kAuthResult && got[1].number == 1);
+  check(got[1].proof == server_proof(kToken, hello.nonce, got[0].nonce));  // the master proves second
   c.authenticated = true;
   c.answers.clear();
 }
@@ -130,7 +132,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (mode == 0) check(s.kv.empty() && s.st.authenticated == 0);
   for (auto& c : clients) {
     for (const Message& m : frames(c.answers))
-      if (!c.authenticated) check(m.op == Op::kChallenge || m.op == Op::kAuthResult || m.op == Op::kError);
+      if (!c.authenticated)  // a stranger gets handshake answers only, and never a proof to guess against
+        check((m.op == Op::kChallenge || m.op == Op::kAuthResult || m.op == Op::kError) && m.proof.empty());
     if (s.conns.count(c.id)) s.close_conn(c.id);
     ::close(c.peer);
   }

@@ -69,7 +69,9 @@ void TcpStoreServer::Impl::handle_add(Conn& c, Message& m) {
       if (!old) return send(c, error_message(old.error().what));
       now = *old;
     }
-    r.number = now + m.number;
+    auto sum = add_counter(m.key, now, m.number);  // past 2^63 is an error answer, the key unchanged
+    if (!sum) return send(c, error_message(sum.error().what));
+    r.number = *sum;
     kv[m.key] = std::to_string(r.number);
   }
   send(c, r);
