@@ -17,14 +17,14 @@ common="halt_on_error=1:exitcode=66:log_path=$reports/report"
 case $sanitizers in
   *thread*)
     export TSAN_OPTIONS="$common:second_deadlock_stack=1:suppressions=$here/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
-    # Deadlines in tests and in distdoctor's own waits scale with this (TSan runs everything 5-15x slower).
+    # Test deadlines scale with this (TSan runs everything 5-15x slower); distdoctor itself does not read it.
     export DD_TIME_SCALE=${DD_TIME_SCALE:-4}
     ;;
   *)
     export ASAN_OPTIONS="$common:detect_leaks=1:check_initialization_order=1:strict_init_order=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
     export LSAN_OPTIONS="exitcode=66:suppressions=$here/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
     export UBSAN_OPTIONS="$common:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
-    export DD_TIME_SCALE=${DD_TIME_SCALE:-2}
+    export DD_TIME_SCALE=${DD_TIME_SCALE:-2}  # test deadlines only
     ;;
 esac
 "$@"
