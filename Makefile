@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 # ccache speeds up rebuilds where it is installed; a fresh machine has none and builds the same way.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
-.PHONY: all deps configure binary build run test lint clean fuzz fuzz-smoke
+.PHONY: all deps configure binary build run test lint clean fuzz fuzz-smoke test-asan test-tsan
 
 all: build
 
@@ -50,5 +50,17 @@ fuzz: deps
 fuzz-smoke: deps
 	@fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
 
+# The suite under sanitizers, each in its own build dir (Debug, -O1 -g; cmake/sanitizers.cmake): ASan+UBSan in
+# build-asan, TSan in build-tsan. Every test runs through scripts/sanitizers/run.sh: any report fails it.
+build-asan/build.ninja:
+	@cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DDD_SANITIZE=address;undefined" $(LAUNCHER) >/dev/null
+
+build-tsan/build.ninja:
+	@cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDD_SANITIZE=thread $(LAUNCHER) >/dev/null
+
+test-asan test-tsan: test-%: lint deps build-%/build.ninja
+	@cmake --build build-$* -j $(JOBS)
+	@scripts/run-tests.sh build-$* $(JOBS)
+
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz

@@ -126,6 +126,7 @@ int run_quick(const BenchArgs& a, const comm::RunOptions& run, const comm::NodeC
   co.nproc = a.nproc;
   co.nccl_lib = run.nccl_lib;
   co.init_timeout = run.init_timeout;
+  if (a.timeout_s > 0) co.bandwidth_timeout = std::chrono::milliseconds(int64_t(a.timeout_s * 1000));
   report::Report r;
   r.title = "distdoctor bench --quick";
   comm::CheckPassResult res = comm::run_check_pass_measured(co, node);

@@ -74,7 +74,8 @@ RunOptions check_pass_run(const CheckPassOptions& opt, const probe::NodeFacts& f
     r.warmup = 2;
     r.iters = 5;
     r.check = false;
-    r.timeout = auto_timeout(opt.bandwidth_bytes * 2, 8);
+    r.timeout =
+        opt.bandwidth_timeout.count() > 0 ? opt.bandwidth_timeout : auto_timeout(opt.bandwidth_bytes * 2, 8);
     ro.ops.push_back(r);
   }
   return ro;

@@ -16,8 +16,9 @@ struct CheckPassOptions {
   int nproc = 0;         // 0 = one per visible GPU (gloo: 2)
   std::string nccl_lib;  // the library to load (rules::choose_nccl_lib)
   std::chrono::milliseconds init_timeout{10000};
-  uint64_t bandwidth_bytes = 256ull << 20;  // 0 = no bandwidth point
-  std::string self_exe;                     // worker binary; empty = this process's own
+  uint64_t bandwidth_bytes = 256ull << 20;         // 0 = no bandwidth point
+  std::chrono::milliseconds bandwidth_timeout{0};  // the bandwidth point's deadline; 0 = from its size
+  std::string self_exe;                            // worker binary; empty = this process's own
 };
 
 struct CheckPassResult {

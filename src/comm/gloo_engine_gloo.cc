@@ -223,12 +223,27 @@ class GlooEngine : public Engine {
       }
       case Coll::alltoall: {
         gloo::AlltoallOptions o(ctx_);
-        set_io(o, req, tag, sp, s.send_count, rp, s.recv_count);
-        return gloo::alltoall(o);
+        set_io(o, req, tag, sp, s.send_count, landing(req, s, rp), s.recv_count);
+        gloo::alltoall(o);
+        return land(req, s, rp);
       }
       case Coll::sendrecv:
-        return sendrecv(req, s, tag, sp, rp);
+        sendrecv(req, s, tag, sp, landing(req, s, rp));
+        return land(req, s, rp);
     }
+  }
+
+  // In-place alltoall and sendrecv send from and receive into the same bytes at once: Gloo's loop thread
+  // would recv() into memory the caller's writev() is still reading (TSan: data race). They receive into a
+  // staging buffer instead, copied into place after the call (their in-place output is not verified, as in
+  // nccl-tests).
+  char* landing(const OpRequest& req, const Sizing& s, char* rp) {
+    if (!req.in_place) return rp;
+    grow(stage_, std::max<size_t>(s.recv_count * dtype_size(req.dtype), 8));
+    return stage_.data();
+  }
+  void land(const OpRequest& req, const Sizing& s, char* rp) {
+    if (req.in_place) std::memcpy(rp, stage_.data(), s.recv_count * dtype_size(req.dtype));
   }
 
   // Gloo has no typed reduce-scatter: all-reduce the n chunks (a copy, or in place the buffer itself),
@@ -268,7 +283,7 @@ class GlooEngine : public Engine {
   uint64_t seq_ = 0;
   std::string where_;
   std::shared_ptr<gloo::rendezvous::Context> ctx_;
-  std::vector<char> send_, recv_;
+  std::vector<char> send_, recv_, stage_;  // stage_: in-place alltoall/sendrecv receive here (landing())
 };
 
 }  // namespace

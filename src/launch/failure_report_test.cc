@@ -60,6 +60,8 @@ const report::Finding* find_id(const report::Report& r, const std::string& id) {
     if (f.id == id) return &f;
   return nullptr;
 }
+// The pointer would outlive a temporary report (ASan: heap-use-after-free): keep the report in a variable.
+const report::Finding* find_id(report::Report&& r, const std::string& id) = delete;
 
 std::string all_evidence(const report::Finding& f) {
   std::string s;
@@ -177,7 +179,8 @@ TEST(LaunchReport, EnvDiffersAcrossNodes) {
   EXPECT_EQ(ev.find("PATH"), std::string::npos);
 
   a.nodes.pop_back();  // one node: nothing to compare
-  EXPECT_EQ(find_id(build_launch_report({a}), "launch.env.differs"), nullptr);
+  const auto one_node = build_launch_report({a});
+  EXPECT_EQ(find_id(one_node, "launch.env.differs"), nullptr);
 }
 
 TEST(LaunchReport, JobOkAndEarlierAttempts) {
@@ -259,7 +262,8 @@ TEST(LaunchReport, EnvComparedWithTheFirstNodeWhenTheRootsNodeIsSilent) {
   NodeRecord third = a.nodes[0];
   third.node_rank = 2, third.host = "gpu-c", third.env["NCCL_SOCKET_IFNAME"] = "ib0";
   a.nodes.push_back(third);
-  const auto* f = find_id(build_launch_report({a}), "launch.env.differs");
+  const auto r = build_launch_report({a});  // f points into it
+  const auto* f = find_id(r, "launch.env.differs");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->title.find("between node 1 (gpu-b) and other nodes: NCCL_SOCKET_IFNAME"), std::string::npos)
       << f->title;

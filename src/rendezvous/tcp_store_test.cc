@@ -64,14 +64,20 @@ TEST(TcpStore, ServerStopWakesWaiters) {
   EXPECT_LT(Clock::now() - start, 2s);
 }
 
+// The children are forked before the server's thread starts: a child forked while that thread held OpenSSL's
+// RAND lock (it makes a nonce per handshake) inherited the lock held and hung in RAND_bytes (seen under
+// ASan).
 TEST(TcpStore, ClientsAsForkedProcesses) {
-  auto s = serve();
   const int n = 8;
+  int port_pipe[2];
+  ASSERT_EQ(::pipe(port_pipe), 0);
   std::vector<pid_t> kids;
   for (int i = 0; i < n; ++i) {
     pid_t pid = ::fork();
     if (pid == 0) {
-      auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, kToken, deadline_in(5s));
+      uint16_t port = 0;
+      if (::read(port_pipe[0], &port, sizeof port) != sizeof port) ::_exit(9);
+      auto c = TcpStoreClient::connect({"127.0.0.1", port}, kToken, deadline_in(5s));
       if (!c) ::_exit(10);
       if (!(*c)->set("proc/" + std::to_string(i), std::to_string(::getpid()), soon()).ok()) ::_exit(11);
       auto v = (*c)->add("arrived", 1, soon());
@@ -81,6 +87,11 @@ TEST(TcpStore, ClientsAsForkedProcesses) {
     }
     kids.push_back(pid);
   }
+  auto s = serve();
+  const uint16_t port = s->port();
+  for (int i = 0; i < n; ++i) EXPECT_EQ(::write(port_pipe[1], &port, sizeof port), ssize_t(sizeof port));
+  ::close(port_pipe[0]);
+  ::close(port_pipe[1]);
   for (pid_t pid : kids) {
     int st = 0;
     ::waitpid(pid, &st, 0);

@@ -24,13 +24,15 @@ probe::NodeFacts two_gpus() {
 TEST(JobContext, HostnameLoopbackIsInfoOnOneNodeAndWarnWhereItMatters) {
   auto f = two_gpus();
   f.host.resolved_addrs = {"127.0.1.1"};
-  auto* h = find(run(hostname_rule(), f), "host.hostname_loopback");
+  auto found = run(hostname_rule(), f);
+  auto* h = find(found, "host.hostname_loopback");
   ASSERT_NE(h, nullptr);
   EXPECT_EQ(h->severity, Severity::info);
   EXPECT_NE(h->title.find("harmless on one node"), std::string::npos) << h->title;
   CheckOptions two;
   two.nnodes = 2;
-  h = find(run(hostname_rule(), f, two), "host.hostname_loopback");
+  found = run(hostname_rule(), f, two);
+  h = find(found, "host.hostname_loopback");
   EXPECT_EQ(h->severity, Severity::warn);
   EXPECT_NE(h->title.find("2-node check"), std::string::npos) << h->title;
   for (auto [k, v] : std::vector<std::pair<std::string, std::string>>{

@@ -75,14 +75,16 @@ TEST(NcclEnvRule, AlgoAndProtoValuesNcclAccepts) {
 TEST(NcclEnvRule, NetIbWithoutInfiniBandFails) {
   auto f = node();
   set_nccl(f, "NCCL_NET", "IB");
-  auto* n = find(run(nccl_env_rule(), f), "nccl.net.ib_unavailable");
+  auto found = run(nccl_env_rule(), f);
+  auto* n = find(found, "nccl.net.ib_unavailable");
   ASSERT_NE(n, nullptr);
   EXPECT_EQ(n->severity, Severity::fail);
   EXPECT_NE(n->title.find("no InfiniBand/RoCE device"), std::string::npos) << n->title;
   EXPECT_NE(n->fix.find("NCCL_NET=Socket"), std::string::npos);
   f.ib.sysfs_present = true;
   f.ib.devices = {ib_dev("mlx5_0", "InfiniBand", "1: DOWN")};
-  n = find(run(nccl_env_rule(), f), "nccl.net.ib_unavailable");
+  found = run(nccl_env_rule(), f);
+  n = find(found, "nccl.net.ib_unavailable");
   ASSERT_NE(n, nullptr);
   EXPECT_NE(n->title.find("has an ACTIVE port"), std::string::npos) << n->title;
   f.ib.devices = {ib_dev("mlx5_0", "InfiniBand")};
