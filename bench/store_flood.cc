@@ -42,15 +42,18 @@ pid_t start_idle_child(uint16_t port, int first, int count, int addrs, int ready
     sockaddr_in a{};
     a.sin_family = AF_INET;
     int slot = i % addrs;
-    a.sin_addr.s_addr = htonl((127u << 24) | (1u << 16) | (uint32_t(slot / 250) << 8) | uint32_t(slot % 250 + 1));
+    a.sin_addr.s_addr =
+        htonl((127u << 24) | (1u << 16) | (uint32_t(slot / 250) << 8) | uint32_t(slot % 250 + 1));
     if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
       ::close(fd);
       continue;
     }
     a.sin_port = htons(port);
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) fds.push_back(fd);
-    else ::close(fd);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0)
+      fds.push_back(fd);
+    else
+      ::close(fd);
   }
   int n = static_cast<int>(fds.size());
   [[maybe_unused]] auto w = ::write(ready, &n, sizeof n);
@@ -121,10 +124,11 @@ int main(int argc, char** argv) {
   double flooded = real_clients(port, so.token, real, 1);
   ServerStats st = (*server)->stats();
   for (pid_t k : kids) ::kill(k, SIGKILL), ::waitpid(k, nullptr, 0);
-  std::printf("idle=%d (opened %d from %d addresses) real=%d: quiet %.1f ms, flooded %.1f ms; server accepted "
-              "%llu, refused or dropped by the caps %llu, open while flooded %llu\n",
-              idle, opened, addrs, real, quiet, flooded, (unsigned long long)st.accepted,
-              (unsigned long long)st.refused_cap, (unsigned long long)st.open_connections);
+  std::printf(
+      "idle=%d (opened %d from %d addresses) real=%d: quiet %.1f ms, flooded %.1f ms; server accepted "
+      "%llu, refused or dropped by the caps %llu, open while flooded %llu\n",
+      idle, opened, addrs, real, quiet, flooded, (unsigned long long)st.accepted,
+      (unsigned long long)st.refused_cap, (unsigned long long)st.open_connections);
   if (quiet < 0 || flooded < 0) {
     std::printf("FAIL: a real client was not served\n");
     return 1;

@@ -53,8 +53,9 @@ report::Finding lost_members_finding(const JoinConfig& cfg, const std::vector<Me
     std::string name = m != members.end() && !m->hostname.empty() ? fmt::format("{}({})", m->hostname, r)
                                                                   : fmt::format("{} {}", who(cfg.by_hand), r);
     names.push_back(name);
-    evidence.push_back(fmt::format("{} {} ({}): joined, then its connection to the master closed (pid {} there)",
-                                   who(cfg.by_hand), r, name, m != members.end() ? m->pid : 0));
+    evidence.push_back(
+        fmt::format("{} {} ({}): joined, then its connection to the master closed (pid {} there)",
+                    who(cfg.by_hand), r, name, m != members.end() ? m->pid : 0));
   }
   return report::Finding{
       "cluster.node.lost",

@@ -25,7 +25,7 @@ Result<ClusterPlan> plan_cluster(const ClusterArgs& args, const EnvMap& env);
 
 struct TokenChoice {
   std::string token;
-  std::string note;  // where it came from, for the report
+  std::string note;        // where it came from, for the report
   bool generated = false;  // made by this node (the first of a by-hand job): hand it off (token_handoff.h)
 };
 

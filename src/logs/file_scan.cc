@@ -117,7 +117,8 @@ class Scanner {
     if (it == index_.end())  // only the processes with this pid can be the glued one (linear in the input)
       for (auto [p, end] = by_pid_.equal_range(l.pid); p != end; ++p) {
         const std::string& h = procs_[p->second].host;
-        if (!h.empty() && l.host.size() > h.size() && l.host.compare(l.host.size() - h.size(), h.size(), h) == 0) {
+        if (!h.empty() && l.host.size() > h.size() &&
+            l.host.compare(l.host.size() - h.size(), h.size(), h) == 0) {
           glued = true;
           return p->second;
         }

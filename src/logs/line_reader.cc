@@ -111,8 +111,9 @@ ssize_t read_full(int fd, char* buf, size_t n) {
 }
 
 std::string binary_error(const ReadStats& st) {
-  return fmt::format("binary data, not a log: mostly control bytes in the first {} MiB; the rest was not read",
-                     st.bytes >> 20);
+  return fmt::format(
+      "binary data, not a log: mostly control bytes in the first {} MiB; the rest was not read",
+      st.bytes >> 20);
 }
 
 bool gzip_over_cap(uint64_t text_bytes, uint64_t compressed_bytes, const ReadOptions& opt) {
