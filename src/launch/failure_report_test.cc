@@ -290,7 +290,8 @@ TEST(LaunchReport, FullLogDirectoryIsNamed) {
   ASSERT_EQ(full->evidence.size(), 1u);
   EXPECT_NE(full->evidence[0].find("/logs/j/0/node1.rank2.log"), std::string::npos) << full->evidence[0];
   ok.nodes[1].log_free_bytes = -1;  // unknown is not full
-  EXPECT_EQ(find_id(build_launch_report({ok}), "launch.logs.full"), nullptr);
+  const report::Report unknown = build_launch_report({ok});
+  EXPECT_EQ(find_id(unknown, "launch.logs.full"), nullptr);
 }
 
 TEST(LaunchReport, EveryEmittedIdHasADoc) {
