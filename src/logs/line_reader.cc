@@ -55,7 +55,7 @@ class Splitter {
   // Past opt.binary_after bytes, mostly control bytes in the samples: binary data (/dev/zero on stdin, a
   // core file), not a log. A log with a zero-filled hole from a crash (a few MiB) stays below that.
   bool binary() const {
-    return opt_.binary_after > 0 && st_.bytes >= opt_.binary_after && control_ * 2 > sampled_;
+    return opt_.binary_after > 0 && st_.bytes > opt_.binary_after && control_ * 2 > sampled_;
   }
 
   void finish() {
@@ -161,17 +161,17 @@ void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp,
       break;
     }
     sp.feed(out.data(), out.size() - zs.avail_out);
-    if (sp.binary()) {
-      st.error = binary_error(st);
-      break;
-    }
     if (ret == Z_STREAM_END) stream_end = true;
-    if (gzip_over_cap(st.bytes, compressed_read - zs.avail_in, opt)) {
+    if (gzip_over_cap(st.bytes, compressed_read - zs.avail_in, opt)) {  // the more specific diagnosis first
       st.gzip_capped = true;
       st.error = fmt::format(
           "decompression stopped after {} MiB of text: it expands more than {}x (a compression bomb?); the "
           "rest was not read",
           st.bytes >> 20, opt.gzip_max_ratio);
+      break;
+    }
+    if (sp.binary()) {
+      st.error = binary_error(st);
       break;
     }
   }
