@@ -25,7 +25,7 @@ timed() {  # description, args...: rc, wall time, verdict line
   echo "$desc: rc=$rc $(awk "BEGIN{printf \"%.2fs\", $t1-$t0}") | $(grep -m1 '^verdict' "$O/$desc.out")" >>"$S"
 }
 timed check_collectives check --collectives --timing
-timed bench_nccl_2ranks bench --engine nccl --nproc 2 --fake-hosts -b 1M -e 64M -f 4 -n 5 -w 2
+timed bench_nccl_2ranks bench --engine nccl --nproc 2 --gpus 0,0 --fake-hosts -b 1M -e 64M -f 4 -n 5 -w 2
 # Killed mid-run: nothing of ours may stay (workers, their children) and no distdoctor-comm-* directory.
 leftovers() {
   local me=$$ n=0 p
@@ -35,14 +35,18 @@ leftovers() {
   done
   echo "processes=$n tmpdirs=$(find "$TMPDIR" -maxdepth 1 -name 'distdoctor-comm-*' | wc -l)"
 }
-for what in "check --collectives" "bench --engine nccl --nproc 2 --fake-hosts -b 64M -e 1G -f 2 -n 50"; do
+# check --collectives takes about 1 s (its workers start after 0.2-0.4 s): killed at 0.6 s; the bench runs
+# for many seconds: killed at 4 s, mid-collective.
+for spec in "0.6 check --collectives" "4 bench --engine nccl --nproc 2 --gpus 0,0 --fake-hosts -b 64M -e 2G -f 2 -n 50"; do
+  delay=${spec%% *} what=${spec#* }
   "$BIN" $what >/dev/null 2>&1 &
   pid=$!
-  sleep 1.5
-  kill -9 $pid
+  sleep "$delay"
+  alive=$(kill -0 $pid 2>/dev/null && echo running || echo "already ended")
+  kill -9 $pid 2>/dev/null
   wait $pid 2>/dev/null
   sleep 3
-  echo "SIGKILL after 1.5 s of '$what': $(leftovers)" >>"$S"
+  echo "SIGKILL after $delay s of '$what' ($alive then): $(leftovers)" >>"$S"
 done
 # Secrets planted in the environment and nccl.conf stay out of the GPU report (text and JSON).
 printf 'NCCL_NET_TOKEN=s3cr3t-conf\n' >"$TMPDIR/nccl.conf"
