@@ -248,10 +248,12 @@ JoinOutcome complete_outcome(const JoinConfig& cfg, const ClusterView& view, con
   if (!no_mesh.empty())
     o.report.add(
         Finding{"cluster.mesh.incomplete",
-                Severity::warn,
+                Severity::fail,  // joined, still connected, and silent: such a node would stall the job too
                 fmt::format("no mesh results from ranks {} before the deadline", fmt::join(no_mesh, ",")),
                 {},
-                "Those nodes were too slow or lost their store connection; raise --timeout."});
+                "Those nodes joined and kept their connection but did not answer: a stopped or stuck process "
+                "(state T or D in ps), or a network path to the master that broke. Raise --timeout only if "
+                "they are merely slow."});
   for (const auto& line : render_mesh_matrix(view)) o.report.notes.push_back(line);
   nlohmann::json nodes = nlohmann::json::array();
   for (const auto& n : view.nodes)

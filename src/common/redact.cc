@@ -56,7 +56,11 @@ size_t secret_pair_value(const std::string& word) {
 bool announces_secret(const std::string& word) {
   if (word.find('=') != std::string::npos) return false;
   if (is_secret_flag(word)) return true;
-  return word.size() > 1 && word.back() == ':' && is_secret_name(word.substr(0, word.size() - 1));
+  if (word.size() < 2 || word.back() != ':') return false;
+  // "Authorization:", "token:", "api_key:" announce a secret; a plain "key:" or "keys:" is a word of the
+  // sentence ("waiting for 1 key: dd/comm/gloo/1"), not a header.
+  const std::string name = upper_of(word.substr(0, word.size() - 1));
+  return name != "KEY" && name != "KEYS" && is_secret_name(name);
 }
 
 bool is_auth_scheme(const std::string& word) {

@@ -68,6 +68,13 @@ TEST(Redact, TextPairsAndFlags) {
             "python gen.py --max_new_tokens 256 --tokenizer gpt2");
 }
 
+TEST(Redact, KeyAsAWordIsNotAHeader) {
+  EXPECT_EQ(redact_text("timed out waiting for 1 key: dd/comm/gloo/1"),
+            "timed out waiting for 1 key: dd/comm/gloo/1");
+  EXPECT_EQ(redact_text("missing keys: a b"), "missing keys: a b");
+  EXPECT_EQ(redact_text("api_key: abc"), std::string("api_key: ") + kRedacted);
+}
+
 TEST(Redact, TextEdgeCases) {
   EXPECT_EQ(redact_text(""), "");
   EXPECT_EQ(redact_text("   "), "   ");

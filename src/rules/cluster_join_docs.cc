@@ -35,7 +35,9 @@ ClusterRule cluster_join_rule() {
         "notices at once on its embedded store (each node holds a key that lives as long as its "
         "connection) and stops waiting for it; on etcd the deadlines name it instead."},
        {"cluster.mesh.incomplete", "Mesh results missing",
-        "Some nodes did not publish their mesh measurements before the deadline."}}};
+        "Some nodes joined, kept their store connection, but did not publish their mesh measurements before "
+        "the deadline: a stopped or stuck process, or a broken path to the master. A node whose process died is "
+        "named by cluster.node.lost instead."}}};
 }
 
 }  // namespace dd::rules
