@@ -36,7 +36,8 @@ ClusterRule cluster_join_rule() {
         "connection) and stops waiting for it; on etcd the deadlines name it instead."},
        {"cluster.mesh.incomplete", "Mesh results missing",
         "Some nodes joined, kept their store connection, but did not publish their mesh measurements before "
-        "the deadline: a stopped or stuck process, or a broken path to the master. A node whose process died is "
+        "the deadline: a stopped or stuck process, or a broken path to the master. A node whose process died "
+        "is "
         "named by cluster.node.lost instead."}}};
 }
 
