@@ -13,27 +13,6 @@
 namespace dd::rendezvous::testing {
 namespace {
 
-// A raw connection to 127.0.0.1:port from the source address src (any 127/8 address is local).
-int raw_connect_from(const char* src, uint16_t port, const char* dst = "127.0.0.1") {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  ::inet_pton(AF_INET, src, &a.sin_addr);
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  a.sin_port = htons(port);
-  ::inet_pton(AF_INET, dst, &a.sin_addr);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  timeval tv{5, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  return fd;
-}
-
 wire::Message read_message(int fd) {
   wire::FrameReader r;
   char buf[4096];
@@ -130,7 +109,7 @@ TEST(StoreSecurity, IdleStrangersFromOneAddressAreCapped) {
   so.max_pending_per_peer = 4;
   auto s = serve(so);
   std::vector<int> idle;
-  for (int i = 0; i < 12; ++i) idle.push_back(raw_connect_from("127.0.0.3", s->port()));
+  for (int i = 0; i < 12; ++i) idle.push_back(raw_connect(s->port(), "127.0.0.3"));
   int closed = 0;
   for (int fd : idle) {
     ASSERT_GE(fd, 0);
@@ -154,7 +133,7 @@ TEST(StoreSecurity, OldestStrangerMakesRoomForANewcomer) {
   std::vector<int> idle;
   for (int i = 0; i < 20; ++i) {
     std::string src = "127.0.1." + std::to_string(10 + i);
-    idle.push_back(raw_connect_from(src.c_str(), s->port()));
+    idle.push_back(raw_connect(s->port(), src.c_str()));
     ASSERT_GE(idle.back(), 0);
   }
   auto real = client(s->port());  // authenticates in well under the handshake deadline
@@ -184,13 +163,13 @@ TEST(StoreSecurity, MasterListensOnlyOnItsAddress) {
   auto m = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s), quiet);
   ASSERT_TRUE(m.ok()) << m.error().message();
   EXPECT_TRUE(m->listen_note.empty());
-  EXPECT_EQ(raw_connect_from("127.0.0.1", m->port, "127.0.0.2"), -1);  // not on every address
+  EXPECT_EQ(raw_connect(m->port, "127.0.0.1", "127.0.0.2"), -1);  // not on every address
   EXPECT_TRUE(open_store(m->url, token, StoreRole::kClient, deadline_in(2s)).ok());
   OpenOptions all = quiet;
   all.listen_all = true;
   auto every = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s), all);
   ASSERT_TRUE(every.ok()) << every.error().message();
-  int fd = raw_connect_from("127.0.0.1", every->port, "127.0.0.2");
+  int fd = raw_connect(every->port, "127.0.0.1", "127.0.0.2");
   EXPECT_GE(fd, 0);
   if (fd >= 0) ::close(fd);
   // An address this machine does not have (NAT, a service address): every address, said in a note.

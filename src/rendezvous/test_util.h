@@ -36,13 +36,19 @@ inline uint16_t free_port() {
   return ntohs(a.sin_port);
 }
 
-// A raw TCP connection to 127.0.0.1:port (blocking), for feeding the server bytes by hand.
-inline int raw_connect(uint16_t port) {
+// A raw TCP connection to dst:port (blocking; default 127.0.0.1), for feeding the server bytes by hand; from
+// the source address src when given (any 127/8 address is local: the store's per-address caps see a peer).
+inline int raw_connect(uint16_t port, const char* src = nullptr, const char* dst = "127.0.0.1") {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
+  if (src && (::inet_pton(AF_INET, src, &a.sin_addr) != 1 ||
+              ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0)) {
+    ::close(fd);
+    return -1;
+  }
   a.sin_port = htons(port);
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::inet_pton(AF_INET, dst, &a.sin_addr);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
     ::close(fd);
     return -1;
