@@ -31,7 +31,8 @@ namespace dd::cli {
 namespace {
 using cluster::CheckArgs;
 
-void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckArgs& a, double probe_s) {
+// Runs the pass into `r` (its notes, findings and measurements); true when every collective passed.
+bool add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckArgs& a, double probe_s) {
   comm::CheckPassOptions co;
   const rules::EngineChoice choice = rules::choose_engine(f, a.engine, a.nccl_lib, comm::nccl_engine_built());
   const std::string& why = choice.reason;
@@ -45,16 +46,17 @@ void add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
   r.notes.push_back("collectives: " + co.engine + " engine (" + why + ")");
   for (auto& x : res.findings) r.add(std::move(x));
   res.measurements["engine_reason"] = why;
-  res.measurements["timing"]["probe_s"] = probe_s;  // facts probe before the pass (cuInit included)
+  res.measurements["timing"]["probe_s"] = probe_s;  // facts probe before the pass
   r.measurements = nlohmann::json{{"collectives", res.measurements}};
   if (a.timing && !a.json) {
-    std::ostringstream t;
+    std::stringstream t;
     res.timing.phases.insert(
         res.timing.phases.begin(),
-        {"node facts probe, before the pass (CUDA init included)", probe_s, "supervisor"});
+        {"node facts probe, before the pass", probe_s, "supervisor"});
     comm::print_timing(res.timing, t);
-    r.notes.push_back(t.str());
+    for (std::string line; std::getline(t, line);) r.notes.push_back(line);  // one note per line
   }
+  return res.measurements.value("ok", false);
 }
 
 // The node's options: what to probe, how to print.
@@ -175,28 +177,42 @@ bool load_facts(const std::string& path, probe::NodeFacts& facts) {
   return true;
 }
 
+probe::ProbeOptions node_probe_options(const CheckArgs& a, bool cuda_init) {
+  probe::ProbeOptions po;
+  po.nccl_lib = a.nccl_lib;
+  po.cuda_init = cuda_init;
+  return po;
+}
+
 int run_node(const CheckArgs& a, const probe::EnvMap& env) {
   probe::NodeFacts facts;
   const auto probe_start = std::chrono::steady_clock::now();
   if (!a.facts_file.empty()) {
     if (!load_facts(a.facts_file, facts)) return report::kExitCannotRun;
   } else {
-    probe::ProbeOptions po;
-    po.nccl_lib = a.nccl_lib;
-    po.cuda_init = a.cuda_init || a.collectives;
-    facts = probe::collect_node_facts(po, env);
+    // --collectives leaves cuInit to the pass's workers (here it would cost 0.1-0.5 s before they start);
+    // only a failed pass brings it back below, so a broken CUDA driver is still named by its own finding.
+    facts = probe::collect_node_facts(node_probe_options(a, a.cuda_init), env);
   }
+  const double probe_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
+  report::Report pass;
+  const bool pass_ok = a.collectives && add_collectives(pass, facts, a, probe_s);
+  if (a.collectives && !pass_ok && a.facts_file.empty() && !facts.cuda.init_probed)
+    facts.cuda = probe::collect_node_facts(node_probe_options(a, true), env).cuda;
   rules::CheckOptions co;
   co.nproc_per_node = a.nproc_per_node;
+  co.collective_pass = a.collectives;
   report::Report r;
   r.title = "distdoctor check — node " + facts.host.hostname;
   r.findings = rules::run_node_rules(facts, co);
-  const double probe_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
-  if (a.collectives)
-    add_collectives(r, facts, a, probe_s);
-  else if (a.facts_file.empty())
+  if (a.collectives) {
+    r.notes = std::move(pass.notes);
+    for (auto& x : pass.findings) r.add(std::move(x));
+    r.measurements = std::move(pass.measurements);
+  } else if (a.facts_file.empty()) {
     r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
+  }
   r.facts = facts;
   if (a.json) {
     std::cout << output_json(report::render_json(r)) << "\n";

@@ -27,7 +27,7 @@ std::string visible_devices_cause(const probe::NodeFacts& f, std::string& shown)
   return "";
 }
 
-std::vector<Finding> check_cuda_driver(const probe::NodeFacts& f, const CheckOptions&) {
+std::vector<Finding> check_cuda_driver(const probe::NodeFacts& f, const CheckOptions& opt) {
   if (f.gpu.gpus.empty()) return {};
   if (!f.cuda.driver_loaded && !f.cuda.driver_error.empty()) {
     std::string shown;
@@ -50,6 +50,7 @@ std::vector<Finding> check_cuda_driver(const probe::NodeFacts& f, const CheckOpt
              "\"system "
              "not yet initialized\"); match the container's CUDA to the driver (error 803/804)"}};
   }
+  if (!f.cuda.init_probed && opt.collective_pass) return {};  // the pass's workers test CUDA
   if (!f.cuda.init_probed)
     return {
         {"cuda.driver_not_probed",
