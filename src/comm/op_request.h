@@ -42,6 +42,7 @@ struct RankResult {
   void note_wrong_at(int64_t i) { first_wrong = first_wrong < 0 ? i : std::min(first_wrong, i); }
   bool participated = true;
   double alloc_us = 0;  // time spent growing buffers for this run (--timing)
+  double wall_us = 0;   // the whole op in the worker: fills, warm-up, timed runs, checks (--timing)
 };
 
 }  // namespace dd::comm

@@ -2,6 +2,7 @@
 // text and JSON forms of --timing.
 #include "comm/run_timing.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -58,6 +59,20 @@ void add_worker_steps(RunTiming& t, const RunWatch& w, const RunLayout& l) {
   for (const auto& name : order) add(t, name, steps[name], 1);
 }
 
+// The ops that took longest in the workers (slowest rank of each), at most `n`, longest first.
+void add_slowest_ops(RunTiming& t, const RunWatch& w, size_t n) {
+  std::vector<std::pair<Slowest, int>> ops;
+  for (const auto& [op, ranks] : w.results()) {
+    Slowest s;
+    for (const auto& [r, rr] : ranks)
+      if (rr.wall_us * 1e-6 > s.seconds) s = {rr.wall_us * 1e-6, r};
+    if (s.seconds > 0) ops.push_back({s, op});
+  }
+  std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.first.seconds > b.first.seconds; });
+  for (size_t i = 0; i < ops.size() && i < n; ++i)
+    add(t, "op " + std::to_string(ops[i].second) + ": " + w.op_label(ops[i].second), ops[i].first, 1);
+}
+
 Slowest allocation(const RunWatch& w, const RunLayout& l) {
   Slowest out;
   std::map<int, double> per_rank;
@@ -97,6 +112,7 @@ RunTiming make_run_timing(const SupervisorTimes& t, const RunWatch& w, const Run
     if (std::string(step.event) == "done") {
       Slowest alloc = allocation(w, l);
       if (alloc.seconds > 0) add(out, "of which buffer allocation", alloc, 1);
+      add_slowest_ops(out, w, 3);
     }
   }
   out.phases.push_back(

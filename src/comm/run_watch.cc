@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "comm/collective.h"
+#include "comm/units.h"
 #include "comm/worker_events.h"
 
 namespace dd::comm {
@@ -38,6 +40,7 @@ void RunWatch::on_line(int, const std::string& line) {
       rr.checked = r.value("checked", int64_t(0));
       rr.participated = r.value("participated", true);
       rr.alloc_us = r.value("alloc_us", 0.0);
+      rr.wall_us = r.value("wall_us", 0.0);
       if (rr.rank >= 0 && rr.rank < world_) results_[op][rr.rank] = rr;
     }
     return;
@@ -114,6 +117,11 @@ std::optional<int> RunWatch::find_overdue_op() const {
     if (now > s.last_op_at + limit + limit / 10 + std::chrono::milliseconds(2000)) return s.last_op;
   }
   return std::nullopt;
+}
+
+std::string RunWatch::op_label(int op) const {
+  if (op < 0 || size_t(op) >= ops_.size()) return "?";
+  return std::string(coll_info(ops_[op].coll).name) + " " + bytes_text(ops_[op].bytes);
 }
 
 bool RunWatch::should_stop() const {

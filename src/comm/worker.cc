@@ -45,11 +45,15 @@ bool run_ops(Engine& engine, const Plan& plan, const std::vector<int>& ranks, in
     maybe_fault(plan.run.fault, ranks, "op", int(i));
     OpRequest op = plan.run.ops[i];
     op.corrupt = fault_matches(plan.run.fault, ranks, "corrupt", int(i));
+    const auto op_began = std::chrono::steady_clock::now();
     auto res = engine.run(op);
     if (!res) {
       emit_event(fd, error_event(ranks, "op", int(i), res.error()));
       return false;
     }
+    const double wall_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - op_began).count();
+    for (auto& rr : *res) rr.wall_us = wall_us;
     emit_event(fd, result_event(int(i), *res));
   }
   return true;

@@ -58,7 +58,8 @@ nlohmann::json result_event(int op, const std::vector<RankResult>& results) {
                   {"first_wrong", r.first_wrong},
                   {"checked", r.checked},
                   {"participated", r.participated},
-                  {"alloc_us", r.alloc_us}});
+                  {"alloc_us", r.alloc_us},
+                  {"wall_us", r.wall_us}});
   return {{"ev", "result"}, {"op", op}, {"ranks", rr}};
 }
 
