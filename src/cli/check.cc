@@ -50,9 +50,8 @@ bool add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
   r.measurements = nlohmann::json{{"collectives", res.measurements}};
   if (a.timing && !a.json) {
     std::stringstream t;
-    res.timing.phases.insert(
-        res.timing.phases.begin(),
-        {"node facts probe, before the pass", probe_s, "supervisor"});
+    res.timing.phases.insert(res.timing.phases.begin(),
+                             {"node facts probe, before the pass", probe_s, "supervisor"});
     comm::print_timing(res.timing, t);
     for (std::string line; std::getline(t, line);) r.notes.push_back(line);  // one note per line
   }

@@ -64,6 +64,7 @@ RunOptions check_pass_run(const CheckPassOptions& opt, const probe::NodeFacts& f
     r.warmup = 0;
     r.iters = 1;
     r.timeout = std::chrono::milliseconds(5000);
+    r.measured_deadline = true;
     r.dtype = c.coll == Coll::all_reduce ? Dtype::bf16 : Dtype::f32;
     ro.ops.push_back(r);
   }
@@ -76,6 +77,7 @@ RunOptions check_pass_run(const CheckPassOptions& opt, const probe::NodeFacts& f
     r.check = false;
     r.timeout =
         opt.bandwidth_timeout.count() > 0 ? opt.bandwidth_timeout : auto_timeout(opt.bandwidth_bytes * 2, 8);
+    r.measured_deadline = opt.bandwidth_timeout.count() == 0;
     ro.ops.push_back(r);
   }
   return ro;

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "comm/engine.h"
+#include "comm/op_deadline.h"
 #include "comm/plan.h"
 #include "comm/run_setup.h"
 #include "rules/engine_choice.h"
@@ -79,14 +80,6 @@ double measured_seconds(const rules::XnPhase& phase, size_t i) {
   }
   return worst;
 }
-
-// The deadline of an op expected to take `seconds` per run: three times its runs plus 2 s, so a rank that
-// stops mid-collective is named a few seconds after the expected end.
-std::chrono::milliseconds derived_deadline(double seconds, int runs) {
-  return std::chrono::milliseconds(int64_t(seconds * runs * 3000) + 2000);
-}
-
-int runs_of(const OpRequest& r) { return r.warmup + r.iters + (r.check ? 1 : 0); }
 
 // Warm-up: a small all_reduce over every rank and a small sendrecv on every path. Its deadlines are the one
 // fixed assumption of the pass (64 KiB take well under a second even at 1 Mb/s); the rest is measured.

@@ -21,6 +21,9 @@ struct OpRequest {
   int root = 0;
   int pair_a = -1, pair_b = -1;  // sendrecv between two ranks only (per-pair matrix); -1 = ring
   std::chrono::milliseconds timeout{10000};
+  // The worker replaces `timeout` with one from a measured warm-up (op_deadline.h); `timeout` is then only
+  // the supervisor's estimate before the run.
+  bool measured_deadline = false;
   bool corrupt = false;  // test hook: overwrite one output element before the check (proves checks fail)
   // --check all: every timed run is checked too (each then timed on its own between its data preparation
   // and its check, not back to back); false: only the one run before the warm-up is checked.

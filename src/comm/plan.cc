@@ -52,7 +52,8 @@ nlohmann::json op_to_json(const OpRequest& r) {
           {"root", r.root},
           {"pair_a", r.pair_a},
           {"pair_b", r.pair_b},
-          {"timeout_ms", r.timeout.count()}};
+          {"timeout_ms", r.timeout.count()},
+          {"measured_deadline", r.measured_deadline}};
 }
 
 OpRequest op_from_json(const nlohmann::json& j) {
@@ -69,6 +70,7 @@ OpRequest op_from_json(const nlohmann::json& j) {
   r.pair_a = j.value("pair_a", -1);
   r.pair_b = j.value("pair_b", -1);
   r.timeout = std::chrono::milliseconds(j.value("timeout_ms", int64_t(10000)));
+  r.measured_deadline = j.value("measured_deadline", false);
   return r;
 }
 

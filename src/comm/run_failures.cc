@@ -157,7 +157,10 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
                      std::to_string(rec.total.count() / 1000) + " s";
   if (auto op = rec.watch.overdue_op())
     what = op_label(rec.opt.ops[*op]) + " did not finish within its deadline of " +
-           fmt::format("{:.1f}", rec.opt.ops[*op].timeout.count() / 1000.0) + " s";
+           fmt::format("{:.1f}", rec.watch.op_deadline(*op).count() / 1000.0) + " s";
+  else if (rec.watch.init_overdue())
+    what = engine_label(rec.opt) + " communicator init did not finish within its deadline of " +
+           fmt::format("{:.1f}", rec.opt.init_timeout.count() / 1000.0) + " s";
   return comm_failure(
       not_init.empty() ? "comm.op.timeout" : "comm.init.timeout",
       what + ": rank(s) " + join_ranks(stuck) + " did not finish", ev,
@@ -180,7 +183,7 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
     out.findings.push_back(rank_error_finding(out, rec, errored[0]));
     return;
   }
-  if (!rec.finished || rec.watch.overdue_op()) {
+  if (!rec.finished || rec.watch.overdue_op() || rec.watch.init_overdue()) {
     out.findings.push_back(unfinished_finding(out, rec));
     return;
   }

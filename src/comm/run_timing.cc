@@ -68,7 +68,8 @@ void add_slowest_ops(RunTiming& t, const RunWatch& w, size_t n) {
       if (rr.wall_us * 1e-6 > s.seconds) s = {rr.wall_us * 1e-6, r};
     if (s.seconds > 0) ops.push_back({s, op});
   }
-  std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.first.seconds > b.first.seconds; });
+  std::sort(ops.begin(), ops.end(),
+            [](const auto& a, const auto& b) { return a.first.seconds > b.first.seconds; });
   for (size_t i = 0; i < ops.size() && i < n; ++i)
     add(t, "op " + std::to_string(ops[i].second) + ": " + w.op_label(ops[i].second), ops[i].first, 1);
 }

@@ -41,7 +41,10 @@ void RunWatch::on_line(int, const std::string& line) {
       rr.participated = r.value("participated", true);
       rr.alloc_us = r.value("alloc_us", 0.0);
       rr.wall_us = r.value("wall_us", 0.0);
-      if (rr.rank >= 0 && rr.rank < world_) results_[op][rr.rank] = rr;
+      if (rr.rank >= 0 && rr.rank < world_) {
+        results_[op][rr.rank] = rr;
+        st_[rr.rank].last_event_at = Clock::now();
+      }
     }
     return;
   }
@@ -53,7 +56,8 @@ void RunWatch::on_line(int, const std::string& line) {
 
 void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json& j) {
   RankState& s = st_[r];
-  if (!s.seen.count(ev)) s.seen[ev] = Clock::now();
+  s.last_event_at = Clock::now();
+  if (!s.seen.count(ev)) s.seen[ev] = s.last_event_at;
   if (ev == "init_done" && j.contains("phases") && j["phases"].is_array())
     for (const auto& p : j["phases"])
       if (p.is_array() && p.size() == 2 && p[0].is_string() && p[1].is_number())
@@ -66,6 +70,10 @@ void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json&
   if (ev == "op_start") {
     s.last_op = j.value("op", -1);
     s.last_op_at = Clock::now();
+    const int64_t ms = j.value("timeout_ms", int64_t(-1));
+    s.op_timeout = ms >= 0                                             ? std::chrono::milliseconds(ms)
+                   : s.last_op >= 0 && size_t(s.last_op) < ops_.size() ? ops_[s.last_op].timeout
+                                                                       : std::chrono::milliseconds(0);
   }
   if (ev == "done") s.done = true;
   if (ev == "error") {
@@ -109,14 +117,31 @@ std::optional<int> RunWatch::find_overdue_op() const {
   const auto now = Clock::now();
   for (size_t r = 0; r < st_.size(); ++r) {
     const RankState& s = st_[r];
-    if (s.worker < 0 || s.done || !s.error.empty() || s.last_op < 0 || size_t(s.last_op) >= ops_.size())
-      continue;
+    if (s.worker < 0 || s.done || !s.error.empty() || !s.init_done || s.last_op >= int(ops_.size())) continue;
     auto res = results_.find(s.last_op);
-    if (res != results_.end() && res->second.count(int(r))) continue;  // finished it, not started the next
-    const auto limit = ops_[s.last_op].timeout;
+    const bool between = s.last_op < 0 || (res != results_.end() && res->second.count(int(r)));
+    if (between) {  // finished the last op (or init), not started the next
+      const bool more = size_t(s.last_op + 1) < ops_.size();
+      if (more && between_ops_.count() > 0 && now > s.last_event_at + between_ops_) return s.last_op + 1;
+      continue;
+    }
+    const auto limit = s.op_timeout;
     if (now > s.last_op_at + limit + limit / 10 + std::chrono::milliseconds(2000)) return s.last_op;
   }
   return std::nullopt;
+}
+
+std::chrono::milliseconds RunWatch::op_deadline(int op) const {
+  std::chrono::milliseconds out{0};
+  for (const RankState& s : st_)
+    if (s.last_op == op) out = std::max(out, s.op_timeout);
+  if (out.count() == 0 && op >= 0 && size_t(op) < ops_.size()) out = ops_[op].timeout;
+  return out;
+}
+
+void RunWatch::set_watchdogs(Clock::time_point init_deadline, std::chrono::milliseconds between_ops) {
+  init_deadline_ = init_deadline;
+  between_ops_ = between_ops;
 }
 
 std::string RunWatch::op_label(int op) const {
@@ -127,6 +152,10 @@ std::string RunWatch::op_label(int op) const {
 bool RunWatch::should_stop() const {
   if (!overdue_op_) overdue_op_ = find_overdue_op();
   if (overdue_op_) return true;
+  if (init_deadline_ && Clock::now() > *init_deadline_ && !first_trouble_)
+    for (const RankState& s : st_)
+      if (s.worker >= 0 && !s.init_done && s.error.empty()) init_overdue_ = true;
+  if (init_overdue_) return true;
   if (died_worker_ >= 0)  // a dead worker: stop the others at once (after 100 ms if it only aborted,
     return !aborted(died_worker_) ||  // to see whether another rank's death caused that)
            Clock::now() - died_at_ > std::chrono::milliseconds(100);

@@ -19,8 +19,10 @@ struct RankState {
   bool ready = false, init_done = false, done = false;
   int last_op = -1;
   rendezvous::Clock::time_point last_op_at{};  // when it started last_op
-  std::string error;                           // the worker's error message ("" none)
-  std::string error_stage;                     // "init" or "op"
+  std::chrono::milliseconds op_timeout{0};  // last_op's deadline as the worker sent it (measured or planned)
+  rendezvous::Clock::time_point last_event_at{};  // its latest event of any kind (the between-ops watchdog)
+  std::string error;                              // the worker's error message ("" none)
+  std::string error_stage;                        // "init" or "op"
   ErrorKind error_kind = ErrorKind::other;
   int worker = -1;
   // --timing: when each event of this rank arrived ("ready", "init_done", "done", "left", "exit"), and the
@@ -44,11 +46,17 @@ class RunWatch {
   // (the per-op watchdog: a frozen rank is named near the op's expected end, not at the whole run's
   // deadline).
   std::optional<int> overdue_op() const { return overdue_op_; }
+  // The deadline of `op` the ranks reported when they started it (the longest), else the planned one.
+  std::chrono::milliseconds op_deadline(int op) const;
+  // Watchdogs beyond each op's own: communicator init must end by `init_deadline`, and a rank may sit at
+  // most `between_ops` between one op's result and the next op's start.
+  void set_watchdogs(rendezvous::Clock::time_point init_deadline, std::chrono::milliseconds between_ops);
+  bool init_overdue() const { return init_overdue_; }
 
   const std::vector<RankState>& ranks() const { return st_; }
   const std::map<int, std::map<int, RankResult>>& results() const { return results_; }  // op -> rank
   const std::string& library() const { return library_; }
-  std::string op_label(int op) const;  // "all_reduce 1 MiB"
+  std::string op_label(int op) const;               // "all_reduce 1 MiB"
   int died_worker() const { return died_worker_; }  // -1 none
 
  private:
@@ -61,6 +69,9 @@ class RunWatch {
   const process::WorkerSupervisor& sup_;
   const std::vector<OpRequest>& ops_;
   mutable std::optional<int> overdue_op_;
+  mutable bool init_overdue_ = false;
+  std::optional<rendezvous::Clock::time_point> init_deadline_;
+  std::chrono::milliseconds between_ops_{0};
   std::vector<RankState> st_;
   std::map<int, std::map<int, RankResult>> results_;
   std::string library_;

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "comm/comm_finding.h"
+#include "comm/op_deadline.h"
 #include "comm/run_dir.h"
 #include "comm/run_findings.h"
 #include "common/redact.h"
@@ -16,10 +17,17 @@ namespace dd::comm {
 
 namespace {
 
-// The whole run's deadline: communicator init, every op's own deadline, and 3 s to start and stop.
+// The worker's speed probe may run past the init deadline by this much (op_deadline.h: at least 5 s).
+constexpr std::chrono::milliseconds kSpeedProbeAllowance{5000};
+// The longest a rank may sit between one op's result and the next op's start (it only sends two events).
+constexpr std::chrono::milliseconds kBetweenOps{10000};
+
+// The whole run's deadline: communicator init, every op's own deadline, and 3 s to start and stop. An op
+// whose deadline the worker measures counts with its last-resort bound (RunWatch's per-op watchdog ends a
+// stalled run long before).
 std::chrono::milliseconds run_budget(const RunOptions& opt) {
-  auto total = opt.init_timeout + std::chrono::milliseconds(3000);
-  for (const auto& o : opt.ops) total += o.timeout;
+  auto total = opt.init_timeout + kSpeedProbeAllowance + std::chrono::milliseconds(3000);
+  for (const auto& o : opt.ops) total += o.measured_deadline ? backstop_deadline(o) : o.timeout;
   return total;
 }
 
@@ -46,6 +54,8 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
     for (const auto& w : sup.workers()) guard->watch_group(w.pid);
   times.started = rendezvous::Clock::now();
   RunWatch watch(layout.world, layout.groups, sup, opt.ops);
+  watch.set_watchdogs(
+      times.started + opt.init_timeout + kSpeedProbeAllowance + std::chrono::milliseconds(3000), kBetweenOps);
   RunRecord rec{opt, layout, watch, sup, specs, facts};
   rec.total = run_budget(opt);
   rec.finished = sup.watch(

@@ -152,6 +152,26 @@ TEST(GlooRunner, FrozenOpIsNamedNearItsDeadline) {
   EXPECT_LT(r.wall_s, 1.0 + 5.0);
 }
 
+// An op planned with a measured deadline: the worker times a small warm-up and both it and the supervisor's
+// watchdog use the deadline that gives (the 5 s floor for a tiny op), not the 60 s planned before the run.
+TEST(GlooRunner, MeasuredDeadlineNamesFrozenOp) {
+  RunOptions o = gloo_options(1);
+  o.ops = {op(Coll::all_reduce, 4096), op(Coll::all_reduce, 4096)};
+  for (auto& x : o.ops) {
+    x.timeout = std::chrono::milliseconds(60000);
+    x.measured_deadline = true;
+  }
+  o.fault = "0:stall@1";
+  RunOutcome r = run_collectives(o, bare_node());
+  EXPECT_FALSE(r.ok);
+  const auto* f = find(r, "comm.op.timeout");
+  ASSERT_NE(f, nullptr) << all_text(r);
+  EXPECT_NE(f->title.find("did not finish within its deadline of 5.0 s"), std::string::npos) << f->title;
+  bool warmed = false;
+  for (const auto& p : r.timing.phases) warmed |= p.name.find("link speed warm-up") != std::string::npos;
+  EXPECT_TRUE(warmed) << "no warm-up phase in the run's timing";
+}
+
 TEST(GlooRunner, WorkerExitIsNamedWithStatus) {
   RunOptions o = gloo_options(2);
   o.ops = {op(Coll::all_reduce, 4096)};

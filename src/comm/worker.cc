@@ -1,10 +1,12 @@
 // The worker process: store, engine init, the ordered runs, and a common exit with the other ranks.
 #include "comm/worker.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "comm/dir_store.h"
 #include "comm/engine.h"
+#include "comm/op_deadline.h"
 #include "comm/worker_events.h"
 #include "comm/worker_fault.h"
 #include "rendezvous/open_store.h"
@@ -38,12 +40,31 @@ EngineConfig engine_config(const Plan& plan, const std::vector<int>& ranks, rend
   return cfg;
 }
 
+// Ops planned with measured deadlines get them from a small all_reduce timed here, within what is left of
+// the init deadline (at least 5 s); the step is reported as an init phase.
+Status measure_deadlines(Engine& engine, std::vector<OpRequest>& ops, int world,
+                         rendezvous::Deadline init_deadline) {
+  if (std::none_of(ops.begin(), ops.end(), [](const OpRequest& o) { return o.measured_deadline; }))
+    return ok_status();
+  const auto t0 = rendezvous::Clock::now();
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(init_deadline - t0);
+  auto res = engine.run(speed_probe_op(std::max(left, std::chrono::milliseconds(5000))));
+  if (!res) return res.error();
+  double probe_s = 0;
+  for (const auto& rr : *res) probe_s = std::max(probe_s, rr.time_us * 1e-6);
+  for (auto& o : ops)
+    if (o.measured_deadline) o.timeout = measured_deadline(o, world, probe_s);
+  engine.init_phases.emplace_back("link speed warm-up (sets the op deadlines)", seconds_since(t0));
+  return ok_status();
+}
+
 // Runs every op in order, one result event each; false after an error event.
-bool run_ops(Engine& engine, const Plan& plan, const std::vector<int>& ranks, int fd) {
-  for (size_t i = 0; i < plan.run.ops.size(); ++i) {
-    emit_event(fd, {{"ev", "op_start"}, {"op", i}, {"ranks", ranks}});
+bool run_ops(Engine& engine, const Plan& plan, const std::vector<OpRequest>& ops,
+             const std::vector<int>& ranks, int fd) {
+  for (size_t i = 0; i < ops.size(); ++i) {
+    emit_event(fd, {{"ev", "op_start"}, {"op", i}, {"ranks", ranks}, {"timeout_ms", ops[i].timeout.count()}});
     maybe_fault(plan.run.fault, ranks, "op", int(i));
-    OpRequest op = plan.run.ops[i];
+    OpRequest op = ops[i];
     op.corrupt = fault_matches(plan.run.fault, ranks, "corrupt", int(i));
     const auto op_began = std::chrono::steady_clock::now();
     auto res = engine.run(op);
@@ -86,14 +107,16 @@ int run_worker(const Plan& plan, const std::vector<int>& ranks, const std::strin
   }
   EngineConfig cfg = engine_config(plan, ranks, store->get());
   emit_event(fd, {{"ev", "ready"}, {"ranks", ranks}, {"devices", cfg.devices}});
-  if (auto st = engine->init(cfg); !st) {
+  std::vector<OpRequest> ops = plan.run.ops;
+  if (auto st = engine->init(cfg);
+      !st || !(st = measure_deadlines(*engine, ops, plan.world, cfg.init_deadline))) {
     emit_event(fd, error_event(ranks, "init", -1, st.error()));
     return 4;
   }
   nlohmann::json phases = nlohmann::json::array();
   for (const auto& [name, s] : engine->init_phases) phases.push_back({name, s});
   emit_event(fd, {{"ev", "init_done"}, {"ranks", ranks}, {"lib", engine->describe()}, {"phases", phases}});
-  if (!run_ops(*engine, plan, ranks, fd)) return 4;
+  if (!run_ops(*engine, plan, ops, ranks, fd)) return 4;
   emit_event(fd, {{"ev", "done"}, {"ranks", ranks}});
   leave_together(**store, plan, ranks);
   emit_event(fd, {{"ev", "left"}, {"ranks", ranks}});  // what follows is process exit (--timing)
