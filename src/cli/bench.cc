@@ -12,6 +12,7 @@
 
 #include "cli/bench_args.h"
 #include "cli/command.h"
+#include "cli/flag_values.h"
 #include "cli/request_limits.h"
 #include "comm/check_pass.h"
 #include "comm/engine.h"
@@ -140,14 +141,21 @@ int run_quick(const BenchArgs& a, const comm::RunOptions& run, const comm::NodeC
 
 nlohmann::json tune(const BenchArgs& a, const comm::BenchOptions& b, const comm::NodeContext& node,
                     std::ostream& log, report::Report& r) {
-  auto tb = a.tune_bytes.empty() ? Result<uint64_t>(b.max_bytes) : parse_bytes(a.tune_bytes);
-  comm::TuneResult t = comm::run_tune(b, tb ? *tb : b.max_bytes, log, node);
+  std::vector<uint64_t> sizes = {b.max_bytes};
+  if (!a.tune_bytes.empty())
+    if (auto tb = parse_byte_size_list(a.tune_bytes)) sizes = *tb;
+  const auto budget = std::chrono::milliseconds(int64_t(a.tune_seconds * 1000));
+  comm::TuneResult t = comm::run_tune(b, sizes, budget, log, node);
   r.findings = t.findings;
   if (!t.best.empty()) log << "# recommended:\n" << t.findings.back().fix;
   nlohmann::json rows = nlohmann::json::array();
-  for (const auto& [n, v] : t.rows) rows.push_back({{"setting", n}, {"busbw_gbps", v}});
-  return {
-      {"tune", rows}, {"best", t.best}, {"default_busbw_gbps", t.base}, {"best_busbw_gbps", t.best_busbw}};
+  for (const auto& x : t.rows)
+    rows.push_back({{"setting", x.name}, {"busbw_gbps", x.busbw}, {"busbw_gbps_per_size", x.per_size}});
+  return {{"tune", rows},
+          {"sizes", sizes},
+          {"best", t.best},
+          {"default_busbw_gbps", t.base},
+          {"best_busbw_gbps", t.best_busbw}};
 }
 
 // The sweep, then the extra passes it asks for (--plot, --pairs, --transport).
@@ -191,6 +199,10 @@ int run_bench_command(const BenchArgs& a) {
   std::string refused = workers_beyond_node("--nproc", a.nproc, facts);
   if (refused.empty() && run.engine == "nccl" && !a.quick)
     if (auto mx = parse_bytes(a.max_bytes)) refused = buffers_beyond_gpu("--max-bytes", *mx, facts);
+  if (refused.empty() && run.engine == "nccl" && a.tune && !a.tune_bytes.empty())
+    if (auto tb = parse_byte_size_list(a.tune_bytes))
+      for (uint64_t s : *tb)
+        if (refused.empty()) refused = buffers_beyond_gpu("--tune-bytes", s, facts);
   if (!refused.empty()) {
     std::cerr << "distdoctor bench: " << refused << "\n";
     return report::kExitCannotRun;

@@ -18,6 +18,7 @@ struct BenchArgs {
   bool fake_hosts = false, timing = false;
   std::string check_mode = "first";
   std::string gpus, nccl_lib, gloo_iface, gloo_host, plot, tune_bytes;
+  double tune_seconds = 60;
   std::string store, store_prefix = "dd/comm/";
   int world = 0, first_rank = 0;
   bool store_master = false;

@@ -129,6 +129,28 @@ CLI::Validator byte_size() {
   });
 }
 
+Result<std::vector<uint64_t>> parse_byte_size_list(const std::string& text) {
+  std::vector<uint64_t> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    auto b = parse_byte_size(item);
+    if (!b) return Error{"'" + item + "' in '" + text + "': " + b.error().message()};
+    out.push_back(*b);
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+CLI::Validator byte_size_list() {
+  return wrap("SIZE[,SIZE...]", [](const std::string& v) {
+    auto r = parse_byte_size_list(v);
+    return r ? std::string() : r.error().message();
+  });
+}
+
 CLI::Validator master_address() {
   return wrap("HOST:PORT", [](const std::string& v) {
     auto r = parse_master(v);

@@ -19,6 +19,8 @@ inline constexpr int kMaxNodes = 60000;
 Result<double> parse_seconds(const std::string& text, double min_s, double max_s);
 // "8", "64K", "256M", "8G" (binary units, optional B/iB) -> bytes; digits with an optional fraction only.
 Result<uint64_t> parse_byte_size(const std::string& text);
+// Comma list of sizes ("256M,1G,8G"), at least one, each as parse_byte_size.
+Result<std::vector<uint64_t>> parse_byte_size_list(const std::string& text);
 // HOST:PORT, [V6]:PORT, or etcd://HOST:PORT[/prefix]; port 1..65535, host not empty.
 Result<std::string> parse_master(const std::string& text);
 // text is one of choices.
@@ -31,6 +33,7 @@ Result<std::vector<std::string>> parse_choice_list(const std::string& text,
 CLI::Validator seconds_in(double min_s, double max_s);
 CLI::Validator finite_in(double min, double max);  // any finite number in [min, max]
 CLI::Validator byte_size();
+CLI::Validator byte_size_list();
 CLI::Validator master_address();
 CLI::Validator one_of(std::vector<std::string> choices);
 CLI::Validator list_of(std::vector<std::string> choices);

@@ -1,10 +1,11 @@
-// `bench --tune`: each candidate NCCL setting on its own at one size, then the best two together; the winner
-// is confirmed with the data check on before it is recommended.
-#include <algorithm>
+// `bench --tune`: NCCL settings measured at the user's sizes (--tune-bytes, a list), searched greedily
+// within a time budget (tune_search.h); the winner is confirmed with the data check on before it is
+// recommended.
 #include <cstdio>
 
 #include "comm/bench.h"
 #include "comm/comm_finding.h"
+#include "comm/tune_search.h"
 #include "comm/units.h"
 
 namespace dd::comm {
@@ -13,140 +14,127 @@ using report::Severity;
 
 namespace {
 
-using Env = std::vector<std::pair<std::string, std::string>>;
-
-struct Candidate {
-  std::string name;
-  Env env;
-  bool reg = false, graph = false;
-};
-
-std::vector<Candidate> candidates(const std::string& engine) {
-  std::vector<Candidate> c = {
-      {"NCCL_MIN_NCHANNELS=32", {{"NCCL_MIN_NCHANNELS", "32"}}},
-      {"NCCL_MIN_NCHANNELS=16", {{"NCCL_MIN_NCHANNELS", "16"}}},
-      {"NCCL_ALGO=Tree", {{"NCCL_ALGO", "Tree"}}},
-      {"NCCL_ALGO=Ring", {{"NCCL_ALGO", "Ring"}}},
-      {"NCCL_PROTO=Simple", {{"NCCL_PROTO", "Simple"}}},
-      {"NCCL_BUFFSIZE=8388608", {{"NCCL_BUFFSIZE", "8388608"}}},
-      {"NCCL_NTHREADS=512", {{"NCCL_NTHREADS", "512"}}},
-  };
-  if (engine == "nccl") {
-    c.push_back({"buffers registered (ncclCommRegister)", {}, true, false});
-    c.push_back({"CUDA graph of the timed runs", {}, false, true});
+std::string how_to_apply(const TuneCombo& best) {
+  std::string how;
+  for (const auto& s : best) {
+    for (const auto& kv : s.env) how += "export " + kv.first + "=" + kv.second + "\n";
+    if (s.reg)
+      how +=
+          "register communication buffers with NCCL (ncclCommRegister; in PyTorch a registering allocator)\n";
+    if (s.graph) how += "capture the communication in CUDA graphs (torch.cuda.graphs)\n";
   }
-  return c;
+  return how;
 }
 
-// Measures settings one run at a time and prints each row as it comes.
-class Tuner {
+std::string sizes_text(const std::vector<uint64_t>& sizes) {
+  std::string s;
+  for (uint64_t b : sizes) s += (s.empty() ? "" : ", ") + bytes_text(b);
+  return s;
+}
+
+// One run of every size with `combo`'s settings; per-size busbw, or nullopt when the run failed (the
+// default failing is a finding; a candidate failing only loses).
+class Measurer {
  public:
-  Tuner(const BenchOptions& b, Coll c, uint64_t bytes, std::ostream& progress, const NodeContext& node,
-        TuneResult& t)
-      : b_(b), c_(c), bytes_(bytes), progress_(progress), node_(node), t_(t) {}
+  Measurer(const BenchOptions& b, Coll c, const std::vector<uint64_t>& sizes, std::ostream& progress,
+           const NodeContext& node, std::vector<report::Finding>& findings)
+      : b_(b), c_(c), sizes_(sizes), progress_(progress), node_(node), findings_(findings) {}
 
-  // busbw of one setting; 0 when it fails (the default failing is a finding, a candidate failing only loses).
-  double measure(const Candidate& k, bool check) {
+  std::optional<std::vector<double>> operator()(const TuneCombo& combo, bool check = false) {
     RunOptions ro = b_.run;
-    for (const auto& kv : k.env) ro.env.push_back(kv);
-    ro.register_buffers = k.reg;
-    ro.cuda_graph = k.graph;
+    for (const auto& s : combo) {
+      for (const auto& kv : s.env) ro.env.push_back(kv);
+      ro.register_buffers |= s.reg;
+      ro.cuda_graph |= s.graph;
+    }
     ro.capture_nccl_log = false;
-    ro.ops = {single_op(b_, c_, bytes_, check)};
+    ro.ops.clear();
+    for (uint64_t bytes : sizes_) ro.ops.push_back(single_op(b_, c_, bytes, check));
     RunOutcome r = run_collectives(ro, node_);
-    if (r.ok) return r.ops[0].busbw;
-    if (k.env.empty() && !k.reg && !k.graph)
-      for (const auto& f : r.findings) t_.findings.push_back(f);
-    else
-      progress_ << "  (" << k.name << " failed: " << (r.findings.empty() ? "?" : r.findings[0].title)
-                << ")\n";
-    return 0;
-  }
-
-  void row(const std::string& name, double v) {
-    t_.rows.push_back({name, v});
-    char line[160];
-    snprintf(line, sizeof line, "  %-48s %9.1f GB/s %+7.1f%%\n", name.c_str(), v,
-             t_.base > 0 ? (v / t_.base - 1) * 100 : 0.0);
-    progress_ << line << std::flush;
+    if (!r.ok) {
+      if (combo.empty())
+        for (const auto& f : r.findings) findings_.push_back(f);
+      progress_ << "  " << combo_name(combo) << ": failed ("
+                << (r.findings.empty() ? "?" : r.findings[0].title) << ")\n";
+      return std::nullopt;
+    }
+    std::vector<double> busbw;
+    std::string line = "  " + combo_name(combo) + (check ? " (checked)" : "") + ":";
+    for (const auto& o : r.ops) {
+      busbw.push_back(o.busbw);
+      char v[32];
+      snprintf(v, sizeof v, " %.1f", o.busbw);
+      line += v;
+    }
+    progress_ << line << " GB/s\n" << std::flush;
+    return busbw;
   }
 
  private:
   const BenchOptions& b_;
   Coll c_;
-  uint64_t bytes_;
+  const std::vector<uint64_t>& sizes_;
   std::ostream& progress_;
   const NodeContext& node_;
-  TuneResult& t_;
+  std::vector<report::Finding>& findings_;
 };
-
-// The best two together, when they touch different settings; updates best when it wins.
-void try_best_pair(Tuner& tuner, const std::vector<Candidate>& cands,
-                   const std::vector<std::pair<double, size_t>>& gains, TuneResult& t, Candidate& best) {
-  if (gains.size() < 2 || gains[1].first <= t.base) return;
-  const Candidate& a = cands[gains[0].second];
-  const Candidate& d = cands[gains[1].second];
-  if (!a.env.empty() && !d.env.empty() && a.env[0].first == d.env[0].first) return;
-  Candidate both{a.name + " + " + d.name, a.env, a.reg || d.reg, a.graph || d.graph};
-  for (const auto& kv : d.env) both.env.push_back(kv);
-  double v = tuner.measure(both, false);
-  tuner.row(both.name, v);
-  if (v > t.best_busbw) {
-    t.best_busbw = v;
-    best = both;
-  }
-}
-
-std::string how_to_apply(const Candidate& best) {
-  std::string how;
-  for (const auto& kv : best.env) how += "export " + kv.first + "=" + kv.second + "\n";
-  if (best.reg)
-    how +=
-        "register communication buffers with NCCL (ncclCommRegister; in PyTorch a registering allocator)\n";
-  if (best.graph) how += "capture the communication in CUDA graphs (torch.cuda.graphs)\n";
-  return how;
-}
 
 }  // namespace
 
-TuneResult run_tune(const BenchOptions& b, uint64_t bytes, std::ostream& progress, const NodeContext& node) {
+TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
+                    std::chrono::milliseconds budget, std::ostream& progress, const NodeContext& node) {
   TuneResult t;
-  Coll c = b.colls.empty() ? Coll::all_reduce : b.colls[0];
-  Tuner tuner(b, c, bytes, progress, node, t);
-  progress << "# tune: " << coll_info(c).name << " " << (bytes >> 20) << " MiB, busbw per setting\n";
-  t.base = tuner.measure({"(default)", {}}, true);
-  tuner.row("(default)", t.base);
-  const std::vector<Candidate> cands = candidates(b.run.engine);
-  std::vector<std::pair<double, size_t>> gains;
-  for (size_t i = 0; i < cands.size(); ++i) {
-    double v = tuner.measure(cands[i], false);
-    tuner.row(cands[i].name, v);
-    gains.push_back({v, i});
-  }
-  std::sort(gains.rbegin(), gains.rend());
-  t.best_busbw = t.base;
-  Candidate best;
-  if (!gains.empty() && gains[0].first > t.best_busbw) {
-    t.best_busbw = gains[0].first;
-    best = cands[gains[0].second];
-  }
-  try_best_pair(tuner, cands, gains, t, best);
-  if (best.name.empty() || t.best_busbw < t.base * 1.01) {
+  const Coll c = b.colls.empty() ? Coll::all_reduce : b.colls[0];
+  const int world = b.run.world > 0 ? b.run.world : std::max(b.run.nproc, 2);
+  std::vector<double> bus_bytes;
+  for (uint64_t s : sizes) bus_bytes.push_back(double(s) * coll_info(c).busbw_factor(world));
+  const std::vector<TuneSetting> cands = tune_candidates(b.run.engine);
+  if (cands.empty()) {
     t.findings.push_back(
         comm_finding("comm.tune.default_best", Severity::info,
-                     "No tried NCCL setting beat the default by 1% (" + gbps_with_unit(t.base) + ")"));
+                     "--tune searches NCCL's settings; the " + b.run.engine + " engine has none to try"));
     return t;
   }
-  t.best = best.name;
-  // Confirm the winner with the data check on, so a recommendation never breaks correctness.
-  double confirm = tuner.measure(best, true);
-  tuner.row(best.name + " (checked)", confirm);
-  t.findings.push_back(comm_finding("comm.tune.better", Severity::info,
-                                    best.name + " raises " + coll_info(c).name + " busbw from " +
-                                        gbps_with_unit(t.base) + " to " + gbps_with_unit(t.best_busbw),
-                                    {"measured at " + std::to_string(bytes >> 20) + " MiB on this node",
-                                     "confirmed with the data check: " + gbps_with_unit(confirm)},
-                                    "Add to the job's environment:\n" + how_to_apply(best)));
+  progress << "# tune: " << coll_info(c).name << " at " << sizes_text(sizes) << "; busbw (GB/s) per size\n";
+  Measurer measure(b, c, sizes, progress, node, t.findings);
+  TuneSearchResult s = run_tune_search(
+      cands, bus_bytes, [&](const TuneCombo& k) { return measure(k); }, budget);
+  for (const auto& row : s.rows) t.rows.push_back({row.name, row.score.value_or(0), row.per_size});
+  t.base = s.base;
+  t.best_busbw = s.best_score;
+  if (s.budget_hit) progress << "  (time budget reached: the search stopped there)\n";
+  if (s.best.empty()) {
+    t.findings.push_back(comm_finding("comm.tune.default_best", Severity::info,
+                                      "No tried NCCL setting beat the default by 0.5% (" +
+                                          gbps_with_unit(t.base) + " over " + sizes_text(sizes) + ")"));
+    return t;
+  }
+  t.best = combo_name(s.best);
+  // Confirm the winner with the data check on, so a recommendation never breaks correctness, then measure
+  // the default once more right after it: a gain that does not hold up twice was noise.
+  auto confirm = measure(s.best, true);
+  auto again = measure({});
+  const double confirmed = confirm ? tune_score(*confirm, bus_bytes) : 0;
+  const double base_again = again ? tune_score(*again, bus_bytes) : 0;
+  if (!confirm || confirmed <= std::max(t.base, base_again) * 1.005) {
+    t.findings.push_back(
+        comm_finding("comm.tune.default_best", Severity::info,
+                     t.best + (confirm ? " did not beat the default again (" + gbps_with_unit(confirmed) +
+                                             " vs " + gbps_with_unit(base_again) + "): keep the default"
+                                       : " failed with the data check on: keep the default")));
+    t.best.clear();
+    return t;
+  }
+  t.findings.push_back(comm_finding(
+      "comm.tune.better", Severity::info,
+      t.best + " raises " + coll_info(c).name + " busbw from " + gbps_with_unit(t.base) + " to " +
+          gbps_with_unit(t.best_busbw),
+      {"measured at " + sizes_text(sizes) + " on this node (busbw over all sizes: bus bytes / total time)",
+       std::to_string(s.rows.size()) + " settings tried" +
+           (s.budget_hit ? " before the time budget ran out" : ""),
+       "confirmed with the data check on: " + gbps_with_unit(confirmed) +
+           " (default again: " + gbps_with_unit(base_again) + ")"},
+      "Add to the job's environment:\n" + how_to_apply(s.best)));
   return t;
 }
 
