@@ -69,6 +69,7 @@ comm::RunOptions run_options(const BenchArgs& a, const probe::NodeFacts& facts) 
   r.fault = a.fault;
   r.register_buffers = a.reg;
   r.cuda_graph = a.graph;
+  r.symmetric_windows = a.window;
   r.store_url = a.store;
   // DISTDOCTOR_TOKEN is the job token users set (as for check); DD_STORE_TOKEN is how workers receive it.
   const probe::ToolEnv& tool = probe::tool_env();

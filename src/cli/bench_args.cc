@@ -98,6 +98,9 @@ void add_run_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_option("--worker-wrap", a.wrap)->group("");  // tests: "ip netns exec ns{rank}"
   sub.add_flag("--register", a.reg, "NCCL: register the buffers with ncclCommRegister");
   sub.add_flag("--cuda-graph", a.graph, "NCCL: time the runs captured as one CUDA graph");
+  sub.add_flag(
+      "--symmetric-window", a.window,
+      "NCCL 2.27+: buffers from ncclMemAlloc registered as symmetric windows (one rank per process)");
   sub.add_flag("--fake-hosts", a.fake_hosts,
                "NCCL: make every rank look like its own host (NCCL_HOSTID per rank, P2P and SHM off, sockets "
                "over lo), so ranks sharing one GPU (--gpus 0,0) test the inter-node path");

@@ -15,6 +15,7 @@ struct BenchArgs {
   int warmup = 5, iters = 20, nproc = 0;
   bool threads = false, json = false, no_check = false, only_in = false, only_out = false;
   bool pairs = false, transport = false, tune = false, quick = false, reg = false, graph = false;
+  bool window = false;
   bool fake_hosts = false, timing = false;
   std::string check_mode = "first";
   std::string gpus, nccl_lib, gloo_iface, gloo_host, plot, tune_bytes;

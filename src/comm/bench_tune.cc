@@ -22,6 +22,10 @@ std::string how_to_apply(const TuneCombo& best) {
       how +=
           "register communication buffers with NCCL (ncclCommRegister; in PyTorch a registering allocator)\n";
     if (s.graph) how += "capture the communication in CUDA graphs (torch.cuda.graphs)\n";
+    if (s.window)
+      how +=
+          "allocate communication buffers with ncclMemAlloc and register them as symmetric windows "
+          "(ncclCommWindowRegister; in PyTorch NCCL symmetric memory / the NCCL memory pool)\n";
   }
   return how;
 }
@@ -46,6 +50,7 @@ class Measurer {
       for (const auto& kv : s.env) ro.env.push_back(kv);
       ro.register_buffers |= s.reg;
       ro.cuda_graph |= s.graph;
+      ro.symmetric_windows |= s.window;
     }
     ro.capture_nccl_log = false;
     ro.ops.clear();

@@ -41,6 +41,7 @@ class NcclEngine : public Engine {
     g_.api = *api;
     g_.world = cfg.world;
     g_.register_buffers = cfg.run->register_buffers && g_.api->ncclCommRegister && g_.api->ncclCommDeregister;
+    g_.symmetric_windows = cfg.run->symmetric_windows && g_.api->has_windows() && cfg.ranks.size() == 1;
     graph_ = cfg.run->cuda_graph;
     ncclUniqueId id{};
     if (auto st = share_unique_id(cfg, id); !st) return st;
@@ -105,14 +106,8 @@ class NcclEngine : public Engine {
 
   void release(NcclRank& r) {
     cudaSetDevice(r.dev);
-    for (auto [p, cap, reg] :
-         {std::tie(r.send, r.send_cap, r.send_reg), std::tie(r.recv, r.recv_cap, r.recv_reg)}) {
-      if (reg) g_.api->ncclCommDeregister(r.comm, reg);
-      if (p) cudaFree(p);
-      p = nullptr;
-      cap = 0;
-      reg = nullptr;
-    }
+    g_.free_buffer(r, r.send, r.send_cap, r.send_reg);
+    g_.free_buffer(r, r.recv, r.recv_cap, r.recv_reg);
   }
 
   // Rank 0's process creates the NCCL unique id and publishes it in the store; the others wait for it.

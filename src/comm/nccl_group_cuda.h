@@ -20,7 +20,7 @@ std::string cuda_msg(cudaError_t e);
 
 struct NcclRank {
   int rank = 0, dev = 0;
-  void* send_reg = nullptr;  // ncclCommRegister handles (--register)
+  void* send_reg = nullptr;  // ncclCommRegister handles (--register), or window handles (symmetric_windows)
   void* recv_reg = nullptr;
   ncclComm_t comm = nullptr;
   cudaStream_t stream = nullptr;
@@ -38,6 +38,9 @@ class NcclGroup {
   const NcclApi* api = nullptr;
   int world = 1;
   bool register_buffers = false;
+  // Buffers from ncclMemAlloc in symmetric windows (ncclCommWindowRegister, NCCL_WIN_COLL_SYMMETRIC): a
+  // collective call, so only where each process drives one rank.
+  bool symmetric_windows = false;
   std::vector<NcclRank> ranks;
 
   // "what: ncclGetErrorString — ncclGetLastError".
@@ -49,6 +52,8 @@ class NcclGroup {
   Status wait(const std::vector<NcclRank*>& active, rendezvous::Deadline deadline, const char* what);
   // Send and receive buffers of at least these sizes (registered with NCCL when register_buffers).
   Status ensure(NcclRank& r, size_t send_bytes, size_t recv_bytes);
+  // Deregisters and frees one buffer (either kind); leaves it empty.
+  void free_buffer(NcclRank& r, char*& p, size_t& cap, void*& reg);
   // Issues `n` back-to-back runs of the collective on every active rank (no waiting for the GPU).
   Status enqueue(const OpRequest& req, const std::vector<NcclRank*>& active, int n, rendezvous::Deadline d);
   // enqueue, then (record_stop: the stop event on each stream) wait.
@@ -66,6 +71,7 @@ class NcclGroup {
  private:
   ncclResult_t issue(const OpRequest& req, NcclRank& r);
   Status grow(NcclRank& r, char*& p, size_t& cap, void*& reg, size_t need);
+  Status grow_window(NcclRank& r, char*& p, size_t& cap, void*& reg, size_t need);
   bool aborted_ = false;
 };
 

@@ -49,13 +49,32 @@ ncclResult_t send_recv_group(const NcclApi& api, const OpRequest& req, const Siz
 
 }  // namespace
 
+void NcclGroup::free_buffer(NcclRank& r, char*& p, size_t& cap, void*& reg) {
+  if (reg)
+    symmetric_windows ? api->ncclCommWindowDeregister(r.comm, reg) : api->ncclCommDeregister(r.comm, reg);
+  if (p) symmetric_windows ? api->ncclMemFree(p) : cudaFree(p);
+  p = nullptr;
+  reg = nullptr;
+  cap = 0;
+}
+
+Status NcclGroup::grow_window(NcclRank& r, char*& p, size_t& cap, void*& reg, size_t need) {
+  void* mem = nullptr;
+  ncclResult_t rc = api->ncclMemAlloc(&mem, need);
+  if (rc != ncclSuccess) return nccl_error("ncclMemAlloc(" + std::to_string(need) + ")", rc, &r);
+  p = static_cast<char*>(mem);
+  cap = need;
+  rc = api->ncclCommWindowRegister(r.comm, p, need, &reg, NCCL_WIN_COLL_SYMMETRIC);
+  if (rc == ncclInProgress)
+    return settle(rendezvous::deadline_in(std::chrono::seconds(60)), "ncclCommWindowRegister");
+  if (rc != ncclSuccess) return nccl_error("ncclCommWindowRegister", rc, &r);
+  return ok_status();
+}
+
 Status NcclGroup::grow(NcclRank& r, char*& p, size_t& cap, void*& reg, size_t need) {
   if (need <= cap) return ok_status();
-  if (reg) api->ncclCommDeregister(r.comm, reg);
-  reg = nullptr;
-  if (p) cudaFree(p);
-  p = nullptr;
-  cap = 0;
+  free_buffer(r, p, cap, reg);
+  if (symmetric_windows) return grow_window(r, p, cap, reg, need);
   cudaError_t e = cudaMalloc(&p, need);
   if (e != cudaSuccess)
     return Error{"cudaMalloc(" + std::to_string(need) + ") on GPU " + std::to_string(r.dev) + ": " +

@@ -19,6 +19,7 @@ nlohmann::json run_to_json(const RunOptions& r) {
           {"gloo_host", r.gloo_host},
           {"fault", r.fault},
           {"register_buffers", r.register_buffers},
+          {"symmetric_windows", r.symmetric_windows},
           {"cuda_graph", r.cuda_graph}};
 }
 
@@ -34,6 +35,7 @@ RunOptions run_from_json(const nlohmann::json& j) {
   r.gloo_host = j.value("gloo_host", "");
   r.fault = j.value("fault", "");
   r.register_buffers = j.value("register_buffers", false);
+  r.symmetric_windows = j.value("symmetric_windows", false);
   r.cuda_graph = j.value("cuda_graph", false);
   return r;
 }

@@ -1,4 +1,4 @@
-// Per-op aggregation: each op's slowest rank, bandwidth and wrong elements, and its comm.data.wrong finding.
+// Per-op aggregation: each op's time (mean over ranks), bandwidth and wrong elements, and its comm.data.wrong finding.
 #include "comm/run_findings.h"
 
 #include "comm/comm_finding.h"
@@ -10,13 +10,19 @@ using report::Finding;
 
 namespace {
 
+// An op's time is the mean over its ranks of each rank's mean iteration time: nccl-tests' definition
+// (its -a 1, the default), so algbw and busbw compare one to one.
 void add_op_outcome(OpOutcome& o, const std::map<int, RankResult>& m, int world) {
+  double sum_us = 0;
+  int timed = 0;
   for (const auto& [r, rr] : m) {
     o.ranks.push_back(rr);
     if (!rr.participated) continue;
-    o.time_us = std::max(o.time_us, rr.time_us);
+    sum_us += rr.time_us;
+    ++timed;
     o.wrong += rr.wrong;
   }
+  o.time_us = timed > 0 ? sum_us / timed : 0;
   const CollInfo& ci = coll_info(o.req.coll);
   o.bytes = ci.size(o.req.bytes, dtype_size(o.req.dtype), world, 0).bytes;
   if (o.complete && o.time_us > 0) {

@@ -28,10 +28,11 @@ struct RunOptions {
   std::string gloo_host;   // Gloo: address or host name to bind, "" = 127.0.0.1
   // Extra settings for the workers (NCCL_*); "{rank}" in a value becomes the worker's (first) rank.
   std::vector<std::pair<std::string, std::string>> env;
-  bool capture_nccl_log = true;   // NCCL_DEBUG=INFO into files, parsed afterwards
-  bool register_buffers = false;  // NCCL: ncclCommRegister the buffers
-  bool cuda_graph = false;        // NCCL: time runs as one captured CUDA graph
-  std::vector<std::string> wrap;  // argv prefix per worker, "{rank}" replaced (e.g. ip netns exec ns{rank})
+  bool capture_nccl_log = true;    // NCCL_DEBUG=INFO into files, parsed afterwards
+  bool register_buffers = false;   // NCCL: ncclCommRegister the buffers
+  bool symmetric_windows = false;  // NCCL 2.27+: buffers from ncclMemAlloc in symmetric windows
+  bool cuda_graph = false;         // NCCL: time runs as one captured CUDA graph
+  std::vector<std::string> wrap;   // argv prefix per worker, "{rank}" replaced (e.g. ip netns exec ns{rank})
   // Test hook passed to workers: "RANK:die@OP", "RANK:stall@OP", "RANK:nojoin", "RANK:exit",
   // "RANK:corrupt@OP"
   std::string fault;

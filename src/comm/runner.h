@@ -20,7 +20,7 @@ struct OpOutcome {
   bool complete = false;  // every participating rank reported a result
   std::vector<RankResult> ranks;
   uint64_t bytes = 0;           // reported size
-  double time_us = 0;           // slowest participating rank
+  double time_us = 0;           // mean over participating ranks (nccl-tests -a 1)
   double algbw = 0, busbw = 0;  // GB/s
   int64_t wrong = 0;
   // "ok", "wrong" (complete, some element wrong), "failed" (the run failed during this op: `error` says

@@ -81,6 +81,7 @@ std::vector<TuneSetting> tune_candidates(const std::string& engine) {
       env_setting("NCCL_MIN_NCHANNELS", "16"),
       env_setting("NCCL_MIN_NCHANNELS", "24"),
       env_setting("NCCL_MIN_NCHANNELS", "32"),
+      env_setting("NCCL_MIN_NCHANNELS", "64"),
       env_setting("NCCL_ALGO", "Tree"),
       env_setting("NCCL_ALGO", "Ring"),
       env_setting("NCCL_PROTO", "Simple"),
@@ -91,6 +92,13 @@ std::vector<TuneSetting> tune_candidates(const std::string& engine) {
       env_setting("NCCL_CUMEM_ENABLE", "0"),
       {"registration", "buffers registered (ncclCommRegister)", {}, true, false},
       {"graph", "CUDA graph of the timed runs", {}, false, true},
+      // Window and registration are two ways to hand NCCL the buffers: one knob, never both.
+      {"registration",
+       "buffers in symmetric windows (ncclMemAlloc + ncclCommWindowRegister)",
+       {},
+       false,
+       false,
+       true},
   };
 }
 

@@ -17,7 +17,7 @@ struct TuneSetting {
   std::string knob;  // what it sets ("NCCL_ALGO", "registration", "graph"); one value per knob in a combo
   std::string name;  // "NCCL_ALGO=Tree"
   std::vector<std::pair<std::string, std::string>> env;
-  bool reg = false, graph = false;
+  bool reg = false, graph = false, window = false;
 };
 using TuneCombo = std::vector<TuneSetting>;
 

@@ -50,6 +50,12 @@ Result<const NcclApi*> do_load(const std::string& path) {
       reinterpret_cast<decltype(api.ncclCommRegister)>(dlsym(api.handle, "ncclCommRegister"));
   api.ncclCommDeregister =
       reinterpret_cast<decltype(api.ncclCommDeregister)>(dlsym(api.handle, "ncclCommDeregister"));
+  api.ncclMemAlloc = reinterpret_cast<decltype(api.ncclMemAlloc)>(dlsym(api.handle, "ncclMemAlloc"));
+  api.ncclMemFree = reinterpret_cast<decltype(api.ncclMemFree)>(dlsym(api.handle, "ncclMemFree"));
+  api.ncclCommWindowRegister =
+      reinterpret_cast<decltype(api.ncclCommWindowRegister)>(dlsym(api.handle, "ncclCommWindowRegister"));
+  api.ncclCommWindowDeregister =
+      reinterpret_cast<decltype(api.ncclCommWindowDeregister)>(dlsym(api.handle, "ncclCommWindowDeregister"));
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(api.ncclGetVersion), &info) && info.dli_fname) api.path = info.dli_fname;
   api.ncclGetVersion(&api.version);

@@ -36,6 +36,16 @@ struct NcclApi {
   DD_NCCL_FN(ncclCommRegister)
   DD_NCCL_FN(ncclCommDeregister)
 #undef DD_NCCL_FN
+  // Symmetric memory windows (NCCL 2.27+; nullptr when absent). Declared here, not with decltype, so an
+  // older nccl.h still compiles; ncclWindow_t is a pointer, passed as void*.
+  ncclResult_t (*ncclMemAlloc)(void** ptr, size_t size) = nullptr;
+  ncclResult_t (*ncclMemFree)(void* ptr) = nullptr;
+  ncclResult_t (*ncclCommWindowRegister)(ncclComm_t comm, void* buff, size_t size, void** win,
+                                         int flags) = nullptr;
+  ncclResult_t (*ncclCommWindowDeregister)(ncclComm_t comm, void* win) = nullptr;
+  bool has_windows() const {
+    return ncclMemAlloc && ncclMemFree && ncclCommWindowRegister && ncclCommWindowDeregister;
+  }
 
   std::string version_string() const;
 };
