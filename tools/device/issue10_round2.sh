@@ -28,27 +28,35 @@ cp -r "$NT_SRC"/. "$NT"/
 mkdir -p "$NT/ncclhome/lib" && ln -sf "$NCCL" "$NT/ncclhome/lib/libnccl.so" && ln -sf "$NCCL_DIR/include" "$NT/ncclhome/include"
 make -C "$NT" -j 32 CUDA_HOME=/usr/local/cuda NCCL_HOME="$NT/ncclhome" NVCC_GENCODE="-gencode=arch=compute_90,code=sm_90" \
   >"$O/nt_build.txt" 2>&1 || { echo "nccl-tests build failed" >>"$S"; tail -20 "$O/nt_build.txt" >>"$S"; }
-MPI_HOME=$(dirname "$(dirname "$(command -v mpirun)")")
+run_nt() {  # mode, round dir, round
+  for c in all_reduce reduce_scatter all_gather broadcast reduce alltoall; do
+    if [ "$1" = threads ]; then
+      timeout 120 "$NT/build/${c}_perf" -b 1G -e 8G -f 2 -g 2 -w 5 -n 20 >"$2/nt_$c.txt" 2>&1
+    else
+      timeout 120 mpirun --allow-run-as-root -np 2 -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x NCCL_MNNVL_ENABLE \
+        "$NT/build/${c}_perf_mpi" -b 1G -e 8G -f 2 -g 1 -w 5 -n 20 >"$2/nt_$c.txt" 2>&1
+    fi || echo "$1 round $3 nccl-tests $c: rc=$?" >>"$S"
+  done
+}
+run_dd() {  # mode, round dir, round
+  local t0=$EPOCHREALTIME extra=""
+  [ "$1" = threads ] && extra=--threads
+  timeout 400 "$DIR/distdoctor" bench -c all_reduce,reduce_scatter,all_gather,broadcast,reduce,alltoall -b 1G -e 8G -f 2 \
+    -w 5 -n 20 $extra --nccl-lib "$NCCL" --json >"$2/dd.json" 2>"$2/dd.err"
+  echo "$1 round $3 distdoctor bench $extra: rc=$? $(secs "$t0") s" >>"$S"
+}
+MPI_INC=$(mpicc --showme:incdirs 2>/dev/null | cut -d' ' -f1)
+[ -n "$MPI_INC" ] || MPI_INC=$(dirname "$(find / -name mpi.h -path '*include*' 2>/dev/null | head -1)")
+MPI_HOME=$(dirname "$MPI_INC")
 make -C "$NT" -j 32 MPI=1 MPI_HOME="$MPI_HOME" NAME_SUFFIX=_mpi CUDA_HOME=/usr/local/cuda NCCL_HOME="$NT/ncclhome" \
   NVCC_GENCODE="-gencode=arch=compute_90,code=sm_90" >"$O/nt_build_mpi.txt" 2>&1 || echo "nccl-tests MPI build failed" >>"$S"
-for mode in threads procs; do
+for mode in ${MODES:-threads procs}; do
+  if [ $mode = procs ] && [ ! -x "$NT/build/all_reduce_perf_mpi" ]; then echo "procs mode skipped: no MPI build" >>"$S"; continue; fi
   for i in $(seq 1 "$ROUNDS"); do
     R=$O/$mode/round$i
     mkdir -p "$R"
-    for c in all_reduce reduce_scatter all_gather broadcast reduce alltoall; do
-      if [ $mode = threads ]; then
-        timeout 120 "$NT/build/${c}_perf" -b 1G -e 8G -f 2 -g 2 -w 5 -n 20 >"$R/nt_$c.txt" 2>&1
-      else
-        timeout 120 mpirun --allow-run-as-root -np 2 -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x NCCL_MNNVL_ENABLE \
-          "$NT/build/${c}_perf_mpi" -b 1G -e 8G -f 2 -g 1 -w 5 -n 20 >"$R/nt_$c.txt" 2>&1
-      fi || echo "$mode round $i nccl-tests $c: rc=$?" >>"$S"
-    done
-    t0=$EPOCHREALTIME
-    extra=""
-    [ $mode = threads ] && extra=--threads
-    timeout 400 "$DIR/distdoctor" bench -c all_reduce,reduce_scatter,all_gather,broadcast,reduce,alltoall -b 1G -e 8G -f 2 \
-      -w 5 -n 20 $extra --nccl-lib "$NCCL" --json >"$R/dd.json" 2>"$R/dd.err"
-    echo "$mode round $i distdoctor bench $extra: rc=$? $(secs "$t0") s" >>"$S"
+    # Odd rounds run nccl-tests first, even rounds distdoctor first: neither always gets the cooler GPU.
+    if [ $((i % 2)) = 1 ]; then run_nt "$mode" "$R" "$i"; run_dd "$mode" "$R" "$i"; else run_dd "$mode" "$R" "$i"; run_nt "$mode" "$R" "$i"; fi
   done
   python3 "$HERE/busbw_compare.py" "$O/$mode" >"$O/busbw_vs_nccl_tests_$mode.md" 2>&1
   echo "busbw compare $mode: rc=$?" >>"$S"
