@@ -65,9 +65,15 @@ Status NcclGroup::grow_window(NcclRank& r, char*& p, size_t& cap, void*& reg, si
   p = static_cast<char*>(mem);
   cap = need;
   rc = api->ncclCommWindowRegister(r.comm, p, need, &reg, NCCL_WIN_COLL_SYMMETRIC);
-  if (rc == ncclInProgress)
-    return settle(rendezvous::deadline_in(std::chrono::seconds(60)), "ncclCommWindowRegister");
-  if (rc != ncclSuccess) return nccl_error("ncclCommWindowRegister", rc, &r);
+  if (rc != ncclSuccess && rc != ncclInProgress) return nccl_error("ncclCommWindowRegister", rc, &r);
+  // A non-blocking communicator may still be registering even when the call said ncclSuccess: the next
+  // call on it would be refused, so wait until it is ready in either case.
+  if (auto st = settle(rendezvous::deadline_in(std::chrono::seconds(60)), "ncclCommWindowRegister"); !st)
+    return st;
+  if (!reg)  // NCCL answers ncclSuccess without a window where the communicator has no symmetric support
+    return Error{"no symmetric window on GPU " + std::to_string(r.dev) +
+                     ": this NCCL or topology has no symmetric memory support",
+                 0, ErrorKind::unavailable};
   return ok_status();
 }
 
