@@ -186,6 +186,21 @@ TEST(NodeRules, SysvShm) {
   EXPECT_EQ(find(run(sysv_shm_rule(), f), "sys.sysv_shm.orphaned")->severity, Severity::info);
 }
 
+// `check --collectives` leaves cuInit to the pass's workers: no "not initialised" note then; without the
+// pass the note says how to test CUDA.
+TEST(NodeRules, CudaNotProbedIsQuietWhenThePassTestsIt) {
+  auto f = healthy();
+  f.cuda.init_probed = false;
+  f.cuda.driver_loaded = false;
+  EXPECT_NE(find(run(cuda_driver_rule(), f), "cuda.driver_not_probed"), nullptr);
+  CheckOptions o;
+  o.collective_pass = true;
+  EXPECT_TRUE(run(cuda_driver_rule(), f, o).empty());
+  f.cuda.driver_error = "cuInit: 802 system not yet initialized";  // probed after a failed pass: named
+  f.cuda.init_probed = true;
+  EXPECT_EQ(find(run(cuda_driver_rule(), f, o), "cuda.driver_unusable")->severity, Severity::fail);
+}
+
 TEST(NodeRules, CudaDriverAndProbeErrors) {
   auto f = healthy();
   f.cuda.driver_loaded = false;
