@@ -201,8 +201,10 @@ MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterVi
       mesh_keys.push_back(k("mesh", n.lead.rank));
       mesh_ranks.push_back(n.lead.rank);
     }
-  if (cfg.self.has_facts)
-    (void)s.set(k("mesh", cfg.self.rank), json_text(nlohmann::json(my_mesh(plan, cfg, end - 1s))), end);
+  if (cfg.self.has_facts) {  // the master's own result: stored even if probing ran up to the deadline
+    auto mine = json_text(nlohmann::json(my_mesh(plan, cfg, end - 1s)));
+    (void)s.set(k("mesh", cfg.self.rank), mine, std::max(end, Clock::now() + 1s));
+  }
   view.mesh.ran = !mesh_keys.empty();
   MeshStep step;
   step.lost = wait_unless_gone(
@@ -210,9 +212,12 @@ MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterVi
   for (const auto& m : view.members)
     if (std::find(step.lost.begin(), step.lost.end(), m.rank) == step.lost.end())
       member_ranks.push_back(m.rank);
-  for (int r : gone_ranks(s, member_ranks, end)) step.lost.push_back(r);
+  // Reading what already arrived is quick, but `end` may have passed while this node probed a dead link:
+  // give the reads a second of their own, or every result would count as missing.
+  const auto read_by = std::max(end, Clock::now() + 1s);
+  for (int r : gone_ranks(s, member_ranks, read_by)) step.lost.push_back(r);
   std::sort(step.lost.begin(), step.lost.end());
-  auto have = s.check(mesh_keys, end);
+  auto have = s.check(mesh_keys, read_by);
   std::vector<int> lost_nodes;  // node indexes: probes to and from them say nothing about the links
   for (size_t i = 0; i < view.nodes.size(); ++i)
     if (std::find(step.lost.begin(), step.lost.end(), view.nodes[i].lead.rank) != step.lost.end())

@@ -151,7 +151,18 @@ Result<int> connect_once(const sockaddr_storage& addr, Deadline deadline) {
   }
   int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  enable_keepalive(fd);
   return fd;
+}
+
+void enable_keepalive(int fd) {
+  // Idle 5 s, then 3 probes 2 s apart: a peer behind a dead link is an error after about 11 s of silence,
+  // however long the call's own deadline (a wait for the master's verdict may be minutes).
+  int one = 1, idle = 5, interval = 2, count = 3;
+  ::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
+  ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
 }
 
 Result<int> connect_with_retries(const HostPort& hp, Deadline deadline, const ConnectOptions& opt) {

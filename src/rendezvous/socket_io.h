@@ -31,6 +31,10 @@ struct ConnectOptions {
   std::chrono::milliseconds attempt_timeout{3000};  // one attempt's cap (SYN lost, host silent)
 };
 
+// TCP keepalive tuned so a peer behind a dead link (no RST, no FIN) fails the socket after ~11 s of
+// silence instead of the kernel's hours; probes are tiny, so a slow link is not mistaken for a dead one.
+void enable_keepalive(int fd);
+
 // Connects, retrying refused/unreachable/timed-out attempts with exponential backoff and full jitter until
 // the deadline. The final Error says how many attempts were made over how long, and the last errno.
 Result<int> connect_with_retries(const HostPort& hp, Deadline deadline, const ConnectOptions& opt = {});

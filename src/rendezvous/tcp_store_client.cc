@@ -95,6 +95,15 @@ Result<Message> TcpStoreClient::read_frame(Deadline deadline) {
 
 Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
   if (broken_) return *broken_;
+  // A deadline that passed before anything was sent: refuse this call, but the connection is intact (a
+  // failed send or read below leaves the protocol in an unknown state, so those break it for good). Once
+  // sent, a request gets at least 1 s for its answer: a deadline a few ms away must not break a healthy
+  // connection that every later call (the verdict, the cleanup) still needs.
+  const auto now = Clock::now();
+  if (now >= io_deadline)
+    return Error::make(ErrorKind::timeout,
+                       fmt::format("store at {}: the deadline passed before the request", peer_), peer_);
+  io_deadline = std::max(io_deadline, now + std::chrono::seconds(1));
   auto fail = [&](Error e) {
     broken_ = Error::closed("store connection unusable after an earlier failure: " + e.message(), peer_);
     ::shutdown(fd_, SHUT_RDWR);

@@ -126,7 +126,7 @@ fm_finish() {
     [ -e "$n" ] || continue
     n=$(basename "$n" .out)
     echo "---- $n exit $(cat "$NL_DIR/$n.rc" 2>/dev/null || echo running)" >&2
-    tail -n 15 "$NL_DIR/$n.out" "$NL_DIR/$n.err" >&2
+    tail -n 40 "$NL_DIR/$n.out" "$NL_DIR/$n.err" >&2
   done
   printf 'fail\t%s\t%s\n' "${FM_TTD:--}" "$(IFS=';'; echo "${FM_FAILS[*]}" | tr '\t\n' '  ' | cut -c1-300)" >>"$FM_RESULT"
   exit 1
