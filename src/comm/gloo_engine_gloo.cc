@@ -272,10 +272,23 @@ class GlooEngine : public Engine {
     auto rb = ctx_->createUnboundBuffer(rp, s.recv_count * es);
     rb->recv(from, uint64_t(tag));
     sb->send(to, uint64_t(tag));
-    if (!sb->waitSend(req.timeout))
-      throw gloo::IoException("send to rank " + std::to_string(to) + " timed out");
-    if (!rb->waitRecv(req.timeout))
-      throw gloo::IoException("recv from rank " + std::to_string(from) + " timed out");
+    bool sent = false, received = false;
+    std::string why = "timed out";
+    try {
+      sent = sb->waitSend(req.timeout);
+      received = sent && rb->waitRecv(req.timeout);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    if (sent && received) return;
+    // A failed transfer may still be pending in Gloo's loop thread, which signals its buffers when the peer's
+    // connection ends (UnboundBuffer::signalException): destroying them here would free what that thread is
+    // about to touch. Kept until the process exits (the worker stops after a failed op).
+    abandoned_.push_back(std::move(sb));
+    abandoned_.push_back(std::move(rb));
+    throw gloo::IoException(
+        (!sent ? "send to rank " + std::to_string(to) : "recv from rank " + std::to_string(from)) + ": " +
+        why);
   }
 
   int rank_ = 0, world_ = 1;
@@ -284,6 +297,8 @@ class GlooEngine : public Engine {
   std::string where_;
   std::shared_ptr<gloo::rendezvous::Context> ctx_;
   std::vector<char> send_, recv_, stage_;  // stage_: in-place alltoall/sendrecv receive here (landing())
+  std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>>
+      abandoned_;  // of failed transfers (sendrecv())
 };
 
 }  // namespace
