@@ -3,16 +3,12 @@
 # "Init timings" lines, cuInit and context creation alone, and the wall time under a few CUDA/NCCL settings.
 # Usage (repo root on the device): tools/device/check_phases.sh DD_DIR (distdoctor + lib/). Writes $OUT/phases.txt.
 set -u
-export NCCL_NVLS_ENABLE=0 NCCL_MNNVL_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 DIR=$(cd "${1:?distdoctor dir}" && pwd)
 O=${OUT:-${TMPDIR:-/tmp}/dd-phases}
 mkdir -p "$O"
 S=$O/phases.txt
 : >"$S"
-NCCL_DIR=$(python3 -c "import nvidia.nccl,os;print(list(nvidia.nccl.__path__)[0])")
-NCCL=$NCCL_DIR/lib/libnccl.so.2
-export LD_LIBRARY_PATH=$DIR/lib:$NCCL_DIR/lib:${LD_LIBRARY_PATH:-}
-wall() { python3 -c "import sys;print('%.3f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$EPOCHREALTIME"; }
+. "$(dirname "$0")/torch_nccl_env.sh" "$DIR"
 nvidia-smi --query-gpu=index,name --format=csv,noheader >>"$S"
 python3 - >>"$S" 2>&1 <<'PY'
 import ctypes, time
@@ -26,7 +22,7 @@ PY
 for i in 1 2 3; do
   t0=$EPOCHREALTIME
   DISTDOCTOR_PROBE_TIMING=1 "$DIR/distdoctor" facts --nccl-lib "$NCCL" --json >/dev/null 2>"$O/probe.err"
-  echo "facts #$i: wall $(wall "$t0") s; $(grep 'probe timing' "$O/probe.err")" >>"$S"
+  echo "facts #$i: wall $(secs "$t0") s; $(grep 'probe timing' "$O/probe.err")" >>"$S"
 done
 run_check() {  # label, then env assignments
   local label=$1; shift
@@ -34,7 +30,7 @@ run_check() {  # label, then env assignments
   t0=$EPOCHREALTIME
   env "$@" TMPDIR="$O/tmp" DD_KEEP_TMP=1 DISTDOCTOR_PROBE_TIMING=1 "$DIR/distdoctor" check --local --collectives --timing \
     --nccl-lib "$NCCL" >"$O/check.out" 2>"$O/check.err"
-  local rc=$? w; w=$(wall "$t0")
+  local rc=$? w; w=$(secs "$t0")
   echo "check --collectives [$label]: rc=$rc wall $w s; $(grep -h 'probe timing' "$O/check.err" | head -1)" >>"$S"
   grep -h 'Init timings\|init.cc.*Init COMPLETE' -r "$O/tmp" 2>/dev/null | sed 's/^.*NCCL INFO/  NCCL/' | head -4 >>"$S"
 }
@@ -47,5 +43,5 @@ run_check "NCCL_CUMEM_ENABLE=0" NCCL_CUMEM_ENABLE=0
 run_check "NCCL_DEBUG=WARN (no INFO log capture)" NCCL_DEBUG=WARN
 t0=$EPOCHREALTIME
 "$DIR/distdoctor" check --local --nccl-lib "$NCCL" >/dev/null 2>&1
-echo "check (no collectives): wall $(wall "$t0") s" >>"$S"
+echo "check (no collectives): wall $(secs "$t0") s" >>"$S"
 cat "$S"

@@ -8,7 +8,6 @@
 # Usage (repo root on the device): tools/device/issue10_round2.sh DD_DIR NCCL_TESTS_SRC. Writes under $OUT
 # (summary.txt, the comparison tables, and all.tar.gz with every output).
 set -u
-export NCCL_NVLS_ENABLE=0 NCCL_MNNVL_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 DIR=$(cd "${1:?distdoctor dir}" && pwd)
 NT_SRC=$(cd "${2:?nccl-tests source}" && pwd)
 ROUNDS=${ROUNDS:-3}
@@ -18,10 +17,7 @@ mkdir -p "$FINAL"
 O=$(mktemp -d)  # everything here; $FINAL gets the summary, the tables and one tarball
 S=$O/summary.txt
 : >"$S"
-NCCL_DIR=$(python3 -c "import nvidia.nccl,os;print(list(nvidia.nccl.__path__)[0])")
-NCCL=$NCCL_DIR/lib/libnccl.so.2
-export LD_LIBRARY_PATH=$DIR/lib:$NCCL_DIR/lib:${LD_LIBRARY_PATH:-}
-secs() { python3 -c "import sys;print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$EPOCHREALTIME"; }
+. "$(dirname "$0")/torch_nccl_env.sh" "$DIR"
 nvidia-smi --query-gpu=index,name --format=csv,noheader >>"$S"
 NT=$(mktemp -d)
 cp -r "$NT_SRC"/. "$NT"/
