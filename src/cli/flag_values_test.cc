@@ -32,6 +32,18 @@ TEST(FlagValues, ByteSizes) {
     EXPECT_FALSE(parse_byte_size(bad)) << bad;
 }
 
+TEST(FlagValues, ByteSizeLists) {
+  auto l = parse_byte_size_list("64M,1G,8G");
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(*l, (std::vector<uint64_t>{64u << 20, 1u << 30, 8ull << 30}));
+  EXPECT_EQ(parse_byte_size_list("4K")->size(), 1u);
+  for (const char* bad : {"", "1M,", ",1M", "1M,,2M", "1M,x", "nan"}) {
+    auto r = parse_byte_size_list(bad);
+    EXPECT_FALSE(r.ok()) << bad;
+  }
+  EXPECT_NE(parse_byte_size_list("1M,x").error().message().find("'x'"), std::string::npos);
+}
+
 TEST(FlagValues, Masters) {
   for (const char* good :
        {"198.18.0.1:29500", "node0:1", "[::1]:65535", "etcd://198.18.0.1:2379", "etcd://h:2379/prefix"})
