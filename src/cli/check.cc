@@ -176,13 +176,6 @@ bool load_facts(const std::string& path, probe::NodeFacts& facts) {
   return true;
 }
 
-probe::ProbeOptions node_probe_options(const CheckArgs& a, bool cuda_init) {
-  probe::ProbeOptions po;
-  po.nccl_lib = a.nccl_lib;
-  po.cuda_init = cuda_init;
-  return po;
-}
-
 int run_node(const CheckArgs& a, const probe::EnvMap& env) {
   probe::NodeFacts facts;
   const auto probe_start = std::chrono::steady_clock::now();
@@ -191,14 +184,17 @@ int run_node(const CheckArgs& a, const probe::EnvMap& env) {
   } else {
     // --collectives leaves cuInit to the pass's workers (here it would cost 0.1-0.5 s before they start);
     // only a failed pass brings it back below, so a broken CUDA driver is still named by its own finding.
-    facts = probe::collect_node_facts(node_probe_options(a, a.cuda_init), env);
+    probe::ProbeOptions po;
+    po.nccl_lib = a.nccl_lib;
+    po.cuda_init = a.cuda_init;
+    facts = probe::collect_node_facts(po, env);
   }
   const double probe_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - probe_start).count();
   report::Report pass;
   const bool pass_ok = a.collectives && add_collectives(pass, facts, a, probe_s);
   if (a.collectives && !pass_ok && a.facts_file.empty() && !facts.cuda.init_probed)
-    facts.cuda = probe::collect_node_facts(node_probe_options(a, true), env).cuda;
+    facts.cuda = probe::collect_cuda_facts(env);
   rules::CheckOptions co;
   co.nproc_per_node = a.nproc_per_node;
   co.collective_pass = a.collectives;

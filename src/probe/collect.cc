@@ -184,4 +184,12 @@ NodeFacts collect_node_facts(const ProbeOptions& opt, const EnvMap& env) {
 
 NodeFacts collect_node_facts(const ProbeOptions& opt) { return collect_node_facts(opt, read_environment()); }
 
+CudaFacts collect_cuda_facts(const EnvMap& env) {
+  CudaFacts f = cuda_env_facts(env);
+  Children kids;
+  kids.start(cuda_count_child, kCudaDeadlineMs);
+  apply_cuda_answer(kids.wait()[0], f);
+  return f;
+}
+
 }  // namespace dd::probe

@@ -21,5 +21,8 @@ struct ProbeOptions {
 // `env`: the process environment as the env probe read it (read_environment()), read once by the caller.
 NodeFacts collect_node_facts(const ProbeOptions& opt, const EnvMap& env);
 NodeFacts collect_node_facts(const ProbeOptions& opt);  // reads the environment itself
+// The CUDA probe alone, cuInit included (in a child with its deadline): `check --collectives` runs it only
+// when its pass failed, having left cuInit to the pass's workers.
+CudaFacts collect_cuda_facts(const EnvMap& env);
 
 }  // namespace dd::probe
