@@ -18,7 +18,10 @@ for i in 0 1 2; do
   expect n$i "cluster.collectives.bandwidth"
   expect n$i "inter: xnode0\(0\) rank 0 \(eth0\) <-> xnode1\(1\) rank 2"
   expect n$i "intra: xnode2\(2\) rank 4"
-  expect_not n$i "slow_pair|node_silent"
+  # slow_pair compares measured bandwidths: under a sanitizer (DD_TIME_SCALE, scripts/sanitizers/run.sh) on a
+  # loaded 2-core machine one small pair measured 3x slower than another (ASan CI run, 2026-11-23), so only
+  # the silent-node check holds there.
+  if [ -n "${DD_TIME_SCALE:-}" ]; then expect_not n$i "node_silent"; else expect_not n$i "slow_pair|node_silent"; fi
 done
 # The same verdict everywhere: the finding lines (ids and titles) agree.
 for i in 1 2; do
