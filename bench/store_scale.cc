@@ -1,7 +1,7 @@
 // store_scale: N clients against one embedded TCP store server: join (connect + authenticate), publish a ~2
 // KB facts value, barrier (add a counter; the last one sets "done"; everyone waits for it). Prints wall time
-// per N. Usage: store_scale [--token T] [--procs P [--server-cpus LIST --client-cpus LIST] [--rounds R]] [N
-// ...] (default 256 1024 4096). Without --procs the clients are threads of this process (small stacks); with
+// per N. Usage: store_scale [--token T] [--procs P [--server-cpus LIST --client-cpus LIST] [--rounds R]
+// [--server-threads T]] [N ...] (default 256 1024 4096; T 0: the server's default, one per server CPU up to 4). Without --procs the clients are threads of this process (small stacks); with
 // it, threads spread over P client processes (store_scale_procs.h), the fair model shared with the TCPStore
 // comparison (tools/device/store_vs_torch.sh), and each N runs R rounds with their median printed.
 #include <pthread.h>
@@ -209,6 +209,8 @@ int main(int argc, char** argv) {
       pr.procs = std::atoi(argv[++i]);
     else if (a == "--rounds" && has)
       rounds = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--server-threads" && has)
+      pr.server_threads = std::max(0, std::atoi(argv[++i]));
     else if (a == "--server-cpus" && has)
       cpus(a.c_str(), argv[++i], &pr.server_cpus);
     else if (a == "--client-cpus" && has)
@@ -224,13 +226,16 @@ int main(int argc, char** argv) {
   long fds = raise_nofile_limit();
   if (pr.procs > 0) {
     pr.token = token;
-    std::printf("store_scale: embedded TCP store, clients as threads in %d processes%s, RLIMIT_NOFILE %ld\n",
-                pr.procs, pr.pin ? " pinned apart from the server" : "", fds);
+    std::printf(
+        "store_scale: embedded TCP store (%s server threads), clients as threads in %d processes%s, "
+        "RLIMIT_NOFILE %ld\n",
+        pr.server_threads ? std::to_string(pr.server_threads).c_str() : "default", pr.procs,
+        pr.pin ? " pinned apart from the server" : "", fds);
     return run_procs_mode(ns, pr, rounds, fds) ? 0 : 1;
   }
   std::printf(
       "store_scale: embedded TCP store, clients as threads (256 KiB stacks), RLIMIT_NOFILE %ld, "
-      "1 server thread\n",
+      "default server threads\n",
       fds);
   bool ok = true;
   for (int n : ns) {

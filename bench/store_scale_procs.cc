@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,24 +34,34 @@ int64_t mono_ns() {
 struct Child {
   pid_t pid = -1;
   int ctl = -1;     // parent writes "port start_ns\n"; closing it releases the child's connections
-  int result = -1;  // child writes "released_ms failures\n"
+  int result = -1;  // child writes "released_ms failures joined_ms published_ms added_ms\n" (its slowest)
 };
 
-// One client: the same steps as store_scale's threads. Returns ms from start to released, or -1.
-double one_client(int rank, int n, uint16_t port, const std::string& token, int64_t start_ns,
-                  std::unique_ptr<TcpStoreClient>* keep) {
+// The instants (ms after the start) at which one client had joined, published, added and was released.
+struct Steps {
+  double joined = -1, published = -1, added = -1, released = -1;
+};
+
+// One client: the same steps as store_scale's threads. released stays -1 on a failure.
+Steps one_client(int rank, int n, uint16_t port, const std::string& token, int64_t start_ns,
+                 std::unique_ptr<TcpStoreClient>* keep) {
   const std::string facts(2048, 'f');
+  auto since = [&] { return double(mono_ns() - start_ns) / 1e6; };
+  Steps s;
   auto deadline = deadline_in(std::chrono::seconds(120));
   auto c = TcpStoreClient::connect({"127.0.0.1", port}, token, deadline);
-  if (!c) return -1;
-  if (!(*c)->set("facts/" + std::to_string(rank), facts, deadline)) return -1;
+  if (!c) return s;
+  s.joined = since();
+  if (!(*c)->set("facts/" + std::to_string(rank), facts, deadline)) return s;
+  s.published = since();
   auto v = (*c)->add("arrived", 1, deadline);
-  if (!v) return -1;
-  if (*v == n && !(*c)->set("done", "1", deadline)) return -1;
-  if (!(*c)->wait({"done"}, deadline)) return -1;
-  double ms = double(mono_ns() - start_ns) / 1e6;
+  if (!v) return s;
+  s.added = since();
+  if (*v == n && !(*c)->set("done", "1", deadline)) return s;
+  if (!(*c)->wait({"done"}, deadline)) return s;
+  s.released = since();
   *keep = std::move(*c);
-  return ms;
+  return s;
 }
 
 [[noreturn]] void child_main(const ProcsRun& r, int index, int ctl, int result) {
@@ -62,19 +73,27 @@ double one_client(int rank, int n, uint16_t port, const std::string& token, int6
   if (got <= 0 || std::sscanf(buf, "%u %lld", &port, &start_ns) != 2) _exit(2);
   std::vector<int> ranks;
   for (int k = index; k < r.n; k += r.procs) ranks.push_back(k);
-  std::vector<double> released(ranks.size(), -1);
+  std::vector<Steps> steps(ranks.size());
   std::vector<std::unique_ptr<TcpStoreClient>> keep(ranks.size());
   std::vector<std::thread> threads;
   threads.reserve(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i)
     threads.emplace_back([&, i] {
       while (mono_ns() < start_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
-      released[i] = one_client(ranks[i], r.n, uint16_t(port), r.token, start_ns, &keep[i]);
+      steps[i] = one_client(ranks[i], r.n, uint16_t(port), r.token, start_ns, &keep[i]);
     });
   for (auto& t : threads) t.join();
-  int failures = int(std::count(released.begin(), released.end(), -1.0));
-  double worst = released.empty() ? 0 : *std::max_element(released.begin(), released.end());
-  dprintf(result, "%.3f %d\n", worst, failures);
+  int failures = 0;
+  Steps worst;
+  for (const auto& s : steps) {
+    failures += s.released < 0;
+    worst.joined = std::max(worst.joined, s.joined);
+    worst.published = std::max(worst.published, s.published);
+    worst.added = std::max(worst.added, s.added);
+    worst.released = std::max(worst.released, s.released);
+  }
+  dprintf(result, "%.3f %d %.3f %.3f %.3f\n", worst.released, failures, worst.joined, worst.published,
+          worst.added);
   while (read(ctl, buf, sizeof(buf)) > 0) {
   }  // EOF: everyone is through; the connections close with this process
   _exit(0);
@@ -126,10 +145,13 @@ double run_procs_round(const ProcsRun& r) {
   so.bind_host = "127.0.0.1";
   so.token = r.token;
   so.expected_clients = size_t(r.n);
+  so.threads = r.server_threads;
   // Every client comes from this one address here, as thousands of nodes would from thousands: the
   // caps on not-yet-authenticated connections (per address and in all) would otherwise queue them.
   so.max_pending_per_peer = so.max_pending = so.expected_clients + 16;
   if (std::ifstream in("/proc/sys/net/core/somaxconn"); !(in >> so.somaxconn)) so.somaxconn = 0;
+  rusage ru0{};
+  getrusage(RUSAGE_SELF, &ru0);  // this process runs only the server's thread(s) during the round
   auto server = TcpStoreServer::start(so);
   if (!server) {
     std::fprintf(stderr, "server: %s\n", server.error().message().c_str());
@@ -138,24 +160,37 @@ double run_procs_round(const ProcsRun& r) {
   const int64_t start_ns = mono_ns() + int64_t(r.start_delay_s * 1e9);
   for (auto& k : kids)
     dprintf(k.ctl, "%u %lld\n", server ? unsigned((*server)->port()) : 0u, (long long)start_ns);
-  double worst = 0;
+  double worst = 0, joined = 0, published = 0, added = 0;
   int failures = 0;
   for (auto& k : kids) {
     char buf[128] = {};
-    double ms = -1;
+    double ms = -1, j = -1, p = -1, a = -1;
     int f = 1;
-    if (read(k.result, buf, sizeof(buf) - 1) > 0) std::sscanf(buf, "%lf %d", &ms, &f);
+    if (read(k.result, buf, sizeof(buf) - 1) > 0) std::sscanf(buf, "%lf %d %lf %lf %lf", &ms, &f, &j, &p, &a);
     worst = std::max(worst, ms);
+    joined = std::max(joined, j);
+    published = std::max(published, p);
+    added = std::max(added, a);
     failures += f;
   }
+  rusage ru1{};
+  getrusage(RUSAGE_SELF, &ru1);
+  auto cpu_ms = [](const rusage& a, const rusage& b, bool sys) {
+    const timeval& x = sys ? a.ru_stime : a.ru_utime;
+    const timeval& y = sys ? b.ru_stime : b.ru_utime;
+    return double(y.tv_sec - x.tv_sec) * 1e3 + double(y.tv_usec - x.tv_usec) / 1e3;
+  };
   size_t facts = server ? (*server)->keys("facts/").size() : 0;
   for (auto& k : kids) {
     close(k.ctl);
     close(k.result);
     waitpid(k.pid, nullptr, 0);
   }
-  std::printf("N=%-5d procs=%-3d join+publish+barrier %7.1f ms  facts on master %zu  failures %d\n", r.n,
-              r.procs, worst, facts, failures);
+  std::printf(
+      "N=%-5d procs=%-3d join+publish+barrier %7.1f ms  facts on master %zu  failures %d  server cpu user %.0f "
+      "sys %.0f ms  (last joined %.1f, published %.1f, added %.1f ms)\n",
+      r.n, r.procs, worst, facts, failures, cpu_ms(ru0, ru1, false), cpu_ms(ru0, ru1, true), joined, published,
+      added);
   std::fflush(stdout);
   return failures == 0 && facts == size_t(r.n) ? worst : -1;
 }

@@ -1,12 +1,13 @@
 // Fuzz target: the store server's handshake and key-value operations (rendezvous/server_*.cc) on byte
-// streams, without a listening socket: the server's state is driven directly and each connection is one end
-// of an in-process socketpair. The first byte picks who talks: two strangers, one client that authenticated
+// streams, without a listening socket or loop thread: one shard's state is driven directly and each
+// connection is one end of an in-process socketpair, adopted as accept does it. The first byte picks who talks: two strangers, one client that authenticated
 // (the harness does hello/auth with the token) and a stranger, or two authenticated clients; the rest is
 // records of (1 control byte: connection and length, then up to 128 bytes) written to that connection.
 // At the end every parked wait is expired as the loop would, and then every connection closed.
 // Checks: no crash; strangers never change a key nor get an answer other than the handshake's (and never a
 // proof); the master proves it knows the token only to a client that proved it first; every answer
 // is a frame the client accepts; after the last connection closes no wait, watcher or deadline is left.
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -45,7 +46,7 @@ void drain(Client& c) {
     c.answers.append(buf, static_cast<size_t>(n));
 }
 
-void write_to(TcpStoreServer::Impl& s, Client& c, const std::string& bytes) {
+void write_to(Shard& s, Client& c, const std::string& bytes) {
   auto it = s.conns.find(c.id);
   if (it == s.conns.end()) return;  // dropped
   ::send(c.peer, bytes.data(), bytes.size(), MSG_NOSIGNAL);
@@ -53,18 +54,13 @@ void write_to(TcpStoreServer::Impl& s, Client& c, const std::string& bytes) {
   drain(c);
 }
 
-// A connection as accept_all() makes it, with a socketpair instead of an accepted socket.
-Client connect(TcpStoreServer::Impl& s) {
+// A connection as accept_all() makes it (Shard::adopt), with a socketpair instead of an accepted socket.
+Client connect(Shard& s) {
   int sv[2];
   check(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) == 0);
-  auto c = std::make_unique<Conn>(s.opt.limits);
-  c->id = s.next_id++;
-  c->fd = sv[0];
-  c->peer = "fuzz";
-  c->handshake_deadline = Clock::now() + s.opt.handshake_timeout;
-  s.handshakes.insert({c->handshake_deadline, c->id});
-  Client client{c->id, sv[1]};
-  s.conns.emplace(c->id, std::move(c));
+  Client client{s.adopt(sv[0], "fuzz", "fuzz"), sv[1]};
+  check(client.id != 0);
+  drain(client);  // the challenge, sent at accept
   return client;
 }
 
@@ -80,18 +76,17 @@ std::vector<Message> frames(const std::string& bytes) {
   return out;
 }
 
-// hello -> challenge -> auth -> accepted, as the client does it.
-void authenticate(TcpStoreServer::Impl& s, Client& c) {
+// challenge (at accept) -> hello and auth in one write -> accepted, as the client does it.
+void authenticate(Shard& s, Client& c) {
+  auto got = frames(c.answers);
+  check(got.size() == 1 && got[0].op == Op::kChallenge);
   Message hello;
   hello.op = Op::kHello;
   hello.nonce = std::string(16, 'n');
-  write_to(s, c, wire::encode(hello));
-  auto got = frames(c.answers);
-  check(got.size() == 1 && got[0].op == Op::kChallenge);
   Message auth;
   auth.op = Op::kAuth;
   auth.proof = client_proof(kToken, hello.nonce, got[0].nonce);
-  write_to(s, c, wire::encode(auth));
+  write_to(s, c, wire::encode(hello) + wire::encode(auth));
   got = frames(c.answers);
   check(got.size() == 2 && got[1].op == Op::kAuthResult && got[1].number == 1);
   check(got[1].proof == server_proof(kToken, hello.nonce, got[0].nonce));  // the master proves second
@@ -100,9 +95,8 @@ void authenticate(TcpStoreServer::Impl& s, Client& c) {
 }
 
 // What the loop does when time passes: parked waits time out, resumed connections go on.
-void expire_waits(TcpStoreServer::Impl& s) {
-  while (!s.wait_deadlines.empty())
-    s.finish_waiter(s.wait_deadlines.begin()->second, TcpStoreServer::Impl::End::kTimedOut);
+void expire_waits(Shard& s) {
+  while (!s.wait_deadlines.empty()) s.finish_waiter(s.wait_deadlines.begin()->second, End::kTimedOut);
   while (!s.resume.empty()) {
     uint64_t id = s.resume.back();
     s.resume.pop_back();
@@ -114,10 +108,15 @@ void expire_waits(TcpStoreServer::Impl& s) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
-  TcpStoreServer::Impl s;
-  s.opt.token = kToken;
-  s.opt.max_total_keys = 64;
-  s.opt.log = [](const std::string&) {};
+  TcpStoreServer::Impl srv;
+  srv.opt.token = kToken;
+  srv.opt.max_total_keys = 64;
+  srv.opt.log = [](const std::string&) {};
+  srv.admission = std::make_unique<Admission>(srv.opt.max_connections, srv.opt.max_pending,
+                                              srv.opt.max_pending_per_peer);
+  srv.shards.push_back(std::make_unique<Shard>(srv, 0));
+  Shard& s = *srv.shards[0];
+  s.epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
   std::vector<Client> clients = {connect(s), connect(s)};
   int mode = data[0] % 3;  // 0: two strangers, 1: client 0 authenticated, 2: both
   for (int i = 0; i < mode; i++) authenticate(s, clients[i]);
@@ -129,7 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   expire_waits(s);
   for (auto& c : clients) drain(c);
-  if (mode == 0) check(s.kv.empty() && s.st.authenticated == 0);
+  if (mode == 0) check(srv.kv.empty() && srv.st.authenticated == 0);
   for (auto& c : clients) {
     for (const Message& m : frames(c.answers))
       if (!c.authenticated)  // a stranger gets handshake answers only, and never a proof to guess against
@@ -137,6 +136,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (s.conns.count(c.id)) s.close_conn(c.id);
     ::close(c.peer);
   }
-  check(s.conns.empty() && s.waiters.empty() && s.watchers.empty() && s.wait_deadlines.empty());
+  check(s.conns.empty() && srv.waiters.empty() && srv.watchers.empty() && s.wait_deadlines.empty());
+  check(srv.admission->open() == 0);
+  ::close(s.epoll_fd);
   return 0;
 }

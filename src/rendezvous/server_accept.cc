@@ -1,5 +1,6 @@
-// TcpStoreServer's admission: accept every queued connection, refuse past the caps (all connections, and
-// not-yet-authenticated ones per peer address), drop the oldest stranger when too many are authenticating.
+// A shard's accept: take every queued connection of one listener, refuse past the caps (server_admission.h:
+// all connections, not-yet-authenticated ones per peer address), drop the oldest stranger when too many are
+// authenticating (posted to the shard that holds it).
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <netinet/in.h>
@@ -7,6 +8,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "rendezvous/auth.h"
 #include "rendezvous/server_state.h"
 #include "rendezvous/socket_io.h"
 
@@ -22,7 +24,7 @@ std::string ip_of(const std::string& peer) {
 
 }  // namespace
 
-void TcpStoreServer::Impl::accept_all() {
+void Shard::accept_all(int listen_fd) {
   while (true) {
     sockaddr_storage ss{};
     socklen_t len = sizeof ss;
@@ -35,69 +37,62 @@ void TcpStoreServer::Impl::accept_all() {
         int tmp = ::accept(listen_fd, nullptr, nullptr);
         if (tmp >= 0) ::close(tmp);
         spare_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-        log_event("out of file descriptors: refused a client (raise ulimit -n on the master)");
+        srv.log_event("out of file descriptors: refused a client (raise ulimit -n on the master)");
         continue;
       }
       return;  // EAGAIN or a transient error: level-triggered epoll calls again
     }
-    std::string peer = addr_name(ss), ip = ip_of(peer);
-    if (!admit(ip, peer)) {
-      ::close(fd);
-      continue;
-    }
-    int one = 1;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    auto c = std::make_unique<Conn>(opt.limits);
-    c->id = next_id++;
-    c->fd = fd;
-    c->peer = std::move(peer);
-    c->peer_ip = std::move(ip);
-    c->handshake_deadline = Clock::now() + opt.handshake_timeout;
-    handshakes.insert({c->handshake_deadline, c->id});
-    ++pending_by_ip[c->peer_ip];
-    epoll_event ev{};
-    ev.events = EPOLLIN;
-    ev.data.u64 = c->id;
-    ::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
-    {
-      std::lock_guard lock(mu);
-      ++st.accepted;
-      st.open_connections = conns.size() + 1;
-    }
-    conns.emplace(c->id, std::move(c));
+    std::string peer = addr_name(ss);
+    adopt(fd, peer, ip_of(peer));
   }
 }
 
-// False: refuse this newcomer. May drop the oldest unauthenticated connection to make room.
-bool TcpStoreServer::Impl::admit(const std::string& ip, const std::string& peer) {
-  std::string refusal;
-  if (conns.size() >= opt.max_connections)
-    refusal = fmt::format("{} connections open (the cap)", conns.size());
-  else if (auto it = pending_by_ip.find(ip);
-           it != pending_by_ip.end() && it->second >= opt.max_pending_per_peer)
-    refusal =
-        fmt::format("{} connections from {} not authenticated yet (the cap per address)", it->second, ip);
-  if (!refusal.empty()) {
-    log_event(fmt::format("refused {}: {}", peer, refusal));
-    std::lock_guard lock(mu);
-    ++st.refused_cap;
-    return false;
+uint64_t Shard::adopt(int fd, std::string peer, std::string ip) {
+  uint64_t id = srv.next_id.fetch_add(1);
+  auto verdict = srv.admission->admit(ip, index, id);
+  if (!verdict.refusal.empty()) {
+    srv.log_event(fmt::format("refused {}: {}", peer, verdict.refusal));
+    srv.count(&ServerStats::refused_cap);
+    ::close(fd);
+    return 0;
   }
-  if (handshakes.size() >= opt.max_pending && !handshakes.empty()) {
-    drop(handshakes.begin()->second,
-         fmt::format("oldest of {} connections not authenticated yet, dropped for a newcomer",
-                     handshakes.size()));
-    std::lock_guard lock(mu);
-    ++st.refused_cap;
+  if (auto e = verdict.evict) {
+    Posted p;
+    p.shard = e->shard;
+    p.conn = e->conn;
+    p.drop_reason =
+        fmt::format("oldest of {} connections not authenticated yet, dropped for a newcomer", e->pending);
+    srv.count(&ServerStats::refused_cap);
+    for (auto& mine : srv.dispatch({std::move(p)}, index)) deliver(mine);
   }
-  return true;
+  // TCP_NODELAY comes from the listener (Linux copies it to accepted sockets).
+  auto c = std::make_unique<Conn>(srv.opt.limits);
+  c->id = id;
+  c->fd = fd;
+  c->peer = std::move(peer);
+  c->peer_ip = std::move(ip);
+  c->handshake_deadline = Clock::now() + srv.opt.handshake_timeout;
+  handshakes.insert({c->handshake_deadline, c->id});
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.u64 = c->id;
+  ::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+  srv.count(&ServerStats::accepted);
+  Conn& conn = *conns.emplace(id, std::move(c)).first->second;
+  // The challenge goes out at once, not after the client's hello: a client that finds it waiting sends
+  // hello and proof together, one round trip and one wake-up fewer per connection (server_handshake.cc).
+  conn.server_nonce = random_bytes(32);
+  wire::Message ch;
+  ch.op = wire::Op::kChallenge;
+  ch.nonce = conn.server_nonce;
+  send(conn, ch);
+  flush(conn);
+  return id;
 }
 
 // The connection leaves the handshake (authenticated or closed): it no longer counts against the caps.
-void TcpStoreServer::Impl::end_handshake(Conn& c) {
-  if (!handshakes.erase({c.handshake_deadline, c.id})) return;
-  if (auto it = pending_by_ip.find(c.peer_ip); it != pending_by_ip.end() && --it->second == 0)
-    pending_by_ip.erase(it);
+void Shard::end_handshake(Conn& c) {
+  if (handshakes.erase({c.handshake_deadline, c.id})) srv.admission->left_handshake(c.id);
 }
 
 }  // namespace dd::rendezvous

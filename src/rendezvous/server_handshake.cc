@@ -1,4 +1,5 @@
-// TcpStoreServer's handshake: hello -> challenge (our nonce) -> auth (the client's proof) -> auth-result
+// TcpStoreServer's handshake: challenge (our nonce, sent at accept) and hello (the client's nonce), in either
+// order -> auth (the client's proof) -> auth-result
 // (with our proof, only for a client that proved it knows the job token: nobody can collect a proof to guess
 // the token offline). Nothing else is accepted from a connection before it has proved it knows the token.
 #include <fmt/format.h>
@@ -11,15 +12,15 @@ namespace dd::rendezvous {
 using wire::Message;
 using wire::Op;
 
-void TcpStoreServer::Impl::handshake(Conn& c, Message& m) {
+void Shard::handshake(Conn& c, Message& m) {
   if (c.state == Conn::kHello)
     on_hello(c, m);
   else
     on_auth(c, m);
 }
 
-// hello: check magic, version and nonce, answer with our challenge.
-void TcpStoreServer::Impl::on_hello(Conn& c, Message& m) {
+// hello: check magic, version and nonce.
+void Shard::on_hello(Conn& c, Message& m) {
   if (m.op != Op::kHello) {
     drop(c.id, fmt::format("sent {} before hello", wire::op_name(m.op)));
     return;
@@ -41,43 +42,34 @@ void TcpStoreServer::Impl::on_hello(Conn& c, Message& m) {
     drop(c.id, fmt::format("client nonce of {} bytes is too short", m.nonce.size()));
     return;
   }
-  c.client_nonce = m.nonce;
-  c.server_nonce = random_bytes(32);
-  Message ch;
-  ch.op = Op::kChallenge;
-  ch.nonce = c.server_nonce;
-  send(c, ch);
+  c.client_nonce = m.nonce;  // our challenge went out at accept (server_accept.cc)
   c.state = Conn::kAuth;
 }
 
 // auth: the client's proof decides; a wrong one is answered, logged and the connection closed.
-void TcpStoreServer::Impl::on_auth(Conn& c, Message& m) {
+void Shard::on_auth(Conn& c, Message& m) {
   if (m.op != Op::kAuth) {
     drop(c.id, fmt::format("sent {} before authenticating", wire::op_name(m.op)));
     return;
   }
   Message res;
   res.op = Op::kAuthResult;
-  if (!proofs_equal(m.proof, client_proof(opt.token, c.client_nonce, c.server_nonce))) {
+  if (!proofs_equal(m.proof, client_proof(srv.opt.token, c.client_nonce, c.server_nonce))) {
     res.number = 0;
     res.value = kWrongTokenMessage;
     send(c, res);
     flush(c);
-    log_event(fmt::format("{}: client {}", kWrongTokenMessage, c.peer));
-    {
-      std::lock_guard lock(mu);
-      ++st.refused_token;
-    }
+    srv.log_event(fmt::format("{}: client {}", kWrongTokenMessage, c.peer));
+    srv.count(&ServerStats::refused_token);
     close_conn(c.id);
     return;
   }
   res.number = 1;
-  res.proof = server_proof(opt.token, c.client_nonce, c.server_nonce);
+  res.proof = server_proof(srv.opt.token, c.client_nonce, c.server_nonce);
   send(c, res);
   c.state = Conn::kReady;
   end_handshake(c);
-  std::lock_guard lock(mu);
-  ++st.authenticated;
+  srv.count(&ServerStats::authenticated);
 }
 
 }  // namespace dd::rendezvous

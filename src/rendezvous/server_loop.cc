@@ -1,5 +1,5 @@
-// TcpStoreServer's epoll loop: accept, read, parse, write back, drop misbehaving connections, expire
-// handshakes and parked waits. One thread; nothing here blocks.
+// One shard's epoll loop (server_state.h): accept, read, parse, write back, drop misbehaving connections,
+// expire handshakes and parked waits, take what other shards posted. Nothing here blocks.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <netinet/in.h>
@@ -16,9 +16,10 @@
 
 namespace dd::rendezvous {
 
-void TcpStoreServer::Impl::run() {
+void Shard::run() {
   ::pthread_setname_np(::pthread_self(), "dd-store");
-  if (opt.thread_nice != 0) ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), opt.thread_nice);
+  if (srv.opt.thread_nice != 0)
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), srv.opt.thread_nice);
   std::vector<epoll_event> events(1024);
   while (true) {
     auto now = Clock::now();
@@ -28,14 +29,20 @@ void TcpStoreServer::Impl::run() {
     int timeout = next <= now ? 0 : remaining_ms(next) + 1;
     int n = ::epoll_wait(epoll_fd, events.data(), static_cast<int>(events.size()), timeout);
     if (n < 0 && errno != EINTR) {
-      log(fmt::format("epoll_wait failed: {}; server stops", std::strerror(errno)));
+      srv.log(fmt::format("epoll_wait failed: {}; server stops", std::strerror(errno)));
       return;
     }
     for (int i = 0; i < n; ++i) {
       uint64_t id = events[i].data.u64;
-      if (id == kWakeId) return;  // stop()
-      if (id == kListenId) {
-        accept_all();
+      if (id == kWakeId) {
+        uint64_t count = 0;
+        [[maybe_unused]] auto r = ::read(wake_fd, &count, sizeof count);
+        if (srv.stopping.load()) return;  // stop()
+        drain_inbox();
+        continue;
+      }
+      if (id & kListenBit) {
+        accept_all(static_cast<int>(id & ~kListenBit));
         continue;
       }
       auto it = conns.find(id);
@@ -53,7 +60,7 @@ void TcpStoreServer::Impl::run() {
     while (!handshakes.empty() && handshakes.begin()->first <= now) {
       uint64_t id = handshakes.begin()->second;
       drop(id, fmt::format("no authentication within {} ms (stalled or not a distdoctor client)",
-                           opt.handshake_timeout.count()));
+                           srv.opt.handshake_timeout.count()));
     }
     while (!resume.empty()) {
       uint64_t id = resume.back();
@@ -63,14 +70,14 @@ void TcpStoreServer::Impl::run() {
   }
 }
 
-void TcpStoreServer::Impl::on_readable(Conn& c) {
+void Shard::on_readable(Conn& c) {
   char buf[65536];
   uint64_t id = c.id;
   while (true) {
     ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
     if (n > 0) {
       c.reader.feed(buf, static_cast<size_t>(n));
-      if (c.reader.buffered() > opt.limits.max_frame + wire::kHeaderBytes + (1u << 16)) {
+      if (c.reader.buffered() > srv.opt.limits.max_frame + wire::kHeaderBytes + (1u << 16)) {
         drop(id, fmt::format("{} bytes buffered without a complete answer (cap)", c.reader.buffered()));
         return;
       }
@@ -100,7 +107,7 @@ void TcpStoreServer::Impl::on_readable(Conn& c) {
   process(c);
 }
 
-void TcpStoreServer::Impl::process(Conn& c) {
+void Shard::process(Conn& c) {
   uint64_t id = c.id;
   while (!c.parked) {
     wire::Parsed p = c.reader.next();
@@ -114,7 +121,7 @@ void TcpStoreServer::Impl::process(Conn& c) {
   flush(c);
 }
 
-void TcpStoreServer::Impl::flush(Conn& c) {
+void Shard::flush(Conn& c) {
   while (c.out_pos < c.out.size()) {
     ssize_t n = ::send(c.fd, c.out.data() + c.out_pos, c.out.size() - c.out_pos, MSG_NOSIGNAL);
     if (n > 0) {
@@ -129,14 +136,14 @@ void TcpStoreServer::Impl::flush(Conn& c) {
   if (c.out_pos == c.out.size()) {
     c.out.clear();
     c.out_pos = 0;
-  } else if (c.out.size() - c.out_pos > opt.max_out_bytes) {
+  } else if (c.out.size() - c.out_pos > srv.opt.max_out_bytes) {
     drop(c.id, fmt::format("{} answer bytes not read by the client (cap)", c.out.size() - c.out_pos));
     return;
   }
   update_events(c);
 }
 
-void TcpStoreServer::Impl::update_events(Conn& c) {
+void Shard::update_events(Conn& c) {
   bool want = c.out_pos < c.out.size();
   if (want == c.want_write) return;
   c.want_write = want;
@@ -146,18 +153,15 @@ void TcpStoreServer::Impl::update_events(Conn& c) {
   ::epoll_ctl(epoll_fd, EPOLL_CTL_MOD, c.fd, &ev);
 }
 
-void TcpStoreServer::Impl::drop(uint64_t id, const std::string& reason) {
+void Shard::drop(uint64_t id, const std::string& reason) {
   auto it = conns.find(id);
   if (it == conns.end()) return;
-  log_event(fmt::format("dropped connection from {}: {}", it->second->peer, reason));
-  {
-    std::lock_guard lock(mu);
-    ++st.dropped_bad_input;
-  }
+  srv.log_event(fmt::format("dropped connection from {}: {}", it->second->peer, reason));
+  srv.count(&ServerStats::dropped_bad_input);
   close_conn(id);
 }
 
-void TcpStoreServer::Impl::close_conn(uint64_t id) {
+void Shard::close_conn(uint64_t id) {
   auto it = conns.find(id);
   if (it == conns.end()) return;
   Conn& c = *it->second;
@@ -165,10 +169,12 @@ void TcpStoreServer::Impl::close_conn(uint64_t id) {
   if (c.state != Conn::kReady) end_handshake(c);
   ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c.fd, nullptr);
   ::close(c.fd);
-  std::lock_guard lock(mu);
-  for (const auto& k : c.live_keys) kv.erase(k);
+  srv.admission->closed();
+  if (!c.live_keys.empty()) {
+    std::lock_guard lock(srv.mu);
+    for (const auto& k : c.live_keys) srv.kv.erase(k);
+  }
   conns.erase(it);
-  st.open_connections = conns.size();
 }
 
 }  // namespace dd::rendezvous

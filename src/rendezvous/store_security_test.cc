@@ -40,8 +40,8 @@ TEST(StoreSecurity, StrangerNeverSeesAProof) {
   auto s = serve();
   int fd = raw_connect(s->port());
   ASSERT_GE(fd, 0);
+  wire::Message ch = read_message(fd);  // the server speaks first: its challenge, before any hello
   send_message(fd, hello());
-  wire::Message ch = read_message(fd);
   ASSERT_EQ(ch.op, wire::Op::kChallenge);
   EXPECT_TRUE(ch.proof.empty());  // nothing to test token guesses against offline
   wire::Message auth;
@@ -83,12 +83,56 @@ TEST(StoreSecurity, ImpostorMasterIsRefused) {
     read_message(fd);  // until the client hangs up
     ::close(fd);
   });
-  auto c = TcpStoreClient::connect({"127.0.0.1", ntohs(a.sin_port)}, kToken, deadline_in(5s));
+  ClientOptions quick;
+  quick.challenge_wait = 100ms;  // this master waits for hello before its challenge
+  auto c = TcpStoreClient::connect({"127.0.0.1", ntohs(a.sin_port)}, kToken, deadline_in(5s), quick);
   impostor.join();
   ::close(lfd);
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.error().kind, ErrorKind::auth);
   EXPECT_NE(c.error().what.find("not this job's master"), std::string::npos) << c.error().what;
+}
+
+// A master of the earlier handshake order (challenge only after hello) that knows the token: the client
+// sends hello on its own after challenge_wait and is served.
+TEST(StoreSecurity, MasterThatWaitsForHelloStillServes) {
+  int lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(lfd, 4), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
+  bool proof_ok = false;
+  std::thread old_master([lfd, &proof_ok] {
+    int fd = ::accept(lfd, nullptr, nullptr);
+    if (fd < 0) return;
+    wire::Message h = read_message(fd);
+    wire::Message ch;
+    ch.op = wire::Op::kChallenge;
+    ch.nonce = std::string(32, 's');
+    send_message(fd, ch);
+    wire::Message auth = read_message(fd);
+    proof_ok = h.op == wire::Op::kHello && auth.op == wire::Op::kAuth &&
+               proofs_equal(auth.proof, client_proof(kToken, h.nonce, ch.nonce));
+    wire::Message ok;
+    ok.op = wire::Op::kAuthResult;
+    ok.number = proof_ok ? 1 : 0;
+    ok.proof = server_proof(kToken, h.nonce, ch.nonce);
+    send_message(fd, ok);
+    read_message(fd);  // until the client hangs up
+    ::close(fd);
+  });
+  ClientOptions quick;
+  quick.challenge_wait = 100ms;
+  auto c = TcpStoreClient::connect({"127.0.0.1", ntohs(a.sin_port)}, kToken, deadline_in(5s), quick);
+  bool connected = c.ok();
+  c = Error::invalid("closed");  // hang up, so the old master's last read returns
+  old_master.join();
+  ::close(lfd);
+  EXPECT_TRUE(proof_ok);
+  EXPECT_TRUE(connected);
 }
 
 TEST(StoreSecurity, EmptyTokenIsRefused) {

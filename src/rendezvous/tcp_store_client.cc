@@ -47,8 +47,16 @@ Status TcpStoreClient::handshake(const std::string& token, Deadline deadline) {
   Message hello;
   hello.op = Op::kHello;
   hello.nonce = random_bytes(32);
-  if (auto s = send_all(fd_, wire::encode(hello), deadline, peer_); !s) return s;
-  auto ch = read_frame(deadline);
+  const std::string hello_frame = wire::encode(hello);
+  // The master sends its challenge at accept: wait for it and send hello and proof in one write. A master
+  // that waits for our hello first (distdoctor before the challenge moved) gets it after challenge_wait.
+  auto ch = read_frame(std::min(deadline, Clock::now() + opt_.challenge_wait));
+  bool hello_sent = false;
+  if (!ch && ch.error().kind == ErrorKind::timeout && Clock::now() < deadline) {
+    if (auto s = send_all(fd_, hello_frame, deadline, peer_); !s) return s;
+    hello_sent = true;
+    ch = read_frame(deadline);
+  }
   if (!ch) return ch.error();
   if (ch->op == Op::kError)
     return Error::protocol(fmt::format("store at {} refused us: {}", peer_, ch->value), peer_);
@@ -59,7 +67,8 @@ Status TcpStoreClient::handshake(const std::string& token, Deadline deadline) {
   Message auth;
   auth.op = Op::kAuth;
   auth.proof = client_proof(token, hello.nonce, ch->nonce);
-  if (auto s = send_all(fd_, wire::encode(auth), deadline, peer_); !s) return s;
+  std::string frames = hello_sent ? wire::encode(auth) : hello_frame + wire::encode(auth);
+  if (auto s = send_all(fd_, frames, deadline, peer_); !s) return s;
   // The master's verdict, and its proof that it knows the token too (a stranger never gets one).
   auto res = read_frame(deadline);
   if (!res) return res.error();

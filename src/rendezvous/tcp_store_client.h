@@ -14,6 +14,9 @@ namespace dd::rendezvous {
 struct ClientOptions {
   ConnectOptions connect;
   wire::Limits limits;
+  // How long to wait for the master's challenge (sent at accept) before sending hello on its own, as an
+  // older master that answers hello with its challenge needs.
+  std::chrono::milliseconds challenge_wait{2000};
 };
 
 class TcpStoreClient : public Store {

@@ -1,5 +1,5 @@
-// TcpStoreServer: the embedded rendezvous store the master runs in-process (one epoll thread, non-blocking,
-// thousands of clients). Clients authenticate with the job token before any key is touched; waits are parked
+// TcpStoreServer: the embedded rendezvous store the master runs in-process (a few epoll threads sharing the
+// port, non-blocking, thousands of clients). Clients authenticate with the job token before any key is touched; waits are parked
 // server-side and answered when the keys arrive or their deadline passes.
 #pragma once
 #include <functional>
@@ -23,7 +23,7 @@ struct ServerOptions {
   size_t max_pending_per_peer = 256;
   size_t max_pending = 4096;
   size_t max_out_bytes = 64u << 20;  // per connection, answers not yet read by a slow client
-  std::chrono::milliseconds handshake_timeout{10000};
+  std::chrono::milliseconds handshake_timeout{10000};  // hello..auth must finish in this time (slowloris)
   // How many clients will connect (0: unknown). When net.core.somaxconn is smaller, the server logs a
   // warning: a burst of connects past the listen queue sees retries (a SYN dropped costs a client about a
   // second).
@@ -32,7 +32,10 @@ struct ServerOptions {
   // Nice value for the server thread (Linux sets it per thread). Below 0 needs CAP_SYS_NICE; when not allowed
   // the thread keeps the process's value. Keeps the master's own busy work from delaying every node's
   // answers.
-  int thread_nice = 0;  // hello..auth must finish in this time (slowloris)
+  int thread_nice = 0;
+  // Loop threads, each with its own listener(s) sharing the port (SO_REUSEPORT) and its own connections;
+  // 0: as many as the CPUs this process may run on, at most 4.
+  size_t threads = 0;
   // Where log lines go (dropped connections, refused tokens). Default: stderr, prefixed "distdoctor store: ".
   std::function<void(const std::string&)> log;
 };
@@ -45,13 +48,13 @@ struct ServerStats {
 
 class TcpStoreServer {
  public:
-  // Binds, listens and starts the loop thread; raises RLIMIT_NOFILE to the hard limit first.
+  // Binds, listens and starts the loop threads; raises RLIMIT_NOFILE to the hard limit first.
   static Result<std::unique_ptr<TcpStoreServer>> start(ServerOptions options);
   ~TcpStoreServer();
   TcpStoreServer(const TcpStoreServer&) = delete;
   TcpStoreServer& operator=(const TcpStoreServer&) = delete;
 
-  // Closes every connection (clients waiting see an error at once) and joins the thread. Idempotent.
+  // Closes every connection (clients waiting see an error at once) and joins the threads. Idempotent.
   void stop();
   uint16_t port() const;
 
