@@ -1,9 +1,10 @@
 // store_scale: N clients against one embedded TCP store server: join (connect + authenticate), publish a ~2
 // KB facts value, barrier (add a counter; the last one sets "done"; everyone waits for it). Prints wall time
 // per N. Usage: store_scale [--token T] [--procs P [--server-cpus LIST --client-cpus LIST] [--rounds R]
-// [--server-threads T]] [N ...] (default 256 1024 4096; T 0: the server's default, one per server CPU up to 4). Without --procs the clients are threads of this process (small stacks); with
-// it, threads spread over P client processes (store_scale_procs.h), the fair model shared with the TCPStore
-// comparison (tools/device/store_vs_torch.sh), and each N runs R rounds with their median printed.
+// [--server-threads T]] [N ...] (default 256 1024 4096; T 0: the server's default, one per server CPU up to
+// 4). Without --procs the clients are threads of this process (small stacks); with it, threads spread over P
+// client processes (store_scale_procs.h), the fair model shared with the TCPStore comparison
+// (tools/device/store_vs_torch.sh), and each N runs R rounds with their median printed.
 #include <pthread.h>
 
 #include <algorithm>

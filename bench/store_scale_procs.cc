@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <thread>
 #include <vector>
@@ -79,7 +80,11 @@ Steps one_client(int rank, int n, uint16_t port, const std::string& token, int64
   threads.reserve(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i)
     threads.emplace_back([&, i] {
-      while (mono_ns() < start_ns) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      // One sleep to the start instant (as the TCPStore clients' time.sleep): polling threads would crowd the
+      // CPUs at the start.
+      timespec at{time_t(start_ns / 1000000000), long(start_ns % 1000000000)};
+      while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr) == EINTR) {
+      }
       steps[i] = one_client(ranks[i], r.n, uint16_t(port), r.token, start_ns, &keep[i]);
     });
   for (auto& t : threads) t.join();
@@ -187,10 +192,11 @@ double run_procs_round(const ProcsRun& r) {
     waitpid(k.pid, nullptr, 0);
   }
   std::printf(
-      "N=%-5d procs=%-3d join+publish+barrier %7.1f ms  facts on master %zu  failures %d  server cpu user %.0f "
+      "N=%-5d procs=%-3d join+publish+barrier %7.1f ms  facts on master %zu  failures %d  server cpu user "
+      "%.0f "
       "sys %.0f ms  (last joined %.1f, published %.1f, added %.1f ms)\n",
-      r.n, r.procs, worst, facts, failures, cpu_ms(ru0, ru1, false), cpu_ms(ru0, ru1, true), joined, published,
-      added);
+      r.n, r.procs, worst, facts, failures, cpu_ms(ru0, ru1, false), cpu_ms(ru0, ru1, true), joined,
+      published, added);
   std::fflush(stdout);
   return failures == 0 && facts == size_t(r.n) ? worst : -1;
 }

@@ -1,12 +1,13 @@
 // Fuzz target: the store server's handshake and key-value operations (rendezvous/server_*.cc) on byte
 // streams, without a listening socket or loop thread: one shard's state is driven directly and each
-// connection is one end of an in-process socketpair, adopted as accept does it. The first byte picks who talks: two strangers, one client that authenticated
-// (the harness does hello/auth with the token) and a stranger, or two authenticated clients; the rest is
-// records of (1 control byte: connection and length, then up to 128 bytes) written to that connection.
-// At the end every parked wait is expired as the loop would, and then every connection closed.
-// Checks: no crash; strangers never change a key nor get an answer other than the handshake's (and never a
-// proof); the master proves it knows the token only to a client that proved it first; every answer
-// is a frame the client accepts; after the last connection closes no wait, watcher or deadline is left.
+// connection is one end of an in-process socketpair, adopted as accept does it. The first byte picks who
+// talks: two strangers, one client that authenticated (the harness does hello/auth with the token) and a
+// stranger, or two authenticated clients; the rest is records of (1 control byte: connection and length, then
+// up to 128 bytes) written to that connection. At the end every parked wait is expired as the loop would, and
+// then every connection closed. Checks: no crash; strangers never change a key nor get an answer other than
+// the handshake's (and never a proof); the master proves it knows the token only to a client that proved it
+// first; every answer is a frame the client accepts; after the last connection closes no wait, watcher or
+// deadline is left.
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -112,8 +113,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   srv.opt.token = kToken;
   srv.opt.max_total_keys = 64;
   srv.opt.log = [](const std::string&) {};
-  srv.admission = std::make_unique<Admission>(srv.opt.max_connections, srv.opt.max_pending,
-                                              srv.opt.max_pending_per_peer);
+  srv.admission =
+      std::make_unique<Admission>(srv.opt.max_connections, srv.opt.max_pending, srv.opt.max_pending_per_peer);
   srv.shards.push_back(std::make_unique<Shard>(srv, 0));
   Shard& s = *srv.shards[0];
   s.epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);

@@ -2,13 +2,17 @@
 #include "rendezvous/auth.h"
 
 #include <fmt/format.h>
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 namespace dd::rendezvous {
@@ -46,9 +50,18 @@ Result<JobToken> resolve_token(const std::string& flag_token, const std::string&
 }
 
 std::string random_bytes(size_t n) {
+  // The kernel's CSPRNG: no lock shared by the threads of this process (OpenSSL's RAND_bytes seeds a DRBG per
+  // thread under one global lock, which thousands of connecting threads queue on).
   std::string out(n, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n)) != 1) {
-    std::abort();  // no CSPRNG: nothing safe to fall back to
+  for (size_t got = 0; got < n;) {
+    ssize_t r = ::getrandom(out.data() + got, n - got, 0);
+    if (r > 0) {
+      got += static_cast<size_t>(r);
+    } else if (r < 0 && errno != EINTR) {
+      if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n)) != 1)
+        std::abort();  // no CSPRNG at all: nothing safe to fall back to
+      break;
+    }
   }
   return out;
 }
@@ -60,14 +73,23 @@ std::string generate_token() {
 }
 
 std::string hmac_sha256(const std::string& key, const std::string& data) {
+  // Fetch HMAC once and keep one context per thread: OpenSSL 3's one-shot HMAC() looks the algorithms up by
+  // name under a global lock on every call.
+  static EVP_MAC* mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  thread_local std::unique_ptr<EVP_MAC_CTX, void (*)(EVP_MAC_CTX*)> ctx(mac ? EVP_MAC_CTX_new(mac) : nullptr,
+                                                                        EVP_MAC_CTX_free);
   unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  // Fetch SHA-256 once: OpenSSL 3 otherwise looks the algorithm up by name (under a global lock) on every
-  // call.
-  static EVP_MD* sha256 = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  HMAC(sha256 ? sha256 : EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(data.data()), data.size(), md, &len);
-  return std::string(reinterpret_cast<char*>(md), len);
+  size_t len = 0;
+  char digest[] = "SHA256";
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
+  const auto* k = reinterpret_cast<const unsigned char*>(key.data());
+  const auto* d = reinterpret_cast<const unsigned char*>(data.data());
+  if (ctx && EVP_MAC_init(ctx.get(), k, key.size(), params) == 1 &&
+      EVP_MAC_update(ctx.get(), d, data.size()) == 1 && EVP_MAC_final(ctx.get(), md, &len, sizeof md) == 1)
+    return std::string(reinterpret_cast<char*>(md), len);
+  unsigned int one_shot = 0;  // no EVP_MAC here: the one-shot call
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), d, data.size(), md, &one_shot);
+  return std::string(reinterpret_cast<char*>(md), one_shot);
 }
 
 namespace {

@@ -13,7 +13,8 @@ Admission::Verdict Admission::admit(const std::string& ip, size_t shard, uint64_
     return v;
   }
   if (auto it = by_ip_.find(ip); it != by_ip_.end() && it->second >= max_per_peer_) {
-    v.refusal = fmt::format("{} connections from {} not authenticated yet (the cap per address)", it->second, ip);
+    v.refusal =
+        fmt::format("{} connections from {} not authenticated yet (the cap per address)", it->second, ip);
     return v;
   }
   if (pending_.size() >= max_pending_ && !oldest_.empty()) {

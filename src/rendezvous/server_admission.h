@@ -20,8 +20,8 @@ class Admission {
     size_t pending = 0;  // how many were authenticating when it was picked
   };
   struct Verdict {
-    std::string refusal;          // non-empty: refuse the newcomer (nothing was counted)
-    std::optional<Evict> evict;   // the oldest stranger to drop for it (no longer counted as pending)
+    std::string refusal;         // non-empty: refuse the newcomer (nothing was counted)
+    std::optional<Evict> evict;  // the oldest stranger to drop for it (no longer counted as pending)
   };
 
   // A newcomer from ip: refused, or counted as open and pending authentication (conn ids are unique).

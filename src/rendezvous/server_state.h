@@ -21,8 +21,8 @@
 namespace dd::rendezvous {
 namespace server_detail {
 
-constexpr uint64_t kWakeId = 1;                // epoll data of a shard's eventfd
-constexpr uint64_t kListenBit = 1ull << 63;    // epoll data of a listener: this bit | its fd
+constexpr uint64_t kWakeId = 1;              // epoll data of a shard's eventfd
+constexpr uint64_t kListenBit = 1ull << 63;  // epoll data of a listener: this bit | its fd
 constexpr size_t kMaxHandshakeBytes = 1024;  // hello and auth are under 100 bytes each
 
 struct Conn {

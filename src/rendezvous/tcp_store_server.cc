@@ -115,7 +115,8 @@ size_t thread_count(const ServerOptions& o) {
 // (net.core.somaxconn): each listener has its own queue, and a connect past a full queue costs ~1 s.
 size_t listener_count(const ServerOptions& o, size_t threads) {
   size_t n = threads;
-  if (o.expected_clients && o.somaxconn) n = std::max(n, (o.expected_clients + o.somaxconn - 1) / o.somaxconn);
+  if (o.expected_clients && o.somaxconn)
+    n = std::max(n, (o.expected_clients + o.somaxconn - 1) / o.somaxconn);
   return std::min<size_t>(n, 64);
 }
 
@@ -151,7 +152,8 @@ void TcpStoreServer::Impl::count(uint64_t ServerStats::*field) {
 void TcpStoreServer::Impl::check_somaxconn(size_t listeners) {
   const size_t room = opt.somaxconn * listeners;
   if (opt.expected_clients && opt.somaxconn && room < opt.expected_clients)
-    log(fmt::format("net.core.somaxconn is {} ({} listen queues) but {} clients are expected: connects past "
+    log(
+        fmt::format("net.core.somaxconn is {} ({} listen queues) but {} clients are expected: connects past "
                     "the listen queues will be retried (sysctl -w net.core.somaxconn={})",
                     opt.somaxconn, listeners, opt.expected_clients, opt.expected_clients));
 }

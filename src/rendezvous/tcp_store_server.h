@@ -1,6 +1,6 @@
 // TcpStoreServer: the embedded rendezvous store the master runs in-process (a few epoll threads sharing the
-// port, non-blocking, thousands of clients). Clients authenticate with the job token before any key is touched; waits are parked
-// server-side and answered when the keys arrive or their deadline passes.
+// port, non-blocking, thousands of clients). Clients authenticate with the job token before any key is
+// touched; waits are parked server-side and answered when the keys arrive or their deadline passes.
 #pragma once
 #include <functional>
 #include <memory>
