@@ -133,7 +133,9 @@ int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const prob
   auto opened =
       rendezvous::open_store(store_open_url(args.cluster, spec, facts), tok->token,
                              spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient,
-                             deadline, rendezvous::OpenOptions{.listen_all = args.cluster.listen_all});
+                             deadline,
+                             rendezvous::OpenOptions{.listen_all = args.cluster.listen_all,
+                                                     .expected_clients = static_cast<size_t>(spec.world)});
   if (!opened) {
     report::Report r;
     r.title = process_title(spec);

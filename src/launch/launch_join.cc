@@ -124,7 +124,9 @@ Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
   auto opened =
       rendezvous::open_store(j.store_url, j.token.token,
                              spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient,
-                             deadline, rendezvous::OpenOptions{.listen_all = in.args.cluster.listen_all});
+                             deadline,
+                             rendezvous::OpenOptions{.listen_all = in.args.cluster.listen_all,
+                                                     .expected_clients = static_cast<size_t>(spec.world)});
   if (!opened) {
     j.failure = cluster::store_finding(opened.error(), j.store_url, in.args.cluster.timeout_s, spec.serve);
     return opened.error();

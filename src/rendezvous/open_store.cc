@@ -25,6 +25,7 @@ Result<Started> start_on(const std::vector<std::string>& hosts, const HostPort& 
     so.port = master.port;
     so.token = token;
     so.log = options.server_log;
+    so.expected_clients = options.expected_clients;
     auto s = TcpStoreServer::start(std::move(so));
     if (s) return Started{std::move(*s), host};
     if (s.error().err != EADDRNOTAVAIL) return s.error();

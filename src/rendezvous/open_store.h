@@ -13,6 +13,7 @@ enum class StoreRole { kClient, kMaster };
 struct OpenOptions {
   bool listen_all = false;  // master: listen on every address, not only the one the url names
   std::function<void(const std::string&)> server_log;  // server log sink (default stderr)
+  size_t expected_clients = 0;  // master: how many will connect (0: unknown; sizes the server up front)
 };
 
 struct OpenedStore {

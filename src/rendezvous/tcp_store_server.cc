@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "rendezvous/server_state.h"
@@ -103,6 +104,21 @@ Result<std::vector<int>> open_listeners(const std::string& host, uint16_t port, 
   return fds;
 }
 
+// Grows this process's descriptor table to hold `fds` at once. The kernel grows it by doubling when a new fd
+// does not fit, and in a multi-threaded process each growth waits for an RCU grace period while every
+// accept and socket call in the process waits for it: a burst of thousands of connects met half a dozen of
+// those. Best effort (capped by RLIMIT_NOFILE).
+void presize_fd_table(size_t fds) {
+  rlimit rl{};
+  if (fds == 0 || ::getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
+  size_t top = std::min<size_t>(fds, rl.rlim_cur == RLIM_INFINITY ? fds : size_t(rl.rlim_cur) - 1);
+  int base = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (base < 0) return;
+  int fd = ::fcntl(base, F_DUPFD_CLOEXEC, static_cast<int>(top));  // the lowest free fd >= top
+  ::close(base);
+  if (fd >= 0) ::close(fd);
+}
+
 // Loop threads: ServerOptions::threads, or as many as the CPUs this process may run on, at most 4.
 size_t thread_count(const ServerOptions& o) {
   if (o.threads > 0) return o.threads;
@@ -162,6 +178,7 @@ Result<std::unique_ptr<TcpStoreServer>> TcpStoreServer::start(ServerOptions opti
   if (options.token.empty())  // an empty key would let anyone who reaches the port in
     return Error::invalid("store server: empty job token (every store needs a secret token)");
   raise_nofile_limit();
+  if (options.expected_clients) presize_fd_table(options.expected_clients + 64);
   auto impl = std::make_unique<Impl>();
   impl->opt = std::move(options);
   const auto& o = impl->opt;

@@ -46,6 +46,13 @@ def clients(port, n, ranks, start, out_q, ready=None, cpus=None):
     if cpus:
         os.sched_setaffinity(0, cpus)
     raise_nofile()
+    # One descriptor table big enough for every connection of this process, grown before the start (as
+    # store_scale's client processes do): growing it during the burst waits for RCU grace periods.
+    base = os.open("/dev/null", os.O_RDONLY)
+    top = len(ranks) + 64
+    os.dup2(base, top)
+    os.close(top)
+    os.close(base)
     if ready is not None:
         ready.wait()
         while start.value == 0:
