@@ -165,8 +165,11 @@ bool run_once(int n, const std::string& token) {
 bool run_procs_mode(const std::vector<int>& ns, ProcsRun base, int rounds, long fds) {
   bool ok = true;
   for (int n : ns) {
-    if (2L * n + 64 > fds) {
-      std::printf("N=%d needs about %d file descriptors (limit %ld): skipped\n", n, 2 * n + 64, fds);
+    // This process holds the server's connections; each client process its share.
+    const long need = n + 64L + 2L * base.procs;
+    if (need > fds) {
+      std::printf("N=%d needs about %ld file descriptors in the server process (limit %ld): skipped\n", n,
+                  need, fds);
       continue;
     }
     base.n = n;

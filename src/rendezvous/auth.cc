@@ -73,20 +73,34 @@ std::string generate_token() {
 }
 
 std::string hmac_sha256(const std::string& key, const std::string& data) {
-  // Fetch HMAC once and keep one context per thread: OpenSSL 3's one-shot HMAC() looks the algorithms up by
-  // name under a global lock on every call.
+  // HMAC fetched once, one context per thread keyed once per key: OpenSSL 3's one-shot HMAC() (and a context
+  // initialised with a digest name) looks the algorithms up under a global lock on every call.
   static EVP_MAC* mac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
   thread_local std::unique_ptr<EVP_MAC_CTX, void (*)(EVP_MAC_CTX*)> ctx(mac ? EVP_MAC_CTX_new(mac) : nullptr,
                                                                         EVP_MAC_CTX_free);
+  thread_local std::string keyed;  // the key ctx holds; a reinit with no key reuses it
+  thread_local bool has_key = false;
   unsigned char md[EVP_MAX_MD_SIZE];
   size_t len = 0;
-  char digest[] = "SHA256";
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0), OSSL_PARAM_construct_end()};
   const auto* k = reinterpret_cast<const unsigned char*>(key.data());
   const auto* d = reinterpret_cast<const unsigned char*>(data.data());
-  if (ctx && EVP_MAC_init(ctx.get(), k, key.size(), params) == 1 &&
-      EVP_MAC_update(ctx.get(), d, data.size()) == 1 && EVP_MAC_final(ctx.get(), md, &len, sizeof md) == 1)
-    return std::string(reinterpret_cast<char*>(md), len);
+  bool ok = false;
+  if (ctx) {
+    if (has_key && keyed == key) {
+      ok = EVP_MAC_init(ctx.get(), nullptr, 0, nullptr) == 1;
+    } else {
+      char digest[] = "SHA256";
+      OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0),
+                             OSSL_PARAM_construct_end()};
+      ok = EVP_MAC_init(ctx.get(), k, key.size(), params) == 1;
+      has_key = ok;
+      keyed = ok ? key : std::string();
+    }
+    ok = ok && EVP_MAC_update(ctx.get(), d, data.size()) == 1 &&
+         EVP_MAC_final(ctx.get(), md, &len, sizeof md) == 1;
+  }
+  if (ok) return std::string(reinterpret_cast<char*>(md), len);
+  has_key = false;
   unsigned int one_shot = 0;  // no EVP_MAC here: the one-shot call
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), d, data.size(), md, &one_shot);
   return std::string(reinterpret_cast<char*>(md), one_shot);

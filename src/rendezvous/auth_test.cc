@@ -53,6 +53,14 @@ TEST(StoreAuth, ProofsDependOnTokenNoncesAndDirection) {
   // RFC 4231 test case 2.
   std::string mac = hmac_sha256("Jefe", "what do ya want for nothing?");
   EXPECT_EQ(base64_encode(mac), "W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=");
+  // The thread's context is keyed once per key: another key between two uses must not leak into either.
+  std::string other = hmac_sha256("Jeff", "what do ya want for nothing?");
+  EXPECT_NE(other, mac);
+  EXPECT_EQ(hmac_sha256("Jefe", "what do ya want for nothing?"), mac);
+  EXPECT_EQ(hmac_sha256("Jeff", "what do ya want for nothing?"), other);
+  // RFC 4231 test case 1 (a 20-byte key of 0x0b, "Hi There") after those.
+  EXPECT_EQ(base64_encode(hmac_sha256(std::string(20, '\x0b'), "Hi There")),
+            "sDRMYdjbOFNcqK/OrwvxK4gdwgDJgz2nJuk3bC4yz/c=");
 }
 
 TEST(StoreHttp, Base64AndResponses) {
