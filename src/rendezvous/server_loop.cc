@@ -98,7 +98,13 @@ void Shard::on_readable(Conn& c) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
     if (c.state == Conn::kReady) {
-      close_conn(id);  // a client hanging up after its work is normal
+      // A client hanging up after its work is normal; what it sent before hanging up (a set it did not wait
+      // for) is carried out first.
+      if (n == 0) {
+        process(c);
+        if (!conns.count(id)) return;
+      }
+      close_conn(id);
     } else {
       drop(id, n == 0 ? "closed during the handshake" : std::string("read error: ") + std::strerror(errno));
     }

@@ -154,6 +154,26 @@ TEST(TcpStore, ParkedWaitsAreReleasedAndCounted) {
   EXPECT_EQ(s->stats().parked_waits, 0u);
 }
 
+// A client that sends a request and hangs up without reading the answer: the request is carried out. (The
+// server's read loop once saw the hang-up right behind exactly one full read buffer, 64 KiB, and dropped it.)
+TEST(TcpStore, RequestBeforeAHangUpIsCarriedOut) {
+  auto s = serve();
+  int fd = raw_authenticated(s->port());
+  wire::Message m;
+  m.op = wire::Op::kSet;
+  m.key = "last-words";
+  m.value = std::string(65536, 'x');
+  m.value.resize(65536 - (wire::encode(m).size() - 65536));  // the whole frame: exactly 64 KiB
+  std::string frame = wire::encode(m);
+  ASSERT_EQ(frame.size(), 65536u);
+  ASSERT_EQ(::send(fd, frame.data(), frame.size(), MSG_NOSIGNAL), 65536);
+  ::shutdown(fd, SHUT_WR);
+  for (auto until = deadline_in(5s); !s->peek("last-words") && Clock::now() < until;)
+    std::this_thread::sleep_for(5ms);
+  EXPECT_EQ(s->peek("last-words").value_or("").size(), m.value.size());
+  ::close(fd);
+}
+
 TEST(TcpStore, StoreFullIsAnErrorNotACrash) {
   ServerOptions so;
   so.max_total_keys = 3;
