@@ -56,16 +56,25 @@ TEST(StoreSecurity, StrangerNeverSeesAProof) {
   ::close(fd);
 }
 
-// A master that accepts anyone but does not know the token: the client must not trust it.
-TEST(StoreSecurity, ImpostorMasterIsRefused) {
+// A listening socket on a loopback port for a hand-made master; -1 on failure.
+int fake_master_socket(uint16_t* port) {
   int lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(::listen(lfd, 4), 0);
   socklen_t len = sizeof a;
-  ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
+  if (lfd < 0 || ::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(lfd, 4) != 0 ||
+      ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+    return -1;
+  *port = ntohs(a.sin_port);
+  return lfd;
+}
+
+// A master that accepts anyone but does not know the token: the client must not trust it.
+TEST(StoreSecurity, ImpostorMasterIsRefused) {
+  uint16_t port = 0;
+  int lfd = fake_master_socket(&port);
+  ASSERT_GE(lfd, 0);
   std::thread impostor([lfd] {
     int fd = ::accept(lfd, nullptr, nullptr);
     if (fd < 0) return;
@@ -85,7 +94,7 @@ TEST(StoreSecurity, ImpostorMasterIsRefused) {
   });
   ClientOptions quick;
   quick.challenge_wait = 100ms;  // this master waits for hello before its challenge
-  auto c = TcpStoreClient::connect({"127.0.0.1", ntohs(a.sin_port)}, kToken, deadline_in(5s), quick);
+  auto c = TcpStoreClient::connect({"127.0.0.1", port}, kToken, deadline_in(5s), quick);
   impostor.join();
   ::close(lfd);
   ASSERT_FALSE(c.ok());
@@ -96,14 +105,9 @@ TEST(StoreSecurity, ImpostorMasterIsRefused) {
 // A master of the earlier handshake order (challenge only after hello) that knows the token: the client
 // sends hello on its own after challenge_wait and is served.
 TEST(StoreSecurity, MasterThatWaitsForHelloStillServes) {
-  int lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(::listen(lfd, 4), 0);
-  socklen_t len = sizeof a;
-  ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
+  uint16_t port = 0;
+  int lfd = fake_master_socket(&port);
+  ASSERT_GE(lfd, 0);
   bool proof_ok = false;
   std::thread old_master([lfd, &proof_ok] {
     int fd = ::accept(lfd, nullptr, nullptr);
@@ -126,7 +130,7 @@ TEST(StoreSecurity, MasterThatWaitsForHelloStillServes) {
   });
   ClientOptions quick;
   quick.challenge_wait = 100ms;
-  auto c = TcpStoreClient::connect({"127.0.0.1", ntohs(a.sin_port)}, kToken, deadline_in(5s), quick);
+  auto c = TcpStoreClient::connect({"127.0.0.1", port}, kToken, deadline_in(5s), quick);
   bool connected = c.ok();
   c = Error::invalid("closed");  // hang up, so the old master's last read returns
   old_master.join();
