@@ -1,10 +1,11 @@
 // store_scale: N clients against one embedded TCP store server: join (connect + authenticate), publish a ~2
 // KB facts value, barrier (add a counter; the last one sets "done"; everyone waits for it). Prints wall time
 // per N. Usage: store_scale [--token T] [--procs P [--server-cpus LIST --client-cpus LIST] [--rounds R]
-// [--server-threads T]] [N ...] (default 256 1024 4096; T 0: the server's default, one per server CPU up to
-// 4). Without --procs the clients are threads of this process (small stacks); with it, threads spread over P
-// client processes (store_scale_procs.h), the fair model shared with the TCPStore comparison
-// (tools/device/store_vs_torch.sh), and each N runs R rounds with their median printed.
+// [--server-threads T] [--verdict-at-connect]] [N ...] (default 256 1024 4096; T 0: the server's default, one
+// per server CPU up to 4; --verdict-at-connect: clients wait for the auth verdict in connect, as before the
+// proof rode with the first request). Without --procs the clients are threads of this process (small stacks);
+// with it, threads spread over P client processes (store_scale_procs.h), the fair model shared with the
+// TCPStore comparison (tools/device/store_vs_torch.sh), and each N runs R rounds with their median printed.
 #include <pthread.h>
 
 #include <algorithm>
@@ -61,7 +62,9 @@ void* client_main(void* p) {
     return nullptr;
   };
   auto deadline = deadline_in(std::chrono::seconds(60));
-  auto c = TcpStoreClient::connect({"127.0.0.1", r.port}, r.token, deadline);
+  // As a joining node does (open_store): the proof goes with the first request.
+  auto c = TcpStoreClient::connect({"127.0.0.1", r.port}, r.token, deadline,
+                                   ClientOptions{.verdict_with_first_answer = true});
   if (!c) return fail(c.error());
   r.joined[a->rank] = Ms(Clock::now() - r.t0).count();
   if (auto s = (*c)->set("facts/" + std::to_string(a->rank), r.facts, deadline); !s) return fail(s.error());
@@ -213,6 +216,8 @@ int main(int argc, char** argv) {
       pr.procs = std::atoi(argv[++i]);
     else if (a == "--rounds" && has)
       rounds = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--verdict-at-connect")
+      pr.verdict_at_connect = true;
     else if (a == "--server-threads" && has)
       pr.server_threads = std::max(0, std::atoi(argv[++i]));
     else if (a == "--server-cpus" && has)

@@ -45,12 +45,14 @@ struct Steps {
 
 // One client: the same steps as store_scale's threads. released stays -1 on a failure.
 Steps one_client(int rank, int n, uint16_t port, const std::string& token, int64_t start_ns,
-                 std::unique_ptr<TcpStoreClient>* keep) {
+                 bool verdict_at_connect, std::unique_ptr<TcpStoreClient>* keep) {
   const std::string facts(2048, 'f');
   auto since = [&] { return double(mono_ns() - start_ns) / 1e6; };
   Steps s;
   auto deadline = deadline_in(std::chrono::seconds(120));
-  auto c = TcpStoreClient::connect({"127.0.0.1", port}, token, deadline);
+  // As a joining node does (open_store): the proof goes with the first request.
+  auto c = TcpStoreClient::connect({"127.0.0.1", port}, token, deadline,
+                                   ClientOptions{.verdict_with_first_answer = !verdict_at_connect});
   if (!c) return s;
   s.joined = since();
   if (!(*c)->set("facts/" + std::to_string(rank), facts, deadline)) return s;
@@ -93,7 +95,7 @@ Steps one_client(int rank, int n, uint16_t port, const std::string& token, int64
       timespec at{time_t(start_ns / 1000000000), long(start_ns % 1000000000)};
       while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr) == EINTR) {
       }
-      steps[i] = one_client(ranks[i], r.n, uint16_t(port), r.token, start_ns, &keep[i]);
+      steps[i] = one_client(ranks[i], r.n, uint16_t(port), r.token, start_ns, r.verdict_at_connect, &keep[i]);
     });
   for (auto& t : threads) t.join();
   int failures = 0;

@@ -13,7 +13,9 @@ struct ProcsRun {
   cpu_set_t server_cpus{};  // the server's thread(s): this process
   cpu_set_t client_cpus{};  // every client process
   bool pin = false;
-  size_t server_threads = 0;   // ServerOptions::threads (0: its default)
+  size_t server_threads = 0;  // ServerOptions::threads (0: its default)
+  bool verdict_at_connect =
+      false;                   // wait for the master's verdict in connect (default: with the first answer)
   double start_delay_s = 1.5;  // between the go and the start (client threads are created meanwhile)
 };
 

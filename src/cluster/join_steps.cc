@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cluster/mesh.h"
+#include "cluster/session.h"
 #include "common/safe_text.h"
 
 namespace dd::cluster::join_detail {
@@ -30,6 +31,8 @@ JoinOutcome alone(const JoinConfig& cfg, Finding f) {
 }
 
 Finding lost_master(const JoinConfig& cfg, const char* phase, const Error& e, Clock::time_point deadline) {
+  // The master's verdict on our token comes with the first answer (open_store): a refusal, not a loss.
+  if (e.kind == ErrorKind::auth) return store_finding(e, cfg.master_desc, secs(cfg.timeout), false);
   bool timed_out = Clock::now() >= deadline - 50ms;
   Finding f;
   f.severity = Severity::fail;

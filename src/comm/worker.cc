@@ -18,7 +18,9 @@ namespace {
 Result<std::shared_ptr<rendezvous::Store>> open_run_store(const Plan& plan, const std::string& token) {
   if (plan.run.store_url.empty()) return std::shared_ptr<rendezvous::Store>(new DirStore(plan.store_dir));
   auto deadline = rendezvous::deadline_in(plan.run.init_timeout);
-  auto opened = rendezvous::open_store(plan.run.store_url, token, rendezvous::StoreRole::kClient, deadline);
+  // The token is checked here: a refusal inside the engine's own rendezvous would read as an engine failure.
+  auto opened = rendezvous::open_store(plan.run.store_url, token, rendezvous::StoreRole::kClient, deadline,
+                                       rendezvous::OpenOptions{.verdict_at_open = true});
   if (!opened) {
     Error e = opened.error();
     e.what = "cannot reach the store " + plan.run.store_url + ": " + e.message();

@@ -121,12 +121,11 @@ Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
   if (etcd && j.store_url.find('/', 7) == std::string::npos)
     j.store_url +=
         fmt::format("/distdoctor-launch-{:016x}", cluster::fnv1a(j.token.token + "|" + spec.job_id));
-  auto opened =
-      rendezvous::open_store(j.store_url, j.token.token,
-                             spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient,
-                             deadline,
-                             rendezvous::OpenOptions{.listen_all = in.args.cluster.listen_all,
-                                                     .expected_clients = static_cast<size_t>(spec.world)});
+  auto opened = rendezvous::open_store(
+      j.store_url, j.token.token,
+      spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient, deadline,
+      rendezvous::OpenOptions{.listen_all = in.args.cluster.listen_all,
+                              .expected_clients = static_cast<size_t>(spec.world)});
   if (!opened) {
     j.failure = cluster::store_finding(opened.error(), j.store_url, in.args.cluster.timeout_s, spec.serve);
     return opened.error();
@@ -191,7 +190,9 @@ JoinedNodes join_nodes(const JoinInput& in) {
       }
   }
   if (st) st = wait_for_nodes(j, deadline, j.node_rank == 0 || j.nnodes <= 8);
-  if (!st)
+  if (!st && st.error().kind == ErrorKind::auth)  // the master's verdict on our token came with the claim
+    j.failure = cluster::store_finding(st.error(), j.store_url, in.args.cluster.timeout_s, false);
+  else if (!st)
     j.failure =
         join_failure(fmt::format("node rank {} could not meet the other nodes within {:.0f} s", j.node_rank,
                                  in.args.cluster.timeout_s),

@@ -88,7 +88,10 @@ Result<OpenedStore> open_store(const std::string& url, const std::string& token,
   if (!hp) return hp.error();
   out.kind = "tcp";
   if (role == StoreRole::kMaster) return open_master(*hp, token, deadline, options);
-  auto client = TcpStoreClient::connect(*hp, token, deadline);
+  // A joining node's proof rides with its first request (a wrong token fails that request: ErrorKind::auth)
+  // unless the caller asked for the verdict here.
+  auto client = TcpStoreClient::connect(*hp, token, deadline,
+                                        ClientOptions{.verdict_with_first_answer = !options.verdict_at_open});
   if (!client) return client.error();
   out.port = hp->port;
   out.store = std::move(*client);

@@ -14,6 +14,9 @@ struct OpenOptions {
   bool listen_all = false;  // master: listen on every address, not only the one the url names
   std::function<void(const std::string&)> server_log;  // server log sink (default stderr)
   size_t expected_clients = 0;  // master: how many will connect (0: unknown; sizes the server up front)
+  // client: wait for the master's verdict on the token here (a wrong token fails open_store), not with the
+  // first request's answer; for a caller whose first request is made by someone else (Gloo, NCCL bootstrap)
+  bool verdict_at_open = false;
 };
 
 struct OpenedStore {
@@ -29,8 +32,9 @@ struct OpenedStore {
 // url: "HOST:PORT" or "tcp://HOST:PORT" (embedded TCP store), "etcd://HOST:PORT[/prefix]", "memory://".
 // Master of a TCP store: starts the server on HOST's address (see listen_address.h) and connects to it (over
 // loopback when it listens on every address; lo must be up). PORT 0 lets the kernel pick;
-// OpenedStore::port says which. Everyone else: connects (retrying with backoff until deadline) and
-// authenticates with token. etcd: role does not matter; the token is not used (etcd has its own access
+// OpenedStore::port says which. Everyone else: connects (retrying with backoff until deadline); its proof of
+// the token goes with its first request, so a wrong token fails that request with ErrorKind::auth (unless
+// verdict_at_open). etcd: role does not matter; the token is not used (etcd has its own access
 // control).
 Result<OpenedStore> open_store(const std::string& url, const std::string& token, StoreRole role,
                                Deadline deadline, const OpenOptions& options = {});

@@ -30,9 +30,18 @@ TEST(OpenStore, MasterAndWorkerShareTheEmbeddedStore) {
   ASSERT_TRUE(worker->store->set("node/1", "facts", testing::soon()).ok());
   EXPECT_EQ(*master->store->get("node/1", deadline_in(1s)), "facts");
   EXPECT_EQ(master->server->keys("node/"), std::vector<std::string>{"node/1"});
+  // A joining node's proof rides with its first request: the wrong token fails that request.
   auto intruder = open_store(addr, "wrong", StoreRole::kClient, deadline_in(5s));
-  ASSERT_FALSE(intruder.ok());
-  EXPECT_NE(intruder.error().what.find(kWrongTokenMessage), std::string::npos);
+  ASSERT_TRUE(intruder.ok()) << intruder.error().message();
+  auto claim = intruder->store->add("claim/1", 1, deadline_in(5s));
+  ASSERT_FALSE(claim.ok());
+  EXPECT_EQ(claim.error().kind, ErrorKind::auth);
+  EXPECT_NE(claim.error().what.find(kWrongTokenMessage), std::string::npos);
+  // A caller whose first request another library makes asks for the verdict at open.
+  auto early =
+      open_store(addr, "wrong", StoreRole::kClient, deadline_in(5s), OpenOptions{.verdict_at_open = true});
+  ASSERT_FALSE(early.ok());
+  EXPECT_EQ(early.error().kind, ErrorKind::auth);
 }
 
 TEST(OpenStore, BadAddressesAreErrors) {

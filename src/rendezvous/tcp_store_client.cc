@@ -15,8 +15,13 @@ namespace dd::rendezvous {
 using wire::Message;
 using wire::Op;
 
-TcpStoreClient::TcpStoreClient(int fd, std::string peer, ClientOptions options)
-    : fd_(fd), peer_(std::move(peer)), opt_(options), reader_(options.limits) {}
+TcpStoreClient::TcpStoreClient(int fd, HostPort server, std::string token, ClientOptions options)
+    : fd_(fd),
+      server_(std::move(server)),
+      token_(std::move(token)),
+      peer_(server_.str()),
+      opt_(options),
+      reader_(options.limits) {}
 
 TcpStoreClient::~TcpStoreClient() {
   if (fd_ >= 0) ::close(fd_);
@@ -33,8 +38,8 @@ Result<std::unique_ptr<TcpStoreClient>> TcpStoreClient::connect(const HostPort& 
   while (true) {
     auto fd = connect_with_retries(server, deadline, options.connect);
     if (!fd) return fd.error();
-    std::unique_ptr<TcpStoreClient> c(new TcpStoreClient(*fd, server.str(), options));
-    auto hs = c->handshake(token, deadline);
+    std::unique_ptr<TcpStoreClient> c(new TcpStoreClient(*fd, server, token, options));
+    auto hs = c->handshake(deadline);
     if (hs) return c;
     // A master that is starting (or overloaded) may drop us mid-handshake: retry those, not a refusal.
     bool retry = hs.error().kind == ErrorKind::closed;
@@ -43,7 +48,20 @@ Result<std::unique_ptr<TcpStoreClient>> TcpStoreClient::connect(const HostPort& 
   }
 }
 
-Status TcpStoreClient::handshake(const std::string& token, Deadline deadline) {
+Status TcpStoreClient::reconnect(Deadline deadline) {
+  ::close(fd_);
+  fd_ = -1;
+  reader_ = wire::FrameReader(opt_.limits);
+  unsent_.clear();
+  verdict_.reset();
+  auto fd = connect_with_retries(server_, deadline, opt_.connect);
+  if (!fd) return fd.error();
+  fd_ = *fd;
+  return handshake(deadline);
+}
+
+Status TcpStoreClient::handshake(Deadline deadline) {
+  const std::string& token = token_;
   Message hello;
   hello.op = Op::kHello;
   hello.nonce = random_bytes(32);
@@ -68,17 +86,27 @@ Status TcpStoreClient::handshake(const std::string& token, Deadline deadline) {
   auth.op = Op::kAuth;
   auth.proof = client_proof(token, hello.nonce, ch->nonce);
   std::string frames = hello_sent ? wire::encode(auth) : hello_frame + wire::encode(auth);
+  std::string expected = server_proof(token, hello.nonce, ch->nonce);
+  if (opt_.verdict_with_first_answer) {  // call() sends the frames with the first request
+    unsent_ = std::move(frames);
+    verdict_ = std::move(expected);
+    return ok_status();
+  }
   if (auto s = send_all(fd_, frames, deadline, peer_); !s) return s;
-  // The master's verdict, and its proof that it knows the token too (a stranger never gets one).
   auto res = read_frame(deadline);
   if (!res) return res.error();
-  if (res->op != Op::kAuthResult || !res->number) {
-    std::string why = res->op == Op::kAuthResult || res->op == Op::kError ? res->value : "unexpected answer";
+  return check_verdict(*res, expected);
+}
+
+// The master's verdict, and its proof that it knows the token too (a stranger never gets one).
+Status TcpStoreClient::check_verdict(const Message& res, const std::string& expected_proof) const {
+  if (res.op != Op::kAuthResult || !res.number) {
+    std::string why = res.op == Op::kAuthResult || res.op == Op::kError ? res.value : "unexpected answer";
     // Only an auth-result frame is the master's verdict on our token; anything else is a protocol fault.
-    auto kind = res->op == Op::kAuthResult ? ErrorKind::auth : ErrorKind::protocol;
+    auto kind = res.op == Op::kAuthResult ? ErrorKind::auth : ErrorKind::protocol;
     return Error::make(kind, fmt::format("{} (master {})", why, peer_), peer_, EACCES);
   }
-  if (!proofs_equal(res->proof, server_proof(token, hello.nonce, ch->nonce)))
+  if (!proofs_equal(res.proof, expected_proof))
     return Error::auth(fmt::format("{} (master {} accepted us but could not prove it knows the token: it is "
                                    "not this job's master)",
                                    kWrongTokenMessage, peer_),
@@ -118,7 +146,29 @@ Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
     ::shutdown(fd_, SHUT_RDWR);
     return e;
   };
-  if (auto s = send_all(fd_, wire::encode(req), io_deadline, peer_); !s) return fail(s.error());
+  bool sent = false;
+  while (verdict_) {  // hello + proof go in front of this request; the verdict comes in front of its answer
+    std::string out = std::move(unsent_) + wire::encode(req);
+    unsent_.clear();
+    Status st = send_all(fd_, out, io_deadline, peer_);
+    if (st) {
+      auto v = read_frame(io_deadline);
+      st = v ? check_verdict(*v, *verdict_) : Status(v.error());
+    }
+    if (st) {
+      verdict_.reset();
+      sent = true;
+      break;
+    }
+    // Dropped before its verdict (starting or overloaded master): it never ran the request, so send it again.
+    bool retry =
+        st.error().kind == ErrorKind::closed && Clock::now() + std::chrono::milliseconds(50) < io_deadline;
+    if (!retry) return fail(st.error());
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (auto s = reconnect(io_deadline); !s) return fail(s.error());
+  }
+  if (!sent)
+    if (auto s = send_all(fd_, wire::encode(req), io_deadline, peer_); !s) return fail(s.error());
   auto r = read_frame(io_deadline);
   if (!r) return fail(r.error());
   // The server refused this one request (store full, not a counter, too many keys): the connection is fine.
