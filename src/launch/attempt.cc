@@ -9,6 +9,7 @@
 
 #include "common/redact.h"
 #include "common/safe_text.h"
+#include "common/signal_name.h"
 #include "launch/attempt_agent.h"
 #include "launch/stop_signals.h"
 #include "logs/analyze.h"
@@ -177,8 +178,7 @@ void AttemptAgent::watch_loop() {
     if (int sig = stop_signal()) {
       StopEvent ev;
       ev.cause = StopCause::interrupted;
-      const char* abbrev = sigabbrev_np(sig);
-      ev.detail = abbrev ? std::string("SIG") + abbrev : fmt::format("signal {}", sig);
+      ev.detail = signal_name(sig);
       raise_stop(ev);
       break;
     }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/signal_name.h"
 #include "launch/report_parts.h"
 
 namespace dd::launch {
@@ -26,9 +27,7 @@ int interrupt_signal(const std::string& detail) {
   for (size_t p = detail.find("SIG"); p != std::string::npos; p = detail.find("SIG", p + 3)) {
     size_t e = p + 3;
     while (e < detail.size() && std::isupper(static_cast<unsigned char>(detail[e]))) ++e;
-    const std::string abbrev = detail.substr(p + 3, e - p - 3);
-    for (int s = 1; s < 65 && !abbrev.empty(); ++s)
-      if (const char* a = sigabbrev_np(s); a && abbrev == a) return s;
+    if (const int s = signal_number(std::string_view(detail).substr(p, e - p))) return s;
   }
   if (const size_t p = detail.find("signal "); p != std::string::npos) {
     const int s = std::atoi(detail.c_str() + p + 7);
@@ -125,7 +124,7 @@ Finding lost_finding(const AttemptRecord& a) {
 }
 
 Finding interrupted_finding(const AttemptRecord& a) {
-  const std::string sig = parts::signal_name(interrupt_signal(a.stop.detail));
+  const std::string sig = signal_name(interrupt_signal(a.stop.detail));
   Finding f{.id = "launch.interrupted", .severity = Severity::warn};
   f.title = fmt::format("the launch was interrupted by {}{}: every worker was stopped", sig,
                         a.stop.node_rank >= 0 ? " on " + parts::node_label(a, a.stop.node_rank) : "");

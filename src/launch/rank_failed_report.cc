@@ -6,6 +6,7 @@
 #include <csignal>
 
 #include "common/redact.h"
+#include "common/signal_name.h"
 #include "launch/report_parts.h"
 #include "logs/python_traceback.h"
 

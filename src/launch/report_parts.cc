@@ -9,13 +9,9 @@
 
 #include "cluster/join.h"
 #include "common/redact.h"
+#include "common/signal_name.h"
 
 namespace dd::launch::parts {
-
-std::string signal_name(int sig) {
-  const char* abbrev = sig > 0 ? sigabbrev_np(sig) : nullptr;
-  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
-}
 
 std::string end_text(const RankRecord& r) {
   if (r.running) return "still running";

@@ -11,7 +11,6 @@
 
 namespace dd::launch::parts {
 
-std::string signal_name(int sig);           // "SIGKILL"; "signal 77" when unnamed
 std::string end_text(const RankRecord& r);  // "exited with status 7", "killed by signal 9
                                             // (SIGKILL)", "still running"
 const NodeRecord* find_node(const AttemptRecord& a, int node_rank);  // nullptr when it sent no record

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "common/signal_name.h"
 #include "logs/log_rules.h"
 #include "logs/log_time.h"
 #include "logs/rank_state.h"
@@ -163,7 +164,7 @@ void exits_only_rule(const LogsResult& r, std::vector<Finding>& out) {
   std::string who = first->rank >= 0 ? fmt::format("rank {}", first->rank)
                                      : fmt::format("local_rank {} (pid {})", first->local_rank, first->pid);
   std::string how = first->code > 0 ? fmt::format("exit code {}", first->code)
-                                    : fmt::format("signal {} {}", -first->code, signal_name(-first->code));
+                                    : fmt::format("signal {} {}", -first->code, signal_abbrev(-first->code));
   Finding f = logs_finding(
       "logs.rank.stopped_first", Severity::fail,
       fmt::format("{} stopped first ({}); the launcher then stopped pid(s) {} with SIGTERM", who, how,

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/signal_name.h"
 #include "logs/log_time.h"
 
 namespace dd::logs {
@@ -32,8 +33,8 @@ void add_process_facts(const LogsResult& r, RankState& s) {
 
 std::string exit_text(int code) {
   if (code >= 0) return fmt::format("exited with code {}", code);
-  const char* name = signal_name(-code);
-  return fmt::format("was killed by signal {}{}{}", -code, *name ? " " : "", name);
+  const std::string name = signal_abbrev(-code);
+  return fmt::format("was killed by signal {}{}{}", -code, name.empty() ? "" : " ", name);
 }
 
 void add_stop(const LogsResult& r, RankState& s) {
@@ -81,27 +82,6 @@ void add_wait(const LogsResult& r, RankState& s) {
 }
 
 }  // namespace
-
-const char* signal_name(int sig) {
-  switch (sig) {
-    case 1:
-      return "SIGHUP";
-    case 2:
-      return "SIGINT";
-    case 6:
-      return "SIGABRT";
-    case 7:
-      return "SIGBUS";
-    case 9:
-      return "SIGKILL";
-    case 11:
-      return "SIGSEGV";
-    case 15:
-      return "SIGTERM";
-    default:
-      return "";
-  }
-}
 
 std::vector<RankState> rank_states(const LogsResult& r) {
   std::vector<RankState> out;

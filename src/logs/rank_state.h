@@ -23,7 +23,4 @@ struct RankState {
 
 std::vector<RankState> rank_states(const LogsResult& r);
 
-// "SIGKILL" for 9, "" for an unknown signal.
-const char* signal_name(int sig);
-
 }  // namespace dd::logs

@@ -60,6 +60,12 @@ Result<NodeFacts> facts_from_json(const nlohmann::json& j) {
   const nlohmann::json back = f;
   if (auto p = first_changed(in, back, "facts"); !p.empty())
     return Error::invalid(fmt::format("{} is out of range for its field", p));
+  // Counts the rules count up to (one entry per GPU in lists and fix texts): a value no node can have would
+  // make them build billions of entries.
+  if (f.cuda.device_count > kMaxGpusPerNode)
+    return Error::invalid(
+        fmt::format("facts.cuda.device_count = {} is more GPUs than a node can have (at most {})",
+                    f.cuda.device_count, kMaxGpusPerNode));
   return f;
 }
 

@@ -11,6 +11,9 @@
 
 namespace dd::probe {
 
+// No node has more GPUs than this; a facts file that says so is refused (the rules list one entry per GPU).
+inline constexpr int kMaxGpusPerNode = 1024;
+
 // A bare NodeFacts object, as `distdoctor facts --json` writes it.
 Result<NodeFacts> facts_from_json(const nlohmann::json& j);
 

@@ -44,5 +44,15 @@ TEST(FactsJson, NumbersTheFieldCannotHoldNameTheField) {
   EXPECT_NE(error_of("[1,"), "");
 }
 
+// Found by the fuzzer (fuzz/corpus/facts_json/timeout-device-count-2e9): the CUDA_VISIBLE_DEVICES rule listed
+// one entry per GPU of device_count, 2e9 of them (a timeout, then gigabytes).
+TEST(FactsJson, AGpuCountNoNodeHasIsRefused) {
+  EXPECT_EQ(error_of(R"({"cuda":{"device_count":2000000000}})"),
+            "facts.cuda.device_count = 2000000000 is more GPUs than a node can have (at most 1024)");
+  auto most = facts_from_text(R"({"cuda":{"device_count":1024}})");
+  ASSERT_TRUE(most.ok()) << most.error().message();
+  EXPECT_EQ(most->cuda.device_count, 1024);
+}
+
 }  // namespace
 }  // namespace dd::probe

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <thread>
 
+#include "common/signal_name.h"
 #include "process/worker_spawn.h"
 
 namespace dd::process {
@@ -19,9 +20,9 @@ namespace dd::process {
 std::string describe_wait_status(int ws) {
   if (WIFEXITED(ws)) return "exit status " + std::to_string(WEXITSTATUS(ws));
   if (WIFSIGNALED(ws)) {
-    int s = WTERMSIG(ws);
-    const char* abbrev = sigabbrev_np(s);
-    return "killed by signal " + std::to_string(s) + (abbrev ? std::string(" (SIG") + abbrev + ")" : "");
+    const int s = WTERMSIG(ws);
+    const std::string abbrev = signal_abbrev(s);
+    return "killed by signal " + std::to_string(s) + (abbrev.empty() ? "" : " (" + abbrev + ")");
   }
   return "wait status " + std::to_string(ws);
 }

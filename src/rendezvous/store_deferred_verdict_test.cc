@@ -72,7 +72,7 @@ std::string challenge_frame() {
 // client must send its request again on the new connection and get its answer.
 TEST(DeferredVerdict, DroppedBeforeTheVerdictIsRetried) {
   uint16_t port = 0;
-  int lfd = fake_master_socket(&port);
+  int lfd = silent_listener(&port);
   ASSERT_GE(lfd, 0);
   std::vector<wire::Op> first_conn, second_conn;
   std::thread master([&] {

@@ -58,7 +58,7 @@ TEST(StoreSecurity, StrangerNeverSeesAProof) {
 // A master that accepts anyone but does not know the token: the client must not trust it.
 TEST(StoreSecurity, ImpostorMasterIsRefused) {
   uint16_t port = 0;
-  int lfd = fake_master_socket(&port);
+  int lfd = silent_listener(&port);
   ASSERT_GE(lfd, 0);
   std::thread impostor([lfd] {
     int fd = ::accept(lfd, nullptr, nullptr);
@@ -91,7 +91,7 @@ TEST(StoreSecurity, ImpostorMasterIsRefused) {
 // sends hello on its own after challenge_wait and is served.
 TEST(StoreSecurity, MasterThatWaitsForHelloStillServes) {
   uint16_t port = 0;
-  int lfd = fake_master_socket(&port);
+  int lfd = silent_listener(&port);
   ASSERT_GE(lfd, 0);
   bool proof_ok = false;
   std::thread old_master([lfd, &proof_ok] {

@@ -77,20 +77,6 @@ inline int raw_authenticated(uint16_t port) {
   return fd;
 }
 
-// A listening socket on a loopback port for a hand-made master; -1 on failure.
-inline int fake_master_socket(uint16_t* port) {
-  int lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  if (lfd < 0 || ::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(lfd, 4) != 0 ||
-      ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-    return -1;
-  *port = ntohs(a.sin_port);
-  return lfd;
-}
-
 // Runs a server in a child process; returns its pid and port.
 inline std::pair<pid_t, uint16_t> serve_in_child() {
   int p[2];

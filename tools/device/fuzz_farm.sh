@@ -3,7 +3,7 @@
 # instances per target for SECONDS each, sharing one growing corpus per target (seeded from the repo's), all
 # targets at once. Writes a summary (per target: fuzz time, executions, coverage, crashes) and any reproducer
 # to OUTDIR, with the grown corpus minimized (OUTDIR/corpus/NAME). Exits 1 when a target crashed, hung or leaked, 2 on bad usage.
-# Usage: fuzz_farm.sh SECONDS OUTDIR [WORKERS]   (WORKERS default: cores / targets)
+# Usage: [MERGE=0] fuzz_farm.sh SECONDS OUTDIR [WORKERS]   (WORKERS default: cores / targets)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 seconds=${1:?usage: fuzz_farm.sh SECONDS OUTDIR [WORKERS]}
@@ -27,8 +27,10 @@ for name in "${names[@]}"; do
   done
 done
 wait
-# The grown corpus, minimized (what covers something new), comes back so the repo's seeds can take it.
+# The grown corpus, minimized (what covers something new), comes back so the repo's seeds can take it
+# (MERGE=0 skips it).
 for name in "${names[@]}"; do
+  [ "${MERGE:-1}" = 0 ] && break
   mkdir -p "$out/corpus/$name"
   "$here/bin/${name}_fuzz" -merge=1 -timeout=5 -rss_limit_mb=2048 "$out/corpus/$name" "$work/$name" \
     >"$out/logs/$name.merge.log" 2>&1 &
