@@ -136,7 +136,7 @@ std::vector<Finding> cluster_collectives_findings(const ClusterView& view, const
   if (verify_ok) out.insert(out.begin(), verified(view, xn, *verify));
   for (auto& f : transport_findings(view, xn.phases.front())) out.push_back(std::move(f));
   if (const XnPhase* bw = find_phase(xn, "bandwidth"))
-    for (auto& f : bandwidth_findings(view, xn, *bw)) out.push_back(std::move(f));
+    for (auto& f : bandwidth_findings(view, xn, *bw, verify)) out.push_back(std::move(f));
   for (auto& f : out) f.area = "cluster";
   return out;
 }

@@ -82,16 +82,35 @@ std::string path_line(const ClusterView& view, const XnPhase& verify, const Path
   return fmt::format("{}: {}: {} at {} KiB{}", p.path, where, bw, p.bytes >> 10, link);
 }
 
-// Inter-node pairs below a third of the best pair; the node in every slow pair (3+ nodes) is named.
-std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify,
-                                const std::vector<PathBw>& ps) {
-  double best = 0;
-  const PathBw* best_p = nullptr;
+// The best inter-node pair of `ps` (nullptr when none finished).
+const PathBw* best_inter(const std::vector<PathBw>& ps) {
+  const PathBw* best = nullptr;
   for (const auto& p : ps)
-    if (p.path == "inter" && p.busbw > best) best = p.busbw, best_p = &p;
+    if (p.path == "inter" && p.busbw > 0 && (!best || p.busbw > best->busbw)) best = &p;
+  return best;
+}
+
+// Pair p is also below a third of the best pair in `same_size` (all pairs at one size), or was not measured
+// there.
+bool slow_at_equal_sizes(const PathBw& p, const std::vector<PathBw>& same_size) {
+  const PathBw* best = best_inter(same_size);
+  for (const auto& q : same_size)
+    if (q.path == "inter" && q.rank_a == p.rank_a && q.rank_b == p.rank_b && q.busbw >= 0 && best)
+      return q.busbw < best->busbw / 3;
+  return true;
+}
+
+// Inter-node pairs below a third of the best pair, in the bandwidth phase and at equal sizes; the node in
+// every slow pair (3+ nodes) is named.
+std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify, const std::vector<PathBw>& ps,
+                                const std::vector<PathBw>& same_size) {
+  const PathBw* best_p = best_inter(ps);
+  if (!best_p) return {};
+  const double best = best_p->busbw;
   std::vector<const PathBw*> slow;
   for (const auto& p : ps)
-    if (p.path == "inter" && p.busbw >= 0 && p.busbw < best / 3) slow.push_back(&p);
+    if (p.path == "inter" && p.busbw >= 0 && p.busbw < best / 3 && slow_at_equal_sizes(p, same_size))
+      slow.push_back(&p);
   if (slow.empty()) return {};
   std::vector<int> in_all;
   for (int n = 0; n < static_cast<int>(view.nodes.size()); ++n)
@@ -116,6 +135,12 @@ std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify,
   }
   for (const auto* p : slow) f.evidence.push_back(path_line(view, verify, *p));
   f.evidence.push_back("best: " + path_line(view, verify, *best_p));
+  if (const PathBw* same_best = best_inter(same_size))
+    for (const auto& q : same_size)
+      if (q.path == "inter" && q.busbw >= 0 && q.busbw < same_best->busbw / 3)
+        f.evidence.push_back(
+            fmt::format("also at one size for every pair (verify phase): {}; best {:.3f} GB/s",
+                        path_line(view, verify, q), same_best->busbw));
   f.fix =
       "Look at that node's NIC and cable: link speed and errors (ethtool, ibstat, ip -s link), a traffic "
       "shaper or QoS setting, a switch port, and other traffic on it; then rerun the check.";
@@ -124,7 +149,8 @@ std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify,
 
 }  // namespace
 
-std::vector<Finding> bandwidth_findings(const ClusterView& view, const CrossNodeView& xn, const XnPhase& ph) {
+std::vector<Finding> bandwidth_findings(const ClusterView& view, const CrossNodeView& xn, const XnPhase& ph,
+                                        const XnPhase* equal_sizes) {
   const XnPhase& verify = xn.phases.front();
   const std::vector<PathBw> ps = paths_of(view, verify, ph, xn.engine == "nccl");
   Finding info{"cluster.collectives.bandwidth", Severity::info, "bandwidth per path:"};
@@ -139,7 +165,9 @@ std::vector<Finding> bandwidth_findings(const ClusterView& view, const CrossNode
                                 hi > lo ? fmt::format("-{:.3f}", hi) : "");
   }
   std::vector<Finding> out{info};
-  for (auto& f : slow_pairs(view, verify, ps)) out.push_back(std::move(f));
+  const std::vector<PathBw> same_size =
+      equal_sizes ? paths_of(view, verify, *equal_sizes, xn.engine == "nccl") : std::vector<PathBw>{};
+  for (auto& f : slow_pairs(view, verify, ps, same_size)) out.push_back(std::move(f));
   for (const auto& p : ps) {
     if (xn.engine != "nccl" || p.path != "inter" || p.link_gbps <= 0 || p.busbw < 0) continue;
     const double pct = p.busbw * 8 / p.link_gbps * 100;

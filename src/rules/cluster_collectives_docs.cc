@@ -26,9 +26,10 @@ ClusterRule cluster_collectives_rule() {
         "each path showed in the verification phase. The percentage compares with the rate the NICs "
         "advertise (IB/RoCE port rate, else the Ethernet link speed)."},
        {"cluster.collectives.slow_pair", "A node pair far below the others",
-        "A pair of neighbouring nodes reached less than a third of the bandwidth of the best pair. With "
-        "three or "
-        "more nodes, a node that is part of every slow pair is named: its NIC, cable, switch port or a "
+        "A pair of neighbouring nodes reached less than a third of the bandwidth of the best pair, both in "
+        "the bandwidth phase and in the verification phase (where every pair moves the same size, so one "
+        "slow sample on a busy host does not decide). With three or more nodes, a node that is part of every "
+        "slow pair is named: its NIC, cable, switch port or a "
         "traffic shaper on it is the likely cause."},
        {"cluster.collectives.below_link", "A node pair far below its NICs' rate",
         "NCCL between these two nodes reached less than 40% of the line rate their NICs advertise; healthy "

@@ -14,8 +14,11 @@ int node_of_rank(const XnPhase& ph, int r);
 std::string node_nic(const ClusterNode& n, const XnNodeResult& res);
 // An InfiniBand/RoCE port is ACTIVE on the node.
 bool has_active_ib(const probe::NodeFacts& f);
-// Bandwidth of every path of the bandwidth phase, slow node pairs and pairs far below their NICs.
+// Bandwidth of every path of the bandwidth phase, slow node pairs and pairs far below their NICs. A pair is
+// called slow only when it was slow in `equal_sizes` too (the verify phase: every pair at one size), where
+// that phase measured it: the bandwidth phase sizes each pair by its own verify speed, so one slow sample
+// on a busy host would otherwise make itself look slower still.
 std::vector<report::Finding> bandwidth_findings(const ClusterView& view, const CrossNodeView& xn,
-                                                const XnPhase& ph);
+                                                const XnPhase& ph, const XnPhase* equal_sizes);
 
 }  // namespace dd::rules
