@@ -90,14 +90,11 @@ const PathBw* best_inter(const std::vector<PathBw>& ps) {
   return best;
 }
 
-// Pair p is also below a third of the best pair in `same_size` (all pairs at one size), or was not measured
-// there.
-bool slow_at_equal_sizes(const PathBw& p, const std::vector<PathBw>& same_size) {
-  const PathBw* best = best_inter(same_size);
+// Pair p's measurement in `same_size` (all pairs at one size); nullptr when it did not finish there.
+const PathBw* at_equal_size(const PathBw& p, const std::vector<PathBw>& same_size) {
   for (const auto& q : same_size)
-    if (q.path == "inter" && q.rank_a == p.rank_a && q.rank_b == p.rank_b && q.busbw >= 0 && best)
-      return q.busbw < best->busbw / 3;
-  return true;
+    if (q.path == "inter" && q.rank_a == p.rank_a && q.rank_b == p.rank_b && q.busbw >= 0) return &q;
+  return nullptr;
 }
 
 // Inter-node pairs below a third of the best pair, in the bandwidth phase and at equal sizes; the node in
@@ -107,10 +104,15 @@ std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify, 
   const PathBw* best_p = best_inter(ps);
   if (!best_p) return {};
   const double best = best_p->busbw;
-  std::vector<const PathBw*> slow;
-  for (const auto& p : ps)
-    if (p.path == "inter" && p.busbw >= 0 && p.busbw < best / 3 && slow_at_equal_sizes(p, same_size))
-      slow.push_back(&p);
+  const PathBw* same_best = best_inter(same_size);
+  std::vector<const PathBw*> slow, same_slow;  // same_slow: their equal-size measurements, where taken
+  for (const auto& p : ps) {
+    if (p.path != "inter" || p.busbw < 0 || p.busbw >= best / 3) continue;
+    const PathBw* q = same_best ? at_equal_size(p, same_size) : nullptr;
+    if (q && q->busbw >= same_best->busbw / 3) continue;  // not slow at one size: the sample, not the link
+    slow.push_back(&p);
+    if (q) same_slow.push_back(q);
+  }
   if (slow.empty()) return {};
   std::vector<int> in_all;
   for (int n = 0; n < static_cast<int>(view.nodes.size()); ++n)
@@ -135,12 +137,9 @@ std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify, 
   }
   for (const auto* p : slow) f.evidence.push_back(path_line(view, verify, *p));
   f.evidence.push_back("best: " + path_line(view, verify, *best_p));
-  if (const PathBw* same_best = best_inter(same_size))
-    for (const auto& q : same_size)
-      if (q.path == "inter" && q.busbw >= 0 && q.busbw < same_best->busbw / 3)
-        f.evidence.push_back(
-            fmt::format("also at one size for every pair (verify phase): {}; best {:.3f} GB/s",
-                        path_line(view, verify, q), same_best->busbw));
+  for (const auto* q : same_slow)
+    f.evidence.push_back(fmt::format("also at one size for every pair (verify phase): {}; best {:.3f} GB/s",
+                                     path_line(view, verify, *q), same_best->busbw));
   f.fix =
       "Look at that node's NIC and cable: link speed and errors (ethtool, ibstat, ip -s link), a traffic "
       "shaper or QoS setting, a switch port, and other traffic on it; then rerun the check.";
