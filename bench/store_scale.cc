@@ -1,11 +1,14 @@
 // store_scale: N clients against one embedded TCP store server: join (connect + authenticate), publish a ~2
-// KB facts value, barrier (add a counter; the last one sets "done"; everyone waits for it). Prints wall time
-// per N. Usage: store_scale [--token T] [--procs P [--server-cpus LIST --client-cpus LIST] [--rounds R]
-// [--server-threads T] [--verdict-at-connect]] [N ...] (default 256 1024 4096; T 0: the server's default, one
-// per server CPU up to 4; --verdict-at-connect: clients wait for the auth verdict in connect, as before the
-// proof rode with the first request). Without --procs the clients are threads of this process (small stacks);
-// with it, threads spread over P client processes (store_scale_procs.h), the fair model shared with the
-// TCPStore comparison (tools/device/store_vs_torch.sh), and each N runs R rounds with their median printed.
+// KB facts value and add to a counter in one round trip (Store::pipeline), barrier (the client that brings
+// the counter to N sets "done"; everyone waits for it). Prints wall time per N. Usage: store_scale [--token
+// T]
+// [--procs P [--server-cpus LIST --client-cpus LIST] [--rounds R] [--server-threads T] [--verdict-at-connect]
+// [--one-by-one]] [N ...] (default 256 1024 4096; T 0: the server's default, one per server CPU up to 4;
+// --verdict-at-connect: clients wait for the auth verdict in connect, as before the proof rode with the first
+// request; --one-by-one: publish and add as two round trips, as before the pipeline). Without --procs the
+// clients are threads of this process (small stacks); with it, threads spread over P client processes
+// (store_scale_procs.h), the fair model shared with the TCPStore comparison (tools/device/store_vs_torch.sh),
+// and each N runs R rounds with their median printed.
 #include <pthread.h>
 
 #include <algorithm>
@@ -67,12 +70,12 @@ void* client_main(void* p) {
                                    ClientOptions{.verdict_with_first_answer = true});
   if (!c) return fail(c.error());
   r.joined[a->rank] = Ms(Clock::now() - r.t0).count();
-  if (auto s = (*c)->set("facts/" + std::to_string(a->rank), r.facts, deadline); !s) return fail(s.error());
-  r.published[a->rank] = Ms(Clock::now() - r.t0).count();
-  auto v = (*c)->add("arrived", 1, deadline);
+  // Publish and count in one round trip (Store::pipeline).
+  auto v = (*c)->pipeline(
+      {StoreOp::set("facts/" + std::to_string(a->rank), r.facts), StoreOp::add("arrived", 1)}, deadline);
   if (!v) return fail(v.error());
-  r.added[a->rank] = Ms(Clock::now() - r.t0).count();
-  if (*v == r.n) {
+  r.published[a->rank] = r.added[a->rank] = Ms(Clock::now() - r.t0).count();
+  if (v->back() == r.n) {
     if (auto s = (*c)->set("done", "1", deadline); !s) return fail(s.error());
   }
   if (auto s = (*c)->wait({"done"}, deadline); !s) return fail(s.error());
@@ -218,6 +221,8 @@ int main(int argc, char** argv) {
       rounds = std::max(1, std::atoi(argv[++i]));
     else if (a == "--verdict-at-connect")
       pr.verdict_at_connect = true;
+    else if (a == "--one-by-one")
+      pr.one_by_one = true;
     else if (a == "--server-threads" && has)
       pr.server_threads = std::max(0, std::atoi(argv[++i]));
     else if (a == "--server-cpus" && has)

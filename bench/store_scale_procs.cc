@@ -12,10 +12,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -45,22 +47,32 @@ struct Steps {
 
 // One client: the same steps as store_scale's threads. released stays -1 on a failure.
 Steps one_client(int rank, int n, uint16_t port, const std::string& token, int64_t start_ns,
-                 bool verdict_at_connect, std::unique_ptr<TcpStoreClient>* keep) {
+                 const ProcsRun& r, std::unique_ptr<TcpStoreClient>* keep) {
   const std::string facts(2048, 'f');
   auto since = [&] { return double(mono_ns() - start_ns) / 1e6; };
   Steps s;
   auto deadline = deadline_in(std::chrono::seconds(120));
   // As a joining node does (open_store): the proof goes with the first request.
   auto c = TcpStoreClient::connect({"127.0.0.1", port}, token, deadline,
-                                   ClientOptions{.verdict_with_first_answer = !verdict_at_connect});
+                                   ClientOptions{.verdict_with_first_answer = !r.verdict_at_connect});
   if (!c) return s;
   s.joined = since();
-  if (!(*c)->set("facts/" + std::to_string(rank), facts, deadline)) return s;
-  s.published = since();
-  auto v = (*c)->add("arrived", 1, deadline);
-  if (!v) return s;
+  int64_t arrived = 0;
+  if (r.one_by_one) {
+    if (!(*c)->set("facts/" + std::to_string(rank), facts, deadline)) return s;
+    s.published = since();
+    auto v = (*c)->add("arrived", 1, deadline);
+    if (!v) return s;
+    arrived = *v;
+  } else {  // publish and count in one round trip, as TCPStore's set (which has no answer) and add do
+    auto v = (*c)->pipeline(
+        {StoreOp::set("facts/" + std::to_string(rank), facts), StoreOp::add("arrived", 1)}, deadline);
+    if (!v) return s;
+    s.published = since();
+    arrived = v->back();
+  }
   s.added = since();
-  if (*v == n && !(*c)->set("done", "1", deadline)) return s;
+  if (arrived == n && !(*c)->set("done", "1", deadline)) return s;
   if (!(*c)->wait({"done"}, deadline)) return s;
   s.released = since();
   *keep = std::move(*c);
@@ -88,6 +100,12 @@ Steps one_client(int rank, int n, uint16_t port, const std::string& token, int64
   std::vector<std::unique_ptr<TcpStoreClient>> keep(ranks.size());
   std::vector<std::thread> threads;
   threads.reserve(ranks.size());
+  // A client thread that is through stays blocked until the process ends, as the TCPStore clients stay in
+  // their second wait: threads exiting (stack unmaps, TLB shootdowns across the process's CPUs) while
+  // others are still being released would be the harness's cost, not the store's.
+  std::mutex mu;
+  std::condition_variable all_through, never;
+  size_t through = 0;
   for (size_t i = 0; i < ranks.size(); ++i)
     threads.emplace_back([&, i] {
       // One sleep to the start instant (as the TCPStore clients' time.sleep): polling threads would crowd the
@@ -95,9 +113,15 @@ Steps one_client(int rank, int n, uint16_t port, const std::string& token, int64
       timespec at{time_t(start_ns / 1000000000), long(start_ns % 1000000000)};
       while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr) == EINTR) {
       }
-      steps[i] = one_client(ranks[i], r.n, uint16_t(port), r.token, start_ns, r.verdict_at_connect, &keep[i]);
+      steps[i] = one_client(ranks[i], r.n, uint16_t(port), r.token, start_ns, r, &keep[i]);
+      std::unique_lock lock(mu);
+      if (++through == ranks.size()) all_through.notify_one();
+      never.wait(lock, [] { return false; });  // until _exit below
     });
-  for (auto& t : threads) t.join();
+  {
+    std::unique_lock lock(mu);
+    all_through.wait(lock, [&] { return through == ranks.size(); });
+  }
   int failures = 0;
   Steps worst;
   for (const auto& s : steps) {
@@ -110,7 +134,7 @@ Steps one_client(int rank, int n, uint16_t port, const std::string& token, int64
   dprintf(result, "%.3f %d %.3f %.3f %.3f\n", worst.released, failures, worst.joined, worst.published,
           worst.added);
   while (read(ctl, buf, sizeof(buf)) > 0) {
-  }  // EOF: everyone is through; the connections close with this process
+  }  // EOF: everyone is through; the threads and their connections end with this process
   _exit(0);
 }
 

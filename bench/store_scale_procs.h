@@ -16,6 +16,7 @@ struct ProcsRun {
   size_t server_threads = 0;  // ServerOptions::threads (0: its default)
   bool verdict_at_connect =
       false;                   // wait for the master's verdict in connect (default: with the first answer)
+  bool one_by_one = false;     // publish and add as two round trips (before Store::pipeline), not one
   double start_delay_s = 1.5;  // between the go and the start (client threads are created meanwhile)
 };
 

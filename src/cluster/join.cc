@@ -90,13 +90,15 @@ JoinOutcome run_join(rendezvous::Store& s, const JoinConfig& cfg) {
   if (dup) {
     (void)s.set(fmt::format("dd/dup/{}/{}", cfg.self.rank, *claim), json_text(me), end);
   } else {
-    (void)s.set(k("~live", cfg.self.rank), "1", end);  // gone with our connection: see gone_ranks
-    if (cfg.self.has_facts) {
-      if (auto st = s.set(k("facts", cfg.self.rank), cfg.facts_json, end); !st)
-        return alone(cfg, lost_master(cfg, "while publishing facts", st.error(), end));
-    }
-    if (auto st = s.set(k("member", cfg.self.rank), json_text(me), end); !st)
-      return alone(cfg, lost_master(cfg, "while joining", st.error(), end));
+    // One round trip (Store::pipeline): the live key (gone with our connection: see gone_ranks), the
+    // facts, then the member key the master counts, so a member's facts are always there before it.
+    std::vector<rendezvous::StoreOp> ops{rendezvous::StoreOp::set(k("~live", cfg.self.rank), "1")};
+    if (cfg.self.has_facts)
+      ops.push_back(rendezvous::StoreOp::set(k("facts", cfg.self.rank), cfg.facts_json));
+    ops.push_back(rendezvous::StoreOp::set(k("member", cfg.self.rank), json_text(me)));
+    if (auto st = s.pipeline(ops, end); !st)
+      return alone(cfg, lost_master(cfg, cfg.self.has_facts ? "while publishing facts" : "while joining",
+                                    st.error(), end));
   }
   JoinOutcome o = (cfg.self.rank == 0 && !dup) ? lead(s, cfg) : follow(s, cfg, dup);
   if (dup)

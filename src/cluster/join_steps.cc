@@ -80,9 +80,11 @@ void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::s
   // At most 3 s past the run's deadline, but never less than 2 s from now: a master that reaches this point
   // late (a slow mesh test) must still publish, or the nodes waiting for its verdict see it vanish.
   auto until = std::max(Clock::now() + 2s, std::min(end + 3s, Clock::now() + 5s));
-  (void)s.set(kVerdict, json_text(v), until);
-  (void)s.set(kDone, std::to_string(r.exit_code()), until);
-  (void)s.set(kGo, go, until);
+  // In this order, in one round trip: a node woken by kGo finds the verdict there.
+  (void)s.pipeline(
+      {rendezvous::StoreOp::set(kVerdict, json_text(v)),
+       rendezvous::StoreOp::set(kDone, std::to_string(r.exit_code())), rendezvous::StoreOp::set(kGo, go)},
+      until);
   bool all_read = readers <= 0;
   while (!all_read && Clock::now() < until) {
     auto n = s.add(kRead, 0, until);

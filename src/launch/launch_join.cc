@@ -175,8 +175,13 @@ JoinedNodes join_nodes(const JoinInput& in) {
     return j;
   }
   Status st = claim ? ok_status() : Status(claim.error());
-  if (st && j.node_rank == 0) st = j.store->set(keys::kJob, json_text(nlohmann::json(in.wanted)), deadline);
-  if (st) st = j.store->set(keys::hello(j.node_rank), json_text(nlohmann::json(in.me)), deadline);
+  if (st) {  // node rank 0's job settings, then our hello, in one round trip (Store::pipeline)
+    std::vector<rendezvous::StoreOp> ops;
+    if (j.node_rank == 0)
+      ops.push_back(rendezvous::StoreOp::set(keys::kJob, json_text(nlohmann::json(in.wanted))));
+    ops.push_back(rendezvous::StoreOp::set(keys::hello(j.node_rank), json_text(nlohmann::json(in.me))));
+    if (auto r = j.store->pipeline(ops, deadline); !r) st = r.error();
+  }
   if (st) {
     auto settings = j.store->get(keys::kJob, deadline);
     if (!settings)

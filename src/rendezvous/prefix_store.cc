@@ -55,6 +55,15 @@ Status PrefixStore::remove(const std::string& key, Deadline deadline) {
   return inner_->remove(k(key), deadline);
 }
 
+// The inner store's pipeline (one round trip on the TCP store), with the prefix on every key.
+Result<std::vector<int64_t>> PrefixStore::pipeline(const std::vector<StoreOp>& ops, Deadline deadline) {
+  std::vector<StoreOp> mine = ops;
+  for (auto& op : mine) op.key = k(op.key);
+  auto r = inner_->pipeline(mine, deadline);
+  if (!r) return strip(r.error());
+  return r;
+}
+
 Result<std::vector<std::string>> PrefixStore::list(const std::string& prefix, Deadline deadline) {
   auto r = inner_->list(k(prefix), deadline);
   if (!r) return r;

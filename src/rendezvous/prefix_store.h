@@ -17,6 +17,7 @@ class PrefixStore : public Store {
   Status wait(const std::vector<std::string>& keys, Deadline deadline) override;
   Result<std::vector<bool>> check(const std::vector<std::string>& keys, Deadline deadline) override;
   Status remove(const std::string& key, Deadline deadline) override;
+  Result<std::vector<int64_t>> pipeline(const std::vector<StoreOp>& ops, Deadline deadline) override;
   // Keys come back without the prefix.
   Result<std::vector<std::string>> list(const std::string& prefix, Deadline deadline) override;
   const std::string& prefix() const { return prefix_; }

@@ -25,6 +25,19 @@ inline bool is_live_key(std::string_view key) {
   return key.starts_with("~live/") || key.find("/~live/") != std::string_view::npos;
 }
 
+// One request of Store::pipeline: a set, or an add to a counter.
+struct StoreOp {
+  enum class Kind { kSet, kAdd };
+  Kind kind = Kind::kSet;
+  std::string key;
+  std::string value;  // set
+  int64_t delta = 0;  // add
+  static StoreOp set(std::string key, std::string value) {
+    return {Kind::kSet, std::move(key), std::move(value), 0};
+  }
+  static StoreOp add(std::string key, int64_t delta) { return {Kind::kAdd, std::move(key), {}, delta}; }
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -38,6 +51,11 @@ class Store {
   // Which of these keys exist now (does not wait for them): used to name who is missing.
   virtual Result<std::vector<bool>> check(const std::vector<std::string>& keys, Deadline deadline) = 0;
   virtual Status remove(const std::string& key, Deadline deadline) = 0;
+  // Runs the ops in order and answers one number per op (add: the counter's new value; set: 0). Every op is
+  // tried; when one failed, the first failure is the result. The embedded TCP store sends them in one write
+  // and reads the answers behind it: one round trip, one server wake-up and one answer write for the lot
+  // (what thousands of joining nodes pay at once). The default runs them one call at a time (store.cc).
+  virtual Result<std::vector<int64_t>> pipeline(const std::vector<StoreOp>& ops, Deadline deadline);
   // Every key that starts with prefix, sorted (does not wait for keys): lets the master list who has arrived.
   // Added after the first interface; the default says the store cannot list.
   virtual Result<std::vector<std::string>> list(const std::string& prefix, Deadline deadline) {

@@ -128,6 +128,31 @@ TEST_P(StoreConformance, AddPastTheCounterRangeIsAnError) {
   EXPECT_EQ(*s_->add("big", -1, testing::soon()), INT64_MAX - 2);
 }
 
+// Store::pipeline: the ops run in order, one number each (add: the new value; set: 0).
+TEST_P(StoreConformance, PipelineRunsInOrder) {
+  auto r = s_->pipeline({StoreOp::set("p/a", "1"), StoreOp::add("p/n", 2), StoreOp::add("p/n", 3),
+                         StoreOp::set("p/b", "after the adds")},
+                        testing::soon());
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(*r, (std::vector<int64_t>{0, 2, 5, 0}));
+  EXPECT_EQ(*s_->get("p/a", deadline_in(1s)), "1");
+  EXPECT_EQ(*s_->get("p/n", deadline_in(1s)), "5");
+  EXPECT_EQ(*s_->get("p/b", deadline_in(1s)), "after the adds");
+  auto empty = s_->pipeline({}, testing::soon());
+  ASSERT_TRUE(empty.ok()) << empty.error().message();
+  EXPECT_TRUE(empty->empty());
+}
+
+// A refused op does not stop the ones behind it; the first failure is the answer.
+TEST_P(StoreConformance, PipelineTriesEveryOpAndReportsTheFirstFailure) {
+  ASSERT_TRUE(s_->set("q/text", "abc", testing::soon()).ok());
+  auto r = s_->pipeline({StoreOp::add("q/text", 1), StoreOp::set("q/after", "ran")}, testing::soon());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().what.find("not an integer"), std::string::npos) << r.error().what;
+  EXPECT_EQ(*s_->get("q/after", deadline_in(1s)), "ran");
+  EXPECT_EQ(*s_->add("q/n", 1, testing::soon()), 1);  // the handle still works
+}
+
 TEST_P(StoreConformance, WaitNamesMissingKeys) {
   ASSERT_TRUE(s_->set("rank/0", "x", testing::soon()).ok());
   ASSERT_TRUE(s_->wait({"rank/0"}, deadline_in(1s)).ok());

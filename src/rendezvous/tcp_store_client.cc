@@ -130,7 +130,7 @@ Result<Message> TcpStoreClient::read_frame(Deadline deadline) {
   }
 }
 
-Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
+Result<std::vector<Message>> TcpStoreClient::exchange(std::span<const Message> reqs, Deadline io_deadline) {
   if (broken_) return *broken_;
   // A deadline that passed before anything was sent: refuse this call, but the connection is intact (a
   // failed send or read below leaves the protocol in an unknown state, so those break it for good). Once
@@ -146,9 +146,11 @@ Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
     ::shutdown(fd_, SHUT_RDWR);
     return e;
   };
+  std::string frames;
+  for (const auto& req : reqs) frames += wire::encode(req);
   bool sent = false;
-  while (verdict_) {  // hello + proof go in front of this request; the verdict comes in front of its answer
-    std::string out = std::move(unsent_) + wire::encode(req);
+  while (verdict_) {  // hello + proof go in front of the requests; the verdict comes in front of the answers
+    std::string out = std::move(unsent_) + frames;
     unsent_.clear();
     Status st = send_all(fd_, out, io_deadline, peer_);
     if (st) {
@@ -160,7 +162,8 @@ Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
       sent = true;
       break;
     }
-    // Dropped before its verdict (starting or overloaded master): it never ran the request, so send it again.
+    // Dropped before its verdict (starting or overloaded master): it never ran the requests, so send them
+    // again.
     bool retry =
         st.error().kind == ErrorKind::closed && Clock::now() + std::chrono::milliseconds(50) < io_deadline;
     if (!retry) return fail(st.error());
@@ -168,13 +171,24 @@ Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
     if (auto s = reconnect(io_deadline); !s) return fail(s.error());
   }
   if (!sent)
-    if (auto s = send_all(fd_, wire::encode(req), io_deadline, peer_); !s) return fail(s.error());
-  auto r = read_frame(io_deadline);
-  if (!r) return fail(r.error());
+    if (auto s = send_all(fd_, frames, io_deadline, peer_); !s) return fail(s.error());
+  std::vector<Message> answers;
+  answers.reserve(reqs.size());
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    auto r = read_frame(io_deadline);
+    if (!r) return fail(r.error());
+    answers.push_back(std::move(*r));
+  }
+  return answers;
+}
+
+Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
+  auto a = exchange({&req, 1}, io_deadline);
+  if (!a) return a.error();
   // The server refused this one request (store full, not a counter, too many keys): the connection is fine.
-  if (r->op == Op::kError)
-    return Error::make(ErrorKind::other, fmt::format("store at {}: {}", peer_, r->value), peer_);
-  return r;
+  if (a->front().op == Op::kError)
+    return Error::make(ErrorKind::other, fmt::format("store at {}: {}", peer_, a->front().value), peer_);
+  return std::move(a->front());
 }
 
 Result<Message> TcpStoreClient::blocking_call(Message req, Deadline deadline) {
@@ -189,12 +203,17 @@ Result<Message> TcpStoreClient::blocking_call(Message req, Deadline deadline) {
   return call(req, io_deadline);
 }
 
+// A request the server would refuse for its size is refused here, before anything is sent.
+Status TcpStoreClient::within_caps(const std::string& key, const std::string& value) const {
+  if (key.size() <= opt_.limits.max_key && value.size() <= opt_.limits.max_value) return ok_status();
+  return Error::invalid(
+      fmt::format("set '{}': key of {} or value of {} bytes is over the cap ({} / {} bytes)",
+                  key.substr(0, 64), key.size(), value.size(), opt_.limits.max_key, opt_.limits.max_value));
+}
+
 Status TcpStoreClient::set(const std::string& key, const std::string& value, Deadline deadline) {
   std::lock_guard lock(mu_);
-  if (key.size() > opt_.limits.max_key || value.size() > opt_.limits.max_value)
-    return Error::invalid(
-        fmt::format("set '{}': key of {} or value of {} bytes is over the cap ({} / {} bytes)",
-                    key.substr(0, 64), key.size(), value.size(), opt_.limits.max_key, opt_.limits.max_value));
+  if (auto s = within_caps(key, value); !s) return s;
   Message m;
   m.op = Op::kSet;
   m.key = key;
@@ -269,6 +288,36 @@ Status TcpStoreClient::remove(const std::string& key, Deadline deadline) {
   auto r = call(m, deadline);
   if (!r) return r.error();
   return ok_status();
+}
+
+Result<std::vector<int64_t>> TcpStoreClient::pipeline(const std::vector<StoreOp>& ops, Deadline deadline) {
+  std::lock_guard lock(mu_);
+  std::vector<Message> reqs(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const StoreOp& op = ops[i];
+    if (auto s = within_caps(op.key, op.value); !s) return s.error();
+    reqs[i].op = op.kind == StoreOp::Kind::kSet ? Op::kSet : Op::kAdd;
+    reqs[i].key = op.key;
+    reqs[i].value = op.value;
+    reqs[i].number = op.delta;
+  }
+  auto answers = exchange(reqs, deadline);
+  if (!answers) return answers.error();
+  std::vector<int64_t> out;
+  out.reserve(ops.size());
+  std::optional<Error> first;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const Message& a = (*answers)[i];
+    const bool is_add = ops[i].kind == StoreOp::Kind::kAdd;
+    if (a.op == Op::kError && !first)
+      first = Error::make(ErrorKind::other, fmt::format("store at {}: {}", peer_, a.value), peer_);
+    else if (a.op != (is_add ? Op::kInteger : Op::kOk) && a.op != Op::kError && !first)
+      first = Error::protocol(
+          fmt::format("store at {}: unexpected answer to {}", peer_, is_add ? "add" : "set"), peer_);
+    out.push_back(is_add && a.op == Op::kInteger ? a.number : 0);
+  }
+  if (first) return *first;
+  return out;
 }
 
 Result<std::vector<std::string>> TcpStoreClient::list(const std::string& prefix, Deadline deadline) {

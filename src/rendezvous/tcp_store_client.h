@@ -4,6 +4,7 @@
 #pragma once
 #include <mutex>
 #include <optional>
+#include <span>
 
 #include "rendezvous/socket_io.h"
 #include "rendezvous/store.h"
@@ -39,17 +40,23 @@ class TcpStoreClient : public Store {
   Result<std::vector<bool>> check(const std::vector<std::string>& keys, Deadline deadline) override;
   Status remove(const std::string& key, Deadline deadline) override;
   Result<std::vector<std::string>> list(const std::string& prefix, Deadline deadline) override;
+  // Every request in one write, every answer read behind it (one round trip; see Store::pipeline).
+  Result<std::vector<int64_t>> pipeline(const std::vector<StoreOp>& ops, Deadline deadline) override;
 
   const std::string& peer() const { return peer_; }
 
  private:
   TcpStoreClient(int fd, HostPort server, std::string token, ClientOptions options);
   Status handshake(Deadline deadline);
+  Status within_caps(const std::string& key, const std::string& value) const;
   // The master's auth-result frame: accepted, and its proof matches what the token gives.
   Status check_verdict(const wire::Message& res, const std::string& expected_proof) const;
   // A deferred verdict that never came (the master closed first): a new connection and handshake.
   Status reconnect(Deadline deadline);
-  // Sends one request and reads its answer; an error frame or a broken connection becomes an Error.
+  // Sends the requests in one write and reads one answer for each. An error frame (the server refused that
+  // one request) comes back as a frame; a broken connection is an Error and breaks the client for good.
+  Result<std::vector<wire::Message>> exchange(std::span<const wire::Message> reqs, Deadline io_deadline);
+  // One request: exchange, with an error frame turned into an Error.
   Result<wire::Message> call(const wire::Message& req, Deadline io_deadline);
   Result<wire::Message> read_frame(Deadline deadline);
   Result<wire::Message> blocking_call(wire::Message req, Deadline deadline);
