@@ -10,15 +10,9 @@
 namespace dd::rendezvous::testing {
 namespace {
 
-ClientOptions deferred() {
-  ClientOptions o;
-  o.verdict_with_first_answer = true;
-  return o;
-}
-
 TEST(DeferredVerdict, ProofGoesWithTheFirstRequest) {
   auto s = serve();
-  auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, kToken, deadline_in(5s), deferred());
+  auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, kToken, deadline_in(5s), deferred_verdict());
   ASSERT_TRUE(c.ok()) << c.error().message();
   std::this_thread::sleep_for(100ms);
   EXPECT_EQ(s->stats().authenticated, 0u);  // nothing but the TCP connect and the challenge so far
@@ -31,7 +25,8 @@ TEST(DeferredVerdict, ProofGoesWithTheFirstRequest) {
 
 TEST(DeferredVerdict, WrongTokenFailsTheFirstRequest) {
   auto s = serve();
-  auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, "not-the-token", deadline_in(5s), deferred());
+  auto c =
+      TcpStoreClient::connect({"127.0.0.1", s->port()}, "not-the-token", deadline_in(5s), deferred_verdict());
   ASSERT_TRUE(c.ok()) << c.error().message();
   auto r = (*c)->add("claim", 1, deadline_in(5s));
   ASSERT_FALSE(r.ok());
@@ -101,7 +96,7 @@ TEST(DeferredVerdict, DroppedBeforeTheVerdictIsRetried) {
     b.next();  // until the client hangs up
     ::close(fd);
   });
-  auto c = TcpStoreClient::connect({"127.0.0.1", port}, kToken, deadline_in(5s), deferred());
+  auto c = TcpStoreClient::connect({"127.0.0.1", port}, kToken, deadline_in(5s), deferred_verdict());
   ASSERT_TRUE(c.ok()) << c.error().message();
   auto r = (*c)->add("claim", 1, deadline_in(5s));
   c = Error::invalid("closed");  // hang up, so the master's last read returns

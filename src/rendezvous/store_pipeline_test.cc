@@ -11,12 +11,6 @@
 namespace dd::rendezvous::testing {
 namespace {
 
-ClientOptions deferred() {
-  ClientOptions o;
-  o.verdict_with_first_answer = true;
-  return o;
-}
-
 // The master reads hello, proof and all three requests before it answers anything: a client that waited for
 // an answer between requests would leave it waiting (its reads give up after 3 s and the test fails).
 TEST(StorePipeline, EveryRequestGoesInOneWriteBeforeAnyAnswer) {
@@ -63,7 +57,7 @@ TEST(StorePipeline, EveryRequestGoesInOneWriteBeforeAnyAnswer) {
     }  // until the client hangs up
     ::close(fd);
   });
-  auto c = TcpStoreClient::connect({"127.0.0.1", port}, kToken, deadline_in(5s), deferred());
+  auto c = TcpStoreClient::connect({"127.0.0.1", port}, kToken, deadline_in(5s), deferred_verdict());
   ASSERT_TRUE(c.ok()) << c.error().message();
   auto r =
       (*c)->pipeline({StoreOp::set("a", "1"), StoreOp::add("n", 1), StoreOp::set("b", "2")}, deadline_in(5s));
@@ -81,7 +75,7 @@ TEST(StorePipeline, EveryRequestGoesInOneWriteBeforeAnyAnswer) {
 // carries out each frame as it completes instead of taking the batch for a flood.
 TEST(StorePipeline, LargeValuesInOneBatch) {
   auto s = serve();
-  auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, kToken, deadline_in(5s), deferred());
+  auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, kToken, deadline_in(5s), deferred_verdict());
   ASSERT_TRUE(c.ok()) << c.error().message();
   std::vector<StoreOp> ops;
   for (char ch : {'x', 'y', 'z'}) ops.push_back(StoreOp::set(std::string(1, ch), std::string(3u << 20, ch)));
@@ -97,7 +91,8 @@ TEST(StorePipeline, LargeValuesInOneBatch) {
 
 TEST(StorePipeline, WrongTokenFailsTheBatchAndRunsNothing) {
   auto s = serve();
-  auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, "not-the-token", deadline_in(5s), deferred());
+  auto c =
+      TcpStoreClient::connect({"127.0.0.1", s->port()}, "not-the-token", deadline_in(5s), deferred_verdict());
   ASSERT_TRUE(c.ok()) << c.error().message();
   auto r = (*c)->pipeline({StoreOp::set("a", "1"), StoreOp::add("n", 1)}, deadline_in(5s));
   ASSERT_FALSE(r.ok());

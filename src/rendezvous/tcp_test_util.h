@@ -27,6 +27,14 @@ inline std::unique_ptr<TcpStoreServer> serve(ServerOptions so = {}) {
   return std::move(*s);
 }
 
+// A joining node's options: its proof rides with the first request
+// (ClientOptions::verdict_with_first_answer).
+inline ClientOptions deferred_verdict() {
+  ClientOptions o;
+  o.verdict_with_first_answer = true;
+  return o;
+}
+
 inline std::unique_ptr<TcpStoreClient> client(uint16_t port, const std::string& token = kToken) {
   auto c = TcpStoreClient::connect({"127.0.0.1", port}, token, deadline_in(5s));
   EXPECT_TRUE(c.ok()) << c.error().message();
