@@ -1,14 +1,13 @@
 // store_scale: N clients against one embedded TCP store server: join (connect + authenticate), publish a ~2
 // KB facts value and add to a counter in one round trip (Store::pipeline), barrier (the client that brings
-// the counter to N sets "done"; everyone waits for it). Prints wall time per N. Usage: store_scale [--token
-// T]
-// [--procs P [--server-cpus LIST --client-cpus LIST] [--rounds R] [--server-threads T] [--verdict-at-connect]
-// [--one-by-one]] [N ...] (default 256 1024 4096; T 0: the server's default, one per server CPU up to 4;
-// --verdict-at-connect: clients wait for the auth verdict in connect, as before the proof rode with the first
-// request; --one-by-one: publish and add as two round trips, as before the pipeline). Without --procs the
-// clients are threads of this process (small stacks); with it, threads spread over P client processes
-// (store_scale_procs.h), the fair model shared with the TCPStore comparison (tools/device/store_vs_torch.sh),
-// and each N runs R rounds with their median printed.
+// the counter to N sets "done"; everyone waits for it). Prints wall time per N.
+// Usage: store_scale [--token T] [--procs P [--server-cpus LIST --client-cpus LIST] [--rounds R]
+// [--server-threads T] [--verdict-at-connect] [--one-by-one]] [N ...] (default 256 1024 4096; T 0: the
+// server's default, one per server CPU up to 4; --verdict-at-connect: clients wait for the auth verdict in
+// connect, as before the proof rode with the first request; --one-by-one: publish and add as two round trips,
+// as before the pipeline). Without --procs the clients are threads of this process (small stacks); with it,
+// threads spread over P client processes (store_scale_procs.h), the fair model shared with the TCPStore
+// comparison (tools/device/store_vs_torch.sh), and each N runs R rounds with their median printed.
 #include <pthread.h>
 
 #include <algorithm>

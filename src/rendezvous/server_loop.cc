@@ -77,8 +77,6 @@ void Shard::on_readable(Conn& c) {
     ssize_t n = ::recv(c.fd, buf, sizeof buf, 0);
     if (n > 0) {
       c.reader.feed(buf, static_cast<size_t>(n));
-      // Before authentication only the small handshake frames are legitimate: a stranger may not make us
-      // buffer megabytes. (An authenticating client may send its first requests right behind its proof.)
       // A read that filled the buffer may be one of many (a pipeline of large values): the frames it
       // completed are carried out now, so only a frame that never completes (or a flood behind a parked
       // wait) reaches the cap below.
@@ -90,6 +88,8 @@ void Shard::on_readable(Conn& c) {
         drop(id, fmt::format("{} bytes buffered without a complete answer (cap)", c.reader.buffered()));
         return;
       }
+      // Before authentication only the small handshake frames are legitimate: a stranger may not make us
+      // buffer megabytes. (An authenticating client may send its first requests right behind its proof.)
       if (c.state != Conn::kReady && c.reader.buffered() > kMaxHandshakeBytes) {
         drop(id, fmt::format("{} bytes sent before authenticating (handshake frames are small)",
                              c.reader.buffered()));

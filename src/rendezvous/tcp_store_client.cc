@@ -185,10 +185,13 @@ Result<std::vector<Message>> TcpStoreClient::exchange(std::span<const Message> r
 Result<Message> TcpStoreClient::call(const Message& req, Deadline io_deadline) {
   auto a = exchange({&req, 1}, io_deadline);
   if (!a) return a.error();
-  // The server refused this one request (store full, not a counter, too many keys): the connection is fine.
-  if (a->front().op == Op::kError)
-    return Error::make(ErrorKind::other, fmt::format("store at {}: {}", peer_, a->front().value), peer_);
+  if (a->front().op == Op::kError) return refused(a->front());
   return std::move(a->front());
+}
+
+// The server refused one request (store full, not a counter, too many keys): the connection is fine.
+Error TcpStoreClient::refused(const Message& error_frame) const {
+  return Error::make(ErrorKind::other, fmt::format("store at {}: {}", peer_, error_frame.value), peer_);
 }
 
 Result<Message> TcpStoreClient::blocking_call(Message req, Deadline deadline) {
@@ -310,7 +313,7 @@ Result<std::vector<int64_t>> TcpStoreClient::pipeline(const std::vector<StoreOp>
     const Message& a = (*answers)[i];
     const bool is_add = ops[i].kind == StoreOp::Kind::kAdd;
     if (a.op == Op::kError && !first)
-      first = Error::make(ErrorKind::other, fmt::format("store at {}: {}", peer_, a.value), peer_);
+      first = refused(a);
     else if (a.op != (is_add ? Op::kInteger : Op::kOk) && a.op != Op::kError && !first)
       first = Error::protocol(
           fmt::format("store at {}: unexpected answer to {}", peer_, is_add ? "add" : "set"), peer_);

@@ -56,6 +56,7 @@ class TcpStoreClient : public Store {
   // Sends the requests in one write and reads one answer for each. An error frame (the server refused that
   // one request) comes back as a frame; a broken connection is an Error and breaks the client for good.
   Result<std::vector<wire::Message>> exchange(std::span<const wire::Message> reqs, Deadline io_deadline);
+  Error refused(const wire::Message& error_frame) const;
   // One request: exchange, with an error frame turned into an Error.
   Result<wire::Message> call(const wire::Message& req, Deadline io_deadline);
   Result<wire::Message> read_frame(Deadline deadline);
