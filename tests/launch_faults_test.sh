@@ -18,7 +18,8 @@ start=$SECONDS
 check "a hang: exit 124" 124 L --nproc-per-node 3 --job-id hang --hang-timeout 2 --json -- python3 "$HERE/launch/hang.py"
 took=$((SECONDS - start))
 Q finding launch.hang >"$T/f"
-expect "the hang names rank 1" "$T/f" "rank 1 looks stuck"
+expect "the hang names rank 1" "$T/f" "the job hung: rank 1 "
+expect "its stack, without py-spy" "$T/f" 'hang.py", line 8 in <module>'
 expect "with its /proc state" "$T/f" "sleeping"
 [ $took -le 12 ] && echo "ok: hang reported and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
 

@@ -34,7 +34,8 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
       ->check(CLI::Range(0, 1000));
   sub.add_option(
          "--hang-timeout", a.hang_timeout_s,
-         "Report and stop a job whose workers print nothing for S seconds while one of them uses no CPU")
+         "Report and stop a job whose workers print nothing for S seconds (a watchdog timeout or NCCL error "
+         "a worker prints stops it at once)")
       ->check(seconds_in(0.0, 86400.0 * 30));
   sub.add_option("--grace", a.grace_s,
                  "Seconds between SIGTERM and SIGKILL when stopping workers (default 5)")
@@ -43,6 +44,8 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
                  "Fixed MASTER_PORT for the job (default: a free port on node rank 0)")
       ->check(CLI::Range(1, 65535));
   sub.add_flag("--no-preflight", a.no_preflight, "Start the workers without the preflight checks");
+  sub.add_flag("--no-flight-recorder", a.no_flight_recorder,
+               "Leave PyTorch's Flight Recorder and the stack hook (faulthandler on SIGUSR2) off in the workers");
   sub.add_flag("--bind-gpu", a.bind_gpu, "Give each worker one GPU through CUDA_VISIBLE_DEVICES");
   sub.add_flag("--json", a.json, "Print the final report as JSON on stdout (worker lines go to stderr)");
   sub.add_option("--nccl-lib", a.nccl_lib, "The libnccl.so the job loads, for the preflight");

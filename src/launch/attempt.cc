@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <thread>
@@ -74,12 +75,28 @@ bool AttemptAgent::start_workers() {
   std::vector<process::WorkerSpec> specs;
   std::vector<process::OutputTail::Source> sources;
   const std::string& tee = s_.args.tee;
+  hook_opt_.flight_recorder = joined().job.flight_recorder;
+  hooks_ = debug_hook_paths(std::filesystem::path(worker_log_path(s_.args.log_dir, layout_.job_id, attempt_,
+                                                                  node, layout_.first_rank(node)))
+                                .parent_path()
+                                .string());
+  if (hook_opt_.flight_recorder) {
+    if (std::string err = write_debug_hooks(hooks_); !err.empty()) {
+      hook_opt_.flight_recorder = false;  // the job runs as without the hooks; say why once
+      std::string msg = "distdoctor launch: no stack hook or Flight Recorder for this attempt: " + err + "\n";
+      (void)!::write(2, msg.data(), msg.size());
+    }
+  }
   for (int lr = 0; lr < me.nproc; ++lr) {
     int rank = layout_.first_rank(node) + lr;
     process::WorkerSpec w;
     w.argv = joined().job.command;
     w.argv[0] = s_.program;
     w.env = worker_env(layout_, node, lr, eo);
+    for (auto& kv : debug_hook_env(hooks_, hook_opt_, node, rank, s_.base_env)) w.env.push_back(std::move(kv));
+    stack_files_.push_back(hook_opt_.flight_recorder ? hooks_.stack_file(node, rank) : "");
+    fr_dumps_.push_back(fr_dump_path(hooks_, hook_opt_, rank, s_.base_env));
+    fr_pipes_.push_back(fr_pipe_path(hooks_, hook_opt_, rank, s_.base_env));
     w.log_path = worker_log_path(s_.args.log_dir, layout_.job_id, attempt_, node, rank);
     w.event_fd = -1;
     w.die_with_parent = true;
@@ -92,6 +109,7 @@ bool AttemptAgent::start_workers() {
     specs.push_back(std::move(w));
   }
   cpu_.resize(specs.size());
+  lines_seen_.assign(specs.size(), 0);
   tail_ = std::make_unique<process::OutputTail>(sources, s_.out_fd, 200);
   t0_ = Clock::now();
   if (auto st = sup_.start(specs, s_.base_env); !st) {
@@ -174,6 +192,7 @@ void AttemptAgent::watch_loop() {
       sup_.watch(
           Clock::now() + 50ms, nullptr, [this](int i) { on_worker_exit(i); }, [] { return true; });
     tail_->poll();
+    check_triggers();
     if (stop_) break;
     if (int sig = stop_signal()) {
       StopEvent ev;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "launch/attempt.h"
+#include "launch/debug_hooks.h"
 #include "launch/hang_watch.h"
 #include "process/output_tail.h"
 #include "process/worker_supervisor.h"
@@ -29,6 +30,12 @@ class AttemptAgent {
   void poll_done();
   void note_store_error(const Error& e, const char* during);
   void stop_workers();
+  // hang_evidence.cc: the first watchdog/NCCL-error line any worker printed starts a hang stop; before the
+  // stop, every live worker is asked for its Python stacks and a Flight Recorder dump, and given a moment.
+  void check_triggers();
+  void gather_hang_evidence();
+  void request_fr_dumps();  // a byte into each live local worker's dump pipe
+  void read_flight_records(NodeRecord& n);
   RankRecord rank_record(size_t i);
   RankRecord hang_snapshot(size_t i, Clock::time_point now);
   NodeRecord node_record();
@@ -43,6 +50,10 @@ class AttemptAgent {
   std::vector<int> ranks_;  // global rank of each local worker
   std::vector<std::string> logs_;
   std::vector<CpuWindow> cpu_;
+  DebugHookPaths hooks_;
+  DebugHookOptions hook_opt_;
+  std::vector<uint64_t> lines_seen_;    // per worker: lines already checked for triggers
+  std::vector<std::string> stack_files_, fr_dumps_, fr_pipes_;  // per worker ("" = none)
   std::map<size_t, RankRecord> snapshots_;  // hang evidence taken before the stop
   std::optional<StopEvent> stop_;
   std::optional<BeatBoard> board_;
@@ -50,6 +61,7 @@ class AttemptAgent {
   Clock::time_point stop_seen_{};
   int64_t beat_seq_ = 0;
   bool done_set_ = false, all_done_ = false, started_ = false;
+  bool fr_requested_ = false;  // dumps asked for in this silence (re-armed when output resumes)
   double stop_latency_s_ = -1;
 };
 

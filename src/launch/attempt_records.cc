@@ -13,6 +13,7 @@
 #include "logs/catalogue.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
+#include "probe/regular_file.h"
 #include "probe/system_probe.h"
 
 namespace dd::launch {
@@ -57,6 +58,8 @@ void AttemptAgent::heartbeat() {
     if (used >= 0 && used < kIdleCpuShare * window) b.idle.push_back(ranks_[i]);
   }
   b.silent_s = secs(now - last);
+  if (b.silent_s < 1) fr_requested_ = false;
+  if (window > 0 && !fr_requested_ && b.alive > 0 && b.silent_s >= window / 2) request_fr_dumps();
   if (joined().node_rank == 0) return lead_checks(b);
   if (auto st = joined().store->set(keys::in_attempt(attempt_, "beat", joined().node_rank),
                                     json_text(nlohmann::json(b)), now + 3s);
@@ -133,14 +136,29 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
   }
   r.silent_s = secs(now - std::max(t0_, tail_->last_growth(i)));
   r.collectives = collectives_in(logs_[i]);
+  if (!stack_files_[i].empty()) {
+    probe::ReadLimits lim;
+    lim.max_bytes = 4u << 20;
+    lim.deadline = 500ms;
+    auto text = probe::read_regular_file(stack_files_[i], lim);
+    std::string dump = text ? last_stack_dump(text->text) : "";
+    if (dump.find("(most recent call first)") != std::string::npos) {
+      r.stack = dump.substr(0, 64 * 1024);
+      r.stack_source = "faulthandler";
+      return r;
+    }
+  }
   probe::PyStack st = probe::py_spy_dump(w.pid, s_.path_env);
   r.stack = st.text;
-  r.stack_error = st.error;
+  r.stack_source = st.text.empty() ? "" : "py-spy";
+  r.stack_error = st.error.empty() || stack_files_[i].empty() ? st.error
+                                                               : "the stack hook did not answer; " + st.error;
   return r;
 }
 
 void AttemptAgent::stop_workers() {
   const auto now = Clock::now();
+  if (stop_->cause == StopCause::hang) gather_hang_evidence();
   if (stop_->cause == StopCause::hang)
     for (size_t i = 0; i < sup_.workers().size(); ++i)
       if (!sup_.workers()[i].exited) snapshots_[i] = hang_snapshot(i, now);
@@ -177,6 +195,7 @@ NodeRecord AttemptAgent::node_record() {
     }
     n.ranks.push_back(std::move(r));
   }
+  read_flight_records(n);
   return n;
 }
 

@@ -45,18 +45,21 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
        "LD_LIBRARY_PATH, PYTHONPATH or CUDA_* settings are a common cause of crashes and hangs that hit one "
        "node "
        "only. Use the same image, modules and exports on every node."},
-      {"launch.hang", "The job hung: every worker alive, none printing or working",
-       "With --hang-timeout S, a job whose workers are all alive but print nothing for S seconds is declared "
-       "hung "
-       "and stopped (exit code 124). For each rank the report gives its /proc state and wait channel, the "
-       "CPU it "
-       "used while silent, how long it was silent, its last line, the NCCL collective count its log shows "
-       "(NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL) and its stack from `py-spy dump` when py-spy is on PATH. "
-       "The "
-       "rank behind in collectives is named as stuck: the others wait for it inside NCCL, spinning. Without "
-       "counts, a rank using under 2% CPU while silent is named: it waits outside NCCL (time.sleep, I/O, a "
-       "lock, "
-       "a data loader) while the others spin in a collective. Its stack shows where."},
+      {"launch.hang", "The job hung: a collective timed out, or every worker stopped printing",
+       "A hang is declared when a worker prints that a collective already failed (PyTorch's watchdog timeout, "
+       "its dump signal, an aborted NCCL communicator: launch acts on the first such line instead of waiting "
+       "for PyTorch's teardown), or, with --hang-timeout S, when no worker prints anything for S seconds (even "
+       "when every rank spins inside NCCL). Before stopping the job (exit code 124), launch asks every live "
+       "worker for its Python stacks (faulthandler on SIGUSR2, registered by the sitecustomize.py launch puts "
+       "on PYTHONPATH; py-spy when that is missing) and for a Flight Recorder dump (PyTorch's ring of the last "
+       "collectives, which launch turns on: --no-flight-recorder leaves both off). The culprit is named from, "
+       "strongest first: the Flight Recorder (the first sequence number where ranks disagree), the watchdog "
+       "lines (at one SeqNum the odd one out whose op differs took another code path; ranks that printed no "
+       "timeout while the others did never reached the collective), the stacks (a rank outside any collective "
+       "while the others wait in one, or waiting at another line of your code), the NCCL collective counts "
+       "(NCCL_DEBUG_SUBSYS=COLL: the rank behind) and CPU use (a rank idle while the others spin). The ranks "
+       "that only waited are never named as the cause. Each rank's /proc state, CPU, silence, last line and "
+       "stack follow."},
       {"launch.node.lost", "A node stopped answering during the job",
        "A node's launcher stopped sending heartbeats through the store. The machine may have rebooted or "
        "lost "

@@ -1,11 +1,12 @@
-// The launch.hang finding: each rank's /proc state, wait channel, CPU in the silent window, silence, last
-// line, collective count (behind/ahead) and stack, and which ranks look stuck: the ones behind in
-// collectives, else the idle ones (under 2% CPU while silent; ranks waiting in NCCL spin and use CPU).
+// The launch.hang finding: the culprit (hang_culprit.h: Flight Recorder, watchdog lines, stacks, collective
+// counts, CPU), then each rank's /proc state, wait channel, CPU in the silent window, silence, last line,
+// collective count (behind/ahead) and stack.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "common/redact.h"
+#include "launch/hang_culprit.h"
 #include "launch/report_parts.h"
 
 namespace dd::launch::parts {
@@ -15,48 +16,9 @@ using report::Severity;
 
 namespace {
 
-constexpr double kIdleCpuFraction = 0.02;
 constexpr size_t kShownStackLines = 40;
 
-struct StuckRanks {
-  std::vector<int> ranks;
-  std::string why;      // "behind: 1199 collectives, the others 1200", "idle: ..."
-  int64_t fewest = -1;  // lowest collective count when counts differ, else -1
-};
-
-std::vector<const RankRecord*> live_ranks(const AttemptRecord& a) {
-  std::vector<const RankRecord*> live;
-  for (const RankRecord* r : all_ranks(a))
-    if (r->running) live.push_back(r);
-  return live.empty() ? all_ranks(a) : live;
-}
-
-bool is_idle(const RankRecord& r) {
-  return r.cpu_window_s >= 0 && r.silent_s > 0 && r.cpu_window_s < kIdleCpuFraction * r.silent_s;
-}
-
-StuckRanks find_stuck(const AttemptRecord& a) {
-  StuckRanks s;
-  const auto live = live_ranks(a);
-  int64_t lo = INT64_MAX, hi = -1;
-  for (const RankRecord* r : live)
-    if (r->collectives >= 0) lo = std::min(lo, r->collectives), hi = std::max(hi, r->collectives);
-  if (hi >= 0 && lo < hi) {
-    for (const RankRecord* r : live)
-      if (r->collectives == lo) s.ranks.push_back(r->rank);
-    s.fewest = lo;
-    s.why = fmt::format("behind: {} collectives, the others up to {}", lo, hi);
-    return s;
-  }
-  for (const RankRecord* r : live)
-    if (is_idle(*r)) s.ranks.push_back(r->rank);
-  if (!s.ranks.empty())
-    s.why = s.ranks.size() == live.size() ? "every rank idle: under 2% CPU while silent, waiting outside NCCL"
-                                          : "idle: under 2% CPU while silent, while the others spin";
-  return s;
-}
-
-std::string rank_state_line(const AttemptRecord& a, const RankRecord& r, const StuckRanks& stuck) {
+std::string rank_state_line(const AttemptRecord& a, const RankRecord& r, const HangCulprit& stuck) {
   std::string s =
       fmt::format("rank {} (local rank {}) on {}: ", r.rank, r.local_rank, node_label(a, r.node_rank));
   if (!r.running) return s + end_text(r);
@@ -83,7 +45,9 @@ void add_stack(std::vector<std::string>& ev, const RankRecord& r) {
                              r.stack_error.empty() ? "" : " (" + r.stack_error + ")"));
     return;
   }
-  ev.push_back(fmt::format("rank {} stack (py-spy dump):", r.rank));
+  ev.push_back(fmt::format("rank {} stack ({}):", r.rank,
+                           r.stack_source == "faulthandler" ? "faulthandler, through launch's stack hook"
+                                                             : "py-spy dump"));
   size_t shown = 0, total = 0;
   for (size_t p = 0; p < r.stack.size(); ++total) {
     size_t nl = r.stack.find('\n', p);
@@ -104,21 +68,27 @@ std::string ranks_phrase(const std::vector<int>& ranks) {
 }  // namespace
 
 std::string hang_summary(const AttemptRecord& a) {
-  const StuckRanks s = find_stuck(a);
+  const HangCulprit s = hang_culprit(a);
   if (s.ranks.empty()) return "no rank stands out";
+  if (!s.collective.empty()) return fmt::format("{} caused it, {}", ranks_phrase(s.ranks), s.collective);
   return ranks_phrase(s.ranks) + (s.ranks.size() == 1 ? " looks stuck" : " look stuck");
 }
 
 Finding hang_finding(const AttemptRecord& a) {
-  const StuckRanks stuck = find_stuck(a);
-  const auto live = live_ranks(a);
+  const HangCulprit stuck = hang_culprit(a);
   double silent = 0;
-  for (const RankRecord* r : live) silent = std::max(silent, r->silent_s);
+  for (const RankRecord* r : all_ranks(a))
+    if (r->running) silent = std::max(silent, r->silent_s);
   Finding f{.id = "launch.hang", .severity = Severity::fail};
+  const std::string how = !a.stop.trigger.empty()
+                              ? fmt::format("rank {} printed: \"{}\"", a.stop.trigger_rank, shown_line(a.stop.trigger))
+                              : a.stop.detail;
   if (stuck.ranks.empty())
     f.title = fmt::format("the job hung: every rank alive but silent for {:.0f} s; none stands out", silent);
   else
-    f.title = fmt::format("the job hung: {} ({})", hang_summary(a), stuck.why);
+    f.title = "the job hung: " + stuck.why;
+  if (!stuck.method.empty()) f.evidence.push_back("culprit found by: " + stuck.method);
+  for (const auto& e : stuck.evidence) f.evidence.push_back(e);
   if (stuck.ranks.size() == 1) f.rank = stuck.ranks.front();
   bool no_stacks = false;
   for (const RankRecord* r : all_ranks(a)) {
@@ -127,14 +97,19 @@ Finding hang_finding(const AttemptRecord& a) {
     add_stack(f.evidence, *r);
     no_stacks |= r->running && r->stack.empty();
   }
-  if (!a.stop.detail.empty()) f.evidence.push_back("declared hung: " + a.stop.detail);
+  if (!how.empty()) f.evidence.push_back("declared hung: " + how);
+  for (const RankRecord* r : all_ranks(a))
+    if (!r->fr_dump.empty()) f.evidence.push_back(fmt::format("rank {} Flight Recorder dump: {}", r->rank, r->fr_dump));
   f.fix = fmt::format(
-      "Start with {}: its last line and stack show where it waits. A rank behind in collectives skipped "
-      "or is late to one (a data-dependent branch, uneven batches, an exception caught and swallowed) while "
-      "the others wait for it inside NCCL; an idle rank (no CPU) waits on something outside NCCL (I/O, a "
-      "lock, a queue). Run again with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL for collective counts{}.",
+      "Start with {}: its stack shows where it is. A rank that called another collective (or the same one "
+      "with other sizes, or on another process group) took another code path (a data-dependent branch, "
+      "uneven batches, a rank-dependent condition); a rank outside any collective is late or stuck in your "
+      "code (I/O, a lock, a queue, a long loop) while the others wait for it inside NCCL. The Flight "
+      "Recorder dumps hold each rank's last collectives{}.",
       stuck.ranks.empty() ? std::string("the ranks' last lines") : ranks_phrase(stuck.ranks),
-      no_stacks ? " and with py-spy on PATH (pip install py-spy) for stacks" : "");
+      no_stacks ? "; ranks without a stack did not run Python with launch's stack hook (pip install py-spy "
+                  "for another way)"
+                : "");
   return f;
 }
 

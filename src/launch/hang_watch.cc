@@ -73,12 +73,12 @@ bool BeatBoard::hung(double window_s, std::string* why) const {
     quiet = quiet < 0 ? s.beat.silent_s : std::min(quiet, s.beat.silent_s);
     idle.insert(idle.end(), s.beat.idle.begin(), s.beat.idle.end());
   }
-  if (!any_alive || idle.empty()) return false;
+  if (!any_alive) return false;
   std::sort(idle.begin(), idle.end());
   if (why)
-    *why =
-        fmt::format("no worker wrote any output for {:.1f} s (--hang-timeout {:.0f}) and rank {} used no CPU",
-                    quiet, window_s, cluster::rank_ranges(idle));
+    *why = fmt::format("no worker wrote any output for {:.1f} s (--hang-timeout {:.0f}){}", quiet, window_s,
+                       idle.empty() ? std::string(" while every rank used CPU (waiting inside NCCL?)")
+                                    : fmt::format(" and rank {} used no CPU", cluster::rank_ranges(idle)));
   return true;
 }
 

@@ -1,6 +1,7 @@
 // Hang detection: each node samples its workers' CPU time and log growth and sends a heartbeat; node rank 0
 // reads every heartbeat and declares the job hung when, for the whole --hang-timeout window, no worker on any
-// node wrote a byte and at least one live worker used (almost) no CPU. A node whose heartbeat stops is lost.
+// node wrote a byte. Idle ranks (almost no CPU) are named as suspects, but a job whose ranks all spin (a desync:
+// every rank waits inside NCCL) is hung too. A node whose heartbeat stops is lost.
 // Pure over the samples; the caller reads /proc and the store.
 #pragma once
 #include <chrono>
@@ -45,7 +46,7 @@ class BeatBoard {
   void update(int node, const Beat& b, HangClock::time_point now);
   // A node whose heartbeat has not advanced for lost_after_s (and that is not done): its rank, else -1.
   int lost_node(double lost_after_s, HangClock::time_point now, double* silent_for) const;
-  // Hung: every node with live workers silent for window_s, none done-only, and some rank idle. *why says so.
+  // Hung: every node with live workers silent for window_s. *why says so, naming the idle ranks if any.
   bool hung(double window_s, std::string* why) const;
 
  private:

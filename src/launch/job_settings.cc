@@ -18,7 +18,8 @@ void to_json(nlohmann::json& j, const JobSettings& s) {
        {"job_port", s.job_port},
        {"master_addr", s.master_addr},
        {"bind_gpu", s.bind_gpu},
-       {"preflight", s.preflight}};
+       {"preflight", s.preflight},
+       {"flight_recorder", s.flight_recorder}};
 }
 
 void from_json(const nlohmann::json& j, JobSettings& s) {
@@ -31,6 +32,7 @@ void from_json(const nlohmann::json& j, JobSettings& s) {
   s.master_addr = j.value("master_addr", "");
   s.bind_gpu = j.value("bind_gpu", false);
   s.preflight = j.value("preflight", true);
+  s.flight_recorder = j.value("flight_recorder", true);
 }
 
 void to_json(nlohmann::json& j, const NodeHello& h) {

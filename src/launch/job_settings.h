@@ -18,6 +18,7 @@ struct JobSettings {
   std::string master_addr;  // node rank 0's address as the others reach it
   bool bind_gpu = false;
   bool preflight = true;  // false with --no-preflight on node rank 0
+  bool flight_recorder = true;  // false with --no-flight-recorder: no Flight Recorder, no stack hook
 };
 
 struct NodeHello {

@@ -20,6 +20,7 @@ struct LaunchArgs {
   double grace_s = 5;                       // --grace: SIGTERM -> SIGKILL
   int job_port = 0;                         // --job-port (0 = a free one, chosen by node rank 0)
   bool no_preflight = false;                // --no-preflight
+  bool no_flight_recorder = false;          // --no-flight-recorder
   bool bind_gpu = false;                    // --bind-gpu
   bool json = false;                        // --json: the final report as JSON on stdout
   std::string nccl_lib;                     // --nccl-lib for the preflight's node rules

@@ -47,7 +47,9 @@ void to_json(nlohmann::json& j, const RankRecord& r) {
                      {"silent_s", r.silent_s},
                      {"collectives", r.collectives},
                      {"stack", r.stack},
-                     {"stack_error", r.stack_error}};
+                     {"stack_source", r.stack_source},
+                     {"stack_error", r.stack_error},
+                     {"fr_dump", r.fr_dump}};
 }
 
 void from_json(const nlohmann::json& j, RankRecord& r) {
@@ -73,6 +75,8 @@ void from_json(const nlohmann::json& j, RankRecord& r) {
   r.collectives = j.value("collectives", d.collectives);
   r.stack = j.value("stack", d.stack);
   r.stack_error = j.value("stack_error", d.stack_error);
+  r.stack_source = j.value("stack_source", d.stack_source);
+  r.fr_dump = j.value("fr_dump", d.fr_dump);
 }
 
 void to_json(nlohmann::json& j, const NodeRecord& n) {
@@ -81,6 +85,7 @@ void to_json(nlohmann::json& j, const NodeRecord& n) {
                      {"ranks", n.ranks},
                      {"env", n.env},
                      {"log_free_bytes", n.log_free_bytes}};
+  if (!n.flight_recorder.is_null()) j["flight_recorder"] = n.flight_recorder;
 }
 
 void from_json(const nlohmann::json& j, NodeRecord& n) {
@@ -89,6 +94,7 @@ void from_json(const nlohmann::json& j, NodeRecord& n) {
   n.ranks = j.value("ranks", std::vector<RankRecord>{});
   n.env = j.value("env", std::map<std::string, std::string>{});
   n.log_free_bytes = j.value("log_free_bytes", int64_t(-1));
+  n.flight_recorder = j.contains("flight_recorder") ? j["flight_recorder"] : nlohmann::json();
 }
 
 void to_json(nlohmann::json& j, const StopEvent& s) {
@@ -96,6 +102,8 @@ void to_json(nlohmann::json& j, const StopEvent& s) {
                      {"node_rank", s.node_rank},
                      {"rank", s.rank},
                      {"detail", s.detail},
+                     {"trigger_rank", s.trigger_rank},
+                     {"trigger", s.trigger},
                      {"wall_ms", s.wall_ms},
                      {"root", s.root},
                      {"diagnosis", s.diagnosis}};
@@ -106,6 +114,8 @@ void from_json(const nlohmann::json& j, StopEvent& s) {
   s.node_rank = j.value("node_rank", -1);
   s.rank = j.value("rank", -1);
   s.detail = j.value("detail", "");
+  s.trigger_rank = j.value("trigger_rank", -1);
+  s.trigger = j.value("trigger", "");
   s.wall_ms = j.value("wall_ms", int64_t{0});
   s.root = j.value("root", RankRecord{});
   s.diagnosis = j.value("diagnosis", std::vector<report::Finding>{});

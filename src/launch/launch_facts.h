@@ -31,8 +31,10 @@ struct RankRecord {
   double cpu_window_s = -1;  // CPU seconds used during the silent window
   double silent_s = -1;      // seconds since it last wrote to its log
   int64_t collectives = -1;  // NCCL collective calls its log shows (NCCL_DEBUG_SUBSYS=COLL), -1 = unknown
-  std::string stack;         // `py-spy dump` output, "" = not taken
-  std::string stack_error;   // why no stack ("py-spy not on PATH")
+  std::string stack;         // Python stacks (faulthandler through launch's hook, else `py-spy dump`), "" = none
+  std::string stack_source;  // "faulthandler" or "py-spy"
+  std::string stack_error;   // why no stack ("no stack hook registered, py-spy not on PATH")
+  std::string fr_dump;       // its Flight Recorder dump file when one was written, "" = none
   bool failed() const { return !running && !stopped_by_us && (signal != 0 || exit_code != 0); }
 };
 
@@ -43,6 +45,7 @@ struct NodeRecord {
   std::vector<RankRecord> ranks;
   std::map<std::string, std::string> env;  // the launcher's environment on that node, redacted, launcher
                                            // variables left out (for the "env that differs" part)
+  nlohmann::json flight_recorder;  // the node's Flight Recorder summary (logs::fr_node_summary), null = none
   int64_t log_free_bytes = -1;  // free bytes left on the filesystem of its --log-dir at the end, -1 unknown
 };
 
@@ -56,6 +59,8 @@ struct StopEvent {
   int node_rank = -1;                      // node that saw it
   int rank = -1;                           // worker_failed: the root-cause rank
   std::string detail;                      // interrupted: "SIGINT"; node_lost: "no heartbeat for 5.0 s"
+  int trigger_rank = -1;                   // hang: the rank whose printed line declared it, -1 = silence
+  std::string trigger;                     // hang: that line (a watchdog timeout, an NCCL error)
   int64_t wall_ms = 0;                     // when it was seen
   RankRecord root;                         // worker_failed: the failed worker's record (log tail, traceback)
   std::vector<report::Finding> diagnosis;  // catalogue matches on the root rank's log (logs::match_text)

@@ -99,6 +99,7 @@ JobSettings wanted_settings(const LaunchArgs& a, const cluster::ClusterPlan& pla
   s.job_port = a.job_port;
   s.bind_gpu = a.bind_gpu;
   s.preflight = !a.no_preflight;
+  s.flight_recorder = !a.no_flight_recorder;
   std::string host = a.cluster.master.substr(0, a.cluster.master.rfind(':'));
   if (plan.spec.world == 1)
     s.master_addr = "127.0.0.1";

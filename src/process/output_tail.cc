@@ -24,6 +24,7 @@ struct SourceState {
   std::deque<std::string> lines;
   OutputTail::Clock::time_point last_growth;
   uint64_t bytes = 0;
+  uint64_t total_lines = 0;  // whole lines taken so far
 };
 
 }  // namespace tail_detail
@@ -53,8 +54,10 @@ void write_fully(int fd, std::string_view data) {
 }
 
 // One whole line of st: into the echo buffer and the ring of last lines (reusing the oldest string).
-void take_line(std::string_view line, std::deque<std::string>& lines, size_t keep, const std::string* prefix,
+void take_line(std::string_view line, SourceState& st, size_t keep, const std::string* prefix,
                std::string& echo) {
+  std::deque<std::string>& lines = st.lines;
+  ++st.total_lines;
   if (prefix) {  // the terminal gets secrets redacted; the worker's log file keeps every byte
     echo += *prefix;
     echo += redact_text(std::string(line));
@@ -79,10 +82,10 @@ void split_lines(SourceState& st, const char* data, size_t n, size_t keep, std::
     if (!nl) break;
     size_t len = size_t(nl - data);
     if (st.partial.empty()) {
-      take_line(std::string_view(data, len), st.lines, keep, prefix, echo);
+      take_line(std::string_view(data, len), st, keep, prefix, echo);
     } else {
       st.partial.append(data, len);
-      take_line(st.partial, st.lines, keep, prefix, echo);
+      take_line(st.partial, st, keep, prefix, echo);
       st.partial.clear();
     }
     data += len + 1;
@@ -94,7 +97,7 @@ void split_lines(SourceState& st, const char* data, size_t n, size_t keep, std::
     data += take;
     n -= take;
     if (st.partial.size() == kMaxLineBytes) {
-      take_line(st.partial, st.lines, keep, prefix, echo);
+      take_line(st.partial, st, keep, prefix, echo);
       st.partial.clear();
     }
   }
@@ -159,7 +162,7 @@ void OutputTail::finish(size_t i) {
     echo.clear();
   }
   if (!st.partial.empty()) {
-    take_line(st.partial, st.lines, keep_, st.src.echo ? &st.src.prefix : nullptr, echo);
+    take_line(st.partial, st, keep_, st.src.echo ? &st.src.prefix : nullptr, echo);
     st.partial.clear();
   }
   if (st.fd >= 0) ::close(st.fd);
@@ -173,5 +176,7 @@ const std::deque<std::string>& OutputTail::last_lines(size_t i) const { return (
 OutputTail::Clock::time_point OutputTail::last_growth(size_t i) const { return (*s_)[i].last_growth; }
 
 uint64_t OutputTail::bytes_read(size_t i) const { return (*s_)[i].bytes; }
+
+uint64_t OutputTail::lines_taken(size_t i) const { return (*s_)[i].total_lines; }
 
 }  // namespace dd::process

@@ -31,6 +31,9 @@ class OutputTail {
   const std::deque<std::string>& last_lines(size_t i) const;
   Clock::time_point last_growth(size_t i) const;  // the start time until the file first grows
   uint64_t bytes_read(size_t i) const;
+  // Whole lines taken from source i so far: the newest (lines_taken - seen) of last_lines(i) are new since a
+  // caller last looked (all of last_lines when more came than it keeps).
+  uint64_t lines_taken(size_t i) const;
 
  private:
   struct State;

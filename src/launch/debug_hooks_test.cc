@@ -1,0 +1,58 @@
+// debug_hook_env() and the stack file's markers; the hook file itself is run by a real Python in
+// tests/launch_hang_test.sh.
+#include "launch/debug_hooks.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace dd::launch {
+namespace {
+
+std::map<std::string, std::string> as_map(const EnvPairs& e) { return {e.begin(), e.end()}; }
+
+TEST(DebugHooks, FlightRecorderAndStackHookByDefault) {
+  auto p = debug_hook_paths("logs/job/0");
+  auto env = as_map(debug_hook_env(p, {}, 1, 5, {"PATH=/usr/bin", "PYTHONPATH=src:lib"}));
+  EXPECT_EQ(env["TORCH_FR_BUFFER_SIZE"], "2000");
+  EXPECT_EQ(env["TORCH_NCCL_DUMP_ON_TIMEOUT"], "1");
+  EXPECT_EQ(env["TORCH_FR_DUMP_TEMP_FILE"], "logs/job/0/flight_recorder/rank");
+  EXPECT_EQ(env["TORCH_NCCL_DEBUG_INFO_PIPE_FILE"], "logs/job/0/flight_recorder/pipe_");
+  EXPECT_EQ(env["PYTHONPATH"], "logs/job/0/.pyhooks:src:lib");
+  EXPECT_EQ(env["DISTDOCTOR_STACK_FILE"], "logs/job/0/stacks/node1.rank5.txt");
+  EXPECT_EQ(fr_dump_path(p, {}, 5, {}), "logs/job/0/flight_recorder/rank5");
+  EXPECT_EQ(fr_pipe_path(p, {}, 5, {}), "logs/job/0/flight_recorder/pipe_5.pipe");
+}
+
+TEST(DebugHooks, TheUsersSettingsWin) {
+  auto p = debug_hook_paths("d");
+  const std::vector<std::string> base = {"TORCH_NCCL_TRACE_BUFFER_SIZE=500", "TORCH_FR_DUMP_TEMP_FILE=/x/fr_"};
+  auto env = as_map(debug_hook_env(p, {}, 0, 2, base));
+  EXPECT_EQ(env.count("TORCH_FR_BUFFER_SIZE"), 0u) << "the user sized it under the older name";
+  EXPECT_EQ(env.count("TORCH_FR_DUMP_TEMP_FILE"), 0u);
+  EXPECT_EQ(env["TORCH_NCCL_DUMP_ON_TIMEOUT"], "1");
+  EXPECT_EQ(fr_dump_path(p, {}, 2, base), "/x/fr_2");
+  auto off = as_map(debug_hook_env(p, {}, 0, 2, {"TORCH_FR_BUFFER_SIZE=0"}));
+  EXPECT_EQ(off.count("TORCH_NCCL_DUMP_ON_TIMEOUT"), 0u) << "the user turned it off";
+  EXPECT_EQ(off.count("PYTHONPATH"), 1u) << "the stack hook does not need the Flight Recorder";
+  EXPECT_EQ(fr_dump_path(p, {}, 2, {"TORCH_FR_BUFFER_SIZE=0"}), "");
+  DebugHookOptions no;
+  no.flight_recorder = false;
+  EXPECT_TRUE(debug_hook_env(p, no, 0, 2, {}).empty());
+  EXPECT_EQ(fr_pipe_path(p, no, 2, {}), "");
+}
+
+TEST(DebugHooks, MarkersAndTheLastDump) {
+  const std::string text =
+      "# distdoctor: stack hook pid 4242\n"
+      "# distdoctor: stack hook pid 4300\n"
+      "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 3 in <module>\n"
+      "# distdoctor: stacks requested\n"
+      "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n";
+  EXPECT_EQ(stack_hook_pids(text), (std::vector<int>{4242, 4300}));
+  EXPECT_EQ(last_stack_dump(text), "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n");
+  EXPECT_TRUE(stack_hook_pids("x # distdoctor: stack hook pid 7\n").empty()) << "a marker starts a line";
+}
+
+}  // namespace
+}  // namespace dd::launch

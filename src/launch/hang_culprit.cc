@@ -1,0 +1,208 @@
+// hang_culprit(): the five methods of hang_culprit.h, tried in order; the first that singles out ranks wins.
+#include "launch/hang_culprit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "launch/python_stack.h"
+#include "launch/report_parts.h"
+#include "logs/hang_trigger.h"
+
+namespace dd::launch {
+
+namespace {
+
+constexpr double kIdleCpuFraction = 0.02;
+
+using parts::rank_ranges;
+
+std::string ranks_phrase(const std::vector<int>& r) {
+  return fmt::format("rank{} {}", r.size() == 1 ? "" : "s", rank_ranges(r));
+}
+
+std::vector<const RankRecord*> live_ranks(const AttemptRecord& a) {
+  std::vector<const RankRecord*> live;
+  for (const RankRecord* r : parts::all_ranks(a))
+    if (r->running) live.push_back(r);
+  return live.empty() ? parts::all_ranks(a) : live;
+}
+
+// Groups by key; the unique smallest group when there are several, else nothing.
+template <class Key>
+std::vector<int> odd_group(const std::map<Key, std::vector<int>>& groups) {
+  if (groups.size() < 2) return {};
+  size_t smallest = SIZE_MAX, second = SIZE_MAX;
+  const std::vector<int>* pick = nullptr;
+  for (const auto& [k, ranks] : groups) {
+    if (ranks.size() < smallest) {
+      second = smallest;
+      smallest = ranks.size();
+      pick = &ranks;
+    } else if (ranks.size() < second) {
+      second = ranks.size();
+    }
+  }
+  return pick && smallest < second ? *pick : std::vector<int>{};
+}
+
+std::string label(const RankTimeout& t) { return fmt::format("{} SeqNum={}", t.op, t.seq); }
+
+bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
+  for (const NodeRecord& n : a.nodes) {
+    const auto& v = n.flight_recorder;
+    if (!v.is_object() || !v.contains("verdict") || !v["verdict"].is_object()) continue;
+    const auto& d = v["verdict"];
+    auto ranks = d.value("culprits", std::vector<int>{});
+    if (ranks.empty()) continue;
+    c.ranks = ranks;
+    c.why = d.value("why", "");
+    c.collective = d.value("collective", "");
+    c.method = "flight recorder";
+    return true;
+  }
+  return false;
+}
+
+bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
+  const auto timeouts = watchdog_timeouts(a);
+  if (timeouts.empty()) return false;
+  std::map<std::pair<int64_t, std::string>, std::vector<int>> groups;
+  std::map<int, RankTimeout> of;
+  for (const auto& t : timeouts) {
+    groups[{t.seq, t.op}].push_back(t.rank);
+    of[t.rank] = t;
+    c.evidence.push_back(fmt::format("rank {} timed out in {}", t.rank, label(t)));
+  }
+  if (auto odd = odd_group(groups); !odd.empty()) {
+    const RankTimeout& mine = of[odd.front()];
+    std::vector<int> rest;
+    const RankTimeout* theirs = nullptr;
+    for (const auto& [k, ranks] : groups)
+      if (k != std::make_pair(mine.seq, mine.op)) {
+        rest.insert(rest.end(), ranks.begin(), ranks.end());
+        if (!theirs || ranks.size() > groups[{theirs->seq, theirs->op}].size()) theirs = &of[ranks.front()];
+      }
+    c.ranks = odd;
+    c.collective = label(mine);
+    c.method = "watchdog lines";
+    if (mine.seq == theirs->seq)
+      c.why = fmt::format("{} called {} at SeqNum {} where {} called {}: it took another code path",
+                          ranks_phrase(odd), mine.op, mine.seq, ranks_phrase(rest), theirs->op);
+    else if (mine.seq > theirs->seq)
+      c.why = fmt::format("{} waited in {} while {} waited in {}: it went past SeqNum {} on another code path "
+                          "(or the others never issued it)",
+                          ranks_phrase(odd), label(mine), ranks_phrase(rest), label(*theirs), theirs->seq);
+    else
+      c.why = fmt::format("{} waited in {} while {} had gone on to {}: it is behind", ranks_phrase(odd),
+                          label(mine), ranks_phrase(rest), label(*theirs));
+    return true;
+  }
+  if (groups.size() != 1) return false;
+  std::vector<int> silent;
+  for (const RankRecord* r : live_ranks(a))
+    if (r->running && !of.count(r->rank)) silent.push_back(r->rank);
+  if (silent.empty()) return false;
+  const RankTimeout& t = timeouts.front();
+  std::vector<int> waited;
+  for (const auto& [r, x] : of) waited.push_back(r);
+  c.ranks = silent;
+  c.collective = label(t);
+  c.method = "watchdog lines";
+  c.why = fmt::format("{} timed out waiting in {}; {} printed no timeout: never reached that collective",
+                      ranks_phrase(waited), label(t), ranks_phrase(silent));
+  return true;
+}
+
+bool by_stacks(const AttemptRecord& a, HangCulprit& c) {
+  std::map<std::string, std::vector<int>> at;
+  std::vector<int> outside, inside;
+  std::map<int, StackSummary> of;
+  for (const RankRecord* r : live_ranks(a)) {
+    if (!r->running || r->stack.empty()) continue;
+    StackSummary s = summarize_stack(r->stack);
+    if (s.empty()) continue;
+    (s.in_collective ? inside : outside).push_back(r->rank);
+    at[s.place()].push_back(r->rank);  // lines left out: a spinning loop is caught on either of its lines
+    of[r->rank] = s;
+  }
+  for (const auto& [where, ranks] : at)
+    c.evidence.push_back(fmt::format("{} at {}", ranks_phrase(ranks), of[ranks.front()].user_at));
+  if (!outside.empty() && !inside.empty()) {
+    const StackSummary& s = of[outside.front()];
+    c.ranks = outside;
+    c.method = "stacks";
+    c.why = fmt::format("{} is outside any collective (in {}, at {}) while {} wait inside one",
+                        ranks_phrase(outside), s.innermost, s.user_at, ranks_phrase(inside));
+    return true;
+  }
+  if (auto odd = odd_group(at); !odd.empty()) {
+    const StackSummary& s = of[odd.front()];
+    c.ranks = odd;
+    c.method = "stacks";
+    c.why = fmt::format("{} waits at {}, where no other rank is ({})", ranks_phrase(odd),
+                        s.user_at.empty() ? s.innermost : s.user_at, s.innermost);
+    return true;
+  }
+  return false;
+}
+
+bool by_collective_counts(const AttemptRecord& a, HangCulprit& c) {
+  const auto live = live_ranks(a);
+  int64_t lo = INT64_MAX, hi = -1;
+  for (const RankRecord* r : live)
+    if (r->collectives >= 0) lo = std::min(lo, r->collectives), hi = std::max(hi, r->collectives);
+  if (hi < 0 || lo >= hi) return false;
+  for (const RankRecord* r : live)
+    if (r->collectives == lo) c.ranks.push_back(r->rank);
+  c.fewest = lo;
+  c.method = "collective counts";
+  c.why = fmt::format("{} {} behind: {} collectives, the others up to {}", ranks_phrase(c.ranks),
+                      c.ranks.size() == 1 ? "is" : "are", lo, hi);
+  return true;
+}
+
+bool by_cpu(const AttemptRecord& a, HangCulprit& c) {
+  const auto live = live_ranks(a);
+  for (const RankRecord* r : live)
+    if (r->cpu_window_s >= 0 && r->silent_s > 0 && r->cpu_window_s < kIdleCpuFraction * r->silent_s)
+      c.ranks.push_back(r->rank);
+  if (c.ranks.empty()) return false;
+  c.method = "cpu";
+  c.why = c.ranks.size() == live.size()
+              ? "every rank is idle: under 2% CPU while silent, waiting outside NCCL"
+              : fmt::format("{} {} idle (under 2% CPU while silent) while the others spin", ranks_phrase(c.ranks),
+                            c.ranks.size() == 1 ? "is" : "are");
+  return true;
+}
+
+}  // namespace
+
+std::vector<RankTimeout> watchdog_timeouts(const AttemptRecord& a) {
+  std::vector<RankTimeout> out;
+  for (const RankRecord* r : parts::all_ranks(a))
+    for (const std::string& line : r->tail) {
+      auto t = logs::hang_trigger(line);
+      if (!t || t->kind != logs::HangTrigger::Kind::watchdog_timeout || t->seq < 0 || t->op.empty()) continue;
+      out.push_back({r->rank, t->seq, t->op});
+      break;
+    }
+  return out;
+}
+
+HangCulprit hang_culprit(const AttemptRecord& a) {
+  for (auto method : {by_flight_recorder, by_watchdog_lines, by_stacks, by_collective_counts, by_cpu}) {
+    HangCulprit c;
+    if (method(a, c)) {
+      std::sort(c.ranks.begin(), c.ranks.end());
+      return c;
+    }
+  }
+  HangCulprit none;
+  (void)by_stacks(a, none);  // keep where each rank waits as evidence
+  none.ranks.clear();
+  return none;
+}
+
+}  // namespace dd::launch

@@ -1,0 +1,39 @@
+// Who caused a hang, from the evidence the node agents gathered (pure, over AttemptRecord). A hang has one
+// cause and many witnesses; the methods, strongest first:
+//  1. the Flight Recorder: the node summaries' cross-rank verdict (the first sequence number where ranks
+//     disagree, the ranks that never issued it);
+//  2. the watchdog lines the ranks printed: at one SeqNum, the odd one out whose op (or number) differs took
+//     another path; ranks that printed none while the others timed out never reached the collective;
+//  3. the Python stacks: ranks outside any collective while the others wait inside one; else the ranks that
+//     wait at another line of the user's code than the majority;
+//  4. collective counts (NCCL_DEBUG_SUBSYS=COLL): the ranks behind;
+//  5. CPU: ranks idle (under 2% of a core) while silent.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "launch/launch_facts.h"
+
+namespace dd::launch {
+
+struct HangCulprit {
+  std::vector<int> ranks;   // the ranks that caused it; empty = none stands out
+  std::string why;          // "BROADCAST at SeqNum 7 where ranks 0-2 called ALLREDUCE: it took another path"
+  std::string method;       // "flight recorder", "watchdog lines", "stacks", "collective counts", "cpu"
+  std::string collective;   // "BROADCAST SeqNum=7" when known
+  int64_t fewest = -1;      // collective counts: the lowest count when counts differ, else -1
+  std::vector<std::string> evidence;  // lines that back it (per-rank watchdog lines, stacks' positions)
+};
+
+HangCulprit hang_culprit(const AttemptRecord& a);
+
+// The watchdog timeout each rank printed in its tail (first one per rank): rank -> "ALLREDUCE SeqNum=7".
+struct RankTimeout {
+  int rank = -1;
+  int64_t seq = -1;
+  std::string op;
+};
+std::vector<RankTimeout> watchdog_timeouts(const AttemptRecord& a);
+
+}  // namespace dd::launch

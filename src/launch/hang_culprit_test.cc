@@ -1,0 +1,113 @@
+// hang_culprit() on the real 4x H100 recordings (fixtures/logs/h100x4_hangs): each rank's lines as launch's
+// tail would hold them at the stop (up to 3 s after the first watchdog line), and the faulthandler stacks.
+#include "launch/hang_culprit.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "launch/python_stack.h"
+
+namespace dd::launch {
+namespace {
+
+const std::string kHangs = std::string(DD_FIXTURE_DIR) + "/logs/h100x4_hangs/";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Seconds of the day of a PyTorch "[E1127 00:28:17.968..." header, -1 when the line has none.
+double clock_of(const std::string& line) {
+  size_t k = line.find(":[E");
+  if (k == std::string::npos || line.size() < k + 20) return -1;
+  int h = 0, m = 0;
+  double s = 0;
+  if (std::sscanf(line.c_str() + k + 9, "%d:%d:%lf", &h, &m, &s) != 3) return -1;
+  return h * 3600 + m * 60 + s;
+}
+
+AttemptRecord recorded(const std::string& c, bool with_tails, bool with_stacks) {
+  AttemptRecord a;
+  a.stop.cause = StopCause::hang;
+  NodeRecord n;
+  n.node_rank = 0;
+  std::istringstream log(slurp(kHangs + c + "/torchrun.log"));
+  std::vector<std::vector<std::string>> lines(4);
+  double first = -1;
+  for (std::string l; std::getline(log, l);) {
+    for (int r = 0; r < 4; ++r) {
+      std::string prefix = "[rank" + std::to_string(r) + "]:";
+      if (l.rfind(prefix, 0) != 0) continue;
+      double t = clock_of(l);
+      if (first < 0 && l.find("Watchdog caught") != std::string::npos) first = t;
+      if (first >= 0 && t > first + 3) continue;  // launch stops the job 3 s after the first trigger at most
+      lines[size_t(r)].push_back(l.substr(prefix.size()));
+    }
+  }
+  for (int r = 0; r < 4; ++r) {
+    RankRecord rr;
+    rr.rank = r;
+    rr.local_rank = r;
+    rr.node_rank = 0;
+    rr.running = true;
+    if (with_tails) rr.tail = lines[size_t(r)];
+    if (with_stacks) rr.stack = slurp(kHangs + c + "/stacks/rank" + std::to_string(r));
+    n.ranks.push_back(rr);
+  }
+  a.nodes.push_back(n);
+  return a;
+}
+
+TEST(HangCulprit, DesyncByOpIsTheOddOneOutNotTheMajority) {
+  HangCulprit c = hang_culprit(recorded("desync_op", true, true));
+  EXPECT_EQ(c.ranks, std::vector<int>{3});
+  EXPECT_EQ(c.method, "watchdog lines");
+  EXPECT_EQ(c.collective, "BROADCAST SeqNum=7");
+  EXPECT_NE(c.why.find("ALLREDUCE"), std::string::npos) << c.why;
+}
+
+TEST(HangCulprit, RanksWithoutATimeoutNeverReachedTheCollective) {
+  for (auto [name, rank] : {std::pair{"desync_pg", 0}, {"stall_idle", 3}, {"stall_busy", 3}}) {
+    HangCulprit c = hang_culprit(recorded(name, true, true));
+    EXPECT_EQ(c.ranks, std::vector<int>{rank}) << name << ": " << c.why;
+    EXPECT_EQ(c.collective, "ALLREDUCE SeqNum=7") << name;
+  }
+}
+
+TEST(HangCulprit, StacksAloneWhenNoRankPrintedATimeout) {
+  for (auto [name, rank] : {std::pair{"desync_pg", 0}, {"stall_idle", 3}, {"stall_busy", 3}}) {
+    HangCulprit c = hang_culprit(recorded(name, false, true));
+    EXPECT_EQ(c.ranks, std::vector<int>{rank}) << name << ": " << c.why;
+    EXPECT_EQ(c.method, "stacks") << name;
+  }
+  HangCulprit c = hang_culprit(recorded("desync_op", false, true));
+  EXPECT_TRUE(c.ranks.empty()) << "every rank waits at the same line: only the Flight Recorder can tell";
+}
+
+TEST(HangCulprit, TheFlightRecorderVerdictComesFirst) {
+  AttemptRecord a = recorded("desync_op", true, true);
+  a.nodes[0].flight_recorder = {{"verdict", {{"culprits", {2}}, {"why", "x"}, {"collective", "y"}}}};
+  EXPECT_EQ(hang_culprit(a).ranks, std::vector<int>{2});
+}
+
+TEST(PythonStack, RealFaulthandlerOutput) {
+  StackSummary s = summarize_stack(slurp(kHangs + "stall_busy/stacks/rank3"));
+  ASSERT_FALSE(s.empty());
+  EXPECT_FALSE(s.in_collective);
+  EXPECT_EQ(s.user_at, "hang_worker.py:80 in <module>");
+  StackSummary w = summarize_stack(slurp(kHangs + "stall_busy/stacks/rank0"));
+  EXPECT_TRUE(w.in_collective);
+  EXPECT_EQ(w.innermost, "synchronize (site-packages/torch/cuda/__init__.py:1162)");
+  StackSummary p = summarize_stack("Thread 0x7f (idle): \"MainThread\"\n    all_reduce (torch/distributed/c10d.py:30)\n"
+                                   "    <module> (train.py:12)\n");
+  EXPECT_TRUE(p.in_collective);
+  EXPECT_EQ(p.user_at, "train.py:12 in <module>");
+}
+
+}  // namespace
+}  // namespace dd::launch

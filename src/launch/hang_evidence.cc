@@ -1,0 +1,121 @@
+// The node agent's hang evidence (see attempt_agent.h): the first trigger line a worker prints starts a hang
+// stop; before stopping, each live worker that registered launch's stack hook gets SIGUSR2 (faulthandler
+// writes every thread's Python stack into its stack file). Flight Recorder dumps are asked for early, when a
+// node has been silent for half of --hang-timeout (a byte in each worker's dump pipe): PyTorch 2.11 took about
+// 6 s to write an on-demand dump of a rank hung in a collective (it symbolizes the Python stacks under the
+// GIL), too long to wait for once the hang is declared; a dump of a job that then goes on costs it nothing
+// more. After a watchdog timeout PyTorch dumps by itself. The agent then waits, at most kEvidenceWait and
+// never past --grace, for the stacks and the dumps to land.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
+
+#include "common/redact.h"
+#include "launch/attempt_agent.h"
+#include "logs/hang_trigger.h"
+#include "probe/regular_file.h"
+
+namespace dd::launch {
+
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr auto kEvidenceWait = 3s;
+constexpr uint64_t kMaxStackFile = 4u << 20;
+
+std::string read_text(const std::string& path) {
+  probe::ReadLimits lim;
+  lim.max_bytes = kMaxStackFile;
+  lim.deadline = 500ms;
+  auto t = probe::read_regular_file(path, lim);
+  return t ? t->text : "";
+}
+
+// Epoch seconds of the file's last change, -1 when it is not there.
+double mtime_of(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+  return double(st.st_mtim.tv_sec) + double(st.st_mtim.tv_nsec) / 1e9;
+}
+
+double epoch_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+bool has_stack_after_request(const std::string& text) {
+  return last_stack_dump(text).find("(most recent call first)") != std::string::npos;
+}
+
+}  // namespace
+
+void AttemptAgent::check_triggers() {
+  if (stop_ || !tail_) return;
+  for (size_t i = 0; i < lines_seen_.size(); ++i) {
+    const uint64_t total = tail_->lines_taken(i);
+    if (total == lines_seen_[i]) continue;
+    const auto& lines = tail_->last_lines(i);
+    const size_t fresh = size_t(std::min<uint64_t>(total - lines_seen_[i], lines.size()));
+    lines_seen_[i] = total;
+    for (size_t k = lines.size() - fresh; k < lines.size(); ++k) {
+      auto t = logs::hang_trigger(lines[k]);
+      if (!t) continue;
+      StopEvent ev;
+      ev.cause = StopCause::hang;
+      ev.trigger_rank = ranks_[i];
+      ev.trigger = redact_text(t->text);
+      ev.detail = fmt::format("rank {} printed a {} line", ranks_[i], logs::hang_trigger_kind_name(t->kind));
+      return raise_stop(ev);
+    }
+  }
+}
+
+void AttemptAgent::gather_hang_evidence() {
+  std::vector<size_t> asked;
+  for (size_t i = 0; i < sup_.workers().size(); ++i) {
+    const process::WorkerState& w = sup_.workers()[i];
+    if (w.exited || stack_files_[i].empty()) continue;
+    for (int pid : stack_hook_pids(read_text(stack_files_[i]))) {
+      if (::getpgid(pid) != w.pid) continue;  // gone, or not of this worker (a reused pid)
+      std::ofstream(stack_files_[i], std::ios::app) << "# distdoctor: stacks requested\n";
+      if (::kill(pid, SIGUSR2) == 0) asked.push_back(i);
+      break;
+    }
+  }
+  if (stop_->trigger.empty() && !fr_requested_) request_fr_dumps();  // a watchdog timeout dumps by itself
+  const double started = epoch_now() - std::chrono::duration<double>(Clock::now() - t0_).count();
+  const auto grace = std::chrono::milliseconds(int64_t(joined().job.grace_s * 1000));
+  const auto until = Clock::now() + std::min<Clock::duration>(kEvidenceWait, grace);
+  while (Clock::now() < until) {
+    bool all = true;
+    for (size_t i : asked) all = all && has_stack_after_request(read_text(stack_files_[i]));
+    for (size_t i = 0; i < fr_dumps_.size() && all; ++i)
+      if (!fr_dumps_[i].empty() && !sup_.workers()[i].exited) all = mtime_of(fr_dumps_[i]) >= started;
+    if (all) break;
+    std::this_thread::sleep_for(50ms);
+  }
+}
+
+void AttemptAgent::request_fr_dumps() {
+  fr_requested_ = true;
+  for (size_t i = 0; i < fr_pipes_.size(); ++i) {
+    if (fr_pipes_[i].empty() || sup_.workers()[i].exited) continue;
+    int fd = ::open(fr_pipes_[i].c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: nobody reads it
+    if (fd < 0) continue;
+    (void)!::write(fd, "1", 1);
+    ::close(fd);
+  }
+}
+
+void AttemptAgent::read_flight_records(NodeRecord& n) {
+  const double started = epoch_now() - std::chrono::duration<double>(Clock::now() - t0_).count();
+  for (size_t i = 0; i < n.ranks.size() && i < fr_dumps_.size(); ++i)
+    if (mtime_of(fr_dumps_[i]) >= started) n.ranks[i].fr_dump = fr_dumps_[i];
+}
+
+}  // namespace dd::launch
