@@ -19,9 +19,9 @@ check "a watchdog timeout line: exit 124" 124 L CASE=desync PYTHONPATH="$T/users
 took=$((SECONDS - start))
 Q finding launch.hang >"$T/f"
 expect "rank 3 is named, not the majority" "$T/f" "the job hung: rank 3 called BROADCAST at SeqNum 7 where ranks 0-2 called ALLREDUCE"
-expect "how it was declared" "$T/f" "declared hung: rank . printed"
+expect "how it was declared" "$T/f" 'printed: "[E1127 00:28:17.968229302 ProcessGroupNCCL.cpp:689]'
 expect "stacks from the hook" "$T/f" "stack (faulthandler, through launch's stack hook)"
-[ $took -le 10 ] && echo "ok: stopped $took s after the start (the lines come at 1 s)" ||
+[ $took -le 6 ] && echo "ok: stopped $took s after the start (the lines come at 1 s)" ||
   { echo "FAIL: took $took s"; fails=$((fails + 1)); }
 expect "the Flight Recorder is on" "$T/logs/wd/0/node0.rank1.log" "FR=2000 stack_file=True"
 expect "the user's sitecustomize ran" "$T/logs/wd/0/node0.rank1.log" "user_site=True"
@@ -35,9 +35,9 @@ took=$((SECONDS - start))
 Q finding launch.hang >"$T/f"
 expect "rank 2 is named from its stack" "$T/f" "the job hung: rank 2 waits at watchdog.py:"
 expect "in the function where it spins" "$T/f" "in spin_elsewhere, where no other rank is"
-[ $took -le 9 ] && echo "ok: declared and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
+[ $took -le 7 ] && echo "ok: declared and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
 
-check "--no-flight-recorder" 124 L CASE=spin --nproc-per-node 2 --job-id nofr --hang-timeout 1 \
+check "--no-flight-recorder" 124 L CASE=spin --nproc-per-node 2 --job-id nofr --hang-timeout 3 \
   --no-flight-recorder --json -- python3 "$WD"
 expect "no Flight Recorder, no hook" "$T/logs/nofr/0/node0.rank0.log" "FR=- stack_file=False"
 cli_finish launch_hang_test

@@ -48,6 +48,12 @@ double epoch_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+// PyTorch makes a rank's dump pipe when its Flight Recorder is on: only such a rank can write a dump.
+bool is_fifo(const std::string& path) {
+  struct stat st {};
+  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 bool has_stack_after_request(const std::string& text) {
   return last_stack_dump(text).find("(most recent call first)") != std::string::npos;
 }
@@ -95,7 +101,8 @@ void AttemptAgent::gather_hang_evidence() {
     bool all = true;
     for (size_t i : asked) all = all && has_stack_after_request(read_text(stack_files_[i]));
     for (size_t i = 0; i < fr_dumps_.size() && all; ++i)
-      if (!fr_dumps_[i].empty() && !sup_.workers()[i].exited) all = mtime_of(fr_dumps_[i]) >= started;
+      if (!fr_dumps_[i].empty() && !sup_.workers()[i].exited && is_fifo(fr_pipes_[i]))
+        all = mtime_of(fr_dumps_[i]) >= started;
     if (all) break;
     std::this_thread::sleep_for(50ms);
   }
