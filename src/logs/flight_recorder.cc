@@ -41,7 +41,13 @@ int64_t fr_int_at(const json& o, const char* key, int64_t dflt = -1) {
 }
 
 std::string fr_str(const json& j) {
-  if (j.is_string()) return j.get_ref<const std::string&>().substr(0, kMaxFrText);
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    size_t n = std::min(s.size(), kMaxFrText);
+    while (n < s.size() && n > 0 && (static_cast<unsigned char>(s[n]) & 0xc0) == 0x80)
+      --n;  // keep UTF-8 whole
+    return s.substr(0, n);
+  }
   if (j.is_number()) return j.dump();
   return "";
 }

@@ -83,6 +83,7 @@ void fr_frontier_culprits(const FrGroupReport& g, const std::vector<FrGroupRepor
     c->pg_desc = g.pg_desc;
     c->seq = g.frontier;
     c->waiting = g.waiting;
+    c->expected = g.frontier_sig;
   }
   for (int b : g.behind) {
     if (blamed.count(b) || waiters.count(b)) continue;

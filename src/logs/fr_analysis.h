@@ -49,6 +49,7 @@ struct FrGroupReport {
   std::vector<int> no_dump;          // members without one
   int64_t frontier = -1;             // the first seq some member waits on (-1: nothing unfinished)
   std::string frontier_op;           // what the waiting ranks issued there
+  FrSignature frontier_sig;          // the same as a signature
   std::vector<int> waiting, behind, ahead;
   bool has_mismatch = false;
   FrMismatch mismatch;

@@ -96,7 +96,10 @@ void fr_find_frontier(FrGroupReport& g, const std::map<int, const FrPgTrack*>& t
         for (const auto& [rank, t] : tracks)
           if (rank == p.rank)
             for (const auto& [seq, sig] : fr_window(*t))
-              if (seq == g.frontier) g.frontier_op = signature_text(*sig);
+              if (seq == g.frontier) {
+                g.frontier_op = signature_text(*sig);
+                g.frontier_sig = *sig;
+              }
     }
   for (const auto& p : g.positions) {
     if (p.issued < g.frontier)
