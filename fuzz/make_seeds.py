@@ -119,3 +119,25 @@ for d in sorted(x for x in (logs / "sets").iterdir() if x.is_dir()):
     joined = b"\f".join(f.read_bytes() for f in files)
     if files and len(joined) <= MAX_SEED:
         put("nccl_log", "set_" + d.name, joined)
+
+
+# --- Flight Recorder dumps (fr_pickle): real 4x H100 dumps (PyTorch 2.11), the synthetic ones of fixtures/logs/fr
+# (C++-pickler style, Python pickle, JSON form), a node summary as published, and small hand-made pickles.
+for d in ["h100x4_hangs/desync_op/fr", "h100x4_hangs/desync_pg/fr", "h100x4_hangs/stall_idle/fr",
+          "h100x4_hangs/late_init/fr", "fr/desync_size", "fr/pg_desync", "fr/healthy_pypickle", "fr/desync_op_json"]:
+    for p in sorted((logs / d).glob("*"))[:2]:
+        if p.stat().st_size <= MAX_SEED:
+            put("fr_pickle", d.replace("/", "_") + "_" + p.name, p.read_bytes())
+put("fr_pickle", "memo_shared", b"\x80\x02](]q\x00(K\x01K\x02eh\x00e.")
+put("fr_pickle", "type_tag", b"\x80\x02ctorch.jit._pickle\nrestore_type_tag\n}(\x8c\x01aK\x01u\x8c\x04Dict\x86R.")
+put("fr_pickle", "refused_global", b"\x80\x02cos\nsystem\n\x8c\x02id\x85R.")
+put("fr_pickle", "summary", json.dumps({"fr_summary": 1, "errors": [], "ranks": [
+    {"rank": 0, "source": "", "version": "2.10", "comm": "2.28.9", "warnings": [], "groups": [
+        {"pg": "0", "desc": "default_pg", "members": [0, 1], "issued": 8, "completed": 6,
+         "sigs": [["all_reduce", "in [[4]] out [[4]]", "Float"]], "runs": [[7, 2, 0]],
+         "detail": [{"pg": "0", "seq": 8, "p2p": False, "sig": ["all_reduce", "in [[4]] out [[4]]", "Float"],
+                     "state": "scheduled", "rid": 7, "t": 1, "frames": [{"name": "f", "file": "a.py", "line": 1}]}]}]},
+    {"rank": 1, "source": "", "version": "2.10", "comm": "", "warnings": [], "groups": [
+        {"pg": "0", "desc": "default_pg", "members": [0, 1], "issued": 6, "completed": 6,
+         "sigs": [["broadcast", "in [[4]] out [[4]]", "Float"]], "runs": [[5, 2, 0]], "detail": []}]}]},
+    separators=(",", ":")))

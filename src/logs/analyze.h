@@ -7,6 +7,7 @@
 
 #include "logs/catalogue.h"
 #include "logs/file_scan.h"
+#include "logs/flight_recorder.h"
 #include "report/report.h"
 
 namespace dd::logs {
@@ -27,6 +28,9 @@ struct LogsResult {
   std::vector<ChildFailure> child_failures;
   std::vector<RankProgress> ranks;  // one per rank (merged across files; rank -1: a file of unknown rank)
   std::vector<ExitEvent> exits;     // exits launchers reported, ranks resolved where a pid or rank says
+  // Flight Recorder dumps among the inputs (detected by content, fr_rules.h reasons over them).
+  std::vector<FlightRecord> flight_records;
+  std::vector<std::string> flight_record_errors;  // "path: why" for dumps that could not be read
 };
 
 // Lists the files an input names: itself, every regular file under a directory (sorted), or "-".

@@ -1,6 +1,8 @@
 // The per-line hot path: parse the NCCL header, update facts, and run the catalogue only where it can match.
 #include "logs/file_scan.h"
 
+#include <unistd.h>
+
 #include <cstring>
 #include <unordered_map>
 
@@ -8,6 +10,7 @@
 #include "logs/nccl_facts.h"
 #include "logs/progress_scan.h"
 #include "nccl/log_line.h"
+#include "probe/regular_file.h"
 
 namespace dd::logs {
 
@@ -198,7 +201,28 @@ class Scanner {
 
 }  // namespace
 
+// Flight Recorder dumps: recognised by their first bytes, read whole (pickle_reader.h limits apply). A JSON
+// file that names pg_config but is no dump falls back to the text scan.
+static bool scan_flight_record(const std::string& path, FileResult& out) {
+  if (path == "-") return false;
+  auto f = probe::open_regular_file(path);
+  if (!f) return false;
+  char head[4096];
+  ssize_t n = ::read(f->fd(), head, sizeof head);
+  if (n <= 0 || !looks_like_flight_record(std::string_view(head, static_cast<size_t>(n)))) return false;
+  auto r = read_flight_record_file(path);
+  if (!r && !looks_like_pickle(std::string_view(head, static_cast<size_t>(n)))) return false;
+  out.file.path = path;
+  out.file.bytes = f->size();
+  if (r)
+    out.flight_records.push_back(std::move(*r));
+  else
+    out.flight_record_errors.push_back(r.error().message());
+  return true;
+}
+
 FileResult scan_file(const std::string& path, const Catalogue& cat, const ScanOptions& opt) {
+  if (FileResult fr; scan_flight_record(path, fr)) return fr;
   Scanner sc(path == "-" ? std::string("<stdin>") : path, cat, opt);
   ReadStats st = read_lines(path, opt.read, [&](std::string_view l, uint64_t n) { sc.line(l, n); });
   return sc.finish(st);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "logs/catalogue.h"
+#include "logs/flight_recorder.h"
 #include "logs/line_reader.h"
 #include "logs/log_facts.h"
 
@@ -42,8 +43,13 @@ struct FileResult {
   std::vector<ChildFailure> child_failures;
   std::vector<RankProgress> ranks;  // progress per rank (progress_scan.h)
   std::vector<ExitEvent> exits;     // exits launchers reported
+  // A Flight Recorder dump instead of a log (scan_file detects them by content): the record, or why not.
+  std::vector<FlightRecord> flight_records;
+  std::vector<std::string> flight_record_errors;
 };
 
+// A file whose first bytes look like a Flight Recorder dump (a pickle, or JSON naming pg_config) is read as
+// one instead of as text.
 FileResult scan_file(const std::string& path, const Catalogue& cat, const ScanOptions& opt);
 FileResult scan_buffer(const std::string& name, std::string_view text, const Catalogue& cat,
                        const ScanOptions& opt);

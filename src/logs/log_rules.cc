@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "logs/fr_rules.h"
 #include "rules/rule_util.h"
 
 namespace dd::logs {
@@ -117,6 +118,7 @@ std::vector<report::Finding> cross_rank_findings(const LogsResult& r) {
   framework_rules(r, out);
   gpu_rules(r, out);
   rank_rules(r, out);
+  fr_rules(r, out);  // Flight Recorder dumps among the inputs (fr_rules.h)
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Long forms of the logs.* finding ids (for `distdoctor explain`): data only, one row per id.
 #include "logs/analyze.h"
+#include "logs/fr_rules.h"
 
 namespace dd::logs {
 
@@ -84,7 +85,12 @@ const std::vector<LogsDoc>& logs_finding_docs() {
        "The ranks' collective counts (NCCL_DEBUG_SUBSYS=COLL) differ: the rank with the fewest calls is "
        "stuck before the next collective, or skipped it on another code path."},
   };
-  return docs;
+  static const std::vector<LogsDoc> with_fr = [] {  // the Flight Recorder ids (fr_finding_docs.cc)
+    std::vector<LogsDoc> all = docs;
+    all.insert(all.end(), fr_finding_docs().begin(), fr_finding_docs().end());
+    return all;
+  }();
+  return with_fr;
 }
 
 }  // namespace dd::logs

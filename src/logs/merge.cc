@@ -107,6 +107,8 @@ LogsResult merge_results(std::vector<FileResult> files, const Catalogue& cat) {
     for (auto& c : f.child_failures) r.child_failures.push_back(std::move(c));
     merge_ranks(r, std::move(f.ranks));
     for (auto& e : f.exits) r.exits.push_back(e);
+    for (auto& fr : f.flight_records) r.flight_records.push_back(std::move(fr));
+    for (auto& e : f.flight_record_errors) r.flight_record_errors.push_back(std::move(e));
     r.files.push_back(std::move(f.file));
   }
   for (auto& [i, eh] : hits) r.hits.emplace_back(i, std::move(eh));

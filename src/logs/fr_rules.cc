@@ -1,0 +1,159 @@
+// Flight Recorder findings: one per culprit of the analysis, titled with the rank, the op and the group,
+// evidence with every rank's position, the disagreeing signatures and the culprit's Python stack.
+#include "logs/fr_rules.h"
+
+#include <fmt/format.h>
+
+#include "logs/log_rules.h"
+
+namespace dd::logs {
+
+namespace {
+
+using report::Finding;
+using report::Severity;
+
+std::string fr_group_name(const std::string& name, const std::string& desc) {
+  return desc.empty() || desc == "undefined" ? fmt::format("process group {}", name)
+                                             : fmt::format("process group {} ({})", name, desc);
+}
+
+std::string fr_ranks_word(const std::vector<int>& r) {
+  return fmt::format("{} {}", r.size() == 1 ? "rank" : "ranks", rank_list(r));
+}
+
+const FrGroupReport* fr_group(const FrAnalysis& a, const std::string& name) {
+  for (const auto& g : a.groups)
+    if (g.pg_name == name) return &g;
+  return nullptr;
+}
+
+void fr_positions(const FrAnalysis& a, const FrCulprit& c, Finding& f) {
+  const FrGroupReport* g = fr_group(a, c.pg_name);
+  if (!g) return;
+  std::string pos;
+  for (const auto& p : g->positions) {
+    if (pos.size() > 400) {
+      pos += "; …";
+      break;
+    }
+    pos += fmt::format("{}rank {} issued {} completed {}", pos.empty() ? "" : "; ", p.rank, p.issued,
+                       p.completed);
+  }
+  f.evidence.push_back(
+      fmt::format("{}, members {}: {}", fr_group_name(g->pg_name, g->pg_desc), rank_list(g->members), pos));
+  if (g->has_mismatch)
+    for (const auto& s : g->mismatch.sides)
+      f.evidence.push_back(
+          fmt::format("seq {}: {} {}", g->mismatch.seq, fr_ranks_word(s.ranks), signature_text(s.sig)));
+  if (!g->ahead.empty())
+    f.evidence.push_back(fmt::format("ahead (issued past seq {}): {}", g->frontier, fr_ranks_word(g->ahead)));
+}
+
+Finding fr_culprit_finding(const FrAnalysis& a, const FrCulprit& c) {
+  std::string group = fr_group_name(c.pg_name, c.pg_desc);
+  std::string who = fr_ranks_word(c.ranks), waiters = fr_ranks_word(c.waiting);
+  std::string id, title, fix;
+  Severity sev = Severity::fail;
+  if (c.kind == "desync" || c.kind == "size_mismatch" || c.kind == "dtype_mismatch") {
+    id = "logs.fr." + c.kind;
+    std::string what =
+        c.kind == "desync" ? fmt::format("called {} where the others called {}", c.did.op, c.expected.op)
+        : c.kind == "size_mismatch" ? fmt::format("called {} with sizes {} where the others used {}",
+                                                  c.did.op, c.did.sizes, c.expected.sizes)
+                                    : fmt::format("called {} with dtype {} where the others used {}",
+                                                  c.did.op, c.did.dtypes, c.expected.dtypes);
+    title = fmt::format("{} {} (collective #{} of {})", who, what, c.seq, group);
+    fix =
+        "The ranks took different code paths: make every rank of the group issue the same collectives in the "
+        "same "
+        "order with the same shapes and dtypes (look for a rank-dependent branch, an uneven last batch, or a "
+        "collective inside a condition at the stack below).";
+  } else if (c.kind == "pg_desync") {
+    id = "logs.fr.pg_desync";
+    title = fmt::format("{} went into {} on process group {} while {} wait for it in {} #{} of {}", who,
+                        c.did.op, c.where.pg_name, waiters,
+                        c.expected.op.empty() ? "collective" : c.expected.op, c.seq, group);
+    fix =
+        "Every member of a process group must call its collectives, and in the same order across groups: the "
+        "stack below is where this rank entered the other group's collective.";
+  } else if (c.kind == "behind") {
+    id = "logs.fr.behind";
+    title = fmt::format("{} never reached collective #{} of {} that {} wait in", who, c.seq, group, waiters);
+    fix =
+        "The rank is outside NCCL (compute, data loading, I/O, a sleep or a stuck thread): its Python stack "
+        "at "
+        "the time (faulthandler, py-spy) shows where; the Flight Recorder saw it last at the stack below.";
+  } else if (c.kind == "missing_dump") {
+    id = "logs.fr.missing_dump";
+    sev = Severity::warn;
+    title = fmt::format("{} wait in collective #{} of {}; {} left no Flight Recorder dump", waiters, c.seq,
+                        group, who);
+    fix =
+        "A rank without a dump died, hung before the dump, or ran without TORCH_FR_BUFFER_SIZE and "
+        "TORCH_NCCL_DUMP_ON_TIMEOUT: check its log; it is the likely one the others wait for.";
+  } else {
+    id = "logs.fr.stuck";
+    title = fmt::format("All of {} are inside collective #{} of {} and none completed it", who, c.seq, group);
+    fix =
+        "The ranks agree on the collective: the hang is in the transport (network, NVLink/P2P, a GPU that "
+        "stopped), "
+        "not a desync. Check NCCL WARN lines, dmesg (Xid) and the network between the nodes.";
+  }
+  Finding f = logs_finding(id.c_str(), sev, title, fix);
+  if (c.ranks.size() == 1) f.rank = c.ranks[0];
+  f.evidence.push_back(c.detail);
+  fr_positions(a, c, f);
+  if (c.has_where)
+    f.evidence.push_back(
+        fmt::format("rank {} stack at {} #{} ({}, {}): {}", c.ranks[0], c.where.sig.op, c.where.seq,
+                    fmt::format("process group {}", c.where.pg_name),
+                    c.where.state.empty() ? "state unknown" : c.where.state,
+                    c.where.frames.empty() ? "no frames recorded" : frames_text(c.where.frames, 6)));
+  return f;
+}
+
+}  // namespace
+
+std::vector<Finding> fr_findings(const FrAnalysis& a) {
+  std::vector<Finding> out;
+  for (const auto& c : a.culprits) out.push_back(fr_culprit_finding(a, c));
+  if (!a.errors.empty()) {
+    Finding f =
+        logs_finding("logs.fr.unreadable", Severity::warn,
+                     fmt::format("{} Flight Recorder dump(s) could not be read", a.errors.size()),
+                     "A dump cut off while being written (the job was killed during the dump) or not a "
+                     "Flight Recorder dump; the others were analysed.");
+    for (size_t i = 0; i < a.errors.size() && i < 8; ++i) f.evidence.push_back(a.errors[i]);
+    out.push_back(std::move(f));
+  }
+  if (a.ranks.empty() || !a.culprits.empty()) return out;
+  std::string dumps = fmt::format("{} dump(s), {}", a.ranks.size(), fr_ranks_word(a.ranks));
+  if (a.groups.empty()) {
+    out.push_back(
+        logs_finding("logs.fr.no_collectives", Severity::info,
+                     fmt::format("The Flight Recorder dumps hold no collectives ({})", dumps),
+                     "No NCCL communicator was used yet: the job stopped before or inside "
+                     "init_process_group, or the first collective; look at the rendezvous and init."));
+  } else if (!a.unfinished) {
+    Finding f =
+        logs_finding("logs.fr.complete", Severity::ok,
+                     fmt::format("Every collective the Flight Recorder kept completed ({})", dumps), "");
+    for (const auto& g : a.groups) {
+      int64_t last = -1;
+      for (const auto& p : g.positions) last = std::max(last, p.completed);
+      f.evidence.push_back(fmt::format("{}: last completed #{}", fr_group_name(g.pg_name, g.pg_desc), last));
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+void fr_rules(const LogsResult& r, std::vector<Finding>& out) {
+  if (r.flight_records.empty() && r.flight_record_errors.empty()) return;
+  FrAnalysis a = analyze_flight_records(r.flight_records);
+  a.errors.insert(a.errors.end(), r.flight_record_errors.begin(), r.flight_record_errors.end());
+  for (auto& f : fr_findings(a)) out.push_back(std::move(f));
+}
+
+}  // namespace dd::logs

@@ -1,0 +1,22 @@
+// Findings from the Flight Recorder analysis (logs.fr.* ids, documented in fr_finding_docs.cc): the cause
+// (desync by op, size or dtype, process-group desync, a rank behind, a matched hang), the dumps that are
+// missing or unreadable, or a clean record. fr_findings works on any analysis (from `logs` inputs or from
+// the node summaries `launch` merges); fr_rules is the cross-rank rule `logs` runs over its dump inputs.
+#pragma once
+#include <vector>
+
+#include "logs/analyze.h"
+#include "logs/fr_analysis.h"
+#include "report/finding.h"
+
+namespace dd::logs {
+
+std::vector<report::Finding> fr_findings(const FrAnalysis& a);
+
+// Over r.flight_records and r.flight_record_errors; appends nothing when neither holds anything.
+void fr_rules(const LogsResult& r, std::vector<report::Finding>& out);
+
+// Long forms of the logs.fr.* ids (appended to logs_finding_docs()).
+const std::vector<LogsDoc>& fr_finding_docs();
+
+}  // namespace dd::logs

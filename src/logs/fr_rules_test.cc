@@ -1,0 +1,110 @@
+// Tests of the Flight Recorder findings: `distdoctor logs DIR` on the real 4x H100 hang folders (torchrun
+// log, stacks and dumps side by side) names the odd rank with its stack; every logs.fr id has its explain
+// text; a clean record, dumps without collectives and an unreadable dump have their own findings.
+#include "logs/fr_rules.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace dd::logs {
+namespace {
+
+const std::string kReal = std::string(DD_FIXTURE_DIR) + "/logs/h100x4_hangs/";
+
+bool fr_documented(const std::string& id) {
+  for (const auto& d : logs_finding_docs())
+    if (id == d.id) return true;
+  return false;
+}
+
+std::vector<report::Finding> logs_on(const std::vector<std::string>& paths) {
+  LogsOptions opt;
+  opt.paths = paths;
+  opt.jobs = 1;
+  LogsResult r = analyze_logs(opt, Catalogue::builtin());
+  auto fs = logs_findings(r, Catalogue::builtin());
+  for (const auto& f : fs) EXPECT_TRUE(fr_documented(f.id) || Catalogue::builtin().find(f.id)) << f.id;
+  return fs;
+}
+
+const report::Finding* fr_find(const std::vector<report::Finding>& fs, const std::string& id) {
+  for (const auto& f : fs)
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+std::string joined(const report::Finding& f) {
+  std::string s = f.title;
+  for (const auto& e : f.evidence) s += "\n" + e;
+  return s;
+}
+
+TEST(FrRules, LogsOnTheRealDesyncFolderNamesRank3AndItsBroadcast) {
+  auto fs = logs_on({kReal + "desync_op"});
+  const report::Finding* f = fr_find(fs, "logs.fr.desync");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, report::Severity::fail);
+  EXPECT_EQ(f->rank, 3);
+  EXPECT_EQ(f->title,
+            "rank 3 called broadcast where the others called all_reduce (collective #7 of process group 0 "
+            "(default_pg))");
+  std::string all = joined(*f);
+  EXPECT_NE(all.find("seq 7: ranks 0-2 all_reduce in [[1048576]] out [[1048576]] Float"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("<module> (tools/device/hang_worker.py:69)"), std::string::npos) << all;
+  EXPECT_NE(all.find("rank 0 issued 8 completed 6"), std::string::npos) << all;
+}
+
+TEST(FrRules, LogsOnRealSubgroupAndStallFolders) {
+  auto pg = logs_on({kReal + "desync_pg/fr"});
+  const report::Finding* f = fr_find(pg, "logs.fr.pg_desync");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->rank, 0);
+  EXPECT_NE(f->title.find("wait for it in all_reduce #7"), std::string::npos) << f->title;
+  auto stall = logs_on({kReal + "stall_idle/fr"});
+  f = fr_find(stall, "logs.fr.behind");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->rank, 3);
+  EXPECT_EQ(f->title,
+            "rank 3 never reached collective #7 of process group 0 (default_pg) that ranks 0-2 wait in");
+  EXPECT_EQ(fr_find(stall, "logs.fr.complete"), nullptr);
+  auto init = logs_on({kReal + "late_init/fr"});
+  ASSERT_NE(fr_find(init, "logs.fr.no_collectives"), nullptr);
+}
+
+TEST(FrRules, CleanRecordAndUnreadableDump) {
+  auto ok = logs_on({std::string(DD_FIXTURE_DIR) + "/logs/fr/healthy_pypickle"});
+  const report::Finding* f = fr_find(ok, "logs.fr.complete");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->evidence, std::vector<std::string>{"process group 0 (default_pg): last completed #20"});
+  auto dir = std::filesystem::temp_directory_path() / ("dd_fr_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ifstream in(kReal + "desync_op/fr/fr_trace_1", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream((dir / "fr_trace_1").string(), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  std::ofstream((dir / "fr_trace_2").string(), std::ios::binary) << std::string(
+      "\x80\x02"
+      "cos\nsystem\n.",
+      14);
+  auto bad = logs_on({dir.string()});
+  f = fr_find(bad, "logs.fr.unreadable");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(f->evidence.size(), 2u);
+  EXPECT_NE(f->evidence[0].find("truncated"), std::string::npos) << f->evidence[0];
+  EXPECT_NE(f->evidence[1].find("refused"), std::string::npos) << f->evidence[1];
+  std::filesystem::remove_all(dir);
+}
+
+TEST(FrRules, EveryIdHasItsDoc) {
+  for (const auto& d : fr_finding_docs()) {
+    EXPECT_TRUE(std::string(d.id).rfind("logs.fr.", 0) == 0) << d.id;
+    EXPECT_TRUE(fr_documented(d.id));
+  }
+  EXPECT_EQ(fr_finding_docs().size(), 10u);
+}
+
+}  // namespace
+}  // namespace dd::logs

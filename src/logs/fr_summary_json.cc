@@ -1,0 +1,111 @@
+// The digest's JSON form, as nodes publish it through the store: short keys, signatures as [op, sizes,
+// dtypes] and runs as [start, count, signature index]. Reading is untrusted: every nlohmann exception and
+// every out-of-range index becomes an Error, sizes are capped.
+#include <fmt/format.h>
+
+#include "logs/fr_summary.h"
+
+namespace dd::logs {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kMaxSummaryRanks = 1 << 20;
+
+json fr_sig_json(const FrSignature& s) { return json::array({s.op, s.sizes, s.dtypes}); }
+
+FrSignature fr_sig_from(const json& j) {
+  return {j.at(0).get<std::string>(), j.at(1).get<std::string>(), j.at(2).get<std::string>()};
+}
+
+json fr_brief_json(const FrOpBrief& b) {
+  return {{"pg", b.pg_name},  {"seq", b.seq},       {"p2p", b.is_p2p},        {"sig", fr_sig_json(b.sig)},
+          {"state", b.state}, {"rid", b.record_id}, {"t", b.time_created_ns}, {"frames", b.frames}};
+}
+
+FrOpBrief fr_brief_from(const json& j) {
+  FrOpBrief b;
+  j.at("pg").get_to(b.pg_name);
+  j.at("seq").get_to(b.seq);
+  j.at("p2p").get_to(b.is_p2p);
+  b.sig = fr_sig_from(j.at("sig"));
+  j.at("state").get_to(b.state);
+  j.at("rid").get_to(b.record_id);
+  j.at("t").get_to(b.time_created_ns);
+  j.at("frames").get_to(b.frames);
+  return b;
+}
+
+json fr_track_json(const FrPgTrack& t) {
+  json sigs = json::array(), runs = json::array(), detail = json::array();
+  for (const auto& s : t.sigs) sigs.push_back(fr_sig_json(s));
+  for (const auto& r : t.runs) runs.push_back({r.start, r.count, r.sig});
+  for (const auto& d : t.detail) detail.push_back(fr_brief_json(d));
+  return {{"pg", t.pg_name},          {"desc", t.pg_desc}, {"members", t.members}, {"issued", t.issued},
+          {"completed", t.completed}, {"sigs", sigs},      {"runs", runs},         {"detail", detail}};
+}
+
+FrPgTrack fr_track_from(const json& j) {
+  FrPgTrack t;
+  j.at("pg").get_to(t.pg_name);
+  j.at("desc").get_to(t.pg_desc);
+  j.at("members").get_to(t.members);
+  j.at("issued").get_to(t.issued);
+  j.at("completed").get_to(t.completed);
+  for (const auto& s : j.at("sigs")) t.sigs.push_back(fr_sig_from(s));
+  for (const auto& r : j.at("runs")) {
+    FrRun run{r.at(0).get<int64_t>(), r.at(1).get<int64_t>(), r.at(2).get<size_t>()};
+    if (run.sig >= t.sigs.size() || run.count < 0 || run.count > kWindowSeqs)
+      throw std::out_of_range("a run names a signature or length out of range");
+    t.runs.push_back(run);
+  }
+  for (const auto& d : j.at("detail")) t.detail.push_back(fr_brief_from(d));
+  return t;
+}
+
+}  // namespace
+
+json fr_summary_to_json(const FrSummary& s) {
+  json ranks = json::array();
+  for (const auto& r : s.ranks) {
+    json groups = json::array();
+    for (const auto& g : r.groups) groups.push_back(fr_track_json(g));
+    json jr = {{"rank", r.rank},       {"source", r.source},
+               {"version", r.version}, {"comm", r.comm_lib_version},
+               {"groups", groups},     {"warnings", r.warnings}};
+    if (r.has_last) jr["last"] = fr_brief_json(r.last);
+    ranks.push_back(std::move(jr));
+  }
+  return {{"fr_summary", 1}, {"ranks", ranks}, {"errors", s.errors}};
+}
+
+Result<FrSummary> fr_summary_from_json(const json& j) {
+  try {
+    if (!j.is_object() || j.value("fr_summary", 0) != 1)
+      return Error::invalid("not a Flight Recorder summary");
+    FrSummary s;
+    j.at("errors").get_to(s.errors);
+    if (j.at("ranks").size() > kMaxSummaryRanks)
+      return Error::invalid("Flight Recorder summary: too many ranks");
+    for (const auto& jr : j.at("ranks")) {
+      FrRankSummary r;
+      jr.at("rank").get_to(r.rank);
+      jr.at("source").get_to(r.source);
+      jr.at("version").get_to(r.version);
+      jr.at("comm").get_to(r.comm_lib_version);
+      jr.at("warnings").get_to(r.warnings);
+      for (const auto& g : jr.at("groups")) r.groups.push_back(fr_track_from(g));
+      if (jr.contains("last")) {
+        r.has_last = true;
+        r.last = fr_brief_from(jr.at("last"));
+      }
+      s.ranks.push_back(std::move(r));
+    }
+    return s;
+  } catch (const std::exception& e) {
+    return Error::invalid(fmt::format("Flight Recorder summary unreadable: {}", e.what()));
+  }
+}
+
+}  // namespace dd::logs
