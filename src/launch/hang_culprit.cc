@@ -8,6 +8,7 @@
 
 #include "launch/python_stack.h"
 #include "launch/report_parts.h"
+#include "logs/fr_analysis.h"
 #include "logs/hang_trigger.h"
 
 namespace dd::launch {
@@ -49,17 +50,30 @@ std::vector<int> odd_group(const std::map<Key, std::vector<int>>& groups) {
 
 std::string label(const RankTimeout& t) { return fmt::format("{} SeqNum={}", t.op, t.seq); }
 
+// Every node's digest merged, then the cross-rank analysis: the same answer as over all dumps at once. Only
+// causes the records can show count ("stuck": everyone issued the same op; "missing_dump": ranks without a
+// dump) leave the naming to the other methods.
 bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
-  for (const NodeRecord& n : a.nodes) {
-    const auto& v = n.flight_recorder;
-    if (!v.is_object() || !v.contains("verdict") || !v["verdict"].is_object()) continue;
-    const auto& d = v["verdict"];
-    auto ranks = d.value("culprits", std::vector<int>{});
-    if (ranks.empty()) continue;
-    c.ranks = ranks;
-    c.why = d.value("why", "");
-    c.collective = d.value("collective", "");
+  std::vector<logs::FrSummary> parts;
+  for (const NodeRecord& n : a.nodes)
+    if (n.flight_recorder.is_object())
+      if (auto s = logs::fr_summary_from_json(n.flight_recorder)) parts.push_back(std::move(*s));
+  if (parts.empty()) return false;
+  const logs::FrAnalysis fa = logs::analyze_fr_summary(logs::merge_fr_summaries(parts));
+  for (const logs::FrCulprit& k : fa.culprits) {
+    if (k.kind == "stuck" || k.kind == "missing_dump" || k.ranks.empty()) continue;
+    c.ranks = k.ranks;
+    c.why = k.detail;
     c.method = "flight recorder";
+    c.collective = fmt::format("{} seq {} of group {} ({})",
+                               k.did.op.empty() ? std::string("nothing") : logs::signature_text(k.did), k.seq,
+                               k.pg_name, k.pg_desc);
+    if (k.has_where) c.evidence.push_back("its stack: " + logs::frames_text(k.where.frames));
+    for (const auto& g : fa.groups)
+      if (g.has_mismatch || !g.waiting.empty())
+        c.evidence.push_back(fmt::format("group {} ({}): waiting {}, behind {}, ahead {}", g.pg_name, g.pg_desc,
+                                         logs::rank_list(g.waiting), logs::rank_list(g.behind),
+                                         logs::rank_list(g.ahead)));
     return true;
   }
   return false;

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "launch/python_stack.h"
+#include "logs/flight_recorder.h"
+#include "logs/fr_summary.h"
 
 namespace dd::launch {
 namespace {
@@ -89,10 +91,33 @@ TEST(HangCulprit, StacksAloneWhenNoRankPrintedATimeout) {
   EXPECT_TRUE(c.ranks.empty()) << "every rank waits at the same line: only the Flight Recorder can tell";
 }
 
-TEST(HangCulprit, TheFlightRecorderVerdictComesFirst) {
-  AttemptRecord a = recorded("desync_op", true, true);
-  a.nodes[0].flight_recorder = {{"verdict", {{"culprits", {2}}, {"why", "x"}, {"collective", "y"}}}};
-  EXPECT_EQ(hang_culprit(a).ranks, std::vector<int>{2});
+// The nodes' digests of the real dumps, ranks 0-1 on node 0 and 2-3 on node 1 (the merge gives the answer).
+void add_dumps(AttemptRecord& a, const std::string& c) {
+  std::vector<logs::FlightRecord> recs;
+  for (int r = 0; r < 4; ++r) {
+    auto rec = logs::read_flight_record_file(kHangs + c + "/fr/fr_trace_" + std::to_string(r));
+    ASSERT_TRUE(rec) << rec.error().message();
+    recs.push_back(*rec);
+  }
+  a.nodes.push_back(a.nodes[0]);
+  a.nodes[1].node_rank = 1;
+  a.nodes[0].flight_recorder = logs::fr_summary_to_json(logs::summarize_flight_records({recs[0], recs[1]}));
+  a.nodes[1].flight_recorder = logs::fr_summary_to_json(logs::summarize_flight_records({recs[2], recs[3]}));
+}
+
+TEST(HangCulprit, TheFlightRecorderComesFirst) {
+  AttemptRecord a = recorded("desync_op", false, true);  // no watchdog line, stacks all alike
+  add_dumps(a, "desync_op");
+  HangCulprit c = hang_culprit(a);
+  EXPECT_EQ(c.ranks, std::vector<int>{3});
+  EXPECT_EQ(c.method, "flight recorder");
+  EXPECT_NE(c.collective.find("broadcast"), std::string::npos) << c.collective;
+  EXPECT_NE(c.collective.find("seq 7"), std::string::npos) << c.collective;
+  for (auto [name, rank] : {std::pair{"desync_pg", 0}, {"stall_idle", 3}}) {
+    AttemptRecord b = recorded(name, false, false);
+    add_dumps(b, name);
+    EXPECT_EQ(hang_culprit(b).ranks, std::vector<int>{rank}) << name << ": " << hang_culprit(b).why;
+  }
 }
 
 TEST(PythonStack, RealFaulthandlerOutput) {

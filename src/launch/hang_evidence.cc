@@ -17,6 +17,8 @@
 
 #include "common/redact.h"
 #include "launch/attempt_agent.h"
+#include "logs/flight_recorder.h"
+#include "logs/fr_summary.h"
 #include "logs/hang_trigger.h"
 #include "probe/regular_file.h"
 
@@ -121,8 +123,23 @@ void AttemptAgent::request_fr_dumps() {
 
 void AttemptAgent::read_flight_records(NodeRecord& n) {
   const double started = epoch_now() - std::chrono::duration<double>(Clock::now() - t0_).count();
-  for (size_t i = 0; i < n.ranks.size() && i < fr_dumps_.size(); ++i)
-    if (mtime_of(fr_dumps_[i]) >= started) n.ranks[i].fr_dump = fr_dumps_[i];
+  std::vector<logs::FlightRecord> records;
+  std::vector<std::string> errors;
+  for (size_t i = 0; i < n.ranks.size() && i < fr_dumps_.size(); ++i) {
+    if (mtime_of(fr_dumps_[i]) < started) continue;  // none, or one from before this attempt
+    n.ranks[i].fr_dump = fr_dumps_[i];
+    auto rec = logs::read_flight_record_file(fr_dumps_[i]);
+    if (!rec) {
+      errors.push_back(fr_dumps_[i] + ": " + rec.error().message());
+      continue;
+    }
+    rec->rank = ranks_[i];
+    records.push_back(std::move(*rec));
+  }
+  if (records.empty() && errors.empty()) return;
+  logs::FrSummary s = logs::summarize_flight_records(records);
+  s.errors.insert(s.errors.end(), errors.begin(), errors.end());
+  n.flight_recorder = logs::fr_summary_to_json(s);  // each node's digest; node rank 0 merges them
 }
 
 }  // namespace dd::launch
