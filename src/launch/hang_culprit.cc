@@ -17,11 +17,7 @@ namespace {
 
 constexpr double kIdleCpuFraction = 0.02;
 
-using parts::rank_ranges;
-
-std::string ranks_phrase(const std::vector<int>& r) {
-  return fmt::format("rank{} {}", r.size() == 1 ? "" : "s", rank_ranges(r));
-}
+using parts::ranks_phrase;
 
 std::vector<const RankRecord*> live_ranks(const AttemptRecord& a) {
   std::vector<const RankRecord*> live;

@@ -61,9 +61,6 @@ void add_stack(std::vector<std::string>& ev, const RankRecord& r) {
   if (total > shown) ev.push_back(fmt::format("| ... {} more lines", total - shown));
 }
 
-std::string ranks_phrase(const std::vector<int>& ranks) {
-  return fmt::format("rank{} {}", ranks.size() == 1 ? "" : "s", rank_ranges(ranks));
-}
 
 }  // namespace
 

@@ -42,6 +42,10 @@ std::string rank_ranges(std::vector<int> ranks) {
   return cluster::rank_ranges(ranks);  // the one compressor, shared with the cluster join's messages
 }
 
+std::string ranks_phrase(const std::vector<int>& ranks) {
+  return fmt::format("rank{} {}", ranks.size() == 1 ? "" : "s", rank_ranges(ranks));
+}
+
 std::string shown_line(const std::string& line) {
   std::string l = line;
   while (!l.empty() && (l.back() == '\r' || l.back() == '\n')) l.pop_back();

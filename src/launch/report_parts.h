@@ -16,7 +16,8 @@ std::string end_text(const RankRecord& r);  // "exited with status 7", "killed b
 const NodeRecord* find_node(const AttemptRecord& a, int node_rank);  // nullptr when it sent no record
 std::string node_label(const AttemptRecord& a, int node_rank);       // "node 0 (gpu-a)", "node 3"
 std::string host_of(const AttemptRecord& a, int node_rank);          // "gpu-a", "" when unknown
-std::string rank_ranges(std::vector<int> ranks);  // any order, repeats allowed: {7,0,1,3,4,5,6} -> "0,1,3-7"
+std::string rank_ranges(std::vector<int> ranks);
+std::string ranks_phrase(const std::vector<int>& ranks);  // "rank 3", "ranks 0-2"  // any order, repeats allowed: {7,0,1,3,4,5,6} -> "0,1,3-7"
 std::string last_line(const RankRecord& r);       // last non-blank line of its tail
 std::string shown_line(
     const std::string& line);  // redacted, its last '\r' segment (progress bars), cut at 300

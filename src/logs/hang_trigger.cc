@@ -28,7 +28,7 @@ constexpr std::array kPatterns = {
     Pattern{"ncclRemoteError", HangTrigger::Kind::comm_error},
 };
 
-int64_t int_after(std::string_view s, std::string_view key) {
+int64_t number_after(std::string_view s, std::string_view key) {
   size_t k = s.find(key);
   if (k == std::string_view::npos) return -1;
   int64_t v;
@@ -93,8 +93,8 @@ std::optional<HangTrigger> hang_trigger(std::string_view line) {
     std::string_view rest;
     t.rank = leading_rank(line, &rest);
     if (t.rank < 0) t.rank = bracket_rank(rest);
-    t.seq = int_after(rest, "SeqNum=");
-    if (t.seq < 0) t.seq = int_after(rest, "work sequence id: ");
+    t.seq = number_after(rest, "SeqNum=");
+    if (t.seq < 0) t.seq = number_after(rest, "work sequence id: ");
     t.op = op_type(rest);
     t.text = std::string(rest.substr(0, 400));
     return t;
