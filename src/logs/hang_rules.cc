@@ -143,6 +143,12 @@ std::vector<int> hr_known_ranks(const LogsResult& r) {
   return {k.begin(), k.end()};
 }
 
+bool hr_has_lines(const LogsResult& r, const std::vector<int>& ranks) {
+  for (const auto& p : r.ranks)
+    if (p.rank >= 0 && p.lines > 0 && std::count(ranks.begin(), ranks.end(), p.rank)) return true;
+  return false;
+}
+
 // Ranks prepared a debug-info dump (asked on demand, or by a timeout elsewhere) and no rank timed out.
 void dump_requested_rule(const LogsResult& r, std::vector<Finding>& out) {
   std::set<int> dumped;
@@ -180,6 +186,9 @@ void hang_rules(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<RankState> st;
   for (const auto& v : vs) {
     if (v.kind == HangKind::unknown || v.culprits.empty()) continue;
+    // A rank with lines of its own and no watchdog line at all: its log just ends, which the progress rules
+    // name (logs.rank.stopped_first: killed, hung, or on another path).
+    if (v.culprit_silent && hr_has_lines(r, v.culprits)) continue;
     if (st.empty()) st = rank_states(r);
     Finding f = logs_finding(hr_id(v.kind), Severity::fail, hr_title(v), hr_fix(v.kind));
     f.rank = v.culprits.size() == 1 ? v.culprits[0] : -1;
