@@ -42,8 +42,8 @@ HangVerdict only(const std::vector<WatchdogTimeout>& ws, const std::vector<int>&
 }
 
 TEST(HangAnalysis, OddOneOutByOp) {
-  auto v = only({timeout(0, 7, "ALLREDUCE", 100), timeout(1, 7, "ALLREDUCE", 100), timeout(2, 7, "ALLREDUCE", 100),
-                 timeout(3, 7, "BROADCAST", 100)});
+  auto v = only({timeout(0, 7, "ALLREDUCE", 100), timeout(1, 7, "ALLREDUCE", 100),
+                 timeout(2, 7, "ALLREDUCE", 100), timeout(3, 7, "BROADCAST", 100)});
   EXPECT_EQ(v.kind, HangKind::desync);
   EXPECT_EQ(v.culprits, std::vector<int>({3}));
   EXPECT_EQ(v.waiters, std::vector<int>({0, 1, 2}));
@@ -62,8 +62,8 @@ TEST(HangAnalysis, OddOneOutBySize) {
 }
 
 TEST(HangAnalysis, RankAheadTookAnotherPath) {  // issue 30: ranks 0-2 at 13, rank 3 at 14, all at 20 s
-  auto v = only({timeout(0, 13, "ALLREDUCE", 20), timeout(1, 13, "ALLREDUCE", 20), timeout(2, 13, "ALLREDUCE", 20),
-                 timeout(3, 14, "ALLREDUCE", 20)});
+  auto v = only({timeout(0, 13, "ALLREDUCE", 20), timeout(1, 13, "ALLREDUCE", 20),
+                 timeout(2, 13, "ALLREDUCE", 20), timeout(3, 14, "ALLREDUCE", 20)});
   EXPECT_EQ(v.kind, HangKind::ahead);
   EXPECT_EQ(v.culprits, std::vector<int>({3}));
   EXPECT_EQ(v.seq, 13);
@@ -71,8 +71,8 @@ TEST(HangAnalysis, RankAheadTookAnotherPath) {  // issue 30: ranks 0-2 at 13, ra
 }
 
 TEST(HangAnalysis, RankLeftBehindByTheOthers) {
-  auto v = only({timeout(0, 14, "ALLGATHER", 20), timeout(1, 14, "ALLGATHER", 20), timeout(2, 14, "ALLGATHER", 20),
-                 timeout(3, 13, "ALLREDUCE", 20)});
+  auto v = only({timeout(0, 14, "ALLGATHER", 20), timeout(1, 14, "ALLGATHER", 20),
+                 timeout(2, 14, "ALLGATHER", 20), timeout(3, 13, "ALLREDUCE", 20)});
   EXPECT_EQ(v.kind, HangKind::desync);
   EXPECT_EQ(v.culprits, std::vector<int>({3}));
   EXPECT_EQ(v.waiters, std::vector<int>({0, 1, 2}));
@@ -80,8 +80,8 @@ TEST(HangAnalysis, RankLeftBehindByTheOthers) {
 }
 
 TEST(HangAnalysis, LateRankTimesOutLaterAtAHigherNumber) {  // issue 30: ranks 1-3 at 13, rank 0 later at 15
-  auto v = only({timeout(1, 13, "ALLREDUCE", 100), timeout(2, 13, "ALLREDUCE", 100), timeout(3, 13, "ALLREDUCE", 100),
-                 status(0, 12, 101), timeout(0, 15, "ALLGATHER", 160)});
+  auto v = only({timeout(1, 13, "ALLREDUCE", 100), timeout(2, 13, "ALLREDUCE", 100),
+                 timeout(3, 13, "ALLREDUCE", 100), status(0, 12, 101), timeout(0, 15, "ALLGATHER", 160)});
   EXPECT_EQ(v.kind, HangKind::late);
   EXPECT_EQ(v.culprits, std::vector<int>({0}));
   EXPECT_EQ(v.culprit_enqueued, 12);
@@ -109,7 +109,7 @@ TEST(HangAnalysis, TheLogsCannotSay) {
   EXPECT_EQ(same.kind, HangKind::unknown);
   EXPECT_TRUE(same.culprits.empty());
   auto tie = only({timeout(0, 7, "ALLREDUCE", 100), timeout(1, 7, "BROADCAST", 100)});
-  EXPECT_NE(tie.kind, HangKind::desync);  // one against one: no odd one out
+  EXPECT_NE(tie.kind, HangKind::desync);                            // one against one: no odd one out
   EXPECT_TRUE(analyze_hangs({status(0, 6, 100)}, {0, 1}).empty());  // nobody timed out
 }
 

@@ -55,7 +55,8 @@ std::string hr_title(const HangVerdict& v) {
           "another code path at SeqNum {}",
           c, v.op, v.seq, pg, v.culprit_seq_op, v.culprit_seq, w, c, v.seq);
     case HangKind::late: {
-      std::string when = v.first_time >= 0 ? " at " + log_time_text(v.first_time) : "";
+      // Seconds only: PyTorch's glog lines carry sub-seconds that do not follow the seconds across ranks.
+      std::string when = v.first_time >= 0 ? " at " + log_time_text(v.first_time).substr(0, 14) : "";
       std::string had = v.culprit_enqueued >= 0
                             ? fmt::format(", when {} had enqueued only up to {}", c, v.culprit_enqueued)
                             : "";
@@ -166,7 +167,7 @@ void dump_requested_rule(const LogsResult& r, std::vector<Finding>& out) {
   Finding f = logs_finding(
       "logs.pytorch.dump_requested", Severity::info,
       fmt::format("A debug-info dump was requested{}: {} prepared one{}; no rank timed out",
-                  t >= 0 ? " at " + log_time_text(t) : "", hr_who(ds),
+                  t >= 0 ? " at " + log_time_text(t).substr(0, 14) : "", hr_who(ds),
                   quiet.empty() ? "" : fmt::format(", {} did not", hr_who(quiet))),
       "Someone or something (the on-demand trigger TORCH_NCCL_DEBUG_INFO_PIPE_FILE, a launcher that "
       "suspected a "
