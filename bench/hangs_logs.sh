@@ -37,3 +37,10 @@ for c in desync_op desync_size desync_pg stall_idle stall_busy late_init sigkill
   [ -f "${files[0]}" ] || files=("$H/$c/node0.log" "$H/$c/node1.log")
   echo "| $c | $(first "$AFTER" "${files[@]}") | $(first "$BEFORE" "${files[@]}") |"
 done
+echo
+echo "What the torchrun logs do not show: desync_size (rank 3 all_gathers twice the elements) finished with"
+echo "exit 0 and printed no watchdog or NCCL line, so \`logs\` has nothing to name; late_init (rank 3 slept 20 s"
+echo "before init_process_group) finished too, and the only trace is the on-demand dump request that ranks 0-2"
+echo "answered while rank 3, with no process group yet, printed nothing (the log never names rank 3, and its"
+echo "lines carry no time); rdzv_nnodes_mismatch (--nnodes 2 against 3) ran and exited 0 on both nodes."
+echo "The Flight Recorder dumps (fr/) and stacks (stacks/) of these cases hold more."
