@@ -3,11 +3,14 @@
 
 #include <cstring>
 
+#include "logs/log_time.h"
 #include "nccl/log_line.h"
 
 namespace dd::logs {
 
 namespace {
+
+constexpr size_t kMaxRecords = 65536;  // watchdog records per file
 
 bool contains(std::string_view s, std::string_view n) {
   return memmem(s.data(), s.size(), n.data(), n.size());
@@ -36,6 +39,23 @@ int rank_in_brackets(std::string_view s) {
   return k + 5 + used < s.size() && s[k + 5 + used] == ']' ? static_cast<int>(v) : -1;
 }
 
+// The process group of "[PG ID 0 PG GUID 0(default_pg) Rank 3]" ("0(default_pg)") or "[PG 0 (default_pg) Rank
+// 3]" ("0(default_pg)"); "" when the line names none.
+std::string pg_in_brackets(std::string_view s) {
+  size_t k = s.find("[PG ");
+  if (k == std::string_view::npos) return "";
+  size_t end = s.find(" Rank ", k);
+  if (end == std::string_view::npos) return "";
+  std::string_view pg = s.substr(k + 4, end - k - 4);
+  size_t g = pg.find("GUID ");
+  if (g != std::string_view::npos) pg.remove_prefix(g + 5);
+  if (pg.size() > 2 && pg.compare(0, 3, "ID ") == 0) pg.remove_prefix(3);
+  std::string out;
+  for (char c : pg.substr(0, 120))
+    if (c != ' ') out += c;
+  return out;
+}
+
 }  // namespace
 
 void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) {
@@ -58,7 +78,12 @@ void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) 
   size_t ke = msg.find("ast enqueued ");
   if (ke != std::string_view::npos && msg.find("work: ", ke) != std::string_view::npos) {
     int rank = rank_in_brackets(msg);
-    work_status(msg.substr(ke), rank >= 0 ? rank : fw_rank, at);
+    work_status(msg.substr(ke), rank >= 0 ? rank : fw_rank, pg_in_brackets(msg), at, log_time_key(msg));
+    return;
+  }
+  if (contains(msg, "preparing to dump debug info")) {
+    int rank = rank_in_brackets(msg);
+    dump_request(rank >= 0 ? rank : fw_rank, pg_in_brackets(msg), at, log_time_key(msg));
   }
 }
 
@@ -97,30 +122,57 @@ void FrameworkScanner::watchdog_timeout(std::string_view msg, int fw_rank, const
     std::string_view op = msg.substr(k + 7);
     w.op = std::string(op.substr(0, op.find_first_of(", )")));
   }
+  w.numel_in = int_after(msg, "NumelIn=");
+  w.numel_out = int_after(msg, "NumelOut=");
   w.timeout_ms = int_after(msg, "Timeout(ms)=");
   w.ran_ms = int_after(msg, "ran for ");
-  watchdogs.push_back(std::move(w));
+  w.pg = pg_in_brackets(msg);
+  w.time = log_time_key(msg);
+  // The watchdog restates its timeout when it ends ("Process group watchdog thread terminated with exception:
+  // ...", terminate's "what():"): one record per rank and collective.
+  for (auto& o : watchdogs)
+    if (o.rank == w.rank && o.seq == w.seq && o.op == w.op && !o.op.empty()) {
+      if (o.pg.empty()) o.pg = std::move(w.pg);
+      return;
+    }
+  if (watchdogs.size() < kMaxRecords) watchdogs.push_back(std::move(w));
 }
 
-void FrameworkScanner::work_status(std::string_view tail, int rank, const Where& at) {
+void FrameworkScanner::work_status(std::string_view tail, int rank, std::string pg, const Where& at,
+                                   int64_t time) {
   int64_t enq = int_after(tail, "work: ");
   size_t kc = tail.find("last completed ");
   int64_t done = kc == std::string_view::npos ? -1 : int_after(tail.substr(kc), "work: ");
   for (auto it = watchdogs.rbegin(); it != watchdogs.rend(); ++it) {
-    if (it->rank == rank) {
-      if (it->last_completed < 0) {
-        it->last_enqueued = enq;
-        it->last_completed = done;
-      }
-      return;
+    if (it->rank != rank || it->dump_only) continue;
+    if (!it->pg.empty() && !pg.empty() && it->pg != pg) continue;
+    if (it->pg.empty()) it->pg = pg;
+    if (it->last_completed < 0) {
+      it->last_enqueued = enq;
+      it->last_completed = done;
     }
+    return;
   }
   WatchdogTimeout w;  // a rank that did not time out itself but reported where it stood
   w.at = at;
   w.rank = rank;
   w.last_enqueued = enq;
   w.last_completed = done;
-  watchdogs.push_back(std::move(w));
+  w.pg = std::move(pg);
+  w.time = time;
+  if (watchdogs.size() < kMaxRecords) watchdogs.push_back(std::move(w));
+}
+
+void FrameworkScanner::dump_request(int rank, std::string pg, const Where& at, int64_t time) {
+  for (const auto& o : watchdogs)
+    if (o.rank == rank && o.pg == pg) return;  // the rank already said more (or asked before)
+  WatchdogTimeout w;
+  w.at = at;
+  w.rank = rank;
+  w.pg = std::move(pg);
+  w.time = time;
+  w.dump_only = true;
+  if (watchdogs.size() < kMaxRecords) watchdogs.push_back(std::move(w));
 }
 
 void FrameworkScanner::child_field(std::string_view key, std::string_view value, const Where& at) {

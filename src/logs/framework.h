@@ -1,6 +1,6 @@
 // Structured facts from framework output that the catalogue alone cannot give: PyTorch watchdog timeouts
-// (op, SeqNum, timeout, last enqueued/completed work per rank) and torchrun's ChildFailedError summary
-// blocks.
+// (op, SeqNum, sizes, process group, timeout, last enqueued/completed work per rank, debug-info dumps) and
+// torchrun's ChildFailedError summary blocks.
 #pragma once
 #include <string_view>
 #include <vector>
@@ -20,7 +20,9 @@ class FrameworkScanner {
  private:
   void summary_line(std::string_view msg, const Where& at);  // a line inside a ChildFailedError summary
   void watchdog_timeout(std::string_view msg, int fw_rank, const Where& at);
-  void work_status(std::string_view tail, int rank, const Where& at);  // "last enqueued ... work: N, ..."
+  // "last enqueued ... work: N, ..."; pg: the line's process group
+  void work_status(std::string_view tail, int rank, std::string pg, const Where& at, int64_t time);
+  void dump_request(int rank, std::string pg, const Where& at, int64_t time);
   void child_field(std::string_view key, std::string_view value, const Where& at);
   int block_lines_left_ = 0;  // > 0 while inside a ChildFailedError summary
   size_t block_start_ = 0;    // failures before the current summary began

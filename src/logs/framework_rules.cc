@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "logs/hang_analysis.h"
 #include "logs/log_rules.h"
 
 namespace dd::logs {
@@ -22,20 +23,29 @@ std::string ranks_with(const std::vector<const WatchdogTimeout*>& all, int64_t W
   return who;
 }
 
-// The rank that enqueued least never issued the collective the others wait in (skipped or stuck before it).
-void add_never_issued(const std::vector<const WatchdogTimeout*>& all, Finding& f) {
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (const auto* w : all)
-    if (w->last_enqueued >= 0) {
-      lo = std::min(lo, w->last_enqueued);
-      hi = std::max(hi, w->last_enqueued);
-    }
-  if (lo == INT64_MAX || lo >= hi) return;
-  f.evidence.insert(
-      f.evidence.begin(),
-      fmt::format("never issued the awaited collective: rank(s) {} (last enqueued {}, others {}); "
-                  "look at what it did instead",
-                  ranks_with(all, &WatchdogTimeout::last_enqueued, lo), lo, hi));
+// The hang analysis's answer (hang_analysis.h): who caused it, in a line of the summary.
+bool add_verdict(const LogsResult& r, Finding& f) {
+  std::vector<HangVerdict> vs = analyze_hangs(r.watchdogs, {});
+  if (vs.empty() || vs.front().culprits.empty()) return false;
+  const HangVerdict& v = vs.front();
+  const std::string who = rank_list(v.culprits);
+  std::string line;
+  if (v.kind == HangKind::desync)
+    line = fmt::format("odd one out: rank(s) {} ({} at SeqNum {}, where the others called {})", who,
+                       v.culprit_op, v.seq, v.op.empty() ? "another collective" : v.op);
+  else if (v.kind == HangKind::ahead)
+    line = fmt::format("ahead: rank(s) {} went past SeqNum {} (timed out in SeqNum {})", who, v.seq,
+                       v.culprit_seq);
+  else if (v.kind == HangKind::late)
+    line = fmt::format(
+        "late: rank(s) {} (last enqueued {} when the others timed out in SeqNum {}; its own timeout "
+        "later, in SeqNum {})",
+        who, v.culprit_enqueued, v.seq, v.culprit_seq);
+  else
+    line = fmt::format("never issued the awaited collective: rank(s) {} (last enqueued {}, others {})", who,
+                       v.culprit_enqueued, v.waiters_enqueued);
+  f.evidence.insert(f.evidence.begin(), line);
+  return true;
 }
 
 // The rank with the lowest last completed work is the one the others wait for.
@@ -55,6 +65,7 @@ void add_furthest_behind(const std::vector<const WatchdogTimeout*>& all, Finding
 void watchdog_rule(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<const WatchdogTimeout*> timeouts, all;
   for (const auto& w : r.watchdogs) {
+    if (w.dump_only) continue;
     all.push_back(&w);
     if (!w.op.empty()) timeouts.push_back(&w);
   }
@@ -64,8 +75,9 @@ void watchdog_rule(const LogsResult& r, std::vector<Finding>& out) {
       "logs.pytorch.watchdog_summary", Severity::fail,
       fmt::format("{} rank(s) hit the ProcessGroupNCCL watchdog: {} SeqNum={} after {} ms", timeouts.size(),
                   w0->op, w0->seq, w0->ran_ms),
-      "Look at the rank with the lowest last completed work: it did not join the collective the others "
-      "wait in (stuck, slower, or on another code path). Raising the timeout only helps for slow I/O.");
+      "The timeouts are the witnesses: the rank that caused them is the odd one out at that SeqNum, a rank "
+      "ahead of the others, one whose own timeout came later, or one that never issued the collective (the "
+      "logs.hang.* finding names it). Raising the timeout only helps for slow I/O.");
   for (const auto* w : all)
     if (f.evidence.size() < 16)
       f.evidence.push_back(
@@ -73,8 +85,7 @@ void watchdog_rule(const LogsResult& r, std::vector<Finding>& out) {
                       w->op.empty() ? "" : w->op + " SeqNum=" + std::to_string(w->seq) + " ",
                       w->timeout_ms > 0 ? "timeout " + std::to_string(w->timeout_ms) + " ms, " : "",
                       w->last_enqueued, w->last_completed));
-  add_never_issued(all, f);
-  add_furthest_behind(all, f);
+  if (!add_verdict(r, f)) add_furthest_behind(all, f);
   out.push_back(std::move(f));
 }
 

@@ -91,7 +91,11 @@ void to_json(nlohmann::json& j, const WatchdogTimeout& w) {
                      {"timeout_ms", w.timeout_ms},
                      {"ran_ms", w.ran_ms},
                      {"last_enqueued", w.last_enqueued},
-                     {"last_completed", w.last_completed}};
+                     {"last_completed", w.last_completed},
+                     {"numel_in", w.numel_in},
+                     {"numel_out", w.numel_out},
+                     {"pg", w.pg},
+                     {"dump_only", w.dump_only}};
 }
 
 void to_json(nlohmann::json& j, const ChildFailure& c) {

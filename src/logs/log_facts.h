@@ -69,7 +69,8 @@ struct FileFacts {
   std::vector<std::string> processes;  // labels of processes seen in this file
 };
 
-// PyTorch ProcessGroupNCCL watchdog timeout.
+// What PyTorch's ProcessGroupNCCL printed about one rank: a watchdog timeout (op set), or only where the rank
+// stood (last enqueued/completed work, on a dump signal), or only that it prepared a debug-info dump.
 struct WatchdogTimeout {
   Where at;
   int rank = -1;
@@ -79,6 +80,10 @@ struct WatchdogTimeout {
   int64_t ran_ms = -1;
   int64_t last_enqueued = -1;
   int64_t last_completed = -1;
+  int64_t numel_in = -1, numel_out = -1;
+  std::string pg;          // process group: "0(default_pg)" from "[PG ID 0 PG GUID 0(default_pg) Rank 3]"
+  int64_t time = -1;       // log_time_key of the line
+  bool dump_only = false;  // "preparing to dump debug info": a dump was requested, nothing else said
 };
 
 // One failure from torchrun's ChildFailedError summary.

@@ -115,6 +115,7 @@ std::vector<report::Finding> cross_rank_findings(const LogsResult& r) {
   init_rules(r, out);
   net_rules(r, out);
   coll_rules(r, out);
+  hang_rules(r, out);
   framework_rules(r, out);
   gpu_rules(r, out);
   rank_rules(r, out);

@@ -54,8 +54,7 @@ const std::vector<LogsDoc>& logs_finding_docs() {
        "usually the cause."},
       {"logs.pytorch.watchdog_summary", "ProcessGroupNCCL watchdog timeouts, per rank",
        "Collects the watchdog lines of all ranks: op, SeqNum, timeout, last enqueued and completed work. The "
-       "rank "
-       "with the lowest last completed work is the one the others wait for."},
+       "rank that caused them is named by the logs.hang.* finding; the summary itself is a consequence."},
       {"logs.torchrun.failures", "torchrun's ChildFailedError summary",
        "Rank, local rank, exit code, pid and host of each failed worker, from the summary torchrun prints."},
       {"logs.input.unreadable", "An input could not be read (completely)",
@@ -84,6 +83,35 @@ const std::vector<LogsDoc>& logs_finding_docs() {
       {"logs.rank.behind", "One rank never reached the collective the others are in",
        "The ranks' collective counts (NCCL_DEBUG_SUBSYS=COLL) differ: the rank with the fewest calls is "
        "stuck before the next collective, or skipped it on another code path."},
+      {"logs.hang.desync",
+       "One rank called another collective, or other sizes, at the SeqNum the others wait in",
+       "At the same sequence number of one process group, the watchdog lines show one rank (the odd one out) "
+       "with another OpType, NumelIn or NumelOut than the others, or one rank left behind in a collective "
+       "the "
+       "others completed: it took another code path (a rank-dependent branch, an uneven last batch, a "
+       "collective only some ranks call). The others' timeouts, aborts and SIGTERMs follow from it."},
+      {"logs.hang.ahead", "One rank went past the collective the others wait in",
+       "The ranks' first watchdog timeouts came together, but one rank timed out at a higher sequence "
+       "number: "
+       "it completed the collective the others still wait in with a call of its own (another op or group), "
+       "so "
+       "it took another code path at the first number where it differs."},
+      {"logs.hang.late", "One rank was late to the collective the others timed out in",
+       "The other ranks timed out waiting in a collective the rank had not issued yet (its last enqueued "
+       "work "
+       "was lower), and its own watchdog fired much later at a higher sequence number: it was slow before "
+       "the "
+       "collective (I/O, data loading, a sleep, a long step on one rank), not on another path."},
+      {"logs.hang.missing", "One rank never issued the collective the others timed out in",
+       "The other ranks timed out in a collective while this rank reported a lower last enqueued work and no "
+       "timeout of its own, or printed no watchdog line at all: it was blocked outside that process group "
+       "(another group's collective or init, a Python loop, I/O, a lock) or had stopped."},
+      {"logs.pytorch.dump_requested", "A debug-info dump was requested while no rank timed out",
+       "ProcessGroupNCCL printed 'preparing to dump debug info' (the Flight Recorder's state, asked on "
+       "demand "
+       "or by another rank) but no watchdog timeout followed. A rank of the job that printed no such line "
+       "had no "
+       "process group yet (it was before or in init_process_group) or was not asked."},
   };
   static const std::vector<LogsDoc> with_fr = [] {  // the Flight Recorder ids (fr_finding_docs.cc)
     std::vector<LogsDoc> all = docs;

@@ -192,6 +192,7 @@ void ProgressScanner::end_traceback(Bucket& b) {
   if (b.tb.empty()) return;
   std::string tb = last_python_traceback(b.tb);
   std::string exc = traceback_exception(tb);
+  while (!exc.empty() && (exc.back() == ' ' || exc.back() == '\t' || exc.back() == '\r')) exc.pop_back();
   b.tb.clear();
   if (exc.empty() || launcher_traceback(tb)) return;
   if (peer_failure_text(tb)) {

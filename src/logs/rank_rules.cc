@@ -40,6 +40,7 @@ std::string rr_state_line(const RankState& s) {
                      : s.by_launcher    ? "stopped by the launcher (SIGTERM)"
                                         : rr_where_ends(*s.progress);
   if (!s.stopped.empty() && s.by_launcher) what += "; then stopped by the launcher";
+  if (s.watchdog_abort) what += "; then aborted by its watchdog (SIGABRT)";
   if (s.collectives > 0) what += fmt::format("; {} collective call(s)", s.collectives);
   return s.who + ": " + what;
 }
@@ -149,11 +150,13 @@ void behind_rule(const std::vector<RankState>& st, std::vector<Finding>& out) {
 // Without per-rank output (one launcher console): a worker the launcher saw fail by itself, then the workers
 // it stopped with SIGTERM ("failed (exitcode: -6) local_rank: 0 (pid: 517)", "Sending process 518 closing
 // signal SIGTERM").
-void exits_only_rule(const LogsResult& r, std::vector<Finding>& out) {
+void exits_only_rule(const LogsResult& r, const std::vector<RankState>& st, std::vector<Finding>& out) {
   const ExitEvent* first = nullptr;
   std::string stopped;
+  bool watchdog = false;  // a SIGABRT then is PyTorch's watchdog taking the process down, not a cause
+  for (const auto& w : r.watchdogs) watchdog |= !w.op.empty();
   for (const auto& e : r.exits) {
-    if (e.code == 0) continue;
+    if (e.code == 0 || (e.code == -6 && watchdog)) continue;
     if (e.by_launcher) {
       stopped += fmt::format("{}{}", stopped.empty() ? "" : ", ", e.pid);
     } else if (!first || (e.time >= 0 && first->time >= 0 && e.time < first->time)) {
@@ -165,15 +168,22 @@ void exits_only_rule(const LogsResult& r, std::vector<Finding>& out) {
                                      : fmt::format("local_rank {} (pid {})", first->local_rank, first->pid);
   std::string how = first->code > 0 ? fmt::format("exit code {}", first->code)
                                     : fmt::format("signal {} {}", -first->code, signal_abbrev(-first->code));
+  // The "[rankN]:" lines of that rank, when the console has them: its exception is the cause.
+  const RankState* own = nullptr;
+  for (const auto& s : st)
+    if (first->rank >= 0 && s.progress->rank == first->rank && !s.progress->exception.empty()) own = &s;
   Finding f = logs_finding(
       "logs.rank.stopped_first", Severity::fail,
-      fmt::format("{} stopped first ({}); the launcher then stopped pid(s) {} with SIGTERM", who, how,
-                  stopped),
+      own ? fmt::format("{} stopped first: raised {} ({}); the launcher then stopped pid(s) {} with SIGTERM",
+                        who, own->progress->exception, how, stopped)
+          : fmt::format("{} stopped first ({}); the launcher then stopped pid(s) {} with SIGTERM", who, how,
+                        stopped),
       fmt::format(
           "Start from {}'s own output (its traceback or first NCCL WARN; SIGABRT: an NCCL or watchdog "
           "abort, SIGKILL: often the OOM killer). The SIGTERMed workers only followed it.",
           who));
   f.rank = first->rank;
+  if (own) f.evidence.push_back(rr_state_line(*own));
   f.evidence.push_back(fmt::format("{}: {} ({})", who, how, first->at.str()));
   out.push_back(std::move(f));
 }
@@ -184,7 +194,7 @@ void rank_rules(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<RankState> st = rank_states(r);
   size_t before = out.size();
   stopped_first_rule(st, out);
-  if (out.size() == before && st.size() < 2) exits_only_rule(r, out);
+  if (out.size() == before && st.size() < 2) exits_only_rule(r, st, out);
   if (out.size() > before) return;
   init_stuck_rule(r, st, out);
   behind_rule(st, out);

@@ -37,6 +37,12 @@ std::string exit_text(int code) {
   return fmt::format("was killed by signal {}{}{}", -code, name.empty() ? "" : " ", name);
 }
 
+bool rs_timed_out(const LogsResult& r, int rank) {
+  for (const auto& w : r.watchdogs)
+    if (w.rank == rank && !w.op.empty()) return true;
+  return false;
+}
+
 void add_stop(const LogsResult& r, RankState& s) {
   const RankProgress& p = *s.progress;
   if (!p.exception.empty()) {
@@ -44,10 +50,13 @@ void add_stop(const LogsResult& r, RankState& s) {
     s.stopped_time = p.exception_time;
   }
   if (p.rank < 0) return;
+  const bool watchdog = rs_timed_out(r, p.rank);  // then its SIGABRT is the watchdog taking the process down
   for (const auto& e : r.exits) {
     if (e.rank != p.rank || e.code == 0) continue;
     if (e.by_launcher || e.code == -15) {
       s.by_launcher = true;
+    } else if (e.code == -6 && watchdog) {
+      s.watchdog_abort = true;
     } else if (s.stopped.empty()) {
       s.stopped = fmt::format("{} ({})", exit_text(e.code), e.at.str());
       s.stopped_time = e.time;
@@ -57,6 +66,10 @@ void add_stop(const LogsResult& r, RankState& s) {
     if (c.rank != p.rank || c.exitcode == 0) continue;
     if (c.exitcode == -15) {
       s.by_launcher = true;
+      continue;
+    }
+    if (c.exitcode == -6 && watchdog) {
+      s.watchdog_abort = true;
       continue;
     }
     s.root_cause |= c.root_cause;

@@ -17,6 +17,8 @@ struct RankState {
   bool root_cause = false;   // torchrun marked it as the first observed failure
   std::string waits;         // why it waited: "timed out in ALLREDUCE SeqNum=42", "in NCCL init"
   bool by_launcher = false;  // the launcher stopped it (SIGTERM) after another failure
+  bool watchdog_abort =
+      false;  // SIGABRT after its own watchdog timeout: PyTorch took it down (a consequence)
   bool init_started = false, init_complete = false;
   uint64_t collectives = 0;  // NCCL_DEBUG_SUBSYS=COLL calls of its processes
 };

@@ -1,0 +1,204 @@
+// Hang rules: the rank that caused a collective hang, from the watchdog records (hang_analysis.h), as the
+// finding that leads (logs.hang.desync, .ahead, .late, .missing); and a debug-info dump that was asked for
+// while no rank timed out (logs.pytorch.dump_requested).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "logs/hang_analysis.h"
+#include "logs/log_rules.h"
+#include "logs/log_time.h"
+#include "logs/rank_state.h"
+
+namespace dd::logs {
+
+using report::Finding;
+using report::Severity;
+
+namespace {
+
+std::string hr_who(const std::vector<int>& ranks) {
+  return fmt::format("rank{} {}", ranks.size() == 1 ? "" : "s", rank_list(ranks));
+}
+
+std::string hr_pg(const HangVerdict& v) {
+  std::string pg = pg_name(v.pg);
+  return pg.empty() ? "" : " on " + pg;
+}
+
+std::string hr_sig(const HangVerdict& v) {
+  std::string s = v.op;
+  if (v.numel_in >= 0) s += fmt::format(" NumelIn={}", v.numel_in);
+  if (v.numel_out >= 0) s += fmt::format(" NumelOut={}", v.numel_out);
+  return s;
+}
+
+std::string hr_title(const HangVerdict& v) {
+  const std::string c = hr_who(v.culprits), w = hr_who(v.waiters), pg = hr_pg(v);
+  const std::string c_op = v.culprit_op.substr(0, v.culprit_op.find(' '));
+  switch (v.kind) {
+    case HangKind::desync:
+      if (v.op.empty())
+        return fmt::format(
+            "{} stayed in {} SeqNum={}{} while {} went on to SeqNum {}: {} issued another "
+            "collective there than they did",
+            c, c_op, v.seq, pg, w, v.culprit_seq, c);
+      if (c_op != v.op)
+        return fmt::format("{} called {} where {} called {} at SeqNum {}{}: {} took another code path", c,
+                           c_op, w, v.op, v.seq, pg, c);
+      return fmt::format("{} called {} where {} called {} at SeqNum {}{}: the sizes differ", c, v.culprit_op,
+                         w, hr_sig(v), v.seq, pg);
+    case HangKind::ahead:
+      return fmt::format(
+          "{} went past {} SeqNum={}{} (it timed out in {} SeqNum={}) while {} wait in it: {} took "
+          "another code path at SeqNum {}",
+          c, v.op, v.seq, pg, v.culprit_seq_op, v.culprit_seq, w, c, v.seq);
+    case HangKind::late: {
+      // Seconds only: PyTorch's glog lines carry sub-seconds that do not follow the seconds across ranks.
+      std::string when = v.first_time >= 0 ? " at " + log_time_text(v.first_time).substr(0, 14) : "";
+      std::string had = v.culprit_enqueued >= 0
+                            ? fmt::format(", when {} had enqueued only up to {}", c, v.culprit_enqueued)
+                            : "";
+      std::string later = v.culprit_time >= 0 && v.first_time >= 0
+                              ? fmt::format(" {} s later", (v.culprit_time - v.first_time) / 1000000)
+                              : " later";
+      return fmt::format(
+          "{} was late to {} SeqNum={}{}: {} timed out waiting for it{}{}; {} timed out{} in {} "
+          "SeqNum={}",
+          c, v.op, v.seq, pg, w, when, had, c, later, v.culprit_seq_op, v.culprit_seq);
+    }
+    case HangKind::missing:
+      if (v.culprit_silent)
+        return fmt::format(
+            "{} printed no watchdog line while {} timed out in {} SeqNum={}{}: {} never reached "
+            "that collective",
+            c, w, v.op, v.seq, pg, c);
+      return fmt::format(
+          "{} never issued {} SeqNum={}{} that {} timed out in: its last enqueued work was {}, and "
+          "it had no timeout of its own",
+          c, v.op, v.seq, pg, w, v.culprit_enqueued);
+    default:
+      return "";
+  }
+}
+
+const char* hr_id(HangKind k) {
+  switch (k) {
+    case HangKind::desync:
+      return "logs.hang.desync";
+    case HangKind::ahead:
+      return "logs.hang.ahead";
+    case HangKind::late:
+      return "logs.hang.late";
+    default:
+      return "logs.hang.missing";
+  }
+}
+
+const char* hr_fix(HangKind k) {
+  switch (k) {
+    case HangKind::desync:
+    case HangKind::ahead:
+      return "Compare the code paths of the ranks at that collective: a rank-dependent branch, an uneven "
+             "last "
+             "batch, or a collective only some ranks call. TORCH_DISTRIBUTED_DEBUG=DETAIL checks op and "
+             "shapes "
+             "before each collective; the Flight Recorder (TORCH_FR_BUFFER_SIZE, dumps on timeout) records "
+             "each "
+             "rank's collectives with their Python stacks.";
+    case HangKind::late:
+      return "Find what that rank did before the collective (slow I/O or data loading, a long step on one "
+             "rank, "
+             "a sleep, a checkpoint only it writes): a py-spy or faulthandler dump of it while the others "
+             "wait "
+             "shows where. Raise the process-group timeout only for steps that are legitimately uneven.";
+    default:
+      return "Find where that rank is: blocked in another process group's collective or in its init, a "
+             "Python "
+             "loop, I/O or a lock (a py-spy or faulthandler dump of it while the others wait shows where). "
+             "The "
+             "others' timeouts, aborts and SIGTERMs only follow from it.";
+  }
+}
+
+// What the culprit's own lines show: how it ended, its last line.
+void hr_culprit_lines(const std::vector<RankState>& st, const HangVerdict& v, Finding& f) {
+  for (const auto& s : st) {
+    const RankProgress& p = *s.progress;
+    if (p.rank < 0 || !std::count(v.culprits.begin(), v.culprits.end(), p.rank)) continue;
+    if (!s.stopped.empty()) f.evidence.push_back(fmt::format("rank {} {}", p.rank, s.stopped));
+    if (s.by_launcher)
+      f.evidence.push_back(fmt::format("rank {} was stopped by the launcher (SIGTERM)", p.rank));
+    if (!p.last_line.empty())
+      f.evidence.push_back(fmt::format("rank {}'s last line ({}): {}", p.rank, p.last_at.str(), p.last_line));
+  }
+}
+
+std::vector<int> hr_known_ranks(const LogsResult& r) {
+  std::set<int> k;
+  for (const auto& p : r.ranks)
+    if (p.rank >= 0) k.insert(p.rank);
+  for (const auto& c : r.child_failures)
+    if (c.rank >= 0) k.insert(c.rank);
+  return {k.begin(), k.end()};
+}
+
+bool hr_has_lines(const LogsResult& r, const std::vector<int>& ranks) {
+  for (const auto& p : r.ranks)
+    if (p.rank >= 0 && p.lines > 0 && std::count(ranks.begin(), ranks.end(), p.rank)) return true;
+  return false;
+}
+
+// Ranks prepared a debug-info dump (asked on demand, or by a timeout elsewhere) and no rank timed out.
+void dump_requested_rule(const LogsResult& r, std::vector<Finding>& out) {
+  std::set<int> dumped;
+  int64_t t = -1;
+  for (const auto& w : r.watchdogs) {
+    if (!w.op.empty()) return;
+    if (!w.dump_only || w.rank < 0) continue;
+    dumped.insert(w.rank);
+    if (w.time >= 0 && (t < 0 || w.time < t)) t = w.time;
+  }
+  if (dumped.empty()) return;
+  std::vector<int> ds(dumped.begin(), dumped.end()), quiet;
+  for (int k : hr_known_ranks(r))
+    if (!dumped.count(k)) quiet.push_back(k);
+  Finding f = logs_finding(
+      "logs.pytorch.dump_requested", Severity::info,
+      fmt::format("A debug-info dump was requested{}: {} prepared one{}; no rank timed out",
+                  t >= 0 ? " at " + log_time_text(t).substr(0, 14) : "", hr_who(ds),
+                  quiet.empty() ? "" : fmt::format(", {} did not", hr_who(quiet))),
+      "Someone or something (the on-demand trigger TORCH_NCCL_DEBUG_INFO_PIPE_FILE, a launcher that "
+      "suspected a "
+      "hang) asked for the Flight Recorder's state. A rank of the job that printed no such line had no NCCL "
+      "process group yet (it was still before or in init_process_group) or was not asked.");
+  for (const auto& w : r.watchdogs)
+    if (w.dump_only && f.evidence.size() < 16)
+      f.evidence.push_back(fmt::format("{} rank {}: preparing to dump debug info{}", w.at.str(), w.rank,
+                                       w.pg.empty() ? "" : " (" + pg_name(w.pg) + ")"));
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void hang_rules(const LogsResult& r, std::vector<Finding>& out) {
+  std::vector<HangVerdict> vs = analyze_hangs(r.watchdogs, hr_known_ranks(r));
+  std::vector<RankState> st;
+  for (const auto& v : vs) {
+    if (v.kind == HangKind::unknown || v.culprits.empty()) continue;
+    // A rank with lines of its own and no watchdog line at all: its log just ends, which the progress rules
+    // name (logs.rank.stopped_first: killed, hung, or on another path).
+    if (v.culprit_silent && hr_has_lines(r, v.culprits)) continue;
+    if (st.empty()) st = rank_states(r);
+    Finding f = logs_finding(hr_id(v.kind), Severity::fail, hr_title(v), hr_fix(v.kind));
+    f.rank = v.culprits.size() == 1 ? v.culprits[0] : -1;
+    hr_culprit_lines(st, v, f);
+    for (const auto& e : v.evidence)
+      if (f.evidence.size() < 16) f.evidence.push_back(e);
+    out.push_back(std::move(f));
+  }
+  dump_requested_rule(r, out);
+}
+
+}  // namespace dd::logs
