@@ -34,7 +34,9 @@ TEST(CommFindingDocs, UniqueAndComplete) {
                          "comm.transport.net_failed",
                          "comm.tune.better",
                          "comm.tune.default_best",
-                         "comm.worker.died"})
+                         "comm.worker.died",
+                         "comm.worker.stopped",
+                         "comm.worker.stuck"})
     EXPECT_TRUE(ids.count(id)) << id;
 }
 

@@ -155,7 +155,10 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
   for (auto& w : warning_evidence(out)) ev.push_back(w);
   std::string what = engine_label(rec.opt) + " test did not finish within " +
                      std::to_string(rec.total.count() / 1000) + " s";
-  if (auto op = rec.watch.overdue_op())
+  if (auto op = rec.watch.overdue_op(); op && rec.watch.overdue_run().count() > 0)
+    what = op_label(rec.opt.ops[*op]) + " made no progress for " +
+           fmt::format("{:.1f}", rec.watch.overdue_run().count() / 1000.0) + " s (one run's deadline)";
+  else if (op)
     what = op_label(rec.opt.ops[*op]) + " did not finish within its deadline of " +
            fmt::format("{:.1f}", rec.watch.op_deadline(*op).count() / 1000.0) + " s";
   else if (rec.watch.init_overdue())
@@ -175,6 +178,10 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
   for (int r : rec.layout.local)
     if (!rec.watch.ranks()[r].error.empty()) errored.push_back(r);
   const int died = rec.watch.died_worker();
+  if (const auto& st = rec.watch.stuck_worker(); st && (died < 0 || rec.watch.died_at() >= st->since)) {
+    out.findings.push_back(stuck_worker_finding(rec, *st));
+    return;  // the others waited for it: their errors and timeouts are consequences
+  }
   if (died >= 0) {
     out.findings.push_back(died_worker_finding(rec, died));
     return;  // the others' errors are consequences

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "rules/cluster_collectives_util.h"
 
 namespace dd::rules {
@@ -54,6 +56,29 @@ Finding node_failure(const std::string& label, const XnNodeResult& n, Finding f)
       f.evidence.push_back("NCCL WARN " + n.nccl_warnings[k]);
   f.title = f.node + ": " + f.title;
   return f;
+}
+
+// A rank of this node that could not run (stopped, stuck in the kernel) or died: the cause of a phase that
+// failed on several nodes. The other nodes' ranks timed out or lost their connections waiting for it.
+bool rank_cause(const std::string& id) {
+  return id == "comm.worker.stopped" || id == "comm.worker.stuck" || id == "comm.worker.died";
+}
+
+// The failures of one phase's nodes, the cause first: when one node names a rank that stopped or died,
+// the others' failures follow as its consequences (after it, lowered to info, saying what they follow).
+void add_node_failures(std::vector<Finding>& out, std::vector<Finding> failures) {
+  auto cause = std::find_if(failures.begin(), failures.end(), [](const Finding& f) { return rank_cause(f.id); });
+  if (cause != failures.end()) {
+    std::rotate(failures.begin(), cause, cause + 1);
+    const std::string line = "consequence of " + failures[0].id + ": " + failures[0].title;
+    for (size_t k = 1; k < failures.size(); ++k) {
+      if (rank_cause(failures[k].id)) continue;
+      failures[k].title += " (consequence of " + failures[0].id + ")";
+      failures[k].evidence.push_back(line);
+      failures[k].severity = std::min(failures[k].severity, Severity::info);
+    }
+  }
+  for (auto& f : failures) out.push_back(std::move(f));
 }
 
 const XnPhase* find_phase(const CrossNodeView& xn, const std::string& name) {
@@ -122,12 +147,14 @@ std::vector<Finding> cluster_collectives_findings(const ClusterView& view, const
         silent = true;
         out.push_back(silent_node(view, ph, i, ranks_of(ph.nodes[i])));
       }
+    std::vector<Finding> failures;
     for (const auto& n : ph.nodes) {
       all_ok = all_ok && n.reported && n.ok;
       if (!silent)
         for (const auto& f : n.findings)
-          out.push_back(node_failure(node_label(view.nodes[&n - ph.nodes.data()]), n, f));
+          failures.push_back(node_failure(node_label(view.nodes[&n - ph.nodes.data()]), n, f));
     }
+    add_node_failures(out, std::move(failures));
     if (!all_ok) break;
   }
   const XnPhase* verify = find_phase(xn, "verify");

@@ -154,5 +154,33 @@ TEST(ClusterCollectives, SilentNodeNamedWithTheOthersFailures) {
   EXPECT_EQ(fails, 1);  // the others' failures are its evidence, not findings of their own
 }
 
+TEST(ClusterCollectives, StoppedRankLeadsTheOtherNodesTimeouts) {
+  CrossNodeView xn = three_nodes(1, 1, 1, "gloo");
+  xn.phases.resize(2);
+  auto failing = [](const std::string& id, const std::string& title) {
+    report::Finding f;
+    f.id = id;
+    f.severity = report::Severity::fail;
+    f.title = title;
+    return f;
+  };
+  for (int i = 0; i < 3; ++i) xn.phases[1].nodes[i].ok = false;
+  xn.phases[1].nodes[0].findings = {failing("comm.op.timeout", "all_reduce failed on rank 0: waiting for ranks 2-5")};
+  xn.phases[1].nodes[1].findings = {failing("comm.worker.stopped", "rank 3 stopped (state T, SIGSTOP)")};
+  xn.phases[1].nodes[2].findings = {failing("comm.net.connect", "all_reduce failed on rank 4")};
+  auto fs = cluster_collectives_findings(view3(), xn);
+  std::vector<const report::Finding*> fails;
+  for (const auto& f : fs)
+    if (f.severity == report::Severity::fail) fails.push_back(&f);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_EQ(fails[0]->id, "comm.worker.stopped");
+  EXPECT_EQ(fails[0]->title, "n1(1): rank 3 stopped (state T, SIGSTOP)");
+  EXPECT_EQ(&fs.front(), fails[0]);  // the cause first
+  const auto* timeout = find(fs, "comm.op.timeout");
+  ASSERT_TRUE(timeout);
+  EXPECT_EQ(timeout->severity, report::Severity::info);
+  EXPECT_NE(timeout->title.find("(consequence of comm.worker.stopped)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dd::rules
