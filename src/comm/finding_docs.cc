@@ -36,6 +36,12 @@ const std::vector<rules::FindingDoc>& comm_finding_docs() {
        "Z (its main thread exited while other threads lived on). Such a rank holds every other rank in the "
        "collective. D means it waits for the kernel: a hung GPU or driver call (look for Xid errors in dmesg), "
        "a dead network file system, heavy swapping; the evidence gives its wait channel."},
+      {"comm.peer.gone", "Another node's ranks are gone; this node's ranks were stopped",
+       "In a cross-node pass the cluster's leader names a node whose heartbeat stood still, or whose ranks "
+       "failed and left, as gone and tells the other nodes, whose ranks would otherwise wait for it until "
+       "their deadlines. Their runs stop at "
+       "once; this finding is a consequence: the cause is what the leader named on that node "
+       "(cluster.collectives.node_silent, or that node's own failure)."},
       {"comm.init.timeout", "The communicator was not created before the deadline",
        "Communicators are created non-blocking and polled; at the deadline they are aborted and the ranks "
        "that never "

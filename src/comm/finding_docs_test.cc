@@ -29,6 +29,7 @@ TEST(CommFindingDocs, UniqueAndComplete) {
                          "comm.net.connect",
                          "comm.net.no_interface",
                          "comm.op.timeout",
+                         "comm.peer.gone",
                          "comm.transport.default",
                          "comm.transport.net",
                          "comm.transport.net_failed",

@@ -241,6 +241,7 @@ class NcclEngine : public Engine {
       }
       if (auto st = g_.launch_checks(req, active); !st) return st;
       if (auto st = g_.wait(active, deadline, "data check"); !st) return st;
+      g_.note_runs(1);
       g_.collect_wrong(req, active, out);
       for (size_t i = 0; i < active.size(); ++i) {
         float ms = 0;

@@ -52,6 +52,9 @@ class NcclGroup {
   // `stall` (plus kFirstRunAllowance before the op's first run). stall 0: only the op's deadline bounds it.
   static constexpr int kMaxMarks = 1024;
   void begin_op(std::chrono::milliseconds stall, std::function<void(int)> on_runs);
+  // n more runs of the op completed (a launch's, or one checked run of --check all): reported, and the stall
+  // bound starts again.
+  void note_runs(int n);
 
   // "what: ncclGetErrorString — ncclGetLastError".
   Error nccl_error(const std::string& what, ncclResult_t rc, NcclRank* r);
@@ -87,7 +90,6 @@ class NcclGroup {
   // Progress state of the current op (nccl_progress_cuda.cc).
   void record_mark(const std::vector<NcclRank*>& active, int run);
   void poll_marks(const std::vector<NcclRank*>& active);  // counts completed marks; reports runs
-  void launch_done(int n);                                  // a launch's n runs all completed
   std::optional<Error> stalled(const char* what) const;     // nothing completed for too long
   std::chrono::milliseconds stall_{0};
   std::function<void(int)> on_runs_;

@@ -173,7 +173,7 @@ Status NcclGroup::launch(const OpRequest& req, const std::vector<NcclRank*>& act
       cudaEventRecord(r->stop, r->stream);
     }
   Status st = wait(active, deadline, coll_info(req.coll).name);
-  if (st) launch_done(n);
+  if (st) note_runs(n);
   return st;
 }
 

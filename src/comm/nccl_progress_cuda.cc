@@ -46,7 +46,7 @@ void NcclGroup::poll_marks(const std::vector<NcclRank*>& active) {
   if (on_runs_) on_runs_(runs_done_ + int(marks_seen_) * mark_stride_);
 }
 
-void NcclGroup::launch_done(int n) {
+void NcclGroup::note_runs(int n) {
   runs_done_ += n;
   marks_set_ = marks_seen_ = 0;
   last_move_ = Clock::now();

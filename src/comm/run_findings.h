@@ -23,6 +23,7 @@ struct RunRecord {
   std::vector<bool> alive_at_stop;  // per worker
   std::chrono::milliseconds total{0};
   rendezvous::Clock::time_point stopped_at{};  // when the watch ended (every worker ended, or it stopped them)
+  std::string peers_gone;  // the cluster leader said these ranks of another node are gone ("" none)
 };
 
 // Fills out.ops from the results and adds comm.data.wrong findings; true when every op completed.

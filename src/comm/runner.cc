@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "comm/comm_finding.h"
+#include "comm/gone_watch.h"
 #include "comm/op_deadline.h"
 #include "comm/run_dir.h"
 #include "comm/run_findings.h"
@@ -70,6 +71,8 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
       times.started + opt.init_timeout + kSpeedProbeAllowance + std::chrono::milliseconds(3000), kBetweenOps);
   RunRecord rec{opt, layout, watch, sup, specs, facts};
   rec.total = run_budget(opt);
+  std::optional<GoneWatch> gone;  // a shared store: the cluster leader may say another node's ranks are gone
+  if (!opt.store_url.empty()) gone.emplace(opt.store_url, opt.store_token, opt.store_prefix);
   auto next_sample = times.started;
   rec.finished = sup.watch(
       t0 + rec.total, [&](int w, const std::string& line) { watch.on_line(w, line); },
@@ -79,11 +82,12 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
           sample_workers(sup, watch);
           next_sample = now + kProcSampleEvery;
         }
-        return watch.should_stop();
+        return watch.should_stop() || (gone && gone->gone());
       });
   times.watched = rec.stopped_at = rendezvous::Clock::now();
   sample_workers(sup, watch);  // whatever ended the run: a worker that cannot run is its cause
   watch.settle_stuck();
+  if (gone && gone->gone()) rec.peers_gone = gone->what();
   for (const auto& w : sup.workers()) rec.alive_at_stop.push_back(!w.exited);
   sup.stop_all();
   out.library = watch.library();

@@ -5,31 +5,16 @@
 #include <algorithm>
 
 #include "comm/comm_finding.h"
+#include "comm/rank_text.h"
 #include "comm/run_findings.h"
 
 namespace dd::comm {
 
 namespace {
 
-// "0-2", "0, 2, 3", "0-2, 5".
-std::string rank_span(const std::vector<int>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size();) {
-    size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    s += (s.empty() ? "" : ", ") +
-         (j >= i + 2 ? fmt::format("{}-{}", v[i], v[j]) : j == i + 1 ? fmt::format("{}, {}", v[i], v[j])
-                                                                       : std::to_string(v[i]));
-    i = j + 1;
-  }
-  return s;
-}
-
-std::string ranks_word(const std::vector<int>& v) { return (v.size() == 1 ? "rank " : "ranks ") + rank_span(v); }
-
 // Where a rank was: "in all_reduce 8 GiB" (started, no result), "after all_reduce 8 GiB" (its result sent),
 // "in communicator init".
-std::string where(const RunWatch& watch, int r) {
+std::string rank_where(const RunWatch& watch, int r) {
   const RankState& s = watch.ranks()[r];
   if (s.last_op < 0) return s.init_done ? "after communicator init" : "in communicator init";
   auto res = watch.results().find(s.last_op);
@@ -37,10 +22,6 @@ std::string where(const RunWatch& watch, int r) {
   if (finished && s.done) return "at the exit, after its last op";
   return (finished ? "after " : "in ") + watch.op_label(s.last_op);
 }
-
-}  // namespace
-
-namespace {
 
 std::string stuck_worker_title(const RunRecord& rec, const StuckWorker& st, std::vector<int>* waiting) {
   const auto& mine = rec.layout.groups[st.worker];
@@ -50,7 +31,7 @@ std::string stuck_worker_title(const RunRecord& rec, const StuckWorker& st, std:
   if (waiting) *waiting = others;
   std::string title = ranks_word(mine) + " " + stuck_text(st);
   if (!others.empty())
-    title += " \u2014 " + ranks_word(others) + " waited for it " + where(rec.watch, others[0]);
+    title += " \u2014 " + ranks_word(others) + " waited for it " + rank_where(rec.watch, others[0]);
   return title;
 }
 
@@ -64,7 +45,7 @@ report::Finding stuck_worker_finding(const RunRecord& rec, const StuckWorker& st
   const double held_s = std::chrono::duration<double>(rec.stopped_at - st.since).count();
   std::vector<std::string> ev = {fmt::format("pid {}: {}, seen {:.1f} s before the run was stopped", st.pid,
                                              st.state_name, std::max(0.0, held_s))};
-  ev.push_back(ranks_word(mine) + " was " + where(rec.watch, mine[0]));
+  ev.push_back(ranks_word(mine) + " was " + rank_where(rec.watch, mine[0]));
   if (!waiting.empty()) {
     const RankState& w = rec.watch.ranks()[waiting[0]];
     if (w.last_op > me.last_op && w.last_op >= 0)

@@ -48,6 +48,33 @@ Finding silent_node(const ClusterView& view, const XnPhase& ph, size_t i, const 
   return f;
 }
 
+// The unreported nodes of a phase, the cause first: a node that stopped (no result, no heartbeat) leads; a
+// node still beating but unfinished then only waited for its ranks: a consequence (info), never the cause.
+void add_silent_nodes(std::vector<Finding>& out, const ClusterView& view, const XnPhase& ph) {
+  const XnNodeResult* stopped = nullptr;
+  size_t stopped_i = 0;
+  for (size_t i = 0; i < ph.nodes.size() && !stopped; ++i)
+    if (!ph.nodes[i].reported && !ph.nodes[i].alive) stopped = &ph.nodes[i], stopped_i = i;
+  std::string cause;
+  if (stopped) {
+    out.push_back(silent_node(view, ph, stopped_i, ranks_of(*stopped)));
+    cause = "consequence of cluster.collectives.node_silent: " + out.back().title;
+  }
+  for (size_t i = 0; i < ph.nodes.size(); ++i) {
+    if (ph.nodes[i].reported || &ph.nodes[i] == stopped) continue;
+    Finding f = silent_node(view, ph, i, ranks_of(ph.nodes[i]));
+    if (stopped && ph.nodes[i].alive) {
+      f.evidence.push_back(cause);
+      f.title = fmt::format("{} ({}) was still waiting for {}'s ranks when the {} phase ended (consequence of "
+                            "{})",
+                            f.node, ranks_of(ph.nodes[i]), node_label(view.nodes[stopped_i]), ph.name,
+                            node_label(view.nodes[stopped_i]));
+      f.severity = Severity::info;
+    }
+    out.push_back(std::move(f));
+  }
+}
+
 // A node's own failure, with its NCCL warnings when it could not join the communicator.
 Finding node_failure(const std::string& label, const XnNodeResult& n, Finding f) {
   f.node = label;  // the leader's name for the node, whatever the node called itself
@@ -142,11 +169,8 @@ std::vector<Finding> cluster_collectives_findings(const ClusterView& view, const
   }
   for (const auto& ph : xn.phases) {
     bool silent = false, all_ok = true;
-    for (size_t i = 0; i < ph.nodes.size(); ++i)
-      if (!ph.nodes[i].reported) {
-        silent = true;
-        out.push_back(silent_node(view, ph, i, ranks_of(ph.nodes[i])));
-      }
+    for (const auto& n : ph.nodes) silent = silent || !n.reported;
+    add_silent_nodes(out, view, ph);
     std::vector<Finding> failures;
     for (const auto& n : ph.nodes) {
       all_ok = all_ok && n.reported && n.ok;

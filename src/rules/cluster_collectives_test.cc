@@ -154,6 +154,28 @@ TEST(ClusterCollectives, SilentNodeNamedWithTheOthersFailures) {
   EXPECT_EQ(fails, 1);  // the others' failures are its evidence, not findings of their own
 }
 
+TEST(ClusterCollectives, StoppedNodeLeadsANodeThatWaitedForIt) {
+  CrossNodeView xn = three_nodes(1, 1, 1, "gloo");
+  xn.phases.resize(2);
+  auto& nodes = xn.phases[1].nodes;
+  nodes[0].ok = false;
+  nodes[1] = XnNodeResult{};  // still beating, never answered: it waited for node 2
+  nodes[1].first_rank = 2, nodes[1].nproc = 2, nodes[1].alive = true;
+  nodes[2] = XnNodeResult{};  // no result, no heartbeat: killed
+  nodes[2].first_rank = 4, nodes[2].nproc = 2;
+  auto fs = cluster_collectives_findings(view3(), xn);
+  ASSERT_GE(fs.size(), 2u);
+  EXPECT_EQ(fs[0].id, "cluster.collectives.node_silent");
+  EXPECT_EQ(fs[0].severity, report::Severity::fail);
+  EXPECT_NE(fs[0].title.find("n2(2) (ranks 4-5) stopped answering during the cross-node verify phase"),
+            std::string::npos);
+  EXPECT_EQ(fs[1].severity, report::Severity::info);
+  EXPECT_NE(fs[1].title.find("n1(1) (ranks 2-3) was still waiting for n2(2)'s ranks"), std::string::npos);
+  int fails = 0;
+  for (const auto& x : fs) fails += x.severity == report::Severity::fail;
+  EXPECT_EQ(fails, 1);
+}
+
 TEST(ClusterCollectives, StoppedRankLeadsTheOtherNodesTimeouts) {
   CrossNodeView xn = three_nodes(1, 1, 1, "gloo");
   xn.phases.resize(2);
