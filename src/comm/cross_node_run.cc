@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "comm/cross_node.h"
-
 #include "comm/gone_watch.h"
 #include "comm/plan.h"
 #include "rules/engine_choice.h"

@@ -5,8 +5,8 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,13 +90,13 @@ class NcclGroup {
   // Progress state of the current op (nccl_progress_cuda.cc).
   void record_mark(const std::vector<NcclRank*>& active, int run);
   void poll_marks(const std::vector<NcclRank*>& active);  // counts completed marks; reports runs
-  std::optional<Error> stalled(const char* what) const;     // nothing completed for too long
+  std::optional<Error> stalled(const char* what) const;   // nothing completed for too long
   std::chrono::milliseconds stall_{0};
   std::function<void(int)> on_runs_;
-  int runs_done_ = 0;                 // runs of the op completed before the current launch
-  int mark_stride_ = 1;               // runs per mark in the current launch
+  int runs_done_ = 0;                      // runs of the op completed before the current launch
+  int mark_stride_ = 1;                    // runs per mark in the current launch
   size_t marks_set_ = 0, marks_seen_ = 0;  // marks recorded / seen complete in the current launch
-  bool no_stall_ = false;             // a CUDA graph's runs: no marks, only the deadline
+  bool no_stall_ = false;                  // a CUDA graph's runs: no marks, only the deadline
   rendezvous::Clock::time_point last_move_{};
   bool aborted_ = false;
 };

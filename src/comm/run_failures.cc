@@ -209,10 +209,11 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
     std::vector<std::string> ev = {"the cluster leader found " + rec.peers_gone +
                                    " gone (failed, or no heartbeat): this node's ranks were stopped"};
     for (int r : rec.layout.local)
-      if (!rec.watch.ranks()[r].done) ev.push_back("rank " + std::to_string(r) + " was " + rank_place(rec, r));
-    out.findings.push_back(comm_failure("comm.peer.gone",
-                                        "stopped waiting for " + rec.peers_gone + ": the leader found them gone",
-                                        ev, "See the finding that names the node that stopped or failed."));
+      if (!rec.watch.ranks()[r].done)
+        ev.push_back("rank " + std::to_string(r) + " was " + rank_place(rec, r));
+    out.findings.push_back(comm_failure(
+        "comm.peer.gone", "stopped waiting for " + rec.peers_gone + ": the leader found them gone", ev,
+        "See the finding that names the node that stopped or failed."));
     return;
   }
   if (!rec.finished || rec.watch.overdue_op() || rec.watch.init_overdue()) {

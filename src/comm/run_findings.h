@@ -22,7 +22,8 @@ struct RunRecord {
   bool finished = false;            // every worker ended before the deadline
   std::vector<bool> alive_at_stop;  // per worker
   std::chrono::milliseconds total{0};
-  rendezvous::Clock::time_point stopped_at{};  // when the watch ended (every worker ended, or it stopped them)
+  rendezvous::Clock::time_point
+      stopped_at{};        // when the watch ended (every worker ended, or it stopped them)
   std::string peers_gone;  // the cluster leader said these ranks of another node are gone ("" none)
 };
 

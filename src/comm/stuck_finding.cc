@@ -27,7 +27,8 @@ std::string stuck_worker_title(const RunRecord& rec, const StuckWorker& st, std:
   const auto& mine = rec.layout.groups[st.worker];
   std::vector<int> others;
   for (int r : rec.layout.local)
-    if (std::find(mine.begin(), mine.end(), r) == mine.end() && !rec.watch.ranks()[r].done) others.push_back(r);
+    if (std::find(mine.begin(), mine.end(), r) == mine.end() && !rec.watch.ranks()[r].done)
+      others.push_back(r);
   if (waiting) *waiting = others;
   std::string title = ranks_word(mine) + " " + stuck_text(st);
   if (!others.empty())
@@ -54,8 +55,8 @@ report::Finding stuck_worker_finding(const RunRecord& rec, const StuckWorker& st
   }
   for (int r : waiting)  // what the waiting ended in: consequences, never the cause
     if (!rec.watch.ranks()[r].error.empty())
-      ev.push_back("rank " + std::to_string(r) + " then failed waiting for it (a consequence): " +
-                   rec.watch.ranks()[r].error);
+      ev.push_back("rank " + std::to_string(r) +
+                   " then failed waiting for it (a consequence): " + rec.watch.ranks()[r].error);
   if (rec.layout.local.size() < size_t(rec.layout.world))
     ev.push_back("the ranks of other nodes waited for it too");
   ev.push_back("the run was stopped (the stopped process with SIGKILL)");
@@ -63,11 +64,11 @@ report::Finding stuck_worker_finding(const RunRecord& rec, const StuckWorker& st
       st.state == 'D'
           ? "The process waits in the kernel and cannot be interrupted: a hung device or driver call (GPU "
             "Xid errors in dmesg), a dead NFS mount, or swapping. Its wait channel says where."
-          : st.state == 'Z'
-                ? "The worker's main thread exited while other threads still run: look at its log."
-                : "A stopped process (SIGSTOP, Ctrl-Z, a debugger, a job controller's suspend) holds every "
-                  "other rank inside the collective: find what stopped it, resume it (kill -CONT PID), and do "
-                  "not suspend single ranks of a running job.";
+      : st.state == 'Z'
+          ? "The worker's main thread exited while other threads still run: look at its log."
+          : "A stopped process (SIGSTOP, Ctrl-Z, a debugger, a job controller's suspend) holds every "
+            "other rank inside the collective: find what stopped it, resume it (kill -CONT PID), and do "
+            "not suspend single ranks of a running job.";
   return comm_failure(st.state == 'D' || st.state == 'Z' ? "comm.worker.stuck" : "comm.worker.stopped", title,
                       ev, fix, mine[0]);
 }

@@ -1,6 +1,7 @@
 // StuckWatch: which worker process cannot move, from samples of its /proc state that the supervisor takes
-// while it waits: stopped by a signal (T, t), a zombie whose threads cannot finish (Z), or stuck in the kernel
-// (D). Such a rank is the silent cause of a hang; the ranks waiting for it are its witnesses, never the cause.
+// while it waits: stopped by a signal (T, t), a zombie whose threads cannot finish (Z), or stuck in the
+// kernel (D). Such a rank is the silent cause of a hang; the ranks waiting for it are its witnesses, never
+// the cause.
 #pragma once
 #include <sys/types.h>
 
@@ -18,9 +19,9 @@ struct StuckWorker {
   int worker = -1;
   pid_t pid = -1;
   char state = '?';
-  std::string state_name;  // "T (stopped)"
-  int stop_signal = 0;     // T: SIGSTOP, SIGTSTP, ... (0 unknown)
-  std::string wchan;       // D: where in the kernel
+  std::string state_name;                 // "T (stopped)"
+  int stop_signal = 0;                    // T: SIGSTOP, SIGTSTP, ... (0 unknown)
+  std::string wchan;                      // D: where in the kernel
   rendezvous::Clock::time_point since{};  // the first sample in that state
 };
 

@@ -80,7 +80,8 @@ bool run_ops(Engine& engine, const Plan& plan, const std::vector<OpRequest>& ops
   };
   for (size_t i = 0; i < ops.size(); ++i) {
     cur = i;
-    nlohmann::json start = {{"ev", "op_start"}, {"op", i}, {"ranks", ranks}, {"timeout_ms", ops[i].timeout.count()}};
+    nlohmann::json start = {
+        {"ev", "op_start"}, {"op", i}, {"ranks", ranks}, {"timeout_ms", ops[i].timeout.count()}};
     if (ops[i].run_timeout.count() > 0 && engine.reports_progress(ops[i]))
       start["run_timeout_ms"] = ops[i].run_timeout.count();
     emit_event(fd, start);

@@ -46,7 +46,8 @@ const char* proc_state_word(char state) {
   }
 }
 
-// Field 52 of a stat line (exit_code: a stopped thread's stop signal), given its fields from 3 on; 0 when absent.
+// Field 52 of a stat line (exit_code: a stopped thread's stop signal), given its fields from 3 on; 0 when
+// absent.
 int exit_code_field(const std::vector<std::string>& fields) {
   return fields.size() >= 52 - 2 ? int(std::strtol(fields[52 - 3].c_str(), nullptr, 10)) : 0;
 }

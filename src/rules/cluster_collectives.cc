@@ -65,10 +65,10 @@ void add_silent_nodes(std::vector<Finding>& out, const ClusterView& view, const 
     Finding f = silent_node(view, ph, i, ranks_of(ph.nodes[i]));
     if (stopped && ph.nodes[i].alive) {
       f.evidence.push_back(cause);
-      f.title = fmt::format("{} ({}) was still waiting for {}'s ranks when the {} phase ended (consequence of "
-                            "{})",
-                            f.node, ranks_of(ph.nodes[i]), node_label(view.nodes[stopped_i]), ph.name,
-                            node_label(view.nodes[stopped_i]));
+      const std::string cause_node = node_label(view.nodes[stopped_i]);
+      f.title =
+          fmt::format("{} ({}) was still waiting for {}'s ranks when the {} phase ended (consequence of {})",
+                      f.node, ranks_of(ph.nodes[i]), cause_node, ph.name, cause_node);
       f.severity = Severity::info;
     }
     out.push_back(std::move(f));
@@ -94,7 +94,8 @@ bool rank_cause(const std::string& id) {
 // The failures of one phase's nodes, the cause first: when one node names a rank that stopped or died,
 // the others' failures follow as its consequences (after it, lowered to info, saying what they follow).
 void add_node_failures(std::vector<Finding>& out, std::vector<Finding> failures) {
-  auto cause = std::find_if(failures.begin(), failures.end(), [](const Finding& f) { return rank_cause(f.id); });
+  auto cause =
+      std::find_if(failures.begin(), failures.end(), [](const Finding& f) { return rank_cause(f.id); });
   if (cause != failures.end()) {
     std::rotate(failures.begin(), cause, cause + 1);
     const std::string line = "consequence of " + failures[0].id + ": " + failures[0].title;

@@ -187,7 +187,8 @@ TEST(ClusterCollectives, StoppedRankLeadsTheOtherNodesTimeouts) {
     return f;
   };
   for (int i = 0; i < 3; ++i) xn.phases[1].nodes[i].ok = false;
-  xn.phases[1].nodes[0].findings = {failing("comm.op.timeout", "all_reduce failed on rank 0: waiting for ranks 2-5")};
+  xn.phases[1].nodes[0].findings = {
+      failing("comm.op.timeout", "all_reduce failed on rank 0: waiting for ranks 2-5")};
   xn.phases[1].nodes[1].findings = {failing("comm.worker.stopped", "rank 3 stopped (state T, SIGSTOP)")};
   xn.phases[1].nodes[2].findings = {failing("comm.net.connect", "all_reduce failed on rank 4")};
   auto fs = cluster_collectives_findings(view3(), xn);

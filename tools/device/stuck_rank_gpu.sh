@@ -4,7 +4,8 @@
 # shared libraries), as tools/device/stage_comm.sh stages them (default: this script's own folder).
 #   1. bench all_reduce -b 8G -e 8G -n 200, rank 3's worker SIGSTOPped 8 s after it started (in the timed loop)
 #   2. bench all_reduce -b 1G -e 1G -n 2000, the same
-#   3. check --local --collectives, rank 1's worker SIGSTOPped 1 s after it started
+#   3. check --local --collectives, rank 1's worker SIGSTOPped 0.3 s after it started (in its init: the pass
+#      itself lasts about a second)
 #   4. bench all_reduce -b 8G -e 8G -n 200 with rank 3 stalled in its own code (--fault 3:stall@0, state S):
 #      no /proc sign, so the others' per-run progress deadline must end it
 #   5. healthy: bench all_reduce -b 8G -e 8G -n 20, bench all_reduce -b 16M -e 1G -n 50, check --collectives
@@ -12,6 +13,8 @@
 # Each run's JSON, stderr and a summary line (exit code, wall time, time from the stop to the end, the first
 # failing finding) go into one tar, $OUT/stuck_rank.tar.gz, and summary.txt beside it. Every step runs under
 # `timeout`; the whole batch stays under 3 minutes (BUDGET_S, default 175). NCCL_NVLS_ENABLE=0 throughout.
+# Usage: here `tools/device/stage_comm.sh` (stages into .devcarry/comm), then on the device, from the checkout:
+#   OUT=DIR tools/device/stuck_rank_gpu.sh .devcarry/comm      (carry .devcarry/comm)
 set -u
 HERE=$(cd "${1:-$(dirname "$0")}" && pwd)
 export NCCL_NVLS_ENABLE=0
@@ -79,7 +82,7 @@ stopped() {
 
 stopped bench_8g_n200_stop 3 8 STOP 60 bench -c all_reduce -b 8G -e 8G -n 200 "${NCCL_ARG[@]}"
 stopped bench_1g_n2000_stop 3 8 STOP 45 bench -c all_reduce -b 1G -e 1G -n 2000 "${NCCL_ARG[@]}"
-stopped check_coll_stop 1 1 STOP 35 check --local --collectives "${NCCL_ARG[@]}"
+stopped check_coll_stop 1 0.3 STOP 35 check --local --collectives "${NCCL_ARG[@]}"
 stopped bench_8g_stall_fault 3 0 none 45 bench -c all_reduce -b 8G -e 8G -n 200 --fault 3:stall@0 "${NCCL_ARG[@]}"
 stopped healthy_8g_n20 0 0 none 30 bench -c all_reduce -b 8G -e 8G -n 20 "${NCCL_ARG[@]}"
 stopped healthy_sweep 0 0 none 25 bench -c all_reduce,all_gather -b 16M -e 1G -f 4 -n 50 "${NCCL_ARG[@]}"
