@@ -158,7 +158,8 @@ void RunWatch::set_watchdogs(Clock::time_point init_deadline, std::chrono::milli
 
 std::string RunWatch::op_label(int op) const {
   if (op < 0 || size_t(op) >= ops_.size()) return "?";
-  return std::string(coll_info(ops_[op].coll).name) + " " + bytes_text(ops_[op].bytes);
+  return std::string(coll_info(ops_[op].coll).name) + " " + bytes_text(ops_[op].bytes) +
+         (ops_[op].in_place ? " in-place" : "");
 }
 
 void RunWatch::on_proc(int worker, pid_t pid, const probe::ProcSnapshot& s) {

@@ -74,7 +74,7 @@ class RunWatch {
   const std::vector<RankState>& ranks() const { return st_; }
   const std::map<int, std::map<int, RankResult>>& results() const { return results_; }  // op -> rank
   const std::string& library() const { return library_; }
-  std::string op_label(int op) const;               // "all_reduce 1 MiB"
+  std::string op_label(int op) const;               // "all_reduce 1 MiB", "... in-place"
   int died_worker() const { return died_worker_; }  // -1 none
   rendezvous::Clock::time_point died_at() const { return died_at_; }
 

@@ -120,7 +120,7 @@ TEST_F(ProcProbe, RealProcStoppedChildNamesItsStopSignal) {
 
 TEST_F(ProcProbe, RecordedStoppedTreeReadsExitCodeField) {
   std::string stat = "5 (w) T 1 5 5 0 -1 0 0 0 0 0 3 1 0 0 20 0 1 0 5 0 0";
-  for (int f = 24; f <= 51; ++f) stat += " 0";
+  for (int f = 25; f <= 51; ++f) stat += " 0";  // fields 25..51; the next one is 52 (exit_code)
   write_file("5/stat", stat + " 19\n");
   EXPECT_EQ(read_proc(5, dir_).stop_signal, SIGSTOP);
   write_file("6/stat", stat + " 0\n");  // the main thread did not take it: another thread did
