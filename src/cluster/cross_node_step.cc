@@ -54,12 +54,15 @@ size_t read_results(rendezvous::Store& s, const std::vector<std::string>& keys, 
 }
 
 // A node still beating but silent long after every other node answered and some failed: its ranks are stuck
-// mid-collective (a frozen rank: the others timed out waiting for it). Marks it alive, unreported.
-bool stuck_behind_failures(rules::XnPhase& ph, const CrossNodeHooks& h, Clock::time_point last_arrival) {
+// mid-collective (a frozen rank: the others timed out waiting for it). Marks it alive, unreported; a missing
+// node whose heartbeat stood still stays not alive (it stopped: the cause, the beating ones wait for it).
+bool stuck_behind_failures(rules::XnPhase& ph, const CrossNodeHooks& h, Clock::time_point last_arrival,
+                           const std::vector<Clock::time_point>& moved) {
   bool failed = false;
   for (const auto& n : ph.nodes) failed = failed || (n.reported && !n.ok);
   if (!failed || Clock::now() - last_arrival < 2 * h.silent_grace) return false;
-  for (auto& n : ph.nodes) n.alive = !n.reported;
+  for (size_t i = 0; i < ph.nodes.size(); ++i)
+    ph.nodes[i].alive = !ph.nodes[i].reported && Clock::now() - moved[i] < h.silent_grace;
   return true;
 }
 
@@ -98,7 +101,7 @@ void gather_phase(rendezvous::Store& s, const CrossNodeHooks& h, int phase, cons
       released[i] = released[i] || gone;
     }
     if (all_still && !mine->valid()) break;
-    if (!mine->valid() && stuck_behind_failures(ph, h, last_arrival)) break;
+    if (!mine->valid() && stuck_behind_failures(ph, h, last_arrival, moved)) break;
     std::this_thread::sleep_for(100ms);
   }
   if (mine->valid()) {  // the phase's deadline passed first; the part ends on its own deadlines

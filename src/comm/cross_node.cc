@@ -11,6 +11,7 @@
 #include "comm/op_deadline.h"
 #include "comm/plan.h"
 #include "comm/run_setup.h"
+#include "rules/cluster_rule.h"
 #include "rules/engine_choice.h"
 
 namespace dd::comm {
@@ -175,7 +176,8 @@ nlohmann::json cross_node_plan(const rules::ClusterView& view, CrossNodeView& xn
   int first = 0;
   for (const auto& n : view.nodes) {
     int nproc = local_rank_count(layout_opt, n.facts);
-    nodes.push_back({{"lead", n.lead.rank}, {"first_rank", first}, {"nproc", nproc}});
+    nodes.push_back(
+        {{"lead", n.lead.rank}, {"first_rank", first}, {"nproc", nproc}, {"label", rules::node_label(n)}});
     first += nproc;
   }
   xn.world = first;

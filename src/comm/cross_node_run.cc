@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "comm/cross_node.h"
+#include "comm/gone_watch.h"
 #include "comm/plan.h"
 #include "rules/engine_choice.h"
 #include "rules/rule_util.h"
@@ -90,6 +91,12 @@ XnNodeResult cross_node_run(const nlohmann::json& plan, int self_rank, const std
 
 void cross_node_release_ranks(rendezvous::Store& s, const nlohmann::json& plan, int first_rank, int nproc) {
   const std::string prefix = plan.value("prefix", "dd/xn/");
+  std::string who = nproc > 1 ? fmt::format("ranks {}-{}", first_rank, first_rank + nproc - 1)
+                              : fmt::format("rank {}", first_rank);
+  for (const auto& n : plan["nodes"])
+    if (n.value("first_rank", -1) == first_rank && n.contains("label")) who += " on " + n.value("label", "");
+  // Every other node's supervisor stops its ranks at once (GoneWatch); then the exit barrier is released.
+  (void)s.set(GoneWatch::key(prefix), who, rendezvous::Clock::now() + std::chrono::seconds(2));
   for (int r = first_rank; r < first_rank + nproc; ++r)
     (void)s.set(prefix + "exit/" + std::to_string(r), "1",
                 rendezvous::Clock::now() + std::chrono::seconds(2));

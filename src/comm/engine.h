@@ -2,6 +2,7 @@
 // the ranks of one process: one in the default process-per-GPU mode, all local GPUs in --threads mode.
 #pragma once
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +38,15 @@ class Engine {
 
   // The steps of init() and how long each took (name, seconds), for --timing.
   std::vector<std::pair<std::string, double>> init_phases;
+  // Whether run(req) calls on_progress as its runs complete (then a stall is bounded by req.run_timeout).
+  virtual bool reports_progress(const OpRequest&) const { return false; }
+  // Set by the worker: called with the runs of the current op completed so far (any step of it, often).
+  std::function<void(int)> on_progress;
+
+ protected:
+  void progress(int runs) {
+    if (on_progress) on_progress(runs);
+  }
 };
 
 // Seconds since `t0` (a phase's length for Engine::init_phases).

@@ -24,6 +24,24 @@ const std::vector<rules::FindingDoc>& comm_finding_docs() {
        "noticed it at once and stopped the rest, as a training job's launcher should. SIGKILL often means "
        "the OOM "
        "killer or the scheduler; SIGSEGV/SIGABRT a crash (Gloo aborts when a peer cannot be reached)."},
+      {"comm.worker.stopped", "A rank's process was stopped (state T) and held the others",
+       "While the ranks waited, the supervisor read each worker's state in /proc: this one was stopped "
+       "(state T: SIGSTOP, SIGTSTP from Ctrl-Z, a job controller's suspend; state t: held by a debugger) "
+       "for over 1.5 s. A stopped rank cannot answer, so every other rank waits for it inside the "
+       "collective until a deadline fires, and their timeouts then blame the wrong ranks. distdoctor names "
+       "the stopped rank as the cause, the waiting ranks and the op they waited in as its witnesses, and "
+       "stops the run. Find what stopped the process; resume it with kill -CONT."},
+      {"comm.worker.stuck", "A rank's process was stuck in the kernel (state D) or a zombie (state Z)",
+       "The worker's /proc state stayed D (uninterruptible sleep) for over 8 s while no rank made "
+       "progress, or Z (its main thread exited while other threads lived on). Such a rank holds every "
+       "other rank in the collective. D means it waits for the kernel: a hung GPU or driver call (look for "
+       "Xid errors in dmesg), a dead network file system, heavy swapping; the evidence gives its wait "
+       "channel."},
+      {"comm.peer.gone", "Another node's ranks are gone; this node's ranks were stopped",
+       "In a cross-node pass the cluster's leader names a node whose heartbeat stood still, or whose ranks "
+       "failed and left, as gone and tells the other nodes, whose ranks would otherwise wait for it until "
+       "their deadlines. Their runs stop at once; this finding is a consequence: the cause is what the "
+       "leader named on that node (cluster.collectives.node_silent, or that node's own failure)."},
       {"comm.init.timeout", "The communicator was not created before the deadline",
        "Communicators are created non-blocking and polled; at the deadline they are aborted and the ranks "
        "that never "

@@ -29,12 +29,15 @@ TEST(CommFindingDocs, UniqueAndComplete) {
                          "comm.net.connect",
                          "comm.net.no_interface",
                          "comm.op.timeout",
+                         "comm.peer.gone",
                          "comm.transport.default",
                          "comm.transport.net",
                          "comm.transport.net_failed",
                          "comm.tune.better",
                          "comm.tune.default_best",
-                         "comm.worker.died"})
+                         "comm.worker.died",
+                         "comm.worker.stopped",
+                         "comm.worker.stuck"})
     EXPECT_TRUE(ids.count(id)) << id;
 }
 

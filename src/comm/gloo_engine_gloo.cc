@@ -53,6 +53,7 @@ class GlooEngine : public Engine {
  public:
   const char* name() const override { return "gloo"; }
   std::string describe() const override { return "Gloo (TCP, " + where_ + ")"; }
+  bool reports_progress(const OpRequest&) const override { return true; }
 
   Status init(const EngineConfig& cfg) override {
     if (cfg.ranks.size() != 1) return Error{"the Gloo engine serves one rank per process (no --threads)"};
@@ -105,15 +106,18 @@ class GlooEngine : public Engine {
     grow(recv_, std::max<size_t>(need.recv * es, 8));
     rr.alloc_us = seconds_since(t_alloc) * 1e6;
     const bool check = data_checked(req);
+    int runs = 0;
     try {
       if (check) prepare(req, s, need);
-      if (check && !req.check_every) check_one(req, s, tag, rr);
-      for (int i = 0; i < req.warmup; ++i) issue(req, s, tag);
+      progress(runs);
+      if (check && !req.check_every) check_one(req, s, tag, rr), progress(++runs);
+      for (int i = 0; i < req.warmup; ++i) issue(req, s, tag), progress(++runs);
       double total_us = 0;
       auto t0 = Clock::now();
       for (int i = 0; i < req.iters; ++i) {
         if (!(check && req.check_every)) {
           issue(req, s, tag);
+          progress(++runs);  // a clock read when no report is due: no measurable cost per run
           continue;
         }
         prepare(req, s, need);  // --check all: fresh data, one timed run, its check
@@ -121,14 +125,16 @@ class GlooEngine : public Engine {
         issue(req, s, tag);
         total_us += std::chrono::duration<double, std::micro>(Clock::now() - t1).count();
         check_output(req, s, rr);
+        progress(++runs);
       }
       if (!(check && req.check_every))
         total_us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
       rr.time_us = req.iters > 0 ? total_us / req.iters : 0;
     } catch (const std::exception& e) {
-      // Gloo's calls give up after req.timeout: one that failed that late ran out of time.
+      // Gloo's calls give up after call_timeout (one run's deadline when measured): one that failed that
+      // late ran out of time.
       return timeout_if_past(Error{std::string(coll_info(req.coll).name) + " (Gloo): " + e.what()},
-                             issue_started_ + req.timeout);
+                             issue_started_ + call_timeout(req));
     }
     return std::vector<RankResult>{rr};
   }
@@ -181,7 +187,7 @@ class GlooEngine : public Engine {
       opts.template setOutput<uint32_t>(reinterpret_cast<uint32_t*>(out), nout);
     }
     opts.setTag(tag);
-    opts.setTimeout(req.timeout);
+    opts.setTimeout(call_timeout(req));
   }
 
   // In-place, `sp` lies inside the output buffer (nccl-tests' offsets): all_gather's own chunk is already
@@ -275,8 +281,8 @@ class GlooEngine : public Engine {
     bool sent = false, received = false;
     std::string why = "timed out";
     try {
-      sent = sb->waitSend(req.timeout);
-      received = sent && rb->waitRecv(req.timeout);
+      sent = sb->waitSend(call_timeout(req));
+      received = sent && rb->waitRecv(call_timeout(req));
     } catch (const std::exception& e) {
       why = e.what();
     }

@@ -53,8 +53,15 @@ class NcclEngine : public Engine {
     return ok_status();
   }
 
+  // Progress marks cost a stream event per run: only ops large enough that it cannot show in their time
+  // (smaller ones have a short whole-op deadline anyway), and never inside a CUDA graph.
+  static constexpr uint64_t kMarkMinBytes = 16ull << 20;
+  bool reports_progress(const OpRequest& req) const override { return !graph_ && req.bytes >= kMarkMinBytes; }
+
   Result<std::vector<RankResult>> run(const OpRequest& req) override {
     Deadline deadline = Clock::now() + req.timeout;
+    g_.begin_op(reports_progress(req) ? req.run_timeout : std::chrono::milliseconds(0),
+                [this](int runs) { progress(runs); });
     std::vector<RankResult> out;
     std::vector<NcclRank*> active;
     if (auto st = select_ranks(req, out, active); !st) return st.error();
@@ -234,6 +241,7 @@ class NcclEngine : public Engine {
       }
       if (auto st = g_.launch_checks(req, active); !st) return st;
       if (auto st = g_.wait(active, deadline, "data check"); !st) return st;
+      g_.note_runs(1);
       g_.collect_wrong(req, active, out);
       for (size_t i = 0; i < active.size(); ++i) {
         float ms = 0;

@@ -4,6 +4,9 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
+#include <chrono>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,7 @@ struct NcclRank {
   char* recv = nullptr;
   size_t send_cap = 0, recv_cap = 0;
   unsigned long long* d_wrong = nullptr;
+  std::vector<cudaEvent_t> marks;  // progress marks, created once and reused launch after launch
 };
 
 class NcclGroup {
@@ -43,6 +47,15 @@ class NcclGroup {
   bool symmetric_windows = false;
   std::vector<NcclRank> ranks;
 
+  // Progress of one op (nccl_progress_cuda.cc): with `stall` > 0, launch() records a mark after each run (at
+  // most kMaxMarks per launch), waits report completed runs to `on_runs` and fail when nothing completed for
+  // `stall` (plus kFirstRunAllowance before the op's first run). stall 0: only the op's deadline bounds it.
+  static constexpr int kMaxMarks = 1024;
+  void begin_op(std::chrono::milliseconds stall, std::function<void(int)> on_runs);
+  // n more runs of the op completed (a launch's, or one checked run of --check all): reported, and the stall
+  // bound starts again.
+  void note_runs(int n);
+
   // "what: ncclGetErrorString — ncclGetLastError".
   Error nccl_error(const std::string& what, ncclResult_t rc, NcclRank* r);
   void abort_all();
@@ -55,7 +68,9 @@ class NcclGroup {
   // Deregisters and frees one buffer (either kind); leaves it empty.
   void free_buffer(NcclRank& r, char*& p, size_t& cap, void*& reg);
   // Issues `n` back-to-back runs of the collective on every active rank (no waiting for the GPU).
-  Status enqueue(const OpRequest& req, const std::vector<NcclRank*>& active, int n, rendezvous::Deadline d);
+  // marks: record progress marks between the runs (launch() asks for them).
+  Status enqueue(const OpRequest& req, const std::vector<NcclRank*>& active, int n, rendezvous::Deadline d,
+                 bool marks = false);
   // enqueue, then (record_stop: the stop event on each stream) wait.
   Status launch(const OpRequest& req, const std::vector<NcclRank*>& active, int n, rendezvous::Deadline d,
                 bool record_stop = false);
@@ -72,6 +87,17 @@ class NcclGroup {
   ncclResult_t issue(const OpRequest& req, NcclRank& r);
   Status grow(NcclRank& r, char*& p, size_t& cap, void*& reg, size_t need);
   Status grow_window(NcclRank& r, char*& p, size_t& cap, void*& reg, size_t need);
+  // Progress state of the current op (nccl_progress_cuda.cc).
+  void record_mark(const std::vector<NcclRank*>& active, int run);
+  void poll_marks(const std::vector<NcclRank*>& active);  // counts completed marks; reports runs
+  std::optional<Error> stalled(const char* what) const;   // nothing completed for too long
+  std::chrono::milliseconds stall_{0};
+  std::function<void(int)> on_runs_;
+  int runs_done_ = 0;                      // runs of the op completed before the current launch
+  int mark_stride_ = 1;                    // runs per mark in the current launch
+  size_t marks_set_ = 0, marks_seen_ = 0;  // marks recorded / seen complete in the current launch
+  bool no_stall_ = false;                  // a CUDA graph's runs: no marks, only the deadline
+  rendezvous::Clock::time_point last_move_{};
   bool aborted_ = false;
 };
 

@@ -126,9 +126,10 @@ ncclResult_t NcclGroup::issue(const OpRequest& req, NcclRank& r) {
 }
 
 Status NcclGroup::enqueue(const OpRequest& req, const std::vector<NcclRank*>& active, int n,
-                          Deadline deadline) {
+                          Deadline deadline, bool marks) {
   const char* what = coll_info(req.coll).name;
   bool group = active.size() > 1;
+  if (marks) mark_stride_ = std::max(1, (n + kMaxMarks - 1) / kMaxMarks);
   for (int it = 0; it < n; ++it) {
     if (group) api->ncclGroupStart();
     ncclResult_t first = ncclSuccess;
@@ -155,24 +156,35 @@ Status NcclGroup::enqueue(const OpRequest& req, const std::vector<NcclRank*>& ac
     // Every later call needs the communicator ready again (ncclCommGetAsyncError == ncclSuccess).
     if (pending)
       if (auto st = settle(deadline, what); !st) return st;
+    if (marks) {
+      record_mark(active, it);
+      poll_marks(active);  // a full launch queue blocks the loop above while earlier runs complete
+    }
   }
   return ok_status();
 }
 
 Status NcclGroup::launch(const OpRequest& req, const std::vector<NcclRank*>& active, int n, Deadline deadline,
                          bool record_stop) {
-  if (auto st = enqueue(req, active, n, deadline); !st) return st;
+  if (auto st = enqueue(req, active, n, deadline, /*marks=*/true); !st) return st;
   if (record_stop)
     for (NcclRank* r : active) {
       cudaSetDevice(r->dev);
       cudaEventRecord(r->stop, r->stream);
     }
-  return wait(active, deadline, coll_info(req.coll).name);
+  Status st = wait(active, deadline, coll_info(req.coll).name);
+  if (st) note_runs(n);
+  return st;
 }
 
 Status NcclGroup::launch_graph(const OpRequest& req, const std::vector<NcclRank*>& active,
                                Deadline deadline) {
   std::vector<cudaGraphExec_t> execs(active.size(), nullptr);
+  no_stall_ = true;  // the graph's runs carry no marks: only the op's deadline bounds them
+  struct Restore {
+    bool& flag;
+    ~Restore() { flag = false; }
+  } restore{no_stall_};
   for (NcclRank* r : active) {
     cudaSetDevice(r->dev);
     cudaError_t e = cudaStreamBeginCapture(r->stream, cudaStreamCaptureModeThreadLocal);

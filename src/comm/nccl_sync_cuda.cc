@@ -25,6 +25,7 @@ NcclGroup::~NcclGroup() {
     if (r.send) cudaFree(r.send);
     if (r.recv) cudaFree(r.recv);
     if (r.d_wrong) cudaFree(r.d_wrong);
+    for (cudaEvent_t e : r.marks) cudaEventDestroy(e);
   }
 }
 
@@ -112,8 +113,11 @@ Status NcclGroup::wait(const std::vector<NcclRank*>& active, Deadline deadline, 
     }
     if (done >= active.size() || !result.ok()) break;
     NcclRank* who = nullptr;
+    poll_marks(active);
     if (ncclResult_t st = async_error(*api, active, &who); st != ncclSuccess) {
       result = nccl_error(std::string(what) + " failed on rank " + std::to_string(who->rank), st, who);
+    } else if (auto stall = stalled(what)) {
+      result = *stall;
     } else if (Clock::now() > deadline) {
       result = Error{std::string(what) + " did not complete before the deadline (a peer stalled or died?)", 0,
                      ErrorKind::timeout};

@@ -22,11 +22,27 @@ OpRequest speed_probe_op(std::chrono::milliseconds timeout) {
   return r;
 }
 
-std::chrono::milliseconds measured_deadline(const OpRequest& op, int world, double probe_seconds) {
+namespace {
+
+// Expected seconds of one run of `op` at the bus speed the speed probe showed.
+double expected_run_seconds(const OpRequest& op, int world, double probe_seconds) {
   const double probe_bus = kSpeedProbeBytes * coll_info(Coll::all_reduce).busbw_factor(world);
   const double bus_per_s = probe_bus / std::max(probe_seconds, 1e-6);
   // Collectives whose bus factor is below 1 (broadcast, one-rank cases) still move the whole buffer once.
-  const double per_run = double(op.bytes) * std::max(1.0, coll_info(op.coll).busbw_factor(world)) / bus_per_s;
+  return double(op.bytes) * std::max(1.0, coll_info(op.coll).busbw_factor(world)) / bus_per_s;
+}
+
+}  // namespace
+
+std::chrono::milliseconds measured_run_deadline(const OpRequest& op, int world, double probe_seconds) {
+  // --check all: a run comes with its data preparation and check: counted twice.
+  const int runs = op.check_every ? 2 : 1;
+  return std::max(derived_deadline(expected_run_seconds(op, world, probe_seconds), runs),
+                  std::chrono::milliseconds(5000));
+}
+
+std::chrono::milliseconds measured_deadline(const OpRequest& op, int world, double probe_seconds) {
+  const double per_run = expected_run_seconds(op, world, probe_seconds);
   // --check all checks every timed run on its own, each with its data preparation: count those twice.
   const int runs = runs_of(op) + (op.check_every ? op.iters : 0);
   // At least 5 s: a loaded machine (CI, sanitizers) stalls a process for a second now and then.

@@ -25,6 +25,13 @@ OpRequest speed_probe_op(std::chrono::milliseconds timeout);
 // bus speed it shows, scaled to the op's size and bus factor; at least 5 s.
 std::chrono::milliseconds measured_deadline(const OpRequest& op, int world, double probe_seconds);
 
+// The deadline of one run of `op` (OpRequest::run_timeout): three times its expected time plus 2 s, at least
+// 5 s. A stalled rank is noticed this long after the last run that completed, not at the whole op's end.
+std::chrono::milliseconds measured_run_deadline(const OpRequest& op, int world, double probe_seconds);
+
+// Extra time for an op's first run, which may set up connections (NCCL connects lazily per collective).
+constexpr std::chrono::milliseconds kFirstRunAllowance{10000};
+
 // The supervisor's last-resort bound for an op whose deadline the worker measures (the per-op watchdog
 // normally fires long before): the op at 10 MB/s.
 std::chrono::milliseconds backstop_deadline(const OpRequest& op);

@@ -24,11 +24,19 @@ struct OpRequest {
   // The worker replaces `timeout` with one from a measured warm-up (op_deadline.h); `timeout` is then only
   // the supervisor's estimate before the run.
   bool measured_deadline = false;
+  // The deadline of one run when the worker measured it (op_deadline.h): a run that takes longer, or an op
+  // that shows no progress for this long, has stalled however long the whole op may take. 0: only `timeout`.
+  std::chrono::milliseconds run_timeout{0};
   bool corrupt = false;  // test hook: overwrite one output element before the check (proves checks fail)
   // --check all: every timed run is checked too (each then timed on its own between its data preparation
   // and its check, not back to back); false: only the one run before the warm-up is checked.
   bool check_every = false;
 };
+
+// How long one library call of `r` may wait: one run's deadline when measured, else the whole op's.
+inline std::chrono::milliseconds call_timeout(const OpRequest& r) {
+  return r.run_timeout.count() > 0 ? r.run_timeout : r.timeout;
+}
 
 // Whether this run's output is compared at all: asked for, and a form whose result is defined
 // (in-place alltoall and sendrecv are timed but not checked, as nccl-tests does).

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "comm/comm_finding.h"
+#include "comm/rank_text.h"
 #include "comm/run_findings.h"
 #include "nccl/error_causes.h"
 
@@ -106,6 +107,13 @@ std::string error_title(const RunRecord& rec, int r, const std::string& id) {
   return title;
 }
 
+// "in all_reduce 1 MiB float", "in communicator init".
+std::string rank_place(const RunRecord& rec, int r) {
+  const RankState& s = rec.watch.ranks()[r];
+  if (s.last_op >= 0) return "in " + op_label(rec.opt.ops[s.last_op]);
+  return s.init_done ? "after communicator init" : "in communicator init";
+}
+
 Finding rank_error_finding(const RunOutcome& out, const RunRecord& rec, int r) {
   const RankState& s = rec.watch.ranks()[r];
   auto cause = nccl::classify_comm_error(s.error, out.nccl_log.warnings);
@@ -125,11 +133,18 @@ Finding rank_error_finding(const RunOutcome& out, const RunRecord& rec, int r) {
   if (id == "comm.error" && timed_out) id = s.error_stage == "init" ? "comm.init.timeout" : "comm.op.timeout";
   std::string title = error_title(rec, r, id);
   const std::vector<int> remote = timed_out ? remote_ranks(rec) : std::vector<int>{};
-  if (!never.empty())
-    title += ": rank(s) " + join_ranks(never) + " never joined";
-  else if (!stalled.empty())
-    title += ": rank(s) " + join_ranks(stalled) + " stalled";
-  else if (!remote.empty()) {  // every rank of this node was waiting: the silent one is on another node
+  if (!never.empty() || !stalled.empty()) {  // the silent ranks are the cause, the timed-out ones waited
+    std::vector<int> waited;
+    for (int q : rec.layout.local)
+      if (is_timeout(rec.watch.ranks()[q])) waited.push_back(q);
+    const std::vector<int>& silent = never.empty() ? stalled : never;
+    title = ranks_word(silent) +
+            (never.empty() ? " stalled (alive, no error, no progress) " + rank_place(rec, silent[0])
+                           : std::string(" never joined")) +
+            " \u2014 " + ranks_word(waited) + " timed out waiting for it " + rank_place(rec, r);
+    return comm_failure(id, title, ev, cause.fix, silent[0]);
+  }
+  if (!remote.empty()) {  // every rank of this node was waiting: the silent one is on another node
     title += ": waiting for rank(s) " + join_ranks(remote) + " on other nodes";
     ev.push_back("no rank of this node stalled; rank(s) " + join_ranks(remote) +
                  " run on other nodes: one of them stopped answering or its link failed");
@@ -155,7 +170,10 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
   for (auto& w : warning_evidence(out)) ev.push_back(w);
   std::string what = engine_label(rec.opt) + " test did not finish within " +
                      std::to_string(rec.total.count() / 1000) + " s";
-  if (auto op = rec.watch.overdue_op())
+  if (auto op = rec.watch.overdue_op(); op && rec.watch.overdue_run().count() > 0)
+    what = op_label(rec.opt.ops[*op]) + " made no progress for " +
+           fmt::format("{:.1f}", rec.watch.overdue_run().count() / 1000.0) + " s (one run's deadline)";
+  else if (op)
     what = op_label(rec.opt.ops[*op]) + " did not finish within its deadline of " +
            fmt::format("{:.1f}", rec.watch.op_deadline(*op).count() / 1000.0) + " s";
   else if (rec.watch.init_overdue())
@@ -175,12 +193,27 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
   for (int r : rec.layout.local)
     if (!rec.watch.ranks()[r].error.empty()) errored.push_back(r);
   const int died = rec.watch.died_worker();
+  if (const auto& st = rec.watch.stuck_worker(); st && (died < 0 || rec.watch.died_at() >= st->since)) {
+    out.findings.push_back(stuck_worker_finding(rec, *st));
+    return;  // the others waited for it: their errors and timeouts are consequences
+  }
   if (died >= 0) {
     out.findings.push_back(died_worker_finding(rec, died));
     return;  // the others' errors are consequences
   }
   if (!errored.empty()) {  // one finding for the root cause; the others' errors are consequences
     out.findings.push_back(rank_error_finding(out, rec, errored[0]));
+    return;
+  }
+  if (!rec.peers_gone.empty()) {  // the cause is on another node: this node's ranks only waited for it
+    std::vector<std::string> ev = {"the cluster leader found " + rec.peers_gone +
+                                   " gone (failed, or no heartbeat): this node's ranks were stopped"};
+    for (int r : rec.layout.local)
+      if (!rec.watch.ranks()[r].done)
+        ev.push_back("rank " + std::to_string(r) + " was " + rank_place(rec, r));
+    out.findings.push_back(comm_failure(
+        "comm.peer.gone", "stopped waiting for " + rec.peers_gone + ": the leader found them gone", ev,
+        "See the finding that names the node that stopped or failed."));
     return;
   }
   if (!rec.finished || rec.watch.overdue_op() || rec.watch.init_overdue()) {

@@ -69,6 +69,11 @@ std::string error_during(const RunRecord& rec, int i) {
       first_error = "rank " + std::to_string(r) + ": " + ranks[r].error;
       break;
     }
+  if (const auto& st = rec.watch.stuck_worker())  // the cause, whichever rank's error came first
+    for (int r : rec.layout.local)
+      if (ranks[r].last_op == i && !ranks[r].done)
+        return "rank " + std::to_string(rec.layout.groups[st->worker][0]) + " " + stuck_text(*st) +
+               " during this run (see the findings)";
   const int died = rec.watch.died_worker();
   if (died >= 0)
     for (int r : rec.layout.groups[died])

@@ -33,8 +33,8 @@ struct RunOptions {
   bool symmetric_windows = false;  // NCCL 2.27+: buffers from ncclMemAlloc in symmetric windows
   bool cuda_graph = false;         // NCCL: time runs as one captured CUDA graph
   std::vector<std::string> wrap;   // argv prefix per worker, "{rank}" replaced (e.g. ip netns exec ns{rank})
-  // Test hook passed to workers: "RANK:die@OP", "RANK:stall@OP", "RANK:nojoin", "RANK:exit",
-  // "RANK:corrupt@OP"
+  // Test hook passed to workers: "RANK:die@OP", "RANK:stall@OP", "RANK:sigstop@OP", "RANK:nojoin",
+  // "RANK:exit", "RANK:corrupt@OP"
   std::string fault;
   std::string self_exe;  // binary to start as worker; empty = this process's own binary
 };

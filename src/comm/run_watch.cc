@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "comm/collective.h"
+#include "comm/op_deadline.h"
 #include "comm/units.h"
 #include "comm/worker_events.h"
 
@@ -74,7 +75,10 @@ void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json&
     s.op_timeout = ms >= 0                                             ? std::chrono::milliseconds(ms)
                    : s.last_op >= 0 && size_t(s.last_op) < ops_.size() ? ops_[s.last_op].timeout
                                                                        : std::chrono::milliseconds(0);
+    s.run_timeout = std::chrono::milliseconds(std::max<int64_t>(0, j.value("run_timeout_ms", int64_t(0))));
+    s.runs_done = -1;
   }
+  if (ev == "progress" && j.value("op", -1) == s.last_op) s.runs_done = j.value("runs", 0);
   if (ev == "done") s.done = true;
   if (ev == "error") {
     s.error = j.value("msg", "");
@@ -99,6 +103,7 @@ void RunWatch::on_exit(int w) {
   bool had_error = false;
   for (const auto& s : st_) had_error |= s.worker == w && !s.error.empty();
   auto now = Clock::now();
+  stuck_watch_.sample(w, ws.pid, probe::ProcSnapshot{}, now);  // reaped: no longer stuck
   for (auto& s : st_)
     if (s.worker == w) s.seen.emplace("exit", now);
   if (!clean && !had_error) {
@@ -127,6 +132,13 @@ std::optional<int> RunWatch::find_overdue_op() const {
     }
     const auto limit = s.op_timeout;
     if (now > s.last_op_at + limit + limit / 10 + std::chrono::milliseconds(2000)) return s.last_op;
+    if (s.run_timeout.count() > 0) {  // progress reported: one run's deadline since the latest report
+      const auto run = s.run_timeout + (s.runs_done > 0 ? std::chrono::milliseconds(0) : kFirstRunAllowance);
+      if (now > s.last_event_at + run + run / 10 + std::chrono::milliseconds(2000)) {
+        overdue_run_ = run;
+        return s.last_op;
+      }
+    }
   }
   return std::nullopt;
 }
@@ -146,10 +158,27 @@ void RunWatch::set_watchdogs(Clock::time_point init_deadline, std::chrono::milli
 
 std::string RunWatch::op_label(int op) const {
   if (op < 0 || size_t(op) >= ops_.size()) return "?";
-  return std::string(coll_info(ops_[op].coll).name) + " " + bytes_text(ops_[op].bytes);
+  return std::string(coll_info(ops_[op].coll).name) + " " + bytes_text(ops_[op].bytes) +
+         (ops_[op].in_place ? " in-place" : "");
+}
+
+void RunWatch::on_proc(int worker, pid_t pid, const probe::ProcSnapshot& s) {
+  stuck_watch_.sample(worker, pid, s, Clock::now());
+}
+
+Clock::time_point RunWatch::last_progress() const {
+  Clock::time_point t{};
+  for (const RankState& s : st_) t = std::max(t, s.last_event_at);
+  return t;
+}
+
+void RunWatch::settle_stuck() {
+  if (!stuck_) stuck_ = stuck_watch_.at_end(Clock::now(), last_progress());
 }
 
 bool RunWatch::should_stop() const {
+  if (!stuck_) stuck_ = stuck_watch_.stuck(Clock::now(), last_progress());
+  if (stuck_) return true;
   if (!overdue_op_) overdue_op_ = find_overdue_op();
   if (overdue_op_) return true;
   if (init_deadline_ && Clock::now() > *init_deadline_ && !first_trouble_)

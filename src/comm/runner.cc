@@ -5,11 +5,13 @@
 #include <fstream>
 
 #include "comm/comm_finding.h"
+#include "comm/gone_watch.h"
 #include "comm/op_deadline.h"
 #include "comm/run_dir.h"
 #include "comm/run_findings.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
+#include "probe/proc_probe.h"
 #include "process/orphan_guard.h"
 #include "rendezvous/open_store.h"
 
@@ -21,6 +23,17 @@ namespace {
 constexpr std::chrono::milliseconds kSpeedProbeAllowance{5000};
 // The longest a rank may sit between one op's result and the next op's start (it only sends two events).
 constexpr std::chrono::milliseconds kBetweenOps{10000};
+// How often the supervisor reads each live worker's /proc state (a stopped worker is named within about
+// StuckWatch::kStoppedFor plus this).
+constexpr std::chrono::milliseconds kProcSampleEvery{250};
+
+// One /proc sample of every worker (a reaped one as unreadable).
+void sample_workers(const process::WorkerSupervisor& sup, RunWatch& watch) {
+  for (size_t w = 0; w < sup.workers().size(); ++w) {
+    const auto& ws = sup.workers()[w];
+    watch.on_proc(int(w), ws.pid, ws.exited ? probe::ProcSnapshot{} : probe::read_proc(ws.pid));
+  }
+}
 
 // The whole run's deadline: communicator init, every op's own deadline, and 3 s to start and stop. An op
 // whose deadline the worker measures counts with its last-resort bound (RunWatch's per-op watchdog ends a
@@ -58,10 +71,23 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
       times.started + opt.init_timeout + kSpeedProbeAllowance + std::chrono::milliseconds(3000), kBetweenOps);
   RunRecord rec{opt, layout, watch, sup, specs, facts};
   rec.total = run_budget(opt);
+  std::optional<GoneWatch> gone;  // a shared store: the cluster leader may say another node's ranks are gone
+  if (!opt.store_url.empty()) gone.emplace(opt.store_url, opt.store_token, opt.store_prefix);
+  auto next_sample = times.started;
   rec.finished = sup.watch(
       t0 + rec.total, [&](int w, const std::string& line) { watch.on_line(w, line); },
-      [&](int w) { watch.on_exit(w); }, [&] { return watch.should_stop(); });
-  times.watched = rendezvous::Clock::now();
+      [&](int w) { watch.on_exit(w); },
+      [&] {
+        if (auto now = rendezvous::Clock::now(); now >= next_sample) {
+          sample_workers(sup, watch);
+          next_sample = now + kProcSampleEvery;
+        }
+        return watch.should_stop() || (gone && gone->gone());
+      });
+  times.watched = rec.stopped_at = rendezvous::Clock::now();
+  sample_workers(sup, watch);  // whatever ended the run: a worker that cannot run is its cause
+  watch.settle_stuck();
+  if (gone && gone->gone()) rec.peers_gone = gone->what();
   for (const auto& w : sup.workers()) rec.alive_at_stop.push_back(!w.exited);
   sup.stop_all();
   out.library = watch.library();

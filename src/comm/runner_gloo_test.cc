@@ -136,6 +136,45 @@ TEST(GlooRunner, StalledWorkerIsNamed) {
   EXPECT_LT(r.wall_s, 1.5 + 5.0);
 }
 
+// A rank whose process is stopped (SIGSTOP, state T) in the middle of a run with a long measured deadline:
+// the supervisor reads it in /proc and names it as the cause within about 2 s; the others only waited.
+TEST(GlooRunner, StoppedWorkerIsNamedAsTheCause) {
+  RunOptions o = gloo_options(3);
+  o.ops = {op(Coll::all_reduce, 4096), op(Coll::all_reduce, 1 << 20)};
+  o.ops[1].iters = 100000;  // minutes if nothing stopped it
+  for (auto& x : o.ops) x.measured_deadline = true;
+  o.fault = "2:sigstop@1";
+  RunOutcome r = run_collectives(o, bare_node());
+  EXPECT_FALSE(r.ok);
+  ASSERT_EQ(r.findings.size(), 1u) << all_text(r);
+  const auto& f = r.findings[0];
+  EXPECT_EQ(f.id, "comm.worker.stopped") << all_text(r);
+  EXPECT_EQ(f.rank, 2);
+  EXPECT_EQ(f.title.rfind("rank 2 stopped (state T, SIGSTOP) \u2014 ranks 0, 1 waited for it ", 0), 0u)
+      << f.title;
+  EXPECT_EQ(r.ops[1].status, "failed");
+  EXPECT_LT(r.wall_s, 8.0);
+}
+
+// A rank that stalls in its own code (state S: no /proc sign) before a long timed loop: the others' calls
+// are bounded by one run's measured deadline (at least 5 s), not by the whole loop's; the stalled rank is
+// named as the cause, the one that timed out as waiting.
+TEST(GlooRunner, StallInALongLoopEndsAtOneRunsDeadline) {
+  RunOptions o = gloo_options(2);
+  o.ops = {op(Coll::all_reduce, 1 << 20)};
+  o.ops[0].iters = 100000;
+  o.ops[0].measured_deadline = true;
+  o.fault = "1:stall@0";
+  RunOutcome r = run_collectives(o, bare_node());
+  EXPECT_FALSE(r.ok);
+  const auto* f = find(r, "comm.op.timeout");
+  ASSERT_NE(f, nullptr) << all_text(r);
+  EXPECT_EQ(f->rank, 1);
+  EXPECT_EQ(f->title.rfind("rank 1 stalled", 0), 0u) << f->title;
+  EXPECT_NE(f->title.find("rank 0 timed out waiting for it"), std::string::npos) << f->title;
+  EXPECT_LT(r.wall_s, 12.0);
+}
+
 // A rank frozen in an op with no peer to report a timeout (a one-rank run): the supervisor's per-op watchdog
 // names it shortly after the op's own deadline, long before the whole run's deadline.
 TEST(GlooRunner, FrozenOpIsNamedNearItsDeadline) {

@@ -55,16 +55,36 @@ Status measure_deadlines(Engine& engine, std::vector<OpRequest>& ops, int world,
   double probe_s = 0;
   for (const auto& rr : *res) probe_s = std::max(probe_s, rr.time_us * 1e-6);
   for (auto& o : ops)
-    if (o.measured_deadline) o.timeout = measured_deadline(o, world, probe_s);
+    if (o.measured_deadline) {
+      o.timeout = measured_deadline(o, world, probe_s);
+      o.run_timeout = measured_run_deadline(o, world, probe_s);
+    }
   engine.init_phases.emplace_back("link speed warm-up (sets the op deadlines)", seconds_since(t0));
   return ok_status();
 }
 
-// Runs every op in order, one result event each; false after an error event.
+// How often a worker tells its supervisor that the runs of a long op still complete.
+constexpr auto kProgressEvery = std::chrono::milliseconds(500);
+
+// Runs every op in order, one result event each; false after an error event. While an op runs, the engine's
+// completed runs go out as progress events (at most one per kProgressEvery), so the supervisor bounds each
+// run, not the whole op.
 bool run_ops(Engine& engine, const Plan& plan, const std::vector<OpRequest>& ops,
              const std::vector<int>& ranks, int fd) {
+  size_t cur = 0;
+  auto last_sent = std::chrono::steady_clock::now();
+  engine.on_progress = [&](int runs) {
+    if (std::chrono::steady_clock::now() - last_sent < kProgressEvery) return;
+    last_sent = std::chrono::steady_clock::now();
+    emit_event(fd, {{"ev", "progress"}, {"op", cur}, {"runs", runs}, {"ranks", ranks}});
+  };
   for (size_t i = 0; i < ops.size(); ++i) {
-    emit_event(fd, {{"ev", "op_start"}, {"op", i}, {"ranks", ranks}, {"timeout_ms", ops[i].timeout.count()}});
+    cur = i;
+    nlohmann::json start = {
+        {"ev", "op_start"}, {"op", i}, {"ranks", ranks}, {"timeout_ms", ops[i].timeout.count()}};
+    if (ops[i].run_timeout.count() > 0 && engine.reports_progress(ops[i]))
+      start["run_timeout_ms"] = ops[i].run_timeout.count();
+    emit_event(fd, start);
     maybe_fault(plan.run.fault, ranks, "op", int(i));
     OpRequest op = ops[i];
     op.corrupt = fault_matches(plan.run.fault, ranks, "corrupt", int(i));

@@ -28,6 +28,7 @@ void maybe_fault(const std::string& fault, const std::vector<int>& ranks, const 
   if (point == "op" && op == at && kind == "die") raise(SIGKILL);
   if (point == "op" && op == at && kind == "stall")
     for (;;) pause();
+  if (point == "op" && op == at && kind == "sigstop") raise(SIGSTOP);  // state T until SIGCONT or SIGKILL
 }
 
 bool fault_matches(const std::string& fault, const std::vector<int>& ranks, const std::string& kind, int op) {

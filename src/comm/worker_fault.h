@@ -1,5 +1,6 @@
-// The --fault test hook of worker processes: "RANK:KIND[@OP]" makes a rank die, stall, never join, exit
-// or corrupt its output at a given point, so tests can prove every failure path is named.
+// The --fault test hook of worker processes: "RANK:KIND[@OP]" makes a rank die, stall, stop itself
+// (sigstop: state T), never join, exit or corrupt its output at a given point, so tests can prove every
+// failure path is named.
 #pragma once
 #include <string>
 #include <vector>

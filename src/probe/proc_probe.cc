@@ -2,6 +2,7 @@
 // /proc/PID/wchan.
 #include "probe/proc_probe.h"
 
+#include <dirent.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -45,6 +46,41 @@ const char* proc_state_word(char state) {
   }
 }
 
+// Field 52 of a stat line (exit_code: a stopped thread's stop signal), given its fields from 3 on; 0 when
+// absent.
+int exit_code_field(const std::vector<std::string>& fields) {
+  return fields.size() >= 52 - 2 ? int(std::strtol(fields[52 - 3].c_str(), nullptr, 10)) : 0;
+}
+
+// Fields from 3 (state) on of a stat line; false when it cannot be parsed.
+bool stat_fields(const std::string& stat, std::vector<std::string>& fields) {
+  size_t paren = stat.rfind(')');
+  if (paren == std::string::npos) return false;
+  std::istringstream rest(stat.substr(paren + 1));
+  for (std::string f; rest >> f;) fields.push_back(f);
+  return fields.size() >= 18 && fields[0].size() == 1;
+}
+
+// The stop signal of a stopped process: only the thread that dequeued it records it (at most 512 threads).
+int stop_signal_of_threads(const std::string& dir) {
+  DIR* d = ::opendir((dir + "/task").c_str());
+  if (!d) return 0;
+  int sig = 0;
+  int seen = 0;
+  while (dirent* e = ::readdir(d)) {
+    if (e->d_name[0] == '.' || ++seen > 512) continue;
+    bool ok = false;
+    std::vector<std::string> fields;
+    if (!stat_fields(read_small_file(dir + "/task/" + e->d_name + "/stat", ok), fields)) continue;
+    if (int code = exit_code_field(fields); code > 0 && code < 65) {
+      sig = code;
+      break;
+    }
+  }
+  ::closedir(d);
+  return sig;
+}
+
 }  // namespace
 
 ProcSnapshot read_proc(pid_t pid, const std::string& proc_root) {
@@ -56,16 +92,9 @@ ProcSnapshot read_proc(pid_t pid, const std::string& proc_root) {
     snap.error = "no such process";
     return snap;
   }
-  size_t paren = stat.rfind(')');
-  if (paren == std::string::npos) {
-    snap.error = "cannot parse " + dir + "/stat";
-    return snap;
-  }
   // Fields from 3 (state) on; field N is fields[N - 3].
-  std::istringstream rest(stat.substr(paren + 1));
   std::vector<std::string> fields;
-  for (std::string f; rest >> f;) fields.push_back(f);
-  if (fields.size() < 18 || fields[0].size() != 1) {
+  if (!stat_fields(stat, fields)) {
     snap.error = "cannot parse " + dir + "/stat";
     return snap;
   }
@@ -75,6 +104,10 @@ ProcSnapshot read_proc(pid_t pid, const std::string& proc_root) {
   snap.cpu_s = (std::strtod(fields[14 - 3].c_str(), nullptr) + std::strtod(fields[15 - 3].c_str(), nullptr)) /
                (ticks > 0 ? ticks : 100);
   snap.threads = int(std::strtol(fields[20 - 3].c_str(), nullptr, 10));
+  if (snap.state == 'T' || snap.state == 't') {
+    snap.stop_signal = exit_code_field(fields);
+    if (snap.stop_signal <= 0 || snap.stop_signal >= 65) snap.stop_signal = stop_signal_of_threads(dir);
+  }
   std::string wchan = read_small_file(dir + "/wchan", ok);
   while (!wchan.empty() && (wchan.back() == '\n' || wchan.back() == ' ')) wchan.pop_back();
   snap.wchan = wchan == "0" ? "" : wchan;

@@ -15,6 +15,9 @@ struct ProcSnapshot {
   std::string wchan;       // /proc/PID/wchan ("0" or "" = none)
   double cpu_s = 0;        // utime + stime of every thread, seconds
   int threads = 0;
+  // State T (stopped) or t (tracing stop): the signal that stopped it (SIGSTOP 19, SIGTSTP 20, ...), from the
+  // exit_code field of the stat of the thread that took it; 0 unknown (kernels before 3.5).
+  int stop_signal = 0;
 };
 
 // proc_root: "/proc" (tests pass a recorded tree).

@@ -92,6 +92,44 @@ TEST_F(ProcProbe, RealProcSleepingChildAndZombie) {
   EXPECT_EQ(read_proc(kid).error, "no such process");
 }
 
+TEST_F(ProcProbe, RealProcStoppedChildNamesItsStopSignal) {
+  pid_t kid = fork();
+  ASSERT_GE(kid, 0);
+  if (kid == 0) {
+    for (;;) pause();
+  }
+  auto wait_state = [&](char want) {
+    ProcSnapshot s;
+    for (int i = 0; i < 200 && s.state != want; ++i) {
+      std::this_thread::sleep_for(5ms);
+      s = read_proc(kid);
+    }
+    return s;
+  };
+  kill(kid, SIGSTOP);
+  ProcSnapshot s = wait_state('T');
+  EXPECT_EQ(s.state_name, "T (stopped)");
+  EXPECT_EQ(s.stop_signal, SIGSTOP);
+  kill(kid, SIGCONT);
+  EXPECT_EQ(wait_state('S').stop_signal, 0);
+  kill(kid, SIGTSTP);
+  EXPECT_EQ(wait_state('T').stop_signal, SIGTSTP);
+  kill(kid, SIGKILL);
+  waitpid(kid, nullptr, 0);
+}
+
+TEST_F(ProcProbe, RecordedStoppedTreeReadsExitCodeField) {
+  std::string stat = "5 (w) T 1 5 5 0 -1 0 0 0 0 0 3 1 0 0 20 0 1 0 5 0 0";
+  for (int f = 25; f <= 51; ++f) stat += " 0";  // fields 25..51; the next one is 52 (exit_code)
+  write_file("5/stat", stat + " 19\n");
+  EXPECT_EQ(read_proc(5, dir_).stop_signal, SIGSTOP);
+  write_file("6/stat", stat + " 0\n");  // the main thread did not take it: another thread did
+  mkdir((dir_ + "/6/task").c_str(), 0755);
+  write_file("6/task/6/stat", stat + " 0\n");
+  write_file("6/task/61/stat", stat + " 20\n");
+  EXPECT_EQ(read_proc(6, dir_).stop_signal, SIGTSTP);
+}
+
 TEST_F(ProcProbe, PySpyNotOnPath) {
   PyStack st = py_spy_dump(getpid(), dir_ + ":/nonexistent");
   EXPECT_FALSE(st.ok);

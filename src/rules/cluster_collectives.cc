@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "rules/cluster_collectives_util.h"
 
 namespace dd::rules {
@@ -46,6 +48,33 @@ Finding silent_node(const ClusterView& view, const XnPhase& ph, size_t i, const 
   return f;
 }
 
+// The unreported nodes of a phase, the cause first: a node that stopped (no result, no heartbeat) leads; a
+// node still beating but unfinished then only waited for its ranks: a consequence (info), never the cause.
+void add_silent_nodes(std::vector<Finding>& out, const ClusterView& view, const XnPhase& ph) {
+  const XnNodeResult* stopped = nullptr;
+  size_t stopped_i = 0;
+  for (size_t i = 0; i < ph.nodes.size() && !stopped; ++i)
+    if (!ph.nodes[i].reported && !ph.nodes[i].alive) stopped = &ph.nodes[i], stopped_i = i;
+  std::string cause;
+  if (stopped) {
+    out.push_back(silent_node(view, ph, stopped_i, ranks_of(*stopped)));
+    cause = "consequence of cluster.collectives.node_silent: " + out.back().title;
+  }
+  for (size_t i = 0; i < ph.nodes.size(); ++i) {
+    if (ph.nodes[i].reported || &ph.nodes[i] == stopped) continue;
+    Finding f = silent_node(view, ph, i, ranks_of(ph.nodes[i]));
+    if (stopped && ph.nodes[i].alive) {
+      f.evidence.push_back(cause);
+      const std::string cause_node = node_label(view.nodes[stopped_i]);
+      f.title =
+          fmt::format("{} ({}) was still waiting for {}'s ranks when the {} phase ended (consequence of {})",
+                      f.node, ranks_of(ph.nodes[i]), cause_node, ph.name, cause_node);
+      f.severity = Severity::info;
+    }
+    out.push_back(std::move(f));
+  }
+}
+
 // A node's own failure, with its NCCL warnings when it could not join the communicator.
 Finding node_failure(const std::string& label, const XnNodeResult& n, Finding f) {
   f.node = label;  // the leader's name for the node, whatever the node called itself
@@ -54,6 +83,30 @@ Finding node_failure(const std::string& label, const XnNodeResult& n, Finding f)
       f.evidence.push_back("NCCL WARN " + n.nccl_warnings[k]);
   f.title = f.node + ": " + f.title;
   return f;
+}
+
+// A rank of this node that could not run (stopped, stuck in the kernel) or died: the cause of a phase that
+// failed on several nodes. The other nodes' ranks timed out or lost their connections waiting for it.
+bool rank_cause(const std::string& id) {
+  return id == "comm.worker.stopped" || id == "comm.worker.stuck" || id == "comm.worker.died";
+}
+
+// The failures of one phase's nodes, the cause first: when one node names a rank that stopped or died,
+// the others' failures follow as its consequences (after it, lowered to info, saying what they follow).
+void add_node_failures(std::vector<Finding>& out, std::vector<Finding> failures) {
+  auto cause =
+      std::find_if(failures.begin(), failures.end(), [](const Finding& f) { return rank_cause(f.id); });
+  if (cause != failures.end()) {
+    std::rotate(failures.begin(), cause, cause + 1);
+    const std::string line = "consequence of " + failures[0].id + ": " + failures[0].title;
+    for (size_t k = 1; k < failures.size(); ++k) {
+      if (rank_cause(failures[k].id)) continue;
+      failures[k].title += " (consequence of " + failures[0].id + ")";
+      failures[k].evidence.push_back(line);
+      failures[k].severity = std::min(failures[k].severity, Severity::info);
+    }
+  }
+  for (auto& f : failures) out.push_back(std::move(f));
 }
 
 const XnPhase* find_phase(const CrossNodeView& xn, const std::string& name) {
@@ -117,17 +170,16 @@ std::vector<Finding> cluster_collectives_findings(const ClusterView& view, const
   }
   for (const auto& ph : xn.phases) {
     bool silent = false, all_ok = true;
-    for (size_t i = 0; i < ph.nodes.size(); ++i)
-      if (!ph.nodes[i].reported) {
-        silent = true;
-        out.push_back(silent_node(view, ph, i, ranks_of(ph.nodes[i])));
-      }
+    for (const auto& n : ph.nodes) silent = silent || !n.reported;
+    add_silent_nodes(out, view, ph);
+    std::vector<Finding> failures;
     for (const auto& n : ph.nodes) {
       all_ok = all_ok && n.reported && n.ok;
       if (!silent)
         for (const auto& f : n.findings)
-          out.push_back(node_failure(node_label(view.nodes[&n - ph.nodes.data()]), n, f));
+          failures.push_back(node_failure(node_label(view.nodes[&n - ph.nodes.data()]), n, f));
     }
+    add_node_failures(out, std::move(failures));
     if (!all_ok) break;
   }
   const XnPhase* verify = find_phase(xn, "verify");

@@ -154,5 +154,56 @@ TEST(ClusterCollectives, SilentNodeNamedWithTheOthersFailures) {
   EXPECT_EQ(fails, 1);  // the others' failures are its evidence, not findings of their own
 }
 
+TEST(ClusterCollectives, StoppedNodeLeadsANodeThatWaitedForIt) {
+  CrossNodeView xn = three_nodes(1, 1, 1, "gloo");
+  xn.phases.resize(2);
+  auto& nodes = xn.phases[1].nodes;
+  nodes[0].ok = false;
+  nodes[1] = XnNodeResult{};  // still beating, never answered: it waited for node 2
+  nodes[1].first_rank = 2, nodes[1].nproc = 2, nodes[1].alive = true;
+  nodes[2] = XnNodeResult{};  // no result, no heartbeat: killed
+  nodes[2].first_rank = 4, nodes[2].nproc = 2;
+  auto fs = cluster_collectives_findings(view3(), xn);
+  ASSERT_GE(fs.size(), 2u);
+  EXPECT_EQ(fs[0].id, "cluster.collectives.node_silent");
+  EXPECT_EQ(fs[0].severity, report::Severity::fail);
+  EXPECT_NE(fs[0].title.find("n2(2) (ranks 4-5) stopped answering during the cross-node verify phase"),
+            std::string::npos);
+  EXPECT_EQ(fs[1].severity, report::Severity::info);
+  EXPECT_NE(fs[1].title.find("n1(1) (ranks 2-3) was still waiting for n2(2)'s ranks"), std::string::npos);
+  int fails = 0;
+  for (const auto& x : fs) fails += x.severity == report::Severity::fail;
+  EXPECT_EQ(fails, 1);
+}
+
+TEST(ClusterCollectives, StoppedRankLeadsTheOtherNodesTimeouts) {
+  CrossNodeView xn = three_nodes(1, 1, 1, "gloo");
+  xn.phases.resize(2);
+  auto failing = [](const std::string& id, const std::string& title) {
+    report::Finding f;
+    f.id = id;
+    f.severity = report::Severity::fail;
+    f.title = title;
+    return f;
+  };
+  for (int i = 0; i < 3; ++i) xn.phases[1].nodes[i].ok = false;
+  xn.phases[1].nodes[0].findings = {
+      failing("comm.op.timeout", "all_reduce failed on rank 0: waiting for ranks 2-5")};
+  xn.phases[1].nodes[1].findings = {failing("comm.worker.stopped", "rank 3 stopped (state T, SIGSTOP)")};
+  xn.phases[1].nodes[2].findings = {failing("comm.net.connect", "all_reduce failed on rank 4")};
+  auto fs = cluster_collectives_findings(view3(), xn);
+  std::vector<const report::Finding*> fails;
+  for (const auto& f : fs)
+    if (f.severity == report::Severity::fail) fails.push_back(&f);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_EQ(fails[0]->id, "comm.worker.stopped");
+  EXPECT_EQ(fails[0]->title, "n1(1): rank 3 stopped (state T, SIGSTOP)");
+  EXPECT_EQ(&fs.front(), fails[0]);  // the cause first
+  const auto* timeout = find(fs, "comm.op.timeout");
+  ASSERT_TRUE(timeout);
+  EXPECT_EQ(timeout->severity, report::Severity::info);
+  EXPECT_NE(timeout->title.find("(consequence of comm.worker.stopped)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace dd::rules
