@@ -28,7 +28,7 @@ bool add_verdict(const LogsResult& r, Finding& f) {
   std::vector<HangVerdict> vs = analyze_hangs(r.watchdogs, {});
   if (vs.empty() || vs.front().culprits.empty()) return false;
   const HangVerdict& v = vs.front();
-  const std::string who = rank_list(v.culprits);
+  const std::string who = rank_commas(v.culprits);
   std::string line;
   if (v.kind == HangKind::desync)
     line = fmt::format("odd one out: rank(s) {} ({} at SeqNum {}, where the others called {})", who,

@@ -190,7 +190,7 @@ HangVerdict ha_group(const std::string& pg, const std::vector<const WatchdogTime
 
 }  // namespace
 
-std::string rank_list(const std::vector<int>& ranks) {
+std::string rank_commas(const std::vector<int>& ranks) {
   std::string s;
   for (int k : ranks) s += (s.empty() ? "" : ", ") + std::to_string(k);
   return s;

@@ -46,7 +46,7 @@ std::vector<HangVerdict> analyze_hangs(const std::vector<WatchdogTimeout>& recor
                                        const std::vector<int>& known_ranks);
 
 // "0, 1, 2".
-std::string rank_list(const std::vector<int>& ranks);
+std::string rank_commas(const std::vector<int>& ranks);
 
 // "default_pg" for "0(default_pg)", "PG 3" for "3", "" for "".
 std::string pg_name(const std::string& pg);

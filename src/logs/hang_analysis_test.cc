@@ -121,7 +121,7 @@ TEST(HangAnalysis, RestatedTimeoutsAndDumpRequestsDoNotCount) {
                  timeout(2, 7, "ALLREDUCE", 100), status(3, 6, 101)});
   EXPECT_EQ(v.kind, HangKind::missing);
   EXPECT_EQ(v.culprits, std::vector<int>({3}));
-  EXPECT_EQ(rank_list(v.waiters), "0, 1, 2");
+  EXPECT_EQ(rank_commas(v.waiters), "0, 1, 2");
 }
 
 }  // namespace

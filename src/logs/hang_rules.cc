@@ -19,7 +19,7 @@ using report::Severity;
 namespace {
 
 std::string hr_who(const std::vector<int>& ranks) {
-  return fmt::format("rank{} {}", ranks.size() == 1 ? "" : "s", rank_list(ranks));
+  return fmt::format("rank{} {}", ranks.size() == 1 ? "" : "s", rank_commas(ranks));
 }
 
 std::string hr_pg(const HangVerdict& v) {

@@ -99,5 +99,6 @@ else
   done; done
 fi
 rm -rf "$W"
+# (the fixtures keep these timing files in one timings.txt beside the case folders)
 (cd "$O" && tar czf hangs.tgz hangs && rm -rf hangs)
 ls -la "$O"
