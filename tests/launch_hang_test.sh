@@ -3,7 +3,8 @@
 # once (no --hang-timeout) and the odd one out is named (rank 3's BROADCAST where ranks 0-2 have ALLREDUCE at
 # SeqNum 7); a job whose ranks all spin silently is hung after --hang-timeout and the rank spinning elsewhere is
 # named from the stacks launch's hook took (faulthandler, no py-spy); the Flight Recorder variables reach the
-# workers unless --no-flight-recorder; a user's own sitecustomize.py still runs.
+# workers unless --no-flight-recorder; a user's own sitecustomize.py still runs; the lines PyTorch prints when a
+# dump is asked for do not count as output (else launch's own early dump request would keep a hang alive).
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -35,6 +36,12 @@ took=$((SECONDS - start))
 Q finding launch.hang >"$T/f"
 expect "rank 2 is named from its stack" "$T/f" "the job hung: rank 2 waits at watchdog.py:"
 expect "in the function where it spins" "$T/f" "in spin_elsewhere, where no other rank is"
+[ $took -le 7 ] && echo "ok: declared and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
+
+start=$SECONDS
+check "dump-request echoes are not progress: hung after --hang-timeout 2" 124 L CASE=echo --nproc-per-node 2 \
+  --job-id echo --hang-timeout 2 --json -- python3 "$WD"
+took=$((SECONDS - start))
 [ $took -le 7 ] && echo "ok: declared and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
 
 check "--no-flight-recorder" 124 L CASE=spin --nproc-per-node 2 --job-id nofr --hang-timeout 3 \

@@ -110,8 +110,10 @@ bool AttemptAgent::start_workers() {
   }
   cpu_.resize(specs.size());
   lines_seen_.assign(specs.size(), 0);
+  bytes_seen_.assign(specs.size(), 0);
   tail_ = std::make_unique<process::OutputTail>(sources, s_.out_fd, 200);
   t0_ = Clock::now();
+  last_output_.assign(specs.size(), t0_);
   if (auto st = sup_.start(specs, s_.base_env); !st) {
     StopEvent ev;
     ev.cause = StopCause::worker_failed;

@@ -32,7 +32,7 @@ class AttemptAgent {
   void stop_workers();
   // hang_evidence.cc: the first watchdog/NCCL-error line any worker printed starts a hang stop; before the
   // stop, every live worker is asked for its Python stacks and a Flight Recorder dump, and given a moment.
-  void check_triggers();
+  void check_triggers();  // also keeps last_output_: the silence --hang-timeout measures
   void gather_hang_evidence();
   void request_fr_dumps();  // a byte into each live local worker's dump pipe
   void read_flight_records(NodeRecord& n);
@@ -53,6 +53,8 @@ class AttemptAgent {
   DebugHookPaths hooks_;
   DebugHookOptions hook_opt_;
   std::vector<uint64_t> lines_seen_;    // per worker: lines already checked for triggers
+  std::vector<uint64_t> bytes_seen_;    // per worker: bytes of its log already looked at
+  std::vector<Clock::time_point> last_output_;  // per worker: its last output that was not a dump's echo
   std::vector<std::string> stack_files_, fr_dumps_, fr_pipes_;  // per worker ("" = none)
   std::map<size_t, RankRecord> snapshots_;  // hang evidence taken before the stop
   std::optional<StopEvent> stop_;

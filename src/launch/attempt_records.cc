@@ -46,7 +46,7 @@ void AttemptAgent::heartbeat() {
   b.done = done_set_;
   auto last = t0_;
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
-    last = std::max(last, tail_->last_growth(i));
+    last = std::max(last, last_output_[i]);
     const process::WorkerState& w = sup_.workers()[i];
     if (w.exited) continue;
     b.alive++;
@@ -134,7 +134,7 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
     cpu_[i].sample(now, p.cpu_s);
     r.cpu_window_s = cpu_[i].used_over(joined().job.hang_timeout_s, now);
   }
-  r.silent_s = secs(now - std::max(t0_, tail_->last_growth(i)));
+  r.silent_s = secs(now - std::max(t0_, last_output_[i]));
   r.collectives = collectives_in(logs_[i]);
   if (!stack_files_[i].empty()) {
     probe::ReadLimits lim;

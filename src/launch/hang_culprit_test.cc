@@ -128,7 +128,7 @@ TEST(PythonStack, RealFaulthandlerOutput) {
   StackSummary w = summarize_stack(slurp(kHangs + "stall_busy/stacks/rank0"));
   EXPECT_TRUE(w.in_collective);
   EXPECT_EQ(w.innermost, "synchronize (site-packages/torch/cuda/__init__.py:1162)");
-  StackSummary p = summarize_stack("Thread 0x7f (idle): \"MainThread\"\n    all_reduce (torch/distributed/c10d.py:30)\n"
+  StackSummary p = summarize_stack("Thread 0x7f (idle): \"MainThread\"\n    all_reduce (/usr/lib/python3/dist-packages/torch/distributed/c10d.py:30)\n"
                                    "    <module> (train.py:12)\n");
   EXPECT_TRUE(p.in_collective);
   EXPECT_EQ(p.user_at, "train.py:12 in <module>");

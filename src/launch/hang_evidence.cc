@@ -64,13 +64,20 @@ bool has_stack_after_request(const std::string& text) {
 
 void AttemptAgent::check_triggers() {
   if (stop_ || !tail_) return;
+  const auto now = Clock::now();
   for (size_t i = 0; i < lines_seen_.size(); ++i) {
-    const uint64_t total = tail_->lines_taken(i);
-    if (total == lines_seen_[i]) continue;
+    const uint64_t total = tail_->lines_taken(i), bytes = tail_->bytes_read(i);
+    if (bytes == bytes_seen_[i]) continue;
+    bytes_seen_[i] = bytes;
+    if (total == lines_seen_[i]) {  // a line still growing (a progress bar redrawn with \r): output
+      last_output_[i] = now;
+      continue;
+    }
     const auto& lines = tail_->last_lines(i);
     const size_t fresh = size_t(std::min<uint64_t>(total - lines_seen_[i], lines.size()));
     lines_seen_[i] = total;
     for (size_t k = lines.size() - fresh; k < lines.size(); ++k) {
+      if (!logs::is_dump_echo(lines[k])) last_output_[i] = now;  // our dump request's echo is no progress
       auto t = logs::hang_trigger(lines[k]);
       if (!t) continue;
       StopEvent ev;

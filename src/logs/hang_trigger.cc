@@ -84,6 +84,13 @@ const char* hang_trigger_kind_name(HangTrigger::Kind k) {
   return "?";
 }
 
+bool is_dump_echo(std::string_view line) {
+  for (std::string_view n : {"preparing to dump debug info", "dumping nccl trace to", "dumping trace to",
+                             "Flight Recorder trace successfully dumped"})
+    if (line.find(n) != std::string_view::npos) return true;
+  return false;
+}
+
 std::optional<HangTrigger> hang_trigger(std::string_view line) {
   if (line.size() > 64 * 1024) line = line.substr(0, 64 * 1024);
   for (const Pattern& p : kPatterns) {

@@ -21,6 +21,10 @@ struct HangTrigger {
 
 const char* hang_trigger_kind_name(HangTrigger::Kind k);  // "watchdog_timeout", ...
 
+// A line PyTorch prints because a Flight Recorder dump was asked for ("ProcessGroupNCCL preparing to dump
+// debug info", "dumping nccl trace to ..."): an echo of launch's own request, not a sign of progress.
+bool is_dump_echo(std::string_view line);
+
 // The trigger a line carries, if any. "preparing to dump debug info" is not one: it follows any dump request,
 // launch's own on-demand dump included.
 std::optional<HangTrigger> hang_trigger(std::string_view line);

@@ -2,6 +2,8 @@
 #   desync  every rank prints PyTorch's watchdog timeout line (2.11 wording) after a second, rank 3 for a
 #           BROADCAST where the others have an ALLREDUCE at SeqNum 7; then every rank spins
 #   spin    no output at all after the first line; every rank spins, rank 2 in another function
+#   echo    like spin, but every rank prints PyTorch's "preparing to dump debug info" line every 0.3 s (what a
+#           dump request makes it print): no progress, so the job is still silent
 # It also prints which of launch's variables it got and whether a user's sitecustomize ran.
 import os
 import sys
@@ -25,6 +27,12 @@ if case == "desync":
     print(f"[rank{rank}]:[E1127 00:28:17.968229302 ProcessGroupNCCL.cpp:689] [Rank {rank}] Watchdog caught "
           f"collective operation timeout: WorkNCCL(SeqNum=7, OpType={op}, NumelIn=1048576, NumelOut=1048576, "
           f"Timeout(ms)=10000) ran for 10051 milliseconds before timing out.", file=sys.stderr, flush=True)
+if case == "echo":
+    while True:
+        print(f"[rank{rank}]:[E1127 02:15:02.577619168 ProcessGroupNCCL.cpp:1628] [PG ID 0 PG GUID 0(default_pg) "
+              f"Rank {rank}] ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1, only active "
+              "collectives: 0", file=sys.stderr, flush=True)
+        time.sleep(0.3)
 if case == "spin" and rank == 2:
     spin_elsewhere()
 while True:

@@ -5,7 +5,8 @@
 # report. PG_TIMEOUT=600 (PyTorch's default is 10 min) leaves the silent hangs to --hang-timeout 10; the
 # "_wd" cases use PyTorch's watchdog at 10 s instead (launch acts on its first line). Then the step time of a
 # healthy job with the Flight Recorder on and off (--no-flight-recorder), alternating, alone on the machine.
-# Usage: tools/device/launch_hangs.sh DIR (a stripped distdoctor and lib/, see tools/device/stage_comm.sh)
+# Usage: tools/device/launch_hangs.sh DIR [NAME:CASE:PG_TIMEOUT[:--flag]...] (DIR: a stripped distdoctor and
+# lib/, see tools/device/stage_comm.sh); named runs replace the default list and run in two lanes.
 set -u
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 DIR=$(cd "$1" && pwd)
@@ -38,11 +39,18 @@ for f in r.get("findings", [])[:2]:
 PY
 }
 
+if [ $# -gt 1 ]; then
+  shift
+  specs=("$@")
+  lane() { local i; for ((i = $1; i < ${#specs[@]}; i += 2)); do IFS=: read -r n c p f <<<"${specs[$i]}"; run_case "$n" "$c" "$p" $f; done; }
+  lane 0 & lane 1 & wait
+else
 ( run_case desync_op_wd desync_op 10; run_case desync_op desync_op 600; run_case desync_pg desync_pg 600
   run_case stall_busy stall_busy 600; run_case late_init late_init 600; run_case exception exception 600 ) &
 ( run_case stall_idle stall_idle 600; run_case desync_size desync_size 600; run_case desync_pg_wd desync_pg 10
   run_case stall_idle_wd stall_idle 10; run_case sigkill sigkill 600; run_case dataloader dataloader 600 ) &
 wait
+fi
 for rep in 1 2 3; do
   for fr in on off; do
     flags=(); [ $fr = off ] && flags=(--no-flight-recorder)
