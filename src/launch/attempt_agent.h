@@ -35,6 +35,7 @@ class AttemptAgent {
   void check_triggers();  // also keeps last_output_: the silence --hang-timeout measures
   void gather_hang_evidence();
   void request_fr_dumps();  // a byte into each live local worker's dump pipe
+  double fresh_dump_after() const;  // epoch seconds: older dump files do not show this hang
   void read_flight_records(NodeRecord& n);
   RankRecord rank_record(size_t i);
   RankRecord hang_snapshot(size_t i, Clock::time_point now);
@@ -64,6 +65,7 @@ class AttemptAgent {
   int64_t beat_seq_ = 0;
   bool done_set_ = false, all_done_ = false, started_ = false;
   bool fr_requested_ = false;  // dumps asked for in this silence (re-armed when output resumes)
+  double fr_requested_at_ = 0;  // epoch seconds of that request
   double stop_latency_s_ = -1;
 };
 

@@ -143,8 +143,9 @@ bool by_stacks(const AttemptRecord& a, HangCulprit& c) {
     const StackSummary& s = of[outside.front()];
     c.ranks = outside;
     c.method = "stacks";
-    c.why = fmt::format("{} is outside any collective (in {}, at {}) while {} wait inside one",
-                        ranks_phrase(outside), s.innermost, s.user_at, ranks_phrase(inside));
+    c.why = fmt::format("{} {} outside any collective (at {}, in {}) while {} wait inside one",
+                        ranks_phrase(outside), outside.size() == 1 ? "is" : "are", s.user_at, s.innermost,
+                        ranks_phrase(inside));
     return true;
   }
   if (auto odd = odd_group(at); !odd.empty()) {

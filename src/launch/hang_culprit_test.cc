@@ -120,6 +120,17 @@ TEST(HangCulprit, TheFlightRecorderComesFirst) {
   }
 }
 
+// Taken by launch on 4x H100 while PyTorch's dump thread was importing torch._inductor: that thread comes first.
+TEST(PythonStack, TheMainThreadNotTheDumpThread) {
+  const std::string dir = std::string(DD_FIXTURE_DIR) + "/launch/h100x4_stacks/";
+  StackSummary waiting = summarize_stack(slurp(dir + "stall_busy.rank0.txt"));
+  EXPECT_TRUE(waiting.in_collective);
+  EXPECT_EQ(waiting.user_at, "hang_worker.py:95 in <module>");
+  StackSummary busy = summarize_stack(slurp(dir + "stall_busy.rank3.txt"));
+  EXPECT_FALSE(busy.in_collective);
+  EXPECT_EQ(busy.user_at, "hang_worker.py:80 in <module>");
+}
+
 TEST(PythonStack, RealFaulthandlerOutput) {
   StackSummary s = summarize_stack(slurp(kHangs + "stall_busy/stacks/rank3"));
   ASSERT_FALSE(s.empty());

@@ -103,7 +103,7 @@ void AttemptAgent::gather_hang_evidence() {
     }
   }
   if (stop_->trigger.empty() && !fr_requested_) request_fr_dumps();  // a watchdog timeout dumps by itself
-  const double started = epoch_now() - std::chrono::duration<double>(Clock::now() - t0_).count();
+  const double started = fresh_dump_after();
   const auto grace = std::chrono::milliseconds(int64_t(joined().job.grace_s * 1000));
   const auto until = Clock::now() + std::min<Clock::duration>(kEvidenceWait, grace);
   while (Clock::now() < until) {
@@ -117,8 +117,17 @@ void AttemptAgent::gather_hang_evidence() {
   }
 }
 
+// A dump shows the hang only when it was written after the last request (the one made in this silence), else
+// after the hang was seen (PyTorch's own dump on its timeout): a dump asked for while the job started up, or
+// during an earlier quiet spell, holds none of the collectives the ranks now wait in (seen on 4x H200).
+double AttemptAgent::fresh_dump_after() const {
+  if (fr_requested_) return fr_requested_at_;
+  return epoch_now() - std::chrono::duration<double>(Clock::now() - stop_seen_).count() - 2.0;
+}
+
 void AttemptAgent::request_fr_dumps() {
   fr_requested_ = true;
+  fr_requested_at_ = epoch_now() - 0.5;  // file times are coarser than the clock
   for (size_t i = 0; i < fr_pipes_.size(); ++i) {
     if (fr_pipes_[i].empty() || sup_.workers()[i].exited) continue;
     int fd = ::open(fr_pipes_[i].c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: nobody reads it
@@ -129,11 +138,11 @@ void AttemptAgent::request_fr_dumps() {
 }
 
 void AttemptAgent::read_flight_records(NodeRecord& n) {
-  const double started = epoch_now() - std::chrono::duration<double>(Clock::now() - t0_).count();
+  const double started = fresh_dump_after();
   std::vector<logs::FlightRecord> records;
   std::vector<std::string> errors;
   for (size_t i = 0; i < n.ranks.size() && i < fr_dumps_.size(); ++i) {
-    if (mtime_of(fr_dumps_[i]) < started) continue;  // none, or one from before this attempt
+    if (mtime_of(fr_dumps_[i]) < started) continue;  // none, or one from before the hang
     n.ranks[i].fr_dump = fr_dumps_[i];
     auto rec = logs::read_flight_record_file(fr_dumps_[i]);
     if (!rec) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <sstream>
+#include <vector>
 
 namespace dd::launch {
 
@@ -54,22 +55,41 @@ std::string base_name(const std::string& file) {
   return s == std::string::npos ? file : file.substr(s + 1);
 }
 
+// The thread whose outermost frame is the user's script (`<module>` of a file outside the libraries): the main
+// thread; else the one faulthandler calls "Current thread" (the main thread takes the signal in CPython's
+// handler) or py-spy calls "MainThread"; else the first with frames. Other threads (PyTorch's dump thread
+// importing torch._inductor, data loader threads) are not where the rank waits.
+std::vector<StackFrame> main_thread(const std::string& text) {
+  struct Block {
+    bool current = false;
+    std::vector<StackFrame> frames;
+  };
+  std::vector<Block> blocks;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    if (starts_thread(l)) {
+      blocks.push_back({l.rfind("Current thread ", 0) == 0 || l.find("\"MainThread\"") != std::string::npos, {}});
+      continue;
+    }
+    StackFrame f;
+    if (!blocks.empty() && (faulthandler_frame(l, f) || py_spy_frame(l, f))) blocks.back().frames.push_back(f);
+  }
+  for (const Block& b : blocks)
+    if (!b.frames.empty() && b.frames.back().func == "<module>" && !library_file(b.frames.back().file))
+      return b.frames;
+  for (const Block& b : blocks)
+    if (b.current && !b.frames.empty()) return b.frames;
+  for (const Block& b : blocks)
+    if (!b.frames.empty()) return b.frames;
+  return {};
+}
+
 }  // namespace
 
 StackSummary summarize_stack(const std::string& text) {
   StackSummary s;
-  std::istringstream in(text);
-  bool in_thread = false;
-  for (std::string l; std::getline(in, l);) {
-    if (!l.empty() && l.back() == '\r') l.pop_back();
-    if (starts_thread(l)) {
-      if (!s.frames.empty()) break;  // the first thread with frames is the one we keep
-      in_thread = true;
-      continue;
-    }
-    StackFrame f;
-    if (in_thread && (faulthandler_frame(l, f) || py_spy_frame(l, f))) s.frames.push_back(std::move(f));
-  }
+  s.frames = main_thread(text);
   if (s.frames.empty()) return s;
   const StackFrame& top = s.frames.front();
   s.innermost = fmt::format("{} ({}:{})", top.func, top.file, top.line);
