@@ -50,6 +50,7 @@ void AttemptAgent::heartbeat() {
     const process::WorkerState& w = sup_.workers()[i];
     if (w.exited) continue;
     b.alive++;
+    b.all_spoke = b.all_spoke && last_output_[i] > t0_;
     if (window <= 0) continue;
     probe::ProcSnapshot p = probe::read_proc(w.pid);
     if (!p.ok) continue;

@@ -26,7 +26,8 @@ double CpuWindow::used_over(double window_s, HangClock::time_point now) const {
 }
 
 void to_json(nlohmann::json& j, const Beat& b) {
-  j = {{"seq", b.seq}, {"silent_s", b.silent_s}, {"idle", b.idle}, {"alive", b.alive}, {"done", b.done}};
+  j = {{"seq", b.seq},   {"silent_s", b.silent_s}, {"idle", b.idle},
+       {"alive", b.alive}, {"done", b.done},         {"all_spoke", b.all_spoke}};
 }
 
 void from_json(const nlohmann::json& j, Beat& b) {
@@ -35,6 +36,7 @@ void from_json(const nlohmann::json& j, Beat& b) {
   b.idle = j.value("idle", std::vector<int>{});
   b.alive = j.value("alive", 0);
   b.done = j.value("done", false);
+  b.all_spoke = j.value("all_spoke", true);
 }
 
 BeatBoard::BeatBoard(int nnodes, HangClock::time_point start) : nodes_(size_t(nnodes)) {
@@ -64,16 +66,17 @@ int BeatBoard::lost_node(double lost_after_s, HangClock::time_point now, double*
 bool BeatBoard::hung(double window_s, std::string* why) const {
   std::vector<int> idle;
   double quiet = -1;
-  bool any_alive = false;
+  bool any_alive = false, all_spoke = true;
   for (const Seen& s : nodes_) {
     if (!s.any) return false;
     if (s.beat.alive == 0) continue;
     any_alive = true;
     if (s.beat.silent_s < window_s) return false;
     quiet = quiet < 0 ? s.beat.silent_s : std::min(quiet, s.beat.silent_s);
+    all_spoke = all_spoke && s.beat.all_spoke;
     idle.insert(idle.end(), s.beat.idle.begin(), s.beat.idle.end());
   }
-  if (!any_alive) return false;
+  if (!any_alive || (idle.empty() && !all_spoke)) return false;
   std::sort(idle.begin(), idle.end());
   if (why)
     *why = fmt::format("no worker wrote any output for {:.1f} s (--hang-timeout {:.0f}){}", quiet, window_s,

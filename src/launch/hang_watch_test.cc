@@ -49,6 +49,19 @@ TEST(BeatBoard, HungWhenEveryLiveNodeIsSilent) {
   EXPECT_FALSE(b.hung(10, &why)) << "node 1 printed 9.5 s ago";
 }
 
+TEST(BeatBoard, RanksThatSpinBeforeTheirFirstLineAreStartingUp) {
+  BeatBoard b(1, t0);
+  Beat starting = beat(1, 12, {});
+  starting.all_spoke = false;
+  b.update(0, starting, t0 + 12s);
+  std::string why;
+  EXPECT_FALSE(b.hung(10, &why)) << "importing torch on a loaded machine: busy and silent, not hung";
+  starting.idle = {3};
+  starting.seq = 2;
+  b.update(0, starting, t0 + 13s);
+  EXPECT_TRUE(b.hung(10, &why)) << "an idle rank before any output (late to init) is a hang";
+}
+
 TEST(BeatBoard, FinishedNodesNeitherHangNorGetLost) {
   BeatBoard b(2, t0);
   b.update(0, beat(1, 30, {0}), t0 + 1s);
