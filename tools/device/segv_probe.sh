@@ -1,4 +1,7 @@
-# exception case under torchrun: FR env only, then the stack hook only (which of the two turns exit 1 into SIGSEGV)
+#!/usr/bin/env bash
+# The exception case of tools/device/hang_worker.py under torchrun twice: with the Flight Recorder variables
+# launch sets, then with only a faulthandler sitecustomize like launch's hook; prints each run's exit codes (is
+# either one what turns launch's exit 1 into SIGSEGV? On 4x H100 neither alone did). Run from the checkout.
 W=$(mktemp -d); mkdir -p $W/site
 build_site() { python3 - "$W/site" <<'PY'
 import sys
