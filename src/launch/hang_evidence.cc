@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <deque>
 #include <fstream>
 #include <thread>
 
@@ -54,6 +55,12 @@ double epoch_now() {
 bool is_fifo(const std::string& path) {
   struct stat st {};
   return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+bool printed_timeout(const std::deque<std::string>& lines) {
+  for (const std::string& l : lines)
+    if (auto t = logs::hang_trigger(l); t && t->kind == logs::HangTrigger::Kind::watchdog_timeout) return true;
+  return false;
 }
 
 bool has_stack_after_request(const std::string& text) {
@@ -106,8 +113,14 @@ void AttemptAgent::gather_hang_evidence() {
   const double started = fresh_dump_after();
   const auto grace = std::chrono::milliseconds(int64_t(joined().job.grace_s * 1000));
   const auto until = Clock::now() + std::min<Clock::duration>(kEvidenceWait, grace);
+  const bool watchdog = !stop_->trigger.empty();
   while (Clock::now() < until) {
     bool all = true;
+    if (watchdog && tail_) {  // the other ranks print their own timeouts within moments: wait for them
+      tail_->poll();
+      for (size_t i = 0; i < sup_.workers().size() && all; ++i)
+        if (!sup_.workers()[i].exited) all = printed_timeout(tail_->last_lines(i));
+    }
     for (size_t i : asked) all = all && has_stack_after_request(read_text(stack_files_[i]));
     for (size_t i = 0; i < fr_dumps_.size() && all; ++i)
       if (!fr_dumps_[i].empty() && !sup_.workers()[i].exited && is_fifo(fr_pipes_[i]))
