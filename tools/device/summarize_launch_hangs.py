@@ -7,7 +7,7 @@ import os
 import sys
 
 SCRUB = [("/opt/torch/.venv/lib/python3.12/site-packages/", "site-packages/"), ("/opt/torch/.venv/bin/", ""),
-         ("/work/main/", "")]
+         ("/work/main/", ""), ("/root/out/", "$OUT/")]
 
 
 def scrub(x):
