@@ -34,7 +34,7 @@ class AttemptAgent {
   // stop, every live worker is asked for its Python stacks and a Flight Recorder dump, and given a moment.
   void check_triggers();  // also keeps last_output_: the silence --hang-timeout measures
   void gather_hang_evidence();
-  void request_fr_dumps();  // a byte into each live local worker's dump pipe
+  void request_fr_dumps();          // a byte into each live local worker's dump pipe
   double fresh_dump_after() const;  // epoch seconds: older dump files do not show this hang
   void read_flight_records(NodeRecord& n);
   RankRecord rank_record(size_t i);
@@ -53,18 +53,18 @@ class AttemptAgent {
   std::vector<CpuWindow> cpu_;
   DebugHookPaths hooks_;
   DebugHookOptions hook_opt_;
-  std::vector<uint64_t> lines_seen_;    // per worker: lines already checked for triggers
-  std::vector<uint64_t> bytes_seen_;    // per worker: bytes of its log already looked at
+  std::vector<uint64_t> lines_seen_;            // per worker: lines already checked for triggers
+  std::vector<uint64_t> bytes_seen_;            // per worker: bytes of its log already looked at
   std::vector<Clock::time_point> last_output_;  // per worker: its last output that was not a dump's echo
   std::vector<std::string> stack_files_, fr_dumps_, fr_pipes_;  // per worker ("" = none)
-  std::map<size_t, RankRecord> snapshots_;  // hang evidence taken before the stop
+  std::map<size_t, RankRecord> snapshots_;                      // hang evidence taken before the stop
   std::optional<StopEvent> stop_;
   std::optional<BeatBoard> board_;
   Clock::time_point t0_ = Clock::now();
   Clock::time_point stop_seen_{};
   int64_t beat_seq_ = 0;
   bool done_set_ = false, all_done_ = false, started_ = false;
-  bool fr_requested_ = false;  // dumps asked for in this silence (re-armed when output resumes)
+  bool fr_requested_ = false;   // dumps asked for in this silence (re-armed when output resumes)
   double fr_requested_at_ = 0;  // epoch seconds of that request
   double stop_latency_s_ = -1;
 };

@@ -13,7 +13,6 @@
 #include "logs/catalogue.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
-#include "probe/regular_file.h"
 #include "probe/system_probe.h"
 
 namespace dd::launch {
@@ -138,12 +137,8 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
   r.silent_s = secs(now - std::max(t0_, last_output_[i]));
   r.collectives = collectives_in(logs_[i]);
   if (!stack_files_[i].empty()) {
-    probe::ReadLimits lim;
-    lim.max_bytes = 4u << 20;
-    lim.deadline = 500ms;
-    auto text = probe::read_regular_file(stack_files_[i], lim);
-    std::string dump = text ? last_stack_dump(text->text) : "";
-    if (dump.find("(most recent call first)") != std::string::npos) {
+    std::string dump = answered_stack(read_stack_file(stack_files_[i]));
+    if (!dump.empty()) {
       r.stack = dump.substr(0, 64 * 1024);
       r.stack_source = "faulthandler";
       return r;
@@ -152,8 +147,8 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
   probe::PyStack st = probe::py_spy_dump(w.pid, s_.path_env);
   r.stack = st.text;
   r.stack_source = st.text.empty() ? "" : "py-spy";
-  r.stack_error = st.error.empty() || stack_files_[i].empty() ? st.error
-                                                               : "the stack hook did not answer; " + st.error;
+  r.stack_error =
+      st.error.empty() || stack_files_[i].empty() ? st.error : "the stack hook did not answer; " + st.error;
   return r;
 }
 

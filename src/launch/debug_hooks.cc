@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "probe/regular_file.h"
+
 namespace dd::launch {
 
 namespace {
@@ -14,7 +16,8 @@ constexpr const char* kMarker = "# distdoctor: stack hook pid ";
 constexpr const char* kRequest = "# distdoctor: stacks requested";
 
 // Each line is Python; the hook must never break the worker, so every step is inside try.
-constexpr const char* kSiteCustomize = R"PY(# Written by `distdoctor launch` (see its docs/launch.md): lets the launcher ask this worker for every
+constexpr const char* kSiteCustomize =
+    R"PY(# Written by `distdoctor launch` (see its docs/launch.md): lets the launcher ask this worker for every
 # thread's Python stack (SIGUSR2 -> faulthandler) without py-spy, then runs the sitecustomize this one hides.
 def _distdoctor_hooks():
     import os, sys
@@ -86,7 +89,8 @@ EnvPairs debug_hook_env(const DebugHookPaths& p, const DebugHookOptions& o, int 
     if (unset("TORCH_NCCL_DUMP_ON_TIMEOUT")) env.emplace_back("TORCH_NCCL_DUMP_ON_TIMEOUT", "1");
     if (unset("TORCH_FR_DUMP_TEMP_FILE") && unset("TORCH_NCCL_DEBUG_INFO_TEMP_FILE"))
       env.emplace_back("TORCH_FR_DUMP_TEMP_FILE", p.fr_prefix);
-    if (unset("TORCH_NCCL_DEBUG_INFO_PIPE_FILE")) env.emplace_back("TORCH_NCCL_DEBUG_INFO_PIPE_FILE", p.pipe_prefix);
+    if (unset("TORCH_NCCL_DEBUG_INFO_PIPE_FILE"))
+      env.emplace_back("TORCH_NCCL_DEBUG_INFO_PIPE_FILE", p.pipe_prefix);
   }
   std::string py = value_of(base_env, "PYTHONPATH");
   env.emplace_back("PYTHONPATH", py.empty() ? p.site_dir : p.site_dir + ":" + py);
@@ -99,7 +103,8 @@ std::string fr_dump_path(const DebugHookPaths& p, const DebugHookOptions& o, int
   if (user_set_fr(base_env) ? user_fr_off(base_env) : !o.flight_recorder) return "";
   std::string prefix = value_of(base_env, "TORCH_FR_DUMP_TEMP_FILE");
   if (prefix.empty()) prefix = value_of(base_env, "TORCH_NCCL_DEBUG_INFO_TEMP_FILE");
-  if (prefix.empty()) prefix = o.flight_recorder ? p.fr_prefix : "/tmp/nccl_trace_rank_";  // PyTorch's default
+  if (prefix.empty())
+    prefix = o.flight_recorder ? p.fr_prefix : "/tmp/nccl_trace_rank_";  // PyTorch's default
   return prefix + std::to_string(rank);
 }
 
@@ -130,7 +135,8 @@ std::vector<int> stack_hook_pids(const std::string& text) {
     if (k != 0 && text[k - 1] != '\n') continue;
     int pid = 0;
     size_t i = k + marker.size();
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && pid < 100000000) pid = pid * 10 + (text[i++] - '0');
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && pid < 100000000)
+      pid = pid * 10 + (text[i++] - '0');
     if (pid > 0) pids.push_back(pid);
   }
   return pids;
@@ -146,6 +152,19 @@ std::string last_stack_dump(const std::string& text) {
     }
   }
   return text.substr(from);
+}
+
+std::string answered_stack(const std::string& text) {
+  std::string dump = last_stack_dump(text);
+  return dump.find("(most recent call first)") != std::string::npos ? dump : "";
+}
+
+std::string read_stack_file(const std::string& path) {
+  probe::ReadLimits lim;
+  lim.max_bytes = 4u << 20;
+  lim.deadline = std::chrono::milliseconds(500);
+  auto t = probe::read_regular_file(path, lim);
+  return t ? t->text : "";
 }
 
 }  // namespace dd::launch

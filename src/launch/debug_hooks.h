@@ -51,5 +51,9 @@ std::string write_debug_hooks(const DebugHookPaths& p);
 std::vector<int> stack_hook_pids(const std::string& stack_file_text);
 // The last stack dump in a stack file: the text after the last marker or "stacks requested" line.
 std::string last_stack_dump(const std::string& stack_file_text);
+// That dump when it holds a stack (faulthandler answered the last request), else "".
+std::string answered_stack(const std::string& stack_file_text);
+// A stack file's text (at most 4 MiB, within 0.5 s); "" when it cannot be read.
+std::string read_stack_file(const std::string& path);
 
 }  // namespace dd::launch

@@ -67,8 +67,8 @@ bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
     if (k.has_where) c.evidence.push_back("its stack: " + logs::frames_text(k.where.frames));
     for (const auto& g : fa.groups)
       if (g.has_mismatch || !g.waiting.empty())
-        c.evidence.push_back(fmt::format("group {} ({}): waiting {}, behind {}, ahead {}", g.pg_name, g.pg_desc,
-                                         logs::rank_list(g.waiting), logs::rank_list(g.behind),
+        c.evidence.push_back(fmt::format("group {} ({}): waiting {}, behind {}, ahead {}", g.pg_name,
+                                         g.pg_desc, logs::rank_list(g.waiting), logs::rank_list(g.behind),
                                          logs::rank_list(g.ahead)));
     return true;
   }
@@ -101,9 +101,10 @@ bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
       c.why = fmt::format("{} called {} at SeqNum {} where {} called {}: it took another code path",
                           ranks_phrase(odd), mine.op, mine.seq, ranks_phrase(rest), theirs->op);
     else if (mine.seq > theirs->seq)
-      c.why = fmt::format("{} waited in {} while {} waited in {}: it went past SeqNum {} on another code path "
-                          "(or the others never issued it)",
-                          ranks_phrase(odd), label(mine), ranks_phrase(rest), label(*theirs), theirs->seq);
+      c.why = fmt::format(
+          "{} waited in {} while {} waited in {}: it went past SeqNum {} on another code path "
+          "(or the others never issued it)",
+          ranks_phrase(odd), label(mine), ranks_phrase(rest), label(*theirs), theirs->seq);
     else
       c.why = fmt::format("{} waited in {} while {} had gone on to {}: it is behind", ranks_phrase(odd),
                           label(mine), ranks_phrase(rest), label(*theirs));
@@ -183,8 +184,8 @@ bool by_cpu(const AttemptRecord& a, HangCulprit& c) {
   c.method = "cpu";
   c.why = c.ranks.size() == live.size()
               ? "every rank is idle: under 2% CPU while silent, waiting outside NCCL"
-              : fmt::format("{} {} idle (under 2% CPU while silent) while the others spin", ranks_phrase(c.ranks),
-                            c.ranks.size() == 1 ? "is" : "are");
+              : fmt::format("{} {} idle (under 2% CPU while silent) while the others spin",
+                            ranks_phrase(c.ranks), c.ranks.size() == 1 ? "is" : "are");
   return true;
 }
 

@@ -120,7 +120,8 @@ TEST(HangCulprit, TheFlightRecorderComesFirst) {
   }
 }
 
-// Taken by launch on 4x H100 while PyTorch's dump thread was importing torch._inductor: that thread comes first.
+// Taken by launch on 4x H100 while PyTorch's dump thread was importing torch._inductor: that thread comes
+// first.
 TEST(PythonStack, TheMainThreadNotTheDumpThread) {
   const std::string dir = std::string(DD_FIXTURE_DIR) + "/launch/h100x4_stacks/";
   StackSummary waiting = summarize_stack(slurp(dir + "stall_busy.rank0.txt"));
@@ -139,8 +140,10 @@ TEST(PythonStack, RealFaulthandlerOutput) {
   StackSummary w = summarize_stack(slurp(kHangs + "stall_busy/stacks/rank0"));
   EXPECT_TRUE(w.in_collective);
   EXPECT_EQ(w.innermost, "synchronize (site-packages/torch/cuda/__init__.py:1162)");
-  StackSummary p = summarize_stack("Thread 0x7f (idle): \"MainThread\"\n    all_reduce (/usr/lib/python3/dist-packages/torch/distributed/c10d.py:30)\n"
-                                   "    <module> (train.py:12)\n");
+  StackSummary p = summarize_stack(
+      "Thread 0x7f (idle): \"MainThread\"\n    all_reduce "
+      "(/usr/lib/python3/dist-packages/torch/distributed/c10d.py:30)\n"
+      "    <module> (train.py:12)\n");
   EXPECT_TRUE(p.in_collective);
   EXPECT_EQ(p.user_at, "train.py:12 in <module>");
 }

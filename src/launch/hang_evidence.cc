@@ -1,11 +1,11 @@
 // The node agent's hang evidence (see attempt_agent.h): the first trigger line a worker prints starts a hang
 // stop; before stopping, each live worker that registered launch's stack hook gets SIGUSR2 (faulthandler
 // writes every thread's Python stack into its stack file). Flight Recorder dumps are asked for early, when a
-// node has been silent for half of --hang-timeout (a byte in each worker's dump pipe): PyTorch 2.11 took about
-// 6 s to write an on-demand dump of a rank hung in a collective (it symbolizes the Python stacks under the
-// GIL), too long to wait for once the hang is declared; a dump of a job that then goes on costs it nothing
-// more. After a watchdog timeout PyTorch dumps by itself. The agent then waits, at most kEvidenceWait and
-// never past --grace, for the stacks and the dumps to land.
+// node has been silent for half of --hang-timeout (a byte in each worker's dump pipe): PyTorch 2.11 took
+// about 6 s to write an on-demand dump of a rank hung in a collective (it symbolizes the Python stacks under
+// the GIL), too long to wait for once the hang is declared; a dump of a job that then goes on costs it
+// nothing more. After a watchdog timeout PyTorch dumps by itself. The agent then waits, at most kEvidenceWait
+// and never past --grace, for the stacks and the dumps to land.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
@@ -21,7 +21,6 @@
 #include "logs/flight_recorder.h"
 #include "logs/fr_summary.h"
 #include "logs/hang_trigger.h"
-#include "probe/regular_file.h"
 
 namespace dd::launch {
 
@@ -30,16 +29,6 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr auto kEvidenceWait = 3s;
-constexpr uint64_t kMaxStackFile = 4u << 20;
-
-std::string read_text(const std::string& path) {
-  probe::ReadLimits lim;
-  lim.max_bytes = kMaxStackFile;
-  lim.deadline = 500ms;
-  auto t = probe::read_regular_file(path, lim);
-  return t ? t->text : "";
-}
-
 // Epoch seconds of the file's last change, -1 when it is not there.
 double mtime_of(const std::string& path) {
   struct stat st {};
@@ -59,12 +48,9 @@ bool is_fifo(const std::string& path) {
 
 bool printed_timeout(const std::deque<std::string>& lines) {
   for (const std::string& l : lines)
-    if (auto t = logs::hang_trigger(l); t && t->kind == logs::HangTrigger::Kind::watchdog_timeout) return true;
+    if (auto t = logs::hang_trigger(l); t && t->kind == logs::HangTrigger::Kind::watchdog_timeout)
+      return true;
   return false;
-}
-
-bool has_stack_after_request(const std::string& text) {
-  return last_stack_dump(text).find("(most recent call first)") != std::string::npos;
 }
 
 }  // namespace
@@ -102,7 +88,7 @@ void AttemptAgent::gather_hang_evidence() {
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     const process::WorkerState& w = sup_.workers()[i];
     if (w.exited || stack_files_[i].empty()) continue;
-    for (int pid : stack_hook_pids(read_text(stack_files_[i]))) {
+    for (int pid : stack_hook_pids(read_stack_file(stack_files_[i]))) {
       if (::getpgid(pid) != w.pid) continue;  // gone, or not of this worker (a reused pid)
       std::ofstream(stack_files_[i], std::ios::app) << "# distdoctor: stacks requested\n";
       if (::kill(pid, SIGUSR2) == 0) asked.push_back(i);
@@ -121,7 +107,7 @@ void AttemptAgent::gather_hang_evidence() {
       for (size_t i = 0; i < sup_.workers().size() && all; ++i)
         if (!sup_.workers()[i].exited) all = printed_timeout(tail_->last_lines(i));
     }
-    for (size_t i : asked) all = all && has_stack_after_request(read_text(stack_files_[i]));
+    for (size_t i : asked) all = all && !answered_stack(read_stack_file(stack_files_[i])).empty();
     for (size_t i = 0; i < fr_dumps_.size() && all; ++i)
       if (!fr_dumps_[i].empty() && !sup_.workers()[i].exited && is_fifo(fr_pipes_[i]))
         all = mtime_of(fr_dumps_[i]) >= started;
