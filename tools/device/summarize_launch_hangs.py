@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
 # Compact, path-scrubbed copies of the launch reports tools/device/launch_hangs.sh brought back: per run, the
 # exit code, the time from the fault to the launcher's exit and the first findings with their evidence.
-# Usage: summarize_launch_hangs.py OUTDIR CARD:EXTRACTED_DIR:RUN[,RUN...]...
+# Usage: OUT=DEVICE_OUT_DIR summarize_launch_hangs.py OUTDIR CARD:EXTRACTED_DIR:RUN[,RUN...]...
 import json
 import os
+import re
 import sys
 
-SCRUB = [("/opt/torch/.venv/lib/python3.12/site-packages/", "site-packages/"), ("/opt/torch/.venv/bin/", ""),
-         ("/work/main/", ""), ("/root/out/", "$OUT/")]
+# Machine prefixes found by their shape, not named: everything up to a site-packages folder, up to the
+# checkout's tools/ folder, the interpreter's bin/, and the device's output folder ($OUT, given or from env).
+OUT_DIR = os.environ.get("OUT", "")
+PATTERNS = [(re.compile(r"/[^\s\"']*/site-packages/"), "site-packages/"),
+            (re.compile(r"/[^\s\"']*/(?=tools/device/)"), ""),
+            (re.compile(r"/[^\s\"']*/bin/(?=python)"), "")]
 
 
 def scrub(x):
     if isinstance(x, str):
-        for a, b in SCRUB:
-            x = x.replace(a, b)
-        return x
+        for pattern, new in PATTERNS:
+            x = pattern.sub(new, x)
+        return x.replace(OUT_DIR + "/", "$OUT/") if OUT_DIR else x
     if isinstance(x, list):
         return [scrub(v) for v in x]
     if isinstance(x, dict):
