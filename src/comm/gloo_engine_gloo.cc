@@ -7,12 +7,12 @@
 #include <gloo/broadcast.h>
 #include <gloo/reduce.h>
 #include <gloo/rendezvous/context.h>
-#include <gloo/rendezvous/store.h>
 #include <gloo/transport/tcp/device.h>
 
 #include <thread>
 
 #include "comm/engine.h"
+#include "comm/gloo_store_adapter_gloo.h"
 #include "comm/host_data.h"
 
 namespace dd::comm {
@@ -20,34 +20,6 @@ namespace dd::comm {
 namespace {
 
 using rendezvous::Clock;
-
-// Gloo's Store on top of ours; a missed deadline becomes a gloo::IoException, which the engine catches.
-class GlooStoreAdapter : public gloo::rendezvous::Store {
- public:
-  GlooStoreAdapter(rendezvous::Store* s, std::string prefix, std::chrono::milliseconds timeout)
-      : s_(s), prefix_(std::move(prefix)), timeout_(timeout) {}
-  void set(const std::string& key, const std::vector<char>& data) override {
-    auto st = s_->set(prefix_ + key, std::string(data.begin(), data.end()), Clock::now() + timeout_);
-    if (!st) throw gloo::IoException(st.error().message());
-  }
-  std::vector<char> get(const std::string& key) override {
-    auto v = s_->get(prefix_ + key, Clock::now() + timeout_);
-    if (!v) throw gloo::IoException(v.error().message());
-    return std::vector<char>(v->begin(), v->end());
-  }
-  void wait(const std::vector<std::string>& keys) override { wait(keys, timeout_); }
-  void wait(const std::vector<std::string>& keys, const std::chrono::milliseconds& timeout) override {
-    std::vector<std::string> full;
-    for (const auto& k : keys) full.push_back(prefix_ + k);
-    auto st = s_->wait(full, Clock::now() + std::min(timeout, timeout_));
-    if (!st) throw gloo::IoException(st.error().message());
-  }
-
- private:
-  rendezvous::Store* s_;
-  std::string prefix_;
-  std::chrono::milliseconds timeout_;
-};
 
 class GlooEngine : public Engine {
  public:
