@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "launch/failure_report.h"
+#include "launch/report_test_util.h"
 
 namespace dd::launch {
 namespace {
@@ -31,12 +32,6 @@ AttemptRecord hung_attempt() {
   }
   a.nodes.push_back(node);
   return a;
-}
-
-std::string all_evidence(const report::Finding& f) {
-  std::string s;
-  for (const auto& e : f.evidence) s += e + "\n";
-  return s;
 }
 
 TEST(LaunchHang, IdleRankNamedWhenNoCounts) {
