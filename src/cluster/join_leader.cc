@@ -1,5 +1,5 @@
 // The leader's side of the join protocol: watch who arrives until the join window closes, name the missing,
-// read every member and node's facts, drive the mesh, analyse and publish the one verdict.
+// read every member and node's facts, drive the mesh (join_mesh.cc), analyse and publish the one verdict.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -163,84 +163,6 @@ void read_nodes(rendezvous::Store& s, ClusterView& view) {
       n.has_facts = true;
     }
   }
-}
-
-// The mesh plan every node reads: each node's endpoints and the interface NCCL would use there ("primary",
-// also measured for bandwidth).
-nlohmann::json mesh_plan(const ClusterView& view) {
-  nlohmann::json plan{{"nodes", nlohmann::json::array()}};
-  for (size_t i = 0; i < view.nodes.size(); ++i) {
-    const auto& n = view.nodes[i];
-    std::string primary;
-    if (n.has_facts) {
-      auto ifs = rules::nccl_socket_ifs(n.facts);
-      if (!ifs.empty()) primary = ifs.front().name;
-    }
-    plan["nodes"].push_back(
-        {{"index", i}, {"rank", n.lead.rank}, {"primary", primary}, {"endpoints", n.lead.endpoints}});
-  }
-  return plan;
-}
-
-struct MeshStep {
-  std::vector<std::string> no_mesh;  // ranks whose results did not arrive before the deadline
-  std::vector<int> lost;             // members that left after they joined (their live key went)
-};
-
-// Publishes the plan, runs this node's part, collects every node's probes into view.mesh; stops waiting for
-// a node that left.
-MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterView& view,
-                          Clock::time_point end) {
-  const nlohmann::json plan = mesh_plan(view);
-  (void)s.set(kPlan, json_text(plan), end);
-  (void)s.set(kGo, "mesh", end);
-  std::vector<std::string> mesh_keys;
-  std::vector<int> mesh_ranks, member_ranks;
-  for (const auto& n : view.nodes)
-    if (n.has_facts && !n.lead.endpoints.empty()) {
-      mesh_keys.push_back(k("mesh", n.lead.rank));
-      mesh_ranks.push_back(n.lead.rank);
-    }
-  if (cfg.self.has_facts) {  // the master's own result: stored even if probing ran up to the deadline
-    auto mine = json_text(nlohmann::json(my_mesh(plan, cfg, end - 1s)));
-    (void)s.set(k("mesh", cfg.self.rank), mine, std::max(end, Clock::now() + 1s));
-  }
-  view.mesh.ran = !mesh_keys.empty();
-  MeshStep step;
-  step.lost = wait_unless_gone(
-      s, mesh_ranks, [](int r) { return k("mesh", r); }, end - 500ms);
-  for (const auto& m : view.members)
-    if (std::find(step.lost.begin(), step.lost.end(), m.rank) == step.lost.end())
-      member_ranks.push_back(m.rank);
-  // Reading what already arrived is quick, but `end` may have passed while this node probed a dead link:
-  // give the reads a second of their own, or every result would count as missing.
-  const auto read_by = std::max(end, Clock::now() + 1s);
-  for (int r : gone_ranks(s, member_ranks, read_by)) step.lost.push_back(r);
-  std::sort(step.lost.begin(), step.lost.end());
-  auto have = s.check(mesh_keys, read_by);
-  std::vector<int> lost_nodes;  // node indexes: probes to and from them say nothing about the links
-  for (size_t i = 0; i < view.nodes.size(); ++i)
-    if (std::find(step.lost.begin(), step.lost.end(), view.nodes[i].lead.rank) != step.lost.end())
-      lost_nodes.push_back(static_cast<int>(i));
-  std::vector<std::string>& no_mesh = step.no_mesh;
-  for (size_t i = 0; i < mesh_keys.size(); ++i) {
-    if (!have || !(*have)[i]) {
-      if (std::find(step.lost.begin(), step.lost.end(), mesh_ranks[i]) == step.lost.end())
-        no_mesh.push_back(mesh_keys[i].substr(8));
-      continue;
-    }
-    auto v = s.get(mesh_keys[i], Clock::now() + 1s);
-    if (!v) continue;
-    try {
-      auto probes = nlohmann::json::parse(*v).get<std::vector<MeshProbe>>();
-      std::erase_if(probes, [&](const MeshProbe& p) {
-        return std::find(lost_nodes.begin(), lost_nodes.end(), p.to) != lost_nodes.end();
-      });
-      view.mesh.probes.insert(view.mesh.probes.end(), probes.begin(), probes.end());
-    } catch (const std::exception&) {
-    }
-  }
-  return step;
 }
 
 JoinOutcome complete_outcome(const JoinConfig& cfg, const ClusterView& view, const MeshStep& mesh) {

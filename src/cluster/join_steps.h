@@ -33,6 +33,15 @@ void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::s
 
 JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg);  // join_leader.cc
 
+// The leader's mesh step (join_mesh.cc): publishes the plan, runs this node's part, collects every node's
+// probes into view.mesh; stops waiting for a node that left.
+struct MeshStep {
+  std::vector<std::string> no_mesh;  // ranks whose results did not arrive before the deadline
+  std::vector<int> lost;             // members that left after they joined (their live key went)
+};
+MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterView& view,
+                          Clock::time_point end);
+
 // Liveness (join_liveness.cc). Every member sets k("~live", R) before it joins; on the embedded TCP store
 // that key goes with its connection (rendezvous::is_live_key), so a member whose process died is seen gone.
 // The ranks among `ranks` whose live key is gone now.
