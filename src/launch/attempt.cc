@@ -96,7 +96,15 @@ bool AttemptAgent::start_workers() {
     for (auto& kv : debug_hook_env(hooks_, hook_opt_, node, rank, s_.base_env)) w.env.push_back(std::move(kv));
     stack_files_.push_back(hook_opt_.flight_recorder ? hooks_.stack_file(node, rank) : "");
     fr_dumps_.push_back(fr_dump_path(hooks_, hook_opt_, rank, s_.base_env));
-    fr_pipes_.push_back(fr_pipe_path(hooks_, hook_opt_, rank, s_.base_env));
+    fr_requests_.push_back(fr_request_path(hooks_, hook_opt_, rank, s_.base_env));
+    fr_asked_.push_back(fr_asked_path(hooks_, hook_opt_, rank, s_.base_env));
+    fr_exits_.push_back(fr_exit_path(hooks_, hook_opt_, rank, s_.base_env));
+    if (std::string err = make_fr_request_fifo(fr_requests_.back()); !err.empty()) {
+      fr_requests_.back().clear();  // this rank cannot be asked; its own timeout dump still works
+      std::string msg = "distdoctor launch: no Flight Recorder requests for rank " + std::to_string(rank) +
+                        ": " + err + "\n";
+      (void)!::write(2, msg.data(), msg.size());
+    }
     w.log_path = worker_log_path(s_.args.log_dir, layout_.job_id, attempt_, node, rank);
     w.event_fd = -1;
     w.die_with_parent = true;

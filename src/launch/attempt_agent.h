@@ -34,7 +34,7 @@ class AttemptAgent {
   // stop, every live worker is asked for its Python stacks and a Flight Recorder dump, and given a moment.
   void check_triggers();  // also keeps last_output_: the silence --hang-timeout measures
   void gather_hang_evidence();
-  void request_fr_dumps();          // a byte into each live local worker's dump pipe
+  void request_fr_dumps();          // a byte into each live local worker's request FIFO (the hook's)
   double fresh_dump_after() const;  // epoch seconds: older dump files do not show this hang
   void read_flight_records(NodeRecord& n);
   RankRecord rank_record(size_t i);
@@ -56,7 +56,10 @@ class AttemptAgent {
   std::vector<uint64_t> lines_seen_;            // per worker: lines already checked for triggers
   std::vector<uint64_t> bytes_seen_;            // per worker: bytes of its log already looked at
   std::vector<Clock::time_point> last_output_;  // per worker: its last output that was not a dump's echo
-  std::vector<std::string> stack_files_, fr_dumps_, fr_pipes_;  // per worker ("" = none)
+  // Per worker ("" = none): the stack file; PyTorch's own dump; the hook's request FIFO, the dump it writes
+  // when asked and the one at a clean exit (debug_hooks.h).
+  std::vector<std::string> stack_files_, fr_dumps_, fr_requests_, fr_asked_, fr_exits_;
+  std::vector<char> fr_listening_;  // per worker: a hook read its FIFO when we asked (a dump will come)
   std::map<size_t, RankRecord> snapshots_;                      // hang evidence taken before the stop
   std::optional<StopEvent> stop_;
   std::optional<BeatBoard> board_;
@@ -64,7 +67,7 @@ class AttemptAgent {
   Clock::time_point stop_seen_{};
   int64_t beat_seq_ = 0;
   bool done_set_ = false, all_done_ = false, started_ = false;
-  bool fr_requested_ = false;   // dumps asked for in this silence (re-armed when output resumes)
+  bool fr_requested_ = false;   // dumps asked for (once, when the hang is declared)
   double fr_requested_at_ = 0;  // epoch seconds of that request
   double stop_latency_s_ = -1;
 };

@@ -58,8 +58,6 @@ void AttemptAgent::heartbeat() {
     if (used >= 0 && used < kIdleCpuShare * window) b.idle.push_back(ranks_[i]);
   }
   b.silent_s = secs(now - last);
-  if (b.silent_s < 1) fr_requested_ = false;
-  if (window > 0 && !fr_requested_ && b.alive > 0 && b.silent_s >= window / 2) request_fr_dumps();
   if (joined().node_rank == 0) return lead_checks(b);
   if (auto st = joined().store->set(keys::in_attempt(attempt_, "beat", joined().node_rank),
                                     json_text(nlohmann::json(b)), now + 3s);

@@ -2,6 +2,11 @@
 #include "launch/debug_hooks.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
@@ -18,7 +23,8 @@ constexpr const char* kRequest = "# distdoctor: stacks requested";
 // Each line is Python; the hook must never break the worker, so every step is inside try.
 constexpr const char* kSiteCustomize =
     R"PY(# Written by `distdoctor launch` (see its docs/launch.md): lets the launcher ask this worker for every
-# thread's Python stack (SIGUSR2 -> faulthandler) without py-spy, then runs the sitecustomize this one hides.
+# thread's Python stack (SIGUSR2 -> faulthandler) and for a Flight Recorder dump without py-spy, then runs the
+# sitecustomize this one hides.
 def _distdoctor_hooks():
     import os, sys
     path = os.environ.get("DISTDOCTOR_STACK_FILE")
@@ -30,6 +36,55 @@ def _distdoctor_hooks():
             f.write("# distdoctor: stack hook pid %d\n" % os.getpid())
             f.flush()
             sys._distdoctor_stack_file = f
+        except Exception:
+            pass
+    # The Flight Recorder, for the first Python process of the worker only (the variables are taken out of
+    # the environment, so data-loader workers and other children do not answer for it): a byte in the FIFO
+    # DISTDOCTOR_FR_REQUEST asks for a dump into DISTDOCTOR_FR_DUMP, and a clean exit writes one into
+    # DISTDOCTOR_FR_EXIT. Without Python stacks: quick (PyTorch's own pipe dump symbolizes them for seconds,
+    # and a process that exits meanwhile can crash), and the stack hook above gives the stacks.
+    req = os.environ.pop("DISTDOCTOR_FR_REQUEST", "")
+    dump = os.environ.pop("DISTDOCTOR_FR_DUMP", "")
+    at_exit = os.environ.pop("DISTDOCTOR_FR_EXIT", "")
+    if req and dump:
+        try:
+            import atexit, threading
+            def write(target):
+                c10d = getattr(getattr(sys.modules.get("torch"), "_C", None), "_distributed_c10d", None)
+                fn = getattr(c10d, "_dump_nccl_trace", None)
+                if fn is None or "torch.distributed" not in sys.modules:
+                    data, target = b"torch.distributed is not in use in this process\n", target + ".none"
+                else:
+                    try:
+                        data = fn(includeCollectives=True, includeStackTraces=False, onlyActive=False)
+                    except TypeError:
+                        data = fn()
+                with open(target + ".tmp", "wb") as out:
+                    out.write(data)
+                os.replace(target + ".tmp", target)
+            def serve():
+                while True:
+                    try:
+                        with open(req, "rb") as pipe:
+                            asked = pipe.read(1)
+                        if asked:
+                            write(dump)
+                    except Exception:
+                        return
+            threading.Thread(target=serve, name="distdoctor-flight-recorder", daemon=True).start()
+            failed = []
+            hook = sys.excepthook
+            def note_failure(*exc):
+                failed.append(1)
+                hook(*exc)
+            sys.excepthook = note_failure
+            def dump_at_exit():
+                if at_exit and not failed and "torch.distributed" in sys.modules:
+                    try:
+                        write(at_exit)
+                    except Exception:
+                        pass
+            atexit.register(dump_at_exit)
         except Exception:
             pass
     try:
@@ -75,8 +130,8 @@ std::string DebugHookPaths::stack_file(int node_rank, int rank) const {
 }
 
 DebugHookPaths debug_hook_paths(const std::string& attempt_dir) {
-  return {attempt_dir, attempt_dir + "/flight_recorder/rank", attempt_dir + "/flight_recorder/pipe_",
-          attempt_dir + "/.pyhooks"};
+  const std::string fr = attempt_dir + "/flight_recorder/";
+  return {attempt_dir, fr + "rank", fr + "request_", fr + "asked_rank", fr + "exit_rank", attempt_dir + "/.pyhooks"};
 }
 
 EnvPairs debug_hook_env(const DebugHookPaths& p, const DebugHookOptions& o, int node_rank, int rank,
@@ -89,8 +144,9 @@ EnvPairs debug_hook_env(const DebugHookPaths& p, const DebugHookOptions& o, int 
     if (unset("TORCH_NCCL_DUMP_ON_TIMEOUT")) env.emplace_back("TORCH_NCCL_DUMP_ON_TIMEOUT", "1");
     if (unset("TORCH_FR_DUMP_TEMP_FILE") && unset("TORCH_NCCL_DEBUG_INFO_TEMP_FILE"))
       env.emplace_back("TORCH_FR_DUMP_TEMP_FILE", p.fr_prefix);
-    if (unset("TORCH_NCCL_DEBUG_INFO_PIPE_FILE"))
-      env.emplace_back("TORCH_NCCL_DEBUG_INFO_PIPE_FILE", p.pipe_prefix);
+    env.emplace_back("DISTDOCTOR_FR_REQUEST", fr_request_path(p, o, rank, base_env));
+    env.emplace_back("DISTDOCTOR_FR_DUMP", p.asked_prefix + std::to_string(rank));
+    env.emplace_back("DISTDOCTOR_FR_EXIT", p.exit_prefix + std::to_string(rank));
   }
   std::string py = value_of(base_env, "PYTHONPATH");
   env.emplace_back("PYTHONPATH", py.empty() ? p.site_dir : p.site_dir + ":" + py);
@@ -108,11 +164,27 @@ std::string fr_dump_path(const DebugHookPaths& p, const DebugHookOptions& o, int
   return prefix + std::to_string(rank);
 }
 
-std::string fr_pipe_path(const DebugHookPaths& p, const DebugHookOptions& o, int rank,
+std::string fr_request_path(const DebugHookPaths& p, const DebugHookOptions& o, int rank,
+                            const std::vector<std::string>& base_env) {
+  if (!o.flight_recorder || user_fr_off(base_env)) return "";
+  return p.request_prefix + std::to_string(rank) + ".fifo";
+}
+
+std::string fr_asked_path(const DebugHookPaths& p, const DebugHookOptions& o, int rank,
+                          const std::vector<std::string>& base_env) {
+  return fr_request_path(p, o, rank, base_env).empty() ? "" : p.asked_prefix + std::to_string(rank);
+}
+
+std::string fr_exit_path(const DebugHookPaths& p, const DebugHookOptions& o, int rank,
                          const std::vector<std::string>& base_env) {
-  if (!o.flight_recorder || user_fr_off(base_env) || find_var(base_env, "TORCH_NCCL_DEBUG_INFO_PIPE_FILE"))
-    return "";
-  return p.pipe_prefix + std::to_string(rank) + ".pipe";
+  return fr_request_path(p, o, rank, base_env).empty() ? "" : p.exit_prefix + std::to_string(rank);
+}
+
+std::string make_fr_request_fifo(const std::string& path) {
+  if (path.empty()) return "";
+  ::unlink(path.c_str());  // one left from an earlier run under the same job id
+  if (::mkfifo(path.c_str(), 0600) != 0) return path + ": " + std::strerror(errno);
+  return "";
 }
 
 std::string write_debug_hooks(const DebugHookPaths& p) {
@@ -155,8 +227,26 @@ std::string last_stack_dump(const std::string& text) {
 }
 
 std::string answered_stack(const std::string& text) {
-  std::string dump = last_stack_dump(text);
-  return dump.find("(most recent call first)") != std::string::npos ? dump : "";
+  const std::string dump = last_stack_dump(text);
+  if (dump.find("(most recent call first)") == std::string::npos) return "";
+  // Each thread's block starts with "Thread 0x..." or "Current thread 0x..."; the hook's own thread (waiting
+  // for a Flight Recorder request) is launch's, not the job's: left out.
+  std::string kept, block;
+  auto flush = [&] {
+    if (block.find("/sitecustomize.py\", line") == std::string::npos || block.find(" in serve\n") == std::string::npos)
+      kept += block;
+    block.clear();
+  };
+  for (size_t p = 0; p < dump.size();) {
+    size_t nl = dump.find('\n', p);
+    nl = nl == std::string::npos ? dump.size() : nl + 1;
+    const std::string_view line(dump.data() + p, nl - p);
+    if (line.starts_with("Thread 0x") || line.starts_with("Current thread 0x")) flush();
+    block.append(line);
+    p = nl;
+  }
+  flush();
+  return kept;
 }
 
 std::string read_stack_file(const std::string& path) {

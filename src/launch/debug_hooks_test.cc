@@ -17,11 +17,16 @@ TEST(DebugHooks, FlightRecorderAndStackHookByDefault) {
   EXPECT_EQ(env["TORCH_FR_BUFFER_SIZE"], "2000");
   EXPECT_EQ(env["TORCH_NCCL_DUMP_ON_TIMEOUT"], "1");
   EXPECT_EQ(env["TORCH_FR_DUMP_TEMP_FILE"], "logs/job/0/flight_recorder/rank");
-  EXPECT_EQ(env["TORCH_NCCL_DEBUG_INFO_PIPE_FILE"], "logs/job/0/flight_recorder/pipe_");
+  EXPECT_EQ(env.count("TORCH_NCCL_DEBUG_INFO_PIPE_FILE"), 0u) << "PyTorch's own on-demand dump is not used";
+  EXPECT_EQ(env["DISTDOCTOR_FR_REQUEST"], "logs/job/0/flight_recorder/request_5.fifo");
+  EXPECT_EQ(env["DISTDOCTOR_FR_DUMP"], "logs/job/0/flight_recorder/asked_rank5");
+  EXPECT_EQ(env["DISTDOCTOR_FR_EXIT"], "logs/job/0/flight_recorder/exit_rank5");
   EXPECT_EQ(env["PYTHONPATH"], "logs/job/0/.pyhooks:src:lib");
   EXPECT_EQ(env["DISTDOCTOR_STACK_FILE"], "logs/job/0/stacks/node1.rank5.txt");
   EXPECT_EQ(fr_dump_path(p, {}, 5, {}), "logs/job/0/flight_recorder/rank5");
-  EXPECT_EQ(fr_pipe_path(p, {}, 5, {}), "logs/job/0/flight_recorder/pipe_5.pipe");
+  EXPECT_EQ(fr_request_path(p, {}, 5, {}), "logs/job/0/flight_recorder/request_5.fifo");
+  EXPECT_EQ(fr_asked_path(p, {}, 5, {}), "logs/job/0/flight_recorder/asked_rank5");
+  EXPECT_EQ(fr_exit_path(p, {}, 5, {}), "logs/job/0/flight_recorder/exit_rank5");
 }
 
 TEST(DebugHooks, TheUsersSettingsWin) {
@@ -39,7 +44,9 @@ TEST(DebugHooks, TheUsersSettingsWin) {
   DebugHookOptions no;
   no.flight_recorder = false;
   EXPECT_TRUE(debug_hook_env(p, no, 0, 2, {}).empty());
-  EXPECT_EQ(fr_pipe_path(p, no, 2, {}), "");
+  EXPECT_EQ(fr_request_path(p, no, 2, {}), "");
+  EXPECT_EQ(fr_exit_path(p, {}, 2, {"TORCH_FR_BUFFER_SIZE=0"}), "") << "no recorder, no exit dump";
+  EXPECT_EQ(off.count("DISTDOCTOR_FR_REQUEST"), 0u);
 }
 
 TEST(DebugHooks, MarkersAndTheLastDump) {
@@ -52,6 +59,13 @@ TEST(DebugHooks, MarkersAndTheLastDump) {
   EXPECT_EQ(stack_hook_pids(text), (std::vector<int>{4242, 4300}));
   EXPECT_EQ(last_stack_dump(text), "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n");
   EXPECT_TRUE(stack_hook_pids("x # distdoctor: stack hook pid 7\n").empty()) << "a marker starts a line";
+  const std::string two =
+      "# distdoctor: stacks requested\n"
+      "Thread 0x2 (most recent call first):\n  File \"d/.pyhooks/sitecustomize.py\", line 44 in serve\n"
+      "  File \"threading.py\", line 982 in run\n\n"
+      "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n";
+  EXPECT_EQ(answered_stack(two), "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n")
+      << "the hook's own thread is launch's, not the job's";
 }
 
 }  // namespace

@@ -174,6 +174,7 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
   switch (a.stop.cause) {
     case StopCause::none:
       r.add(job_ok_finding(a));
+      if (auto f = parts::completed_mismatch_finding(a)) r.add(std::move(*f));
       if (auto f = logs_full_finding(a)) r.add(std::move(*f));
       return;
     case StopCause::worker_failed:

@@ -89,6 +89,15 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
        "4 "
        "KiB is reported as full. Free space or point --log-dir at a filesystem with room."},
       {"launch.job.ok", "Every worker exited 0", "The job ran to the end on every node. Exit code 0."},
+      {"launch.job.mismatch", "The job ended, but its ranks passed different sizes or types to a collective",
+       "Every worker exited 0, and the Flight Recorder dumps launch's hook wrote as they exited show, at one "
+       "collective sequence number of a process group, ranks that passed different sizes or dtypes, or called "
+       "different collectives. NCCL does not compare counts across ranks, so such a call can complete and "
+       "leave wrong or partly written buffers (4x H100: rank 3 all_gathered twice the elements of the others "
+       "and the job exited 0). The rank on the smaller side is named, with its Python call where the dump "
+       "has it. Uneven all_gather (own input size, the same list of outputs everywhere), reduce_scatter, "
+       "all_to_all, gather/scatter roots and point-to-point ops are not compared. The exit code stays 0; "
+       "check the run's results before using them. --no-flight-recorder turns the exit dumps off."},
       {"launch.attempt.failed", "An earlier attempt of a restarted job",
        "With --max-restarts K launch restarts the whole job on every node after a failure, up to K times; "
        "each "

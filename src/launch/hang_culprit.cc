@@ -50,12 +50,9 @@ std::string label(const RankTimeout& t) { return fmt::format("{} SeqNum={}", t.o
 // causes the records can show count ("stuck": everyone issued the same op; "missing_dump": ranks without a
 // dump) leave the naming to the other methods.
 bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
-  std::vector<logs::FrSummary> parts;
-  for (const NodeRecord& n : a.nodes)
-    if (n.flight_recorder.is_object())
-      if (auto s = logs::fr_summary_from_json(n.flight_recorder)) parts.push_back(std::move(*s));
-  if (parts.empty()) return false;
-  const logs::FrAnalysis fa = logs::analyze_fr_summary(logs::merge_fr_summaries(parts));
+  const auto analysis = parts::attempt_fr_analysis(a);
+  if (!analysis) return false;
+  const logs::FrAnalysis& fa = *analysis;
   for (const logs::FrCulprit& k : fa.culprits) {
     if (k.kind == "stuck" || k.kind == "missing_dump" || k.ranks.empty()) continue;
     c.ranks = k.ranks;

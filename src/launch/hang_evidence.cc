@@ -1,11 +1,10 @@
 // The node agent's hang evidence (see attempt_agent.h): the first trigger line a worker prints starts a hang
 // stop; before stopping, each live worker that registered launch's stack hook gets SIGUSR2 (faulthandler
-// writes every thread's Python stack into its stack file). Flight Recorder dumps are asked for early, when a
-// node has been silent for half of --hang-timeout (a byte in each worker's dump pipe): PyTorch 2.11 took
-// about 6 s to write an on-demand dump of a rank hung in a collective (it symbolizes the Python stacks under
-// the GIL), too long to wait for once the hang is declared; a dump of a job that then goes on costs it
-// nothing more. After a watchdog timeout PyTorch dumps by itself. The agent then waits, at most kEvidenceWait
-// and never past --grace, for the stacks and the dumps to land.
+// writes every thread's Python stack into its stack file) and a byte in its Flight Recorder request FIFO (the
+// hook dumps the recorder without Python stacks, in milliseconds). After a watchdog timeout PyTorch also
+// dumps by itself. The agent then waits, at most kEvidenceWait and never past --grace, for the stacks and the
+// dumps to land. A job that ends well leaves each worker's exit dump: read then, it shows ranks that called
+// the same collective with different sizes or types, which NCCL may not notice.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
@@ -38,12 +37,6 @@ double mtime_of(const std::string& path) {
 
 double epoch_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-// PyTorch makes a rank's dump pipe when its Flight Recorder is on: only such a rank can write a dump.
-bool is_fifo(const std::string& path) {
-  struct stat st {};
-  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
 bool printed_timeout(const std::deque<std::string>& lines) {
@@ -95,8 +88,7 @@ void AttemptAgent::gather_hang_evidence() {
       break;
     }
   }
-  if (stop_->trigger.empty() && !fr_requested_) request_fr_dumps();  // a watchdog timeout dumps by itself
-  const double started = fresh_dump_after();
+  if (!fr_requested_) request_fr_dumps();
   const auto grace = std::chrono::milliseconds(int64_t(joined().job.grace_s * 1000));
   const auto until = Clock::now() + std::min<Clock::duration>(kEvidenceWait, grace);
   const bool watchdog = !stop_->trigger.empty();
@@ -108,44 +100,54 @@ void AttemptAgent::gather_hang_evidence() {
         if (!sup_.workers()[i].exited) all = printed_timeout(tail_->last_lines(i));
     }
     for (size_t i : asked) all = all && !answered_stack(read_stack_file(stack_files_[i])).empty();
-    for (size_t i = 0; i < fr_dumps_.size() && all; ++i)
-      if (!fr_dumps_[i].empty() && !sup_.workers()[i].exited && is_fifo(fr_pipes_[i]))
-        all = mtime_of(fr_dumps_[i]) >= started;
+    for (size_t i = 0; i < fr_asked_.size() && all; ++i)
+      if (fr_listening_[i] && !sup_.workers()[i].exited)
+        all = mtime_of(fr_asked_[i]) >= fr_requested_at_ || mtime_of(fr_asked_[i] + ".none") >= fr_requested_at_;
     if (all) break;
     std::this_thread::sleep_for(50ms);
   }
 }
 
-// A dump shows the hang only when it was written after the last request (the one made in this silence), else
-// after the hang was seen (PyTorch's own dump on its timeout): a dump asked for while the job started up, or
-// during an earlier quiet spell, holds none of the collectives the ranks now wait in (seen on 4x H200).
+// PyTorch's own dump shows the hang only when it was written after the hang was seen (its dump on a watchdog
+// timeout); an older file is from an earlier run or an earlier timeout.
 double AttemptAgent::fresh_dump_after() const {
-  if (fr_requested_) return fr_requested_at_;
   return epoch_now() - std::chrono::duration<double>(Clock::now() - stop_seen_).count() - 2.0;
 }
 
 void AttemptAgent::request_fr_dumps() {
   fr_requested_ = true;
   fr_requested_at_ = epoch_now() - 0.5;  // file times are coarser than the clock
-  for (size_t i = 0; i < fr_pipes_.size(); ++i) {
-    if (fr_pipes_[i].empty() || sup_.workers()[i].exited) continue;
-    int fd = ::open(fr_pipes_[i].c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: nobody reads it
+  fr_listening_.assign(fr_requests_.size(), 0);
+  for (size_t i = 0; i < fr_requests_.size(); ++i) {
+    if (fr_requests_[i].empty() || sup_.workers()[i].exited) continue;
+    int fd = ::open(fr_requests_[i].c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: no hook reads it
     if (fd < 0) continue;
-    (void)!::write(fd, "1", 1);
+    fr_listening_[i] = ::write(fd, "1", 1) == 1;
     ::close(fd);
   }
 }
 
+// Per rank the dump that shows this attempt's end: after a clean end the exit dump; else the one launch
+// asked for, or PyTorch's own, whichever was written for this stop.
 void AttemptAgent::read_flight_records(NodeRecord& n) {
-  const double started = fresh_dump_after();
+  const double attempt_start = double(wall_ms(t0_)) / 1000.0 - 1.0;
+  const double pytorch_fresh = stop_ ? fresh_dump_after() : 0;
   std::vector<logs::FlightRecord> records;
   std::vector<std::string> errors;
   for (size_t i = 0; i < n.ranks.size() && i < fr_dumps_.size(); ++i) {
-    if (mtime_of(fr_dumps_[i]) < started) continue;  // none, or one from before the hang
-    n.ranks[i].fr_dump = fr_dumps_[i];
-    auto rec = logs::read_flight_record_file(fr_dumps_[i]);
+    std::string path;
+    if (!stop_) {
+      if (mtime_of(fr_exits_[i]) >= attempt_start) path = fr_exits_[i];
+    } else if (fr_requested_ && mtime_of(fr_asked_[i]) >= fr_requested_at_) {
+      path = fr_asked_[i];
+    } else if (mtime_of(fr_dumps_[i]) >= std::max(pytorch_fresh, attempt_start)) {
+      path = fr_dumps_[i];
+    }
+    if (path.empty()) continue;
+    n.ranks[i].fr_dump = path;
+    auto rec = logs::read_flight_record_file(path);
     if (!rec) {
-      errors.push_back(fr_dumps_[i] + ": " + rec.error().message());
+      errors.push_back(path + ": " + rec.error().message());
       continue;
     }
     rec->rank = ranks_[i];

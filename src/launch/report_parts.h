@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "launch/launch_facts.h"
+#include "logs/fr_analysis.h"
 #include "report/finding.h"
 
 namespace dd::launch::parts {
@@ -33,5 +34,12 @@ report::Finding hang_finding(const AttemptRecord& a);
 std::string hang_summary(const AttemptRecord& a);
 // launch.env.differs (env_diff_report.cc); nothing with one node or no difference.
 std::optional<report::Finding> env_differs_finding(const AttemptRecord& a);
+
+// Every node's Flight Recorder digest merged and analysed; nothing when no node sent one
+// (flight_record_report.cc).
+std::optional<logs::FrAnalysis> attempt_fr_analysis(const AttemptRecord& a);
+// launch.job.mismatch: a job that ended well whose exit dumps show ranks that passed different sizes,
+// types or collectives at one sequence number.
+std::optional<report::Finding> completed_mismatch_finding(const AttemptRecord& a);
 
 }  // namespace dd::launch::parts

@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
+#include <functional>
 
 namespace dd::logs {
 namespace {
@@ -129,6 +132,46 @@ TEST(FrAnalysis, SyntheticScenarios) {
   EXPECT_TRUE(ok.culprits.empty());
   EXPECT_FALSE(ok.unfinished);
   EXPECT_EQ(ok.entries, 80);
+}
+
+// Four ranks that each completed seqs 0-2 of the world group; at seq 1 every rank's signature is sig(rank).
+FrSummary completed_world(const std::function<FrSignature(int)>& sig) {
+  FrSummary s;
+  for (int r = 0; r < 4; ++r) {
+    FrRankSummary rs;
+    rs.rank = r;
+    FrPgTrack t;
+    t.pg_name = "0";
+    t.pg_desc = "default_pg";
+    t.members = {0, 1, 2, 3};
+    t.issued = t.completed = 2;
+    t.sigs = {{"all_reduce", "in [[8]] out [[8]]", "Float"}, sig(r)};
+    t.runs = {{0, 1, 0}, {1, 1, 1}, {2, 1, 0}};
+    rs.groups.push_back(t);
+    s.ranks.push_back(rs);
+  }
+  return s;
+}
+
+TEST(FrAnalysis, UnevenGatherAndScatterAreNotMismatches) {
+  auto gather = [](int r) {  // PyTorch's uneven all_gather: own input size, the same list of outputs
+    return FrSignature{"all_gather", fmt::format("in [[{}]] out [[1],[2],[3],[4]]", r + 1), "Float"};
+  };
+  EXPECT_TRUE(analyze_fr_summary(completed_world(gather)).culprits.empty());
+  auto scatter = [](int r) {
+    return FrSignature{"reduce_scatter", fmt::format("in [[1],[2],[3],[4]] out [[{}]]", r + 1), "Float"};
+  };
+  EXPECT_TRUE(analyze_fr_summary(completed_world(scatter)).culprits.empty());
+  auto twice = [](int r) {  // the recorded fault: rank 3 gathers twice the elements into its outputs
+    return FrSignature{"all_gather", r == 3 ? "in [[2]] out [[2],[2],[2],[2]]" : "in [[1]] out [[1],[1],[1],[1]]",
+                       "Float"};
+  };
+  FrAnalysis a = analyze_fr_summary(completed_world(twice));
+  ASSERT_EQ(a.culprits.size(), 1u);
+  EXPECT_EQ(a.culprits[0].kind, "size_mismatch");
+  EXPECT_EQ(a.culprits[0].ranks, std::vector<int>{3});
+  EXPECT_EQ(a.culprits[0].seq, 1);
+  EXPECT_FALSE(a.unfinished);
 }
 
 TEST(FrAnalysis, TieGoesToTheRankThatWentFurther) {

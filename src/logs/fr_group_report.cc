@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 
 namespace dd::logs {
 
@@ -18,10 +19,21 @@ bool fr_sizes_must_match(const std::string& op) {
   return true;
 }
 
+// The part of a signature's sizes ("in [[8]] out [[4,8]]") that must match across ranks: all of it, but for
+// all_gather only the outputs (an uneven all_gather gives each rank its own input size and every rank the
+// same list of outputs) and for reduce_scatter only the inputs (the mirror image).
+std::string fr_shared_sizes(const FrSignature& s) {
+  const size_t out = s.sizes.find(" out ");
+  if (out == std::string::npos) return s.sizes;
+  if (s.op.find("all_gather") != std::string::npos) return s.sizes.substr(out + 1);
+  if (s.op.find("reduce_scatter") != std::string::npos) return s.sizes.substr(0, out);
+  return s.sizes;
+}
+
 // "" when a and b match; else the first field that differs.
 const char* fr_difference(const FrSignature& a, const FrSignature& b) {
   if (a.op != b.op) return "op";
-  if (a.sizes != b.sizes && fr_sizes_must_match(a.op)) return "size";
+  if (fr_sizes_must_match(a.op) && fr_shared_sizes(a) != fr_shared_sizes(b)) return "size";
   if (a.dtypes != b.dtypes) return "dtype";
   return "";
 }
