@@ -3,7 +3,8 @@
 # (tests/launch/faketorch) whose dump function returns real recorded dumps. At a hang launch writes a byte into
 # each rank's request FIFO and the hook's thread answers in milliseconds, without Python stacks: the culprit
 # comes from the dumps (rank 3's broadcast of the 4x H100 recording); a job that ends well leaves exit dumps,
-# and ranks that passed different sizes to one collective are a warning (exit 0 stays); a rank that raised
+# and ranks that passed different sizes to one collective are a warning (exit 0 stays; the real exit dumps of
+# fixtures/launch/h100x4_exit_dumps), PyTorch's uneven all_gather is not; a rank that raised
 # writes none; a worker without torch.distributed answers at once instead of keeping launch waiting.
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
@@ -12,11 +13,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed for the test workers"; exit 77; }
 FW="$HERE/launch/fr_worker.py"
 FAKE="PYTHONPATH=$HERE/launch/faketorch"
-REAL="$HERE/../fixtures/logs/h100x4_hangs/desync_op/fr"
-SIZE="$HERE/../fixtures/logs/fr/desync_size"
+REAL="$HERE/../fixtures/logs/h100x4_hangs/desync_op/fr/fr_trace_"
+EXITS="$HERE/../fixtures/launch/h100x4_exit_dumps"
 
 start=$SECONDS
-check "a silent hang: exit 124" 124 L CASE=hang "$FAKE" FAKE_FR_DIR="$REAL" FAKE_FR_LOG="$T/calls" \
+check "a silent hang: exit 124" 124 L CASE=hang "$FAKE" FAKE_FR_PREFIX="$REAL" FAKE_FR_LOG="$T/calls" \
   --nproc-per-node 4 --job-id hang --hang-timeout 2 --json -- python3 "$FW"
 took=$((SECONDS - start))
 Q finding launch.hang >"$T/f"
@@ -28,15 +29,20 @@ expect "asked without Python stacks" "$T/calls" "rank 3 stacks=False"
   { echo "FAIL: $(grep -c stacks "$T/calls") dumps"; fails=$((fails + 1)); }
 [ $took -le 7 ] && echo "ok: declared and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
 
-check "a clean end with different sizes: exit 0" 0 L CASE=clean "$FAKE" FAKE_FR_DIR="$SIZE" --nproc-per-node 4 \
+check "a clean end with different sizes: exit 0" 0 L CASE=clean "$FAKE" FAKE_FR_PREFIX="$EXITS/desync_size/exit_rank" \
+  --nproc-per-node 4 \
   --job-id clean --json -- python3 "$FW"
 Q finding launch.job.mismatch >"$T/f"
-expect "a warning that names the rank" "$T/f" "rank 2 called _allgather_base in [[4,128]] out [[16,128]] Float at seq 5"
-expect "from the exit dumps" "$T/f" "rank 2 dump: $T/logs/clean/0/flight_recorder/exit_rank2"
+expect "a warning that names the rank" "$T/f" "rank 3 called all_gather in [[2097152]] out [[4,2097152]] Float at seq 8"
+expect "from the exit dumps" "$T/f" "rank 3 dump: $T/logs/clean/0/flight_recorder/exit_rank3"
 Q ids >"$T/ids"
 expect "the job itself is fine" "$T/ids" "launch.job.ok"
+check "PyTorch's uneven all_gather: clean" 0 L CASE=clean "$FAKE" FAKE_FR_PREFIX="$EXITS/uneven_gather/exit_rank" \
+  --nproc-per-node 4 --job-id uneven --json -- python3 "$FW"
+Q ids >"$T/ids"
+[ "$(cat "$T/ids")" = "launch.job.ok" ] && echo "ok: only launch.job.ok" || { echo "FAIL: $(cat "$T/ids")"; fails=$((fails + 1)); }
 
-check "a rank that raised: no exit dump from it" 1 L CASE=raise "$FAKE" FAKE_FR_DIR="$SIZE" --nproc-per-node 2 \
+check "a rank that raised: no exit dump from it" 1 L CASE=raise "$FAKE" FAKE_FR_PREFIX="$EXITS/desync_size/exit_rank" --nproc-per-node 2 \
   --job-id raise --json -- python3 "$FW"
 [ ! -e "$T/logs/raise/0/flight_recorder/exit_rank1" ] && echo "ok: rank 1 wrote no exit dump" ||
   { echo "FAIL: rank 1 wrote an exit dump"; fails=$((fails + 1)); }

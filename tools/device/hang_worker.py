@@ -11,6 +11,8 @@
 #   sigkill       rank 2 SIGKILLs itself
 #   exception     rank 1 all_reduces a CPU tensor on the NCCL group (RuntimeError)
 #   dataloader    rank 1's DataLoader worker is SIGKILLed (RuntimeError: DataLoader worker ... killed)
+#   uneven_gather every rank all_gathers its own size (rank r: (r+1)*ELEMS) into the same list of outputs:
+#                 PyTorch's uneven all_gather, healthy (no fault; a launch report must stay clean)
 import datetime
 import os
 import signal
@@ -88,10 +90,15 @@ for step in range(steps):
         dist.all_reduce(torch.ones(4))
     else:
         dist.all_reduce(x)
-    outs = [torch.empty(n * (2 if (case == "desync_size" and fault and rank == 3) else 1), device=dev) for _ in range(world)]
-    if fault and case == "desync_size" and rank == 3:
-        mark_fault()
-    dist.all_gather(outs, torch.ones(outs[0].numel(), device=dev))
+    if fault and case == "uneven_gather":
+        outs = [torch.empty(n * (r + 1), device=dev) for r in range(world)]
+        dist.all_gather(outs, torch.ones(n * (rank + 1), device=dev))
+    else:
+        outs = [torch.empty(n * (2 if (case == "desync_size" and fault and rank == 3) else 1), device=dev)
+                for _ in range(world)]
+        if fault and case == "desync_size" and rank == 3:
+            mark_fault()
+        dist.all_gather(outs, torch.ones(outs[0].numel(), device=dev))
     torch.cuda.synchronize()
     now = time.time()
     print(f"step {step} done in {(now - t_prev) * 1000:.2f} ms", flush=True)

@@ -63,6 +63,6 @@ for rep in $([ -n "${NO_HEALTHY:-}" ] || echo 1 2 3); do  # NO_HEALTHY=1: skip t
     echo "healthy FR $fr $rep: exit $rc, median step $med ms (steps 10-299 of every rank), verdict $(python3 -c "import json;print(json.load(open('$d/report.json'))['verdict'])" 2>&1)"
   done
 done
-find "$L" -name '*.pipe' -delete
+find "$L" \( -name '*.pipe' -o -name '*.fifo' \) -delete
 (cd "$O" && tar czf launch_hangs.tgz launch_hangs && rm -rf launch_hangs)
 ls -la "$O"
