@@ -4,7 +4,8 @@
 # MASTER_ADDR); a job where rank 3 on node 1 exits 5 (both nodes name rank 3 on node 1 as the root cause and
 # exit 5); SIGTERM to node 0's launcher (node 1's workers stop too, both exit 143); node 1's launcher killed
 # with SIGKILL (node 0 reports the lost node; nothing left on node 1); and the same job under Slurm's variables
-# (srun --ntasks-per-node=1: node ranks and meeting point from SLURM_* and MASTER_ADDR, no flags).
+# (srun --ntasks-per-node=1: node ranks and meeting point from SLURM_* and MASTER_ADDR, no flags); node 1 started
+# with --nnodes 3 against node 0's 2 (both name the difference at once and exit 3).
 # Needs root; exits 77 (skipped) otherwise.
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
@@ -17,7 +18,8 @@ nl_setup 2 ""
 W="$HERE/launch/worker.sh"
 LOGS="$NL_DIR/logs"
 
-# start_pair NAME ENV... -- : node 0 starts; its printed command is run on node 1 (with the same ENV).
+# start_pair NAME ENV... -- : node 0 starts; its printed command is run on node 1 (with the same ENV; EDIT, a
+# sed expression, changes the command first).
 start_pair() {
   local name=$1 cmd=""
   shift
@@ -29,6 +31,7 @@ start_pair() {
   done
   [ -n "$cmd" ] || { echo "FAIL: node 0 printed no command"; cat "$NL_DIR/${name}0.err"; exit 1; }
   echo "info: node 0 printed: $cmd"
+  [ -n "${EDIT:-}" ] && cmd=$(sed "$EDIT" <<<"$cmd")
   nl_start 1 xnode1 ${name}1 -- env "$@" sh -c "$cmd"
 }
 
@@ -81,6 +84,19 @@ left=0
 for p in $(ip netns pids "${NL_ID}n1"); do grep -qs "DD_LAUNCH_TEST_MARK=t$$" "/proc/$p/environ" && left=$((left + 1)); done
 [ $left = 0 ] || { echo "FAIL: $left processes left on node 1 after SIGTERM to node 0's launcher"; exit 1; }
 echo "ok: SIGTERM to node 0's launcher stopped the workers of both nodes (exit 143 on both)"
+
+EDIT='s/--nnodes 2/--nnodes 3/' start_pair n OTHERS_ACTION=ok
+started=$SECONDS
+nl_wait_nodes 20 n0 n1
+took=$((SECONDS - started))
+for i in 0 1; do
+  [ "$(nl_rc n$i)" = 3 ] || { echo "FAIL: --nnodes 3 vs 2: node $i exit $(nl_rc n$i), want 3"; nl_out n$i; exit 1; }
+  expect n$i "launch.join.nnodes_differ"
+done
+expect n0 "xnode1. was started with --nnodes 3, this node .rank 0. with --nnodes 2"
+expect n1 "node rank 0 was started with --nnodes 2, this node .rank 1. with --nnodes 3"
+[ $took -le 5 ] && echo "ok: node 1 started with --nnodes 3: both nodes name the difference within $took s" ||
+  { echo "FAIL: --nnodes mismatch took $took s"; exit 1; }
 
 for i in 0 1; do
   nl_start $i xnode$i s$i -- env SLURM_PROCID=$i SLURM_STEP_ID=0 SLURM_NTASKS=2 SLURM_NNODES=2 SLURM_LOCALID=0 \

@@ -50,6 +50,14 @@ Finding store_finding(const Error& e, const std::string& url, double timeout_s, 
                    fmt::format("could not start the rendezvous store on {}", url),
                    {m},
                    "Pick a free port (--master HOST:PORT with another PORT) or stop the process holding it."};
+  if (e.kind == ErrorKind::not_found && m.rfind("resolve ", 0) == 0)
+    return Finding{"cluster.join.unresolvable",
+                   Severity::fail,
+                   fmt::format("the master's host name does not resolve ({})", url),
+                   {m},
+                   "Check the host in --master (a typo, or a name only some machines know): give node rank 0's "
+                   "IP address, or make the name resolve on every node (DNS, /etc/hosts). `getent hosts NAME` "
+                   "shows what this node gets."};
   return Finding{
       "cluster.join.unreachable",
       Severity::fail,

@@ -88,6 +88,16 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
        "the job itself may go on. At the end of each attempt every node reports the free space there; under "
        "4 "
        "KiB is reported as full. Free space or point --log-dir at a filesystem with room."},
+      {"launch.join.failed", "This node could not meet the other nodes",
+       "The node reached no agreement with the others before --timeout: the store on node rank 0 was not "
+       "there or went away, or the other nodes never started. The evidence gives the store's last error."},
+      {"launch.join.rank_taken", "Two nodes claimed the same node rank",
+       "Every node of a by-hand launch needs its own --node-rank, 0 .. nnodes-1; a second claim is refused."},
+      {"launch.join.nnodes_differ", "Nodes of one job were started with different --nnodes",
+       "Node rank 0 publishes its --nnodes with the job settings and every node its own with its hello. A node "
+       "whose count differs from node rank 0's stops at once instead of waiting for nodes that never come, and "
+       "node rank 0 stops when such a node's hello arrives; each names the other. Start every node with the "
+       "same --nnodes (the command node rank 0 printed)."},
       {"launch.job.ok", "Every worker exited 0", "The job ran to the end on every node. Exit code 0."},
       {"launch.job.mismatch", "The job ended, but its ranks passed different sizes or types to a collective",
        "Every worker exited 0, and the Flight Recorder dumps launch's hook wrote as they exited show, at one "

@@ -19,7 +19,8 @@ void to_json(nlohmann::json& j, const JobSettings& s) {
        {"master_addr", s.master_addr},
        {"bind_gpu", s.bind_gpu},
        {"preflight", s.preflight},
-       {"flight_recorder", s.flight_recorder}};
+       {"flight_recorder", s.flight_recorder},
+       {"nnodes", s.nnodes}};
 }
 
 void from_json(const nlohmann::json& j, JobSettings& s) {
@@ -33,11 +34,12 @@ void from_json(const nlohmann::json& j, JobSettings& s) {
   s.bind_gpu = j.value("bind_gpu", false);
   s.preflight = j.value("preflight", true);
   s.flight_recorder = j.value("flight_recorder", true);
+  s.nnodes = j.value("nnodes", 0);
 }
 
 void to_json(nlohmann::json& j, const NodeHello& h) {
   j = {{"node_rank", h.node_rank}, {"host", h.host}, {"addr", h.addr}, {"nproc", h.nproc},
-       {"gpu_ids", h.gpu_ids},     {"env", h.env},   {"pid", h.pid}};
+       {"gpu_ids", h.gpu_ids},     {"env", h.env},   {"pid", h.pid},   {"nnodes", h.nnodes}};
 }
 
 void from_json(const nlohmann::json& j, NodeHello& h) {
@@ -48,6 +50,7 @@ void from_json(const nlohmann::json& j, NodeHello& h) {
   h.gpu_ids = j.value("gpu_ids", std::vector<std::string>{});
   h.env = j.value("env", std::map<std::string, std::string>{});
   h.pid = j.value("pid", int64_t(0));
+  h.nnodes = j.value("nnodes", 0);
 }
 
 std::map<std::string, std::string> env_for_compare(const std::map<std::string, std::string>& env) {

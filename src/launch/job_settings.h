@@ -19,6 +19,7 @@ struct JobSettings {
   bool bind_gpu = false;
   bool preflight = true;  // false with --no-preflight on node rank 0
   bool flight_recorder = true;  // false with --no-flight-recorder: no Flight Recorder, no stack hook
+  int nnodes = 0;               // node rank 0's --nnodes (0: a launcher that did not say)
 };
 
 struct NodeHello {
@@ -29,6 +30,7 @@ struct NodeHello {
   std::vector<std::string> gpu_ids;        // visible GPUs (for --bind-gpu)
   std::map<std::string, std::string> env;  // compared variables, redacted (env_for_compare)
   int64_t pid = 0;
+  int nnodes = 0;  // the node count this node was started with (0: a launcher that did not say)
 };
 
 void to_json(nlohmann::json& j, const JobSettings& s);

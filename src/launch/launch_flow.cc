@@ -100,6 +100,7 @@ JobSettings wanted_settings(const LaunchArgs& a, const cluster::ClusterPlan& pla
   s.bind_gpu = a.bind_gpu;
   s.preflight = !a.no_preflight;
   s.flight_recorder = !a.no_flight_recorder;
+  s.nnodes = plan.spec.world;
   std::string host = a.cluster.master.substr(0, a.cluster.master.rfind(':'));
   if (plan.spec.world == 1)
     s.master_addr = "127.0.0.1";
@@ -157,6 +158,7 @@ int run_launch(const LaunchInputs& in) {
   me.gpu_ids = rules::visible_gpu_ids(in.facts);
   me.env = env_for_compare(in.env);
   me.pid = getpid();
+  me.nnodes = plan->spec.world;
   JoinInput ji{a, *plan, in.facts, in.self, me, wanted_settings(a, *plan, in.facts)};
   JoinedNodes joined = join_nodes(ji);
   if (joined.failure) {

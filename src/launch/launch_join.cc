@@ -52,6 +52,19 @@ Finding join_failure(const std::string& what, const Error& e, const std::string&
   return Finding{"launch.join.failed", Severity::fail, what, {e.message()}, fix};
 }
 
+// launch.join.nnodes_differ: two nodes of one job started with different --nnodes (each side names the other).
+Finding nnodes_finding(int me, int mine, int other, int theirs, const std::string& other_host) {
+  Finding f{"launch.join.nnodes_differ", Severity::fail, "", {}, ""};
+  f.title = fmt::format("node rank {}{} was started with --nnodes {}, this node (rank {}) with --nnodes {}", other,
+                        other_host.empty() ? "" : " (" + other_host + ")", theirs, me, mine);
+  f.evidence.push_back(other == 0 ? "from node rank 0's job settings in the store"
+                                  : fmt::format("from node rank {}'s hello in the store", other));
+  f.fix =
+      "Start every node with the same --nnodes (paste the command node rank 0 printed); under a scheduler, "
+      "check that the node count of the allocation and of the launch line agree.";
+  return f;
+}
+
 void announce(const JoinInput& in, const JoinedNodes& j, int port) {
   std::string master = fmt::format("{}:{}", cluster::pick_advertise_addr(in.facts), port);
   const cluster::TokenHandoff h =
@@ -194,7 +207,16 @@ JoinedNodes join_nodes(const JoinInput& in) {
                          std::string("node rank 0's job settings are unreadable: ") + e.what());
       }
   }
+  if (st && j.job.nnodes > 0 && j.job.nnodes != j.nnodes) {  // before waiting for nodes that never come
+    j.failure = nnodes_finding(j.node_rank, j.nnodes, 0, j.job.nnodes, "");
+    return j;
+  }
   if (st) st = wait_for_nodes(j, deadline, j.node_rank == 0 || j.nnodes <= 8);
+  for (const NodeHello& h : j.nodes)
+    if (st && h.nnodes > 0 && h.nnodes != j.nnodes) {
+      j.failure = nnodes_finding(j.node_rank, j.nnodes, h.node_rank, h.nnodes, h.host);
+      return j;
+    }
   if (!st && st.error().kind == ErrorKind::auth)  // the master's verdict on our token came with the claim
     j.failure = cluster::store_finding(st.error(), j.store_url, in.args.cluster.timeout_s, false);
   else if (!st)

@@ -26,6 +26,11 @@ ClusterRule cluster_join_rule() {
         "from the master's. Use the token the master printed."},
        {"cluster.join.unreachable", "The master could not be reached",
         "This node could not connect to the master's address and port before the deadline."},
+       {"cluster.join.unresolvable", "The master's host name does not resolve",
+        "The host in --master (or the launcher's master address) gives no address on this node: a typo, or a "
+        "name that only some machines know (a hosts file, a search domain, a cluster DNS this node does not "
+        "use). Resolving fails at once, so this node gives up without waiting for the deadline. Use node rank "
+        "0's IP address, or make the name resolve on every node; `getent hosts NAME` shows what a node gets."},
        {"cluster.join.serve_failed", "The rendezvous store could not be started",
         "The master could not listen on the requested port (in use, or not allowed)."},
        {"cluster.join.store_error", "The rendezvous store failed", "A store operation failed mid-run."},
