@@ -179,6 +179,26 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
   else if (rec.watch.init_overdue())
     what = engine_label(rec.opt) + " communicator init did not finish within its deadline of " +
            fmt::format("{:.1f}", rec.opt.init_timeout.count() / 1000.0) + " s";
+  // Of the ranks in one op, those that never called it (stalled between starting the op and calling it: in
+  // their own code) are the cause; the ones inside it only waited for them.
+  std::vector<int> outside, inside;
+  for (int r : stuck) {
+    const RankState& s = rec.watch.ranks()[r];
+    if (s.last_op < 0) continue;
+    (s.entered_op == s.last_op ? inside : outside).push_back(r);
+  }
+  if (!outside.empty() && !inside.empty() && not_init.empty()) {
+    const int op = rec.watch.ranks()[outside[0]].last_op;
+    ev.insert(ev.begin(), "rank(s) " + join_ranks(inside) + " called it and waited; rank(s) " +
+                              join_ranks(outside) + " started it but never called it");
+    return comm_failure("comm.op.timeout",
+                        what + ": " + ranks_word(outside) + " never called " + op_label(rec.opt.ops[op]) +
+                            " \u2014 " + ranks_word(inside) + " waited for it inside",
+                        ev,
+                        "The named rank stopped in its own code between two collectives (a stall, a lock, a "
+                        "stuck device call), so every other rank waited for it: look at that process.",
+                        outside[0]);
+  }
   return comm_failure(
       not_init.empty() ? "comm.op.timeout" : "comm.init.timeout",
       what + ": rank(s) " + join_ranks(stuck) + " did not finish", ev,

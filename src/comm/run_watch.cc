@@ -78,6 +78,7 @@ void RunWatch::on_rank_event(const std::string& ev, int r, const nlohmann::json&
     s.run_timeout = std::chrono::milliseconds(std::max<int64_t>(0, j.value("run_timeout_ms", int64_t(0))));
     s.runs_done = -1;
   }
+  if (ev == "op_enter") s.entered_op = j.value("op", -1);
   if (ev == "progress" && j.value("op", -1) == s.last_op) s.runs_done = j.value("runs", 0);
   if (ev == "done") s.done = true;
   if (ev == "error") {

@@ -19,6 +19,8 @@ namespace dd::comm {
 struct RankState {
   bool ready = false, init_done = false, done = false;
   int last_op = -1;
+  int entered_op = -1;  // the last op it went on to call (op_start, then op_enter): a rank stalled between is
+                        // outside the collective the others wait in
   rendezvous::Clock::time_point last_op_at{};  // when it started last_op
   std::chrono::milliseconds op_timeout{0};  // last_op's deadline as the worker sent it (measured or planned)
   // last_op's deadline of one run, when the worker measured it and reports progress (0: none), and the runs

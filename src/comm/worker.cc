@@ -86,6 +86,7 @@ bool run_ops(Engine& engine, const Plan& plan, const std::vector<OpRequest>& ops
       start["run_timeout_ms"] = ops[i].run_timeout.count();
     emit_event(fd, start);
     maybe_fault(plan.run.fault, ranks, "op", int(i));
+    emit_event(fd, {{"ev", "op_enter"}, {"op", i}, {"ranks", ranks}});  // about to call the collective
     OpRequest op = ops[i];
     op.corrupt = fault_matches(plan.run.fault, ranks, "corrupt", int(i));
     const auto op_began = std::chrono::steady_clock::now();
