@@ -153,13 +153,28 @@ TEST(NodeRules, Hostname) {
 }
 
 TEST(NodeRules, NcclVersions) {
+  // PyTorch's own copy and the system's: normal (info), the roles named.
   auto f = healthy();
+  f.nccl.libs[0].source = "site-packages (python on PATH)";
   set_nccl_lib(f, "2.21.5", "/usr/lib/x86_64-linux-gnu/libnccl.so.2");
   auto v = run(nccl_version_rule(), f);
   auto* m = find(v, "nccl.multiple_versions");
   ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->severity, Severity::info);
   ASSERT_EQ(m->evidence.size(), 2u);
   EXPECT_NE(m->evidence[1].find("/usr/lib/x86_64-linux-gnu/libnccl.so.2 2.21.5"), std::string::npos);
+  EXPECT_NE(m->fix.find("2.28.9: the framework's own"), std::string::npos) << m->fix;
+  EXPECT_TRUE(has(v, "nccl.version_ok"));
+  // The same copy reached through LD_LIBRARY_PATH, searched before the framework's RUNPATH: a warning.
+  f.nccl.libs[1].source = "LD_LIBRARY_PATH";
+  m = find(v = run(nccl_version_rule(), f), "nccl.multiple_versions");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->severity, Severity::warn);
+  EXPECT_NE(m->evidence[0].find("LD_LIBRARY_PATH holds NCCL 2.21.5"), std::string::npos) << m->evidence[0];
+  // LD_PRELOAD of a libnccl: a warning too.
+  f.nccl.libs[1].source = "system";
+  f.env["LD_PRELOAD"] = "/opt/nccl/lib/libnccl.so.2";
+  EXPECT_EQ(find(run(nccl_version_rule(), f), "nccl.multiple_versions")->severity, Severity::warn);
   f = healthy();
   f.nccl.libs[0].version = "";
   f.nccl.libs[0].version_code = 2708;  // pre-2.9 code scheme: 2.7.8

@@ -40,20 +40,21 @@ TEST(RecordedFacts, H200FactsMatchNvidiaSmi) {
   EXPECT_EQ(load_h200("h200x2_cuinit.json").cuda.device_count, 2);
 }
 
-TEST(RecordedFacts, H200NodeWarnsOnlyAboutItsHostnameAndTwoNccls) {
+TEST(RecordedFacts, H200NodeIsCleanWithItsHostnameAndTwoNccls) {
   auto f = load_h200();
   CheckOptions o;
   o.nproc_per_node = 2;
   auto v = run_node_rules(f, o);
-  // Both are real on that machine: the sandbox's hostname "vm" resolves to 127.0.0.1 (a warning only where
-  // another node needs it: info on this single-node check), and the system NCCL (2.28.3) differs from the
-  // one PyTorch ships (2.28.9).
-  EXPECT_EQ(ids_at_least(v, Severity::warn), (std::set<std::string>{"nccl.multiple_versions"}));
+  // Both are real on that machine and neither is a warning here: the sandbox's hostname "vm" resolves to
+  // 127.0.0.1 (a warning only where another node needs it), and the system NCCL (2.28.3) differs from the one
+  // PyTorch ships (2.28.9), which each program loads its own of.
+  EXPECT_TRUE(ids_at_least(v, Severity::warn).empty());
+  EXPECT_TRUE(ids_at_least(v, Severity::info).count("nccl.multiple_versions"));
   EXPECT_TRUE(ids_at_least(v, Severity::info).count("host.hostname_loopback"));
   EXPECT_TRUE(ids_at_least(v, Severity::ok).count("nccl.env.ok"));  // NCCL_NVLS_ENABLE=0: valid
   o.nnodes = 2;
   EXPECT_EQ(ids_at_least(run_node_rules(f, o), Severity::warn),
-            (std::set<std::string>{"host.hostname_loopback", "nccl.multiple_versions"}));
+            (std::set<std::string>{"host.hostname_loopback"}));
   o.nnodes = 0;
   // With those two fixed, the node is clean: no false warning on a healthy NVLink machine.
   f.host.resolved_addrs = {"198.18.0.5"};
@@ -95,7 +96,7 @@ TEST(RecordedFacts, InjectedFaultsOnTheRecordedNodeAreFound) {
   f = load_h200();
   f.gpu.gpus[0].nvlinks_active = 0;  // links down on one GPU while up on the other
   f.gpu.topology[0][1] = f.gpu.topology[1][0] = "SYS";
-  EXPECT_GT(ids_at_least(run_node_rules(f, o), Severity::warn).size(), 1u);
+  EXPECT_FALSE(ids_at_least(run_node_rules(f, o), Severity::warn).empty());
 }
 
 }  // namespace

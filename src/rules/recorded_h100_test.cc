@@ -34,7 +34,7 @@ TEST(RecordedH100, SameWarningsAsTheLiveCheck) {
   auto v = run_node_rules(f, {});
   for (const auto& x : v)
     if (x.severity >= report::Severity::warn) warn.insert(x.id);
-  EXPECT_EQ(warn, (std::set<std::string>{"nccl.multiple_versions"}));
+  EXPECT_TRUE(warn.empty()) << "PyTorch's own NCCL beside the system's is no warning";
   bool env_ok = false, loopback_info = false;
   for (const auto& x : v) {
     env_ok |= x.id == "nccl.env.ok";  // NCCL_NVLS_ENABLE=0 valid; NCCL_VERSION (the image's) not reported
@@ -47,7 +47,7 @@ TEST(RecordedH100, SameWarningsAsTheLiveCheck) {
   warn.clear();
   for (const auto& x : run_node_rules(f, two_nodes))
     if (x.severity >= report::Severity::warn) warn.insert(x.id);
-  EXPECT_EQ(warn, (std::set<std::string>{"host.hostname_loopback", "nccl.multiple_versions"}));
+  EXPECT_EQ(warn, (std::set<std::string>{"host.hostname_loopback"}));
 }
 
 TEST(RecordedH100, ChoosesTheFrameworksNcclAndTheNcclEngine) {
