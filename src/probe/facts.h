@@ -21,6 +21,8 @@ struct HostFacts {
   int64_t pgid = 0;                // process group
   int64_t sid = 0;                 // session
   std::vector<int64_t> ancestors;  // parent, grandparent, ... (without pid 1): the job that ran the check
+  std::vector<std::string> ancestor_commands;  // each ancestor's command line (argv joined by spaces, cut at
+                                               // 200 bytes; "" unreadable): a launcher or only a shell?
   std::string boot_id;             // /proc/sys/kernel/random/boot_id (same = same running kernel)
   std::string netns;               // /proc/self/ns/net link, "net:[4026531992]"
 };
@@ -198,7 +200,7 @@ struct NodeFacts {
 
 #define DD_FACTS_JSON(T, ...) NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(T, __VA_ARGS__)
 DD_FACTS_JSON(HostFacts, hostname, fqdn, resolved_addrs, kernel, container, distdoctor_version, pid, boot_id,
-              netns, ppid, pgid, sid, ancestors)
+              netns, ppid, pgid, sid, ancestors, ancestor_commands)
 DD_FACTS_JSON(GpuProcess, pid, name, used_mib, ppid, pgid, sid)
 DD_FACTS_JSON(Gpu, index, name, uuid, pci_bus_id, memory_total_mib, memory_used_mib, utilization_pct,
               processes, ecc_enabled, ecc_uncorrected_volatile, ecc_uncorrected_aggregate,

@@ -18,6 +18,17 @@ std::optional<ProcIds> parse_proc_stat_ids(const std::string& stat) {
   return ids;
 }
 
+std::string read_proc_command(const Fs& fs, const std::string& pid) {
+  constexpr size_t kMax = 200;
+  auto raw = fs.read("/proc/" + pid + "/cmdline");
+  if (!raw) return "";
+  std::string cmd = raw->substr(0, kMax);
+  while (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
+  for (char& c : cmd)
+    if (c == '\0') c = ' ';
+  return cmd;
+}
+
 std::optional<ProcIds> read_proc_ids(const Fs& fs, const std::string& pid) {
   auto stat = fs.read("/proc/" + pid + "/stat");
   if (!stat) return std::nullopt;
@@ -32,9 +43,11 @@ void read_process_lineage(const Fs& fs, HostFacts& h) {
   h.pgid = self->pgid;
   h.sid = self->sid;
   h.ancestors.clear();
+  h.ancestor_commands.clear();
   int64_t next = self->ppid;
   while (next > 1 && h.ancestors.size() < 64) {
     h.ancestors.push_back(next);
+    h.ancestor_commands.push_back(read_proc_command(fs, std::to_string(next)));
     auto up = read_proc_ids(fs, std::to_string(next));
     if (!up || up->ppid == next) break;
     next = up->ppid;

@@ -22,10 +22,14 @@ struct ProcIds {
 // parentheses); nullopt when malformed.
 std::optional<ProcIds> parse_proc_stat_ids(const std::string& stat);
 
+// /proc/<pid>/cmdline through fs: argv joined by spaces, cut at 200 bytes; "" when unreadable.
+std::string read_proc_command(const Fs& fs, const std::string& pid);
+
 // /proc/<pid>/stat through fs; pid may be "self".
 std::optional<ProcIds> read_proc_ids(const Fs& fs, const std::string& pid);
 
-// This process' pid, ppid, pgid, sid and ancestors (parent first, up to but without pid 1; at most 64).
+// This process' pid, ppid, pgid, sid and ancestors with their command lines (parent first, up to but without
+// pid 1; at most 64).
 // Run in the process itself (not in a probe child). Leaves h unchanged where /proc is unreadable.
 void read_process_lineage(const Fs& fs, HostFacts& h);
 

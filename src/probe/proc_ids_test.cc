@@ -33,6 +33,7 @@ TEST(ProcIds, LineageFromRecordedTree) {
   put("self", "300 (distdoctor) R 200 300 100 0 0");
   put("200", "200 (python) S 100 200 100 0 0");
   put("100", "100 (bash) S 1 100 100 0 0");
+  std::ofstream(root + "/proc/200/cmdline") << std::string("python\0-m\0torch.distributed.run\0train.py\0", 41);
   HostFacts h;
   read_process_lineage(*make_real_fs(root), h);
   std::filesystem::remove_all(root);
@@ -41,6 +42,7 @@ TEST(ProcIds, LineageFromRecordedTree) {
   EXPECT_EQ(h.pgid, 300);
   EXPECT_EQ(h.sid, 100);
   EXPECT_EQ(h.ancestors, (std::vector<int64_t>{200, 100}));
+  EXPECT_EQ(h.ancestor_commands, (std::vector<std::string>{"python -m torch.distributed.run train.py", ""}));
 }
 
 TEST(ProcIds, RealProcess) {

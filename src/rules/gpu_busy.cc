@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "rules/node_rules.h"
 #include "rules/rule_util.h"
@@ -30,6 +31,28 @@ std::vector<int64_t> job_launchers(const probe::NodeFacts& f) {
   return out;
 }
 
+// Whether the check runs inside a job: under a launcher (one of its ancestors' command lines names one) or
+// with a launcher's per-rank variables. Only then are the check's siblings and process group the job's; a
+// shell that started a GPU process and the check side by side is not a job.
+bool runs_in_a_job(const probe::NodeFacts& f) {
+  static const char* const kLaunchers[] = {
+      "torchrun", "torch.distributed.run", "torch.distributed.launch", "paddle.distributed.launch",
+      "msrun", "mpirun", "mpiexec", "orted", "prted", "srun", "slurmstepd", "hydra_pmi_proxy", "deepspeed",
+      "accelerate", "horovodrun", "distdoctor"};
+  for (const auto& cmd : f.host.ancestor_commands) {
+    std::istringstream words(cmd);
+    for (std::string w; words >> w;) {
+      const std::string base = w.substr(w.rfind('/') + 1);
+      for (const char* l : kLaunchers)
+        if (base == l) return true;
+    }
+  }
+  for (const char* v : {"RANK", "LOCAL_RANK", "TORCHELASTIC_RUN_ID", "SLURM_STEP_ID", "OMPI_COMM_WORLD_RANK",
+                        "PMI_RANK", "PMIX_RANK", "PADDLE_TRAINER_ID", "MS_ROLE"})
+    if (f.env.count(v)) return true;
+  return false;
+}
+
 // Why a GPU process belongs to the job being checked ("" when it does not, as far as the facts show).
 std::string job_relation(const probe::NodeFacts& f, const probe::GpuProcess& p,
                          const std::vector<int64_t>& launchers) {
@@ -38,10 +61,11 @@ std::string job_relation(const probe::NodeFacts& f, const probe::GpuProcess& p,
   if (std::find(h.ancestors.begin(), h.ancestors.end(), p.pid) != h.ancestors.end()) return "runs this check";
   if (h.pid > 0 && p.ppid == h.pid) return "started by this check";
   if (p.name == "distdoctor") return "a distdoctor process";
-  if (h.ppid > 1 && p.ppid == h.ppid) return fmt::format("same parent as this check (pid {})", h.ppid);
+  const bool job = runs_in_a_job(f);
+  if (job && h.ppid > 1 && p.ppid == h.ppid) return fmt::format("same parent as this check (pid {})", h.ppid);
   if (p.ppid > 1 && std::find(launchers.begin(), launchers.end(), p.ppid) != launchers.end())
     return fmt::format("same launcher as this check (pid {})", p.ppid);
-  if (h.pgid > 1 && p.pgid == h.pgid) return fmt::format("same process group as this check ({})", h.pgid);
+  if (job && h.pgid > 1 && p.pgid == h.pgid) return fmt::format("same process group as this check ({})", h.pgid);
   return "";
 }
 

@@ -55,6 +55,7 @@ TEST(JobContext, GpuProcessesOfTheCheckedJobAreNeverToKill) {
   f.host.pgid = 300;
   f.host.sid = 100;
   f.host.ancestors = {200, 150, 100};  // python rank 0 -> torchrun -> bash
+  f.host.ancestor_commands = {"python train.py", "/usr/bin/python3 /usr/local/bin/torchrun train.py", "-bash"};
   // Rank 0 runs the check; rank 1 is its sibling under torchrun (150); 4242 is a leftover of another job.
   f.gpu.gpus[0].processes = {{200, "python", 30000, 150, 200, 200}};
   f.gpu.gpus[0].memory_used_mib = 30500;
@@ -83,6 +84,21 @@ TEST(JobContext, GpuProcessesOfTheCheckedJobAreNeverToKill) {
                              {779, "python", 500, 42, 300, 42}};
   f.gpu.gpus[1].memory_used_mib = 1600;
   EXPECT_FALSE(has(run(gpu_busy_rule(), f), "gpu.busy"));
+  // A shell is not a job: a process the same shell started (same parent, even the same process group) beside
+  // the check, with no launcher above and no rank variables, is someone else's.
+  auto shell = two_gpus();
+  shell.host.pid = 300;
+  shell.host.ppid = 100;
+  shell.host.pgid = 300;
+  shell.host.ancestors = {100};
+  shell.host.ancestor_commands = {"-bash"};
+  shell.gpu.gpus[1].processes = {{555, "python", 20000, 100, 300, 100}};
+  shell.gpu.gpus[1].memory_used_mib = 20500;
+  v = run(gpu_busy_rule(), shell);
+  ASSERT_TRUE(has(v, "gpu.busy"));
+  EXPECT_NE(find(v, "gpu.busy")->fix.find("kill 555"), std::string::npos);
+  set_env(shell, "LOCAL_RANK", "0");  // the check runs as a rank of a job: its siblings are the job's
+  EXPECT_FALSE(has(run(gpu_busy_rule(), shell), "gpu.busy"));
   // Without lineage facts (old records), a process is someone else's, as before.
   f.host = {};
   EXPECT_TRUE(has(run(gpu_busy_rule(), f), "gpu.busy"));
