@@ -12,9 +12,29 @@ check "bracketed NCCL line" 0 "$BIN" explain "[0] NCCL INFO NET/Socket : Using [
 expect "socket line read" "$T/out" "nccl.line.net_socket"
 expect "interface and address" "$T/out" "eth0 (10.10.10.1)"
 expect "whole line as evidence" "$T/out" "line 1: [0] NCCL INFO NET/Socket : Using [0]eth0:10.10.10.1<0> [1]"
-# Brackets and commas are not a list: an unknown text is echoed back exactly as given.
-check "unknown bracketed text" 3 "$BIN" explain "[a, b] foo [c]"
+# Brackets and commas are not a list: an unknown text is echoed back exactly as given; no reading is exit 1
+# (a question without an answer, not a failure to run), and a long text is not echoed whole.
+check "unknown bracketed text" 1 "$BIN" explain "[a, b] foo [c]"
 expect "text kept verbatim" "$T/err" '"[a, b] foo [c]"'
+check "a long unknown text" 1 "$BIN" explain "$(printf 'zq%.0s' $(seq 3000))"
+[ "$(wc -c <"$T/err")" -lt 400 ] && echo "ok: not echoed whole ($(wc -c <"$T/err") bytes)" ||
+  { echo "FAIL: $(wc -c <"$T/err") bytes on stderr"; fails=$((fails + 1)); }
+
+# Lines people paste because they are the last they see (launchers, MindSpore, nvidia-smi topo) and plain-
+# language reports each get a reading: fixtures/explain/cases.tsv, ID<TAB>TEXT ("-": must match none of them).
+while IFS=$'\t' read -r want text; do
+  "$BIN" explain --json "$text" >"$T/case.json" 2>/dev/null
+  got=$(python3 -c 'import json,sys; print(" ".join(f["id"] for f in json.load(open(sys.argv[1]))["findings"]))' \
+    "$T/case.json" 2>/dev/null)
+  if [ "$want" = - ]; then
+    case " $got " in *" paddle."* | *" pytorch.elastic"* | *" mindspore."* | *" nvidia_smi."* | *" symptom."*)
+      echo "FAIL: '$text' read as $got"; fails=$((fails + 1)) ;;
+    esac
+  elif [ "${got%% *}" != "$want" ]; then
+    echo "FAIL: '$text' read as '$got', want $want first"; fails=$((fails + 1))
+  fi
+done <"$FIX/../explain/cases.tsv"
+echo "ok: $(wc -l <"$FIX/../explain/cases.tsv") pasted lines read"
 check "comma in a known error" 0 "$BIN" explain "NCCL WARN Bootstrap : no socket interface found, check NCCL_SOCKET_IFNAME"
 expect "comma line matched" "$T/out" "nccl.bootstrap_no_interface"
 # Information lines get a reading instead of "no match".

@@ -12,7 +12,7 @@ namespace {
 
 // Catalogue and rule ids that report a failure seen from the survivors' side, or a generic error code that
 // a more specific cause explains.
-constexpr std::array<std::string_view, 23> kConsequenceIds = {"nccl.remote_closed",
+constexpr std::array<std::string_view, 25> kConsequenceIds = {"nccl.remote_closed",
                                                               "nccl.invalid_usage",
                                                               "nccl.unhandled_system_error",
                                                               "nccl.internal_error",
@@ -34,7 +34,9 @@ constexpr std::array<std::string_view, 23> kConsequenceIds = {"nccl.remote_close
                                                               "logs.init.incomplete",
                                                               "logs.init.partial",
                                                               "logs.nccl.warn",
-                                                              "pytorch.sigterm"};
+                                                              "pytorch.sigterm",
+                                                              "pytorch.elastic_closing_signal",
+                                                              "paddle.launch.exit_signal"};
 
 bool fo_before(const TimedFinding& a, const TimedFinding& b) {
   if (a.finding.severity != b.finding.severity) return a.finding.severity > b.finding.severity;
@@ -74,8 +76,12 @@ std::vector<report::Finding> root_cause_first(std::vector<TimedFinding> v, bool 
   }
   // The root stays in front; the causes behind it (and earlier consequence kinds) by severity and time.
   std::stable_sort(causes.begin() + (has_root ? 1 : 0), causes.end(), fo_before);
+  // Lowered consequences are all info: earliest first. Kept at their own severity (match_text), the most
+  // severe first, then the earliest, so the list still reads from the worst down.
   std::stable_sort(consequences.begin(), consequences.end(),
-                   [](const TimedFinding& a, const TimedFinding& b) {
+                   [lower](const TimedFinding& a, const TimedFinding& b) {
+                     if (!lower && a.finding.severity != b.finding.severity)
+                       return a.finding.severity > b.finding.severity;
                      int64_t ta = a.time < 0 ? INT64_MAX : a.time, tb = b.time < 0 ? INT64_MAX : b.time;
                      return ta < tb;
                    });
