@@ -198,6 +198,7 @@ int run_node(const CheckArgs& a, const probe::EnvMap& env) {
   rules::CheckOptions co;
   co.nproc_per_node = a.nproc_per_node;
   co.collective_pass = a.collectives;
+  co.collectives_passed = pass_ok;
   report::Report r;
   r.title = "distdoctor check — node " + facts.host.hostname;
   r.findings = rules::run_node_rules(facts, co);
