@@ -125,16 +125,18 @@ int run_explain(const ExplainOptions& opt) {
     found = logs::explain_text(q, cat);
   }
   if (opt.json) print_json(found);
-  if (found.empty()) {  // a question without an answer, not a failure to run: exit 1, the text not echoed whole
+  if (found.empty()) {  // a question without an answer, not a failure to run: exit 1, the text not echoed
+                        // whole
     constexpr size_t kShown = 80;
     std::string shown = q.substr(0, std::min(q.find('\n'), kShown));
     if (shown.size() < q.size()) {  // cut inside a UTF-8 character: drop its bytes
       while (!shown.empty() && (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80) shown.pop_back();
       if (!shown.empty() && static_cast<unsigned char>(shown.back()) >= 0xC0) shown.pop_back();
     }
-    std::cerr << "distdoctor explain: no reading for \"" << shown << (shown.size() < q.size() ? "…" : "")
-              << "\".\nPaste the first error line (often above the last ones), a finding id (explain --list), or "
-                 "read the whole log with `distdoctor logs FILE`.\n";
+    std::cerr
+        << "distdoctor explain: no reading for \"" << shown << (shown.size() < q.size() ? "…" : "")
+        << "\".\nPaste the first error line (often above the last ones), a finding id (explain --list), or "
+           "read the whole log with `distdoctor logs FILE`.\n";
     return report::kExitWarn;
   }
   if (!opt.json) print_text(found, cat, is_id);

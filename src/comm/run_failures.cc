@@ -75,13 +75,17 @@ Finding died_worker_finding(const RunRecord& rec, int w) {
 }
 
 // After a timeout, the silent ranks are the suspects: never joined (no "ready") or stalled (alive, no
-// result).
+// result). A silent rank that went on to call its op while another never did only waited inside it (NCCL
+// reports no timeout of its own): the ones that never called it are the stalled ones then.
 void silent_ranks(const RunRecord& rec, std::vector<int>& stalled, std::vector<int>& never) {
+  std::vector<int> outside;
   for (int q : rec.layout.local) {
     const RankState& s = rec.watch.ranks()[q];
     if (!s.error.empty() || s.done || !rec.alive_at_stop[s.worker]) continue;
     (s.ready ? stalled : never).push_back(q);
+    if (s.ready && s.last_op >= 0 && s.entered_op != s.last_op) outside.push_back(q);
   }
+  if (!outside.empty() && outside.size() < stalled.size()) stalled = outside;
 }
 
 // The ranks of the job that run on other nodes (a bench or cross-node pass over several nodes).
@@ -134,14 +138,22 @@ Finding rank_error_finding(const RunOutcome& out, const RunRecord& rec, int r) {
   std::string title = error_title(rec, r, id);
   const std::vector<int> remote = timed_out ? remote_ranks(rec) : std::vector<int>{};
   if (!never.empty() || !stalled.empty()) {  // the silent ranks are the cause, the timed-out ones waited
-    std::vector<int> waited;
-    for (int q : rec.layout.local)
-      if (is_timeout(rec.watch.ranks()[q])) waited.push_back(q);
     const std::vector<int>& silent = never.empty() ? stalled : never;
+    std::vector<int> waited;  // the ones that timed out, and the silent ones inside the op
+    bool all_timed_out = true;
+    for (int q : rec.layout.local) {
+      const RankState& w = rec.watch.ranks()[q];
+      const bool inside = w.error.empty() && !w.done &&
+                          std::find(silent.begin(), silent.end(), q) == silent.end() &&
+                          std::find(never.begin(), never.end(), q) == never.end();
+      if (is_timeout(w) || inside) waited.push_back(q);
+      all_timed_out = all_timed_out && !inside;
+    }
     title = ranks_word(silent) +
             (never.empty() ? " stalled (alive, no error, no progress) " + rank_place(rec, silent[0])
                            : std::string(" never joined")) +
-            " \u2014 " + ranks_word(waited) + " timed out waiting for it " + rank_place(rec, r);
+            " \u2014 " + ranks_word(waited) +
+            (all_timed_out ? " timed out waiting for it " : " waited for it ") + rank_place(rec, r);
     return comm_failure(id, title, ev, cause.fix, silent[0]);
   }
   if (!remote.empty()) {  // every rank of this node was waiting: the silent one is on another node

@@ -129,22 +129,23 @@ TEST_F(FakeLibs, CudaDeviceCountUnderCudaVisibleDevices) {
         nullptr, false);
     return j.is_discarded() ? nlohmann::json() : j["cuda"];
   };
-  // Unset CUDA_VISIBLE_DEVICES: cuInit is skipped (it costs ~0.5 s on a GPU node) unless --cuda-init asks.
+  // cuInit is skipped (it costs ~0.6 s on a GPU node) unless --cuda-init asks, CUDA_VISIBLE_DEVICES or not.
   auto skipped = facts("-u CUDA_VISIBLE_DEVICES");
   EXPECT_EQ(skipped["init_probed"], false) << skipped.dump();
   EXPECT_EQ(skipped["device_count"], -1);
+  EXPECT_EQ(facts("CUDA_VISIBLE_DEVICES=1")["init_probed"], false);
   auto unset = facts("-u CUDA_VISIBLE_DEVICES", "", "--cuda-init");
   EXPECT_EQ(unset["init_probed"], true) << unset.dump();
   EXPECT_EQ(unset["device_count"], 2) << unset.dump();
   EXPECT_EQ(unset["driver_loaded"], true);
   EXPECT_EQ(unset["visible_devices_set"], false);
-  auto one = facts("CUDA_VISIBLE_DEVICES=1");
+  auto one = facts("CUDA_VISIBLE_DEVICES=1", "", "--cuda-init");
   EXPECT_EQ(one["device_count"], 1) << one.dump();
   EXPECT_EQ(one["visible_devices"], "1");
-  auto none = facts("CUDA_VISIBLE_DEVICES=");
+  auto none = facts("CUDA_VISIBLE_DEVICES=", "", "--cuda-init");
   EXPECT_EQ(none["device_count"], 0) << none.dump();  // CUDA_ERROR_NO_DEVICE means zero devices
   EXPECT_EQ(none["visible_devices_set"], true);
-  auto missing = facts("CUDA_VISIBLE_DEVICES=0", "/nonexistent/libcuda.so.1");
+  auto missing = facts("CUDA_VISIBLE_DEVICES=0", "/nonexistent/libcuda.so.1", "--cuda-init");
   EXPECT_EQ(missing["device_count"], -1) << missing.dump();
   EXPECT_EQ(missing["driver_loaded"], false);
   EXPECT_NE(missing["driver_error"].get<std::string>().find("DISTDOCTOR_CUDA_LIB"), std::string::npos);

@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-
 #include <filesystem>
 #include <fstream>
 
@@ -131,7 +130,8 @@ std::string DebugHookPaths::stack_file(int node_rank, int rank) const {
 
 DebugHookPaths debug_hook_paths(const std::string& attempt_dir) {
   const std::string fr = attempt_dir + "/flight_recorder/";
-  return {attempt_dir, fr + "rank", fr + "request_", fr + "asked_rank", fr + "exit_rank", attempt_dir + "/.pyhooks"};
+  return {attempt_dir,       fr + "rank",      fr + "request_",
+          fr + "asked_rank", fr + "exit_rank", attempt_dir + "/.pyhooks"};
 }
 
 EnvPairs debug_hook_env(const DebugHookPaths& p, const DebugHookOptions& o, int node_rank, int rank,
@@ -233,7 +233,8 @@ std::string answered_stack(const std::string& text) {
   // for a Flight Recorder request) is launch's, not the job's: left out.
   std::string kept, block;
   auto flush = [&] {
-    if (block.find("/sitecustomize.py\", line") == std::string::npos || block.find(" in serve\n") == std::string::npos)
+    if (block.find("/sitecustomize.py\", line") == std::string::npos ||
+        block.find(" in serve\n") == std::string::npos)
       kept += block;
     block.clear();
   };

@@ -29,7 +29,8 @@ std::optional<Finding> completed_mismatch_finding(const AttemptRecord& a) {
     Finding f{.id = "launch.job.mismatch", .severity = Severity::warn};
     std::vector<int> others;  // the expected side: the most ranks
     for (const auto& g : fa->groups)
-      if (g.has_mismatch && g.pg_name == k.pg_name && g.mismatch.seq == k.seq) others = g.mismatch.sides[0].ranks;
+      if (g.has_mismatch && g.pg_name == k.pg_name && g.mismatch.seq == k.seq)
+        others = g.mismatch.sides[0].ranks;
     const std::string what = k.kind == "size_mismatch"    ? "sizes"
                              : k.kind == "dtype_mismatch" ? "types"
                                                           : "collectives";

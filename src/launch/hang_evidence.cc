@@ -102,7 +102,8 @@ void AttemptAgent::gather_hang_evidence() {
     for (size_t i : asked) all = all && !answered_stack(read_stack_file(stack_files_[i])).empty();
     for (size_t i = 0; i < fr_asked_.size() && all; ++i)
       if (fr_listening_[i] && !sup_.workers()[i].exited)
-        all = mtime_of(fr_asked_[i]) >= fr_requested_at_ || mtime_of(fr_asked_[i] + ".none") >= fr_requested_at_;
+        all = mtime_of(fr_asked_[i]) >= fr_requested_at_ ||
+              mtime_of(fr_asked_[i] + ".none") >= fr_requested_at_;
     if (all) break;
     std::this_thread::sleep_for(50ms);
   }

@@ -52,11 +52,12 @@ Finding join_failure(const std::string& what, const Error& e, const std::string&
   return Finding{"launch.join.failed", Severity::fail, what, {e.message()}, fix};
 }
 
-// launch.join.nnodes_differ: two nodes of one job started with different --nnodes (each side names the other).
+// launch.join.nnodes_differ: two nodes of one job started with different --nnodes (each side names the
+// other).
 Finding nnodes_finding(int me, int mine, int other, int theirs, const std::string& other_host) {
   Finding f{"launch.join.nnodes_differ", Severity::fail, "", {}, ""};
-  f.title = fmt::format("node rank {}{} was started with --nnodes {}, this node (rank {}) with --nnodes {}", other,
-                        other_host.empty() ? "" : " (" + other_host + ")", theirs, me, mine);
+  f.title = fmt::format("node rank {}{} was started with --nnodes {}, this node (rank {}) with --nnodes {}",
+                        other, other_host.empty() ? "" : " (" + other_host + ")", theirs, me, mine);
   f.evidence.push_back(other == 0 ? "from node rank 0's job settings in the store"
                                   : fmt::format("from node rank {}'s hello in the store", other));
   f.fix =

@@ -10,6 +10,8 @@
 
 #include <cstring>
 
+#include "probe/tool_env.h"
+
 namespace dd::probe {
 namespace {
 
@@ -61,6 +63,7 @@ size_t Children::start(const ChildFn& fn, int deadline_ms) {
     kids_.push_back(std::move(k));
     return kids_.size() - 1;
   }
+  const bool keep_stderr = tool_env().probe_timing;
   pid_t pid = fork();
   if (pid < 0) {
     k.start_error = std::string("fork: ") + std::strerror(errno);
@@ -75,7 +78,7 @@ size_t Children::start(const ChildFn& fn, int deadline_ms) {
     int devnull = open("/dev/null", O_RDWR);
     if (devnull >= 0) {
       dup2(devnull, 1);
-      dup2(devnull, 2);
+      if (!keep_stderr) dup2(devnull, 2);  // DISTDOCTOR_PROBE_TIMING: a probe's own phase times reach stderr
     }
     std::string ans;
     try {

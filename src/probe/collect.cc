@@ -63,7 +63,7 @@ ChildSlots start_children(Children& kids, const Fs& fs, const EnvMap& env, const
   s.host = kids.start([&] { return json_text(nlohmann::json(probe_host(fs, env, true))); }, kHostDeadlineMs);
   if (!opt.skip_gpu) {
     s.gpu = kids.start([&] { return json_text(nlohmann::json(probe_gpu(fs))); }, kGpuDeadlineMs);
-    if (opt.cuda_init || env.count("CUDA_VISIBLE_DEVICES"))
+    if (opt.cuda_init)  // about 0.6 s on 4x H100: CUDA_VISIBLE_DEVICES is checked against NVML's GPUs instead
       s.cuda = kids.start(cuda_count_child, kCudaDeadlineMs);
   }
   s.loader = kids.start(nccl_loader_child, kNcclDeadlineMs);

@@ -55,7 +55,7 @@ std::vector<Finding> check_cuda_driver(const probe::NodeFacts& f, const CheckOpt
     return {
         {"cuda.driver_not_probed",
          Severity::info,
-         "CUDA driver not initialised by this check (cuInit skipped: CUDA_VISIBLE_DEVICES unset)",
+         "CUDA driver not initialised by this check (cuInit skipped; NVML sees the GPUs)",
          {},
          "Run `distdoctor check --cuda-init` (or --collectives) to test cuInit and CUDA's device count too"}};
   if (f.cuda.driver_loaded)
@@ -74,10 +74,10 @@ NodeRule cuda_driver_rule() {
       check_cuda_driver,
       {{"cuda.driver_ok", "CUDA driver usable", "libcuda.so.1 loaded and cuInit succeeded."},
        {"cuda.driver_not_probed", "CUDA driver not initialised by this check",
-        "cuInit takes about half a second on a large GPU node, more than every other probe together, so "
-        "`check` runs it only when CUDA_VISIBLE_DEVICES is set (then CUDA's own device count matters). NVML "
-        "still reports every GPU. `check --cuda-init` or `check --collectives` also tests that CUDA itself "
-        "initialises (Fabric Manager, container CUDA newer than the driver, GPUs off the bus)."},
+        "cuInit takes about 0.6 s on a 4x H100 node, five times every other probe together, so `check` leaves "
+        "it out; NVML still reports every GPU, and CUDA_VISIBLE_DEVICES is checked against NVML's list (indices, "
+        "UUIDs, repeats). `check --cuda-init` or `check --collectives` also tests that CUDA itself initialises "
+        "(Fabric Manager, container CUDA newer than the driver, GPUs off the bus)."},
        {"cuda.driver_unusable", "CUDA driver unusable",
         "NVML sees GPUs but cuInit fails, so no CUDA program (and no NCCL) can run. Common causes: Fabric "
         "Manager not running on NVSwitch machines (error 802), a container CUDA newer than the driver "

@@ -35,10 +35,22 @@ std::vector<int64_t> job_launchers(const probe::NodeFacts& f) {
 // with a launcher's per-rank variables. Only then are the check's siblings and process group the job's; a
 // shell that started a GPU process and the check side by side is not a job.
 bool runs_in_a_job(const probe::NodeFacts& f) {
-  static const char* const kLaunchers[] = {
-      "torchrun", "torch.distributed.run", "torch.distributed.launch", "paddle.distributed.launch",
-      "msrun", "mpirun", "mpiexec", "orted", "prted", "srun", "slurmstepd", "hydra_pmi_proxy", "deepspeed",
-      "accelerate", "horovodrun", "distdoctor"};
+  static const char* const kLaunchers[] = {"torchrun",
+                                           "torch.distributed.run",
+                                           "torch.distributed.launch",
+                                           "paddle.distributed.launch",
+                                           "msrun",
+                                           "mpirun",
+                                           "mpiexec",
+                                           "orted",
+                                           "prted",
+                                           "srun",
+                                           "slurmstepd",
+                                           "hydra_pmi_proxy",
+                                           "deepspeed",
+                                           "accelerate",
+                                           "horovodrun",
+                                           "distdoctor"};
   for (const auto& cmd : f.host.ancestor_commands) {
     std::istringstream words(cmd);
     for (std::string w; words >> w;) {
@@ -65,7 +77,8 @@ std::string job_relation(const probe::NodeFacts& f, const probe::GpuProcess& p,
   if (job && h.ppid > 1 && p.ppid == h.ppid) return fmt::format("same parent as this check (pid {})", h.ppid);
   if (p.ppid > 1 && std::find(launchers.begin(), launchers.end(), p.ppid) != launchers.end())
     return fmt::format("same launcher as this check (pid {})", p.ppid);
-  if (job && h.pgid > 1 && p.pgid == h.pgid) return fmt::format("same process group as this check ({})", h.pgid);
+  if (job && h.pgid > 1 && p.pgid == h.pgid)
+    return fmt::format("same process group as this check ({})", h.pgid);
   return "";
 }
 

@@ -55,38 +55,42 @@ Finding multiple_versions_finding(const probe::NodeFacts& f, const std::set<int>
   std::vector<std::string> risks;
   const auto preload = f.env.find("LD_PRELOAD");
   if (preload != f.env.end() && preload->second.find("libnccl") != std::string::npos)
-    risks.push_back("LD_PRELOAD=" + preload->second + " loads that NCCL into every process, ahead of the "
+    risks.push_back("LD_PRELOAD=" + preload->second +
+                    " loads that NCCL into every process, ahead of the "
                     "framework's own");
   for (const auto& l : f.nccl.libs) {
     const int c = nccl_version_code(l);
     if (l.source != "LD_LIBRARY_PATH" || c <= 0) continue;
     for (int fw : framework)
       if (fw != c)
-        risks.push_back(fmt::format("LD_LIBRARY_PATH holds NCCL {} ({}), searched before the framework's own "
-                                    "{}: a rank can load either",
-                                    nccl_version_string(c), l.path, nccl_version_string(fw)));
+        risks.push_back(
+            fmt::format("LD_LIBRARY_PATH holds NCCL {} ({}), searched before the framework's own "
+                        "{}: a rank can load either",
+                        nccl_version_string(c), l.path, nccl_version_string(fw)));
   }
   std::vector<std::string> ev = risks;
   ev.insert(ev.end(), listing.begin(), listing.end());
   if (!risks.empty())
-    return {"nccl.multiple_versions", Severity::warn,
-            fmt::format("{} NCCL versions ({}) and the environment can hand a job the wrong one", versions.size(),
-                        join(vs)),
-            ev,
-            "Remove the other copy from LD_PRELOAD/LD_LIBRARY_PATH (or make it the framework's version), so every "
-            "rank loads the NCCL its framework was built with; NCCL_DEBUG=VERSION prints the one a rank loaded."};
+    return {
+        "nccl.multiple_versions", Severity::warn,
+        fmt::format("{} NCCL versions ({}) and the environment can hand a job the wrong one", versions.size(),
+                    join(vs)),
+        ev,
+        "Remove the other copy from LD_PRELOAD/LD_LIBRARY_PATH (or make it the framework's version), so "
+        "every "
+        "rank loads the NCCL its framework was built with; NCCL_DEBUG=VERSION prints the one a rank loaded."};
   std::string who;
   for (const auto& l : f.nccl.libs) {
     const int c = nccl_version_code(l);
     if (c <= 0) continue;
-    std::string role = is_framework_copy(l) ? "the framework's own (" + l.source + ")"
+    std::string role = is_framework_copy(l)   ? "the framework's own (" + l.source + ")"
                        : l.source == "loader" ? std::string("what programs linked to libnccl.so.2 load")
                                               : l.source;
     who += (who.empty() ? "" : "; ") + nccl_version_string(c) + ": " + role;
   }
   return {"nccl.multiple_versions", Severity::info,
-          fmt::format("{} NCCL versions on this node ({}): each program loads its own, as usual", versions.size(),
-                      join(vs)),
+          fmt::format("{} NCCL versions on this node ({}): each program loads its own, as usual",
+                      versions.size(), join(vs)),
           ev,
           "Nothing to do on one node: " + who +
               ". Make sure every node has the same ones (distdoctor check on all nodes compares them)."};
@@ -143,9 +147,12 @@ NodeRule nccl_version_rule() {
         "dlopen or ncclGetVersion failed for this copy (missing dependencies, wrong architecture, truncated "
         "file). A job that picks it up fails at import or at the first collective."},
        {"nccl.multiple_versions", "Several NCCL versions on one node",
-        "A node often has more than one NCCL: the system's libnccl2 (what nccl-tests and other programs linked "
-        "to libnccl.so.2 load) and the copy a framework bundles (PyTorch wheels load site-packages/nvidia/nccl/"
-        "lib). That alone is normal and reported as info. It is a warning when the environment can hand a job "
+        "A node often has more than one NCCL: the system's libnccl2 (what nccl-tests and other programs "
+        "linked "
+        "to libnccl.so.2 load) and the copy a framework bundles (PyTorch wheels load "
+        "site-packages/nvidia/nccl/"
+        "lib). That alone is normal and reported as info. It is a warning when the environment can hand a "
+        "job "
         "another version than its framework's own: LD_PRELOAD naming a libnccl, or LD_LIBRARY_PATH holding a "
         "copy of another version (searched before the framework's RUNPATH). Nodes that end up with different "
         "versions fail or hang in init; the multi-node check compares them."},

@@ -57,13 +57,15 @@ ShmNeed predict_nccl_shm(const probe::NodeFacts& f, const CheckOptions& opt) {
   const std::string cumem = setting(f, "NCCL_CUMEM_ENABLE"), host = setting(f, "NCCL_CUMEM_HOST_ENABLE");
   const bool cumem_on = v >= 21900 ? cumem != "0" && (driver <= 0 || driver >= 12000) : cumem == "1";
   const bool multi_node = opt.nnodes > 1;
-  const bool copy_engine = setting(f, "NCCL_SHM_USE_CUDA_MEMCPY") == "1" || setting(f, "NCCL_P2P_USE_CUDA_MEMCPY") == "1";
-  std::string pool_why = multi_node ? "the job spans nodes (network connections)"
-                         : !cumem_on ? (cumem == "0" ? "NCCL_CUMEM_ENABLE=0" : "cuMem is off (NCCL or driver too old)")
-                         : v < 22200 ? "NCCL before 2.22 makes it at every init"
-                         : setting(f, "NCCL_RUNTIME_CONNECT") == "0" ? "NCCL_RUNTIME_CONNECT=0"
-                         : copy_engine ? "a *_USE_CUDA_MEMCPY option"
-                                       : "";
+  const bool copy_engine =
+      setting(f, "NCCL_SHM_USE_CUDA_MEMCPY") == "1" || setting(f, "NCCL_P2P_USE_CUDA_MEMCPY") == "1";
+  std::string pool_why =
+      multi_node  ? "the job spans nodes (network connections)"
+      : !cumem_on ? (cumem == "0" ? "NCCL_CUMEM_ENABLE=0" : "cuMem is off (NCCL or driver too old)")
+      : v < 22200 ? "NCCL before 2.22 makes it at every init"
+      : setting(f, "NCCL_RUNTIME_CONNECT") == "0" ? "NCCL_RUNTIME_CONNECT=0"
+      : copy_engine                               ? "a *_USE_CUDA_MEMCPY option"
+                                                  : "";
   if (!pool_why.empty()) {
     const int64_t b = proxy_pool_bytes(v) * n.ranks;
     n.certain += b;

@@ -27,43 +27,48 @@ void add_shm(const probe::NodeFacts& f, const CheckOptions& opt, std::vector<Fin
   if (s.shm_total_bytes < 0) return;
   const int64_t free = s.shm_free_bytes >= 0 ? s.shm_free_bytes : s.shm_total_bytes;
   const ShmNeed need = predict_nccl_shm(f, opt);
-  std::vector<std::string> ev = {fmt::format("/dev/shm size {}, free {}", human_bytes(s.shm_total_bytes),
-                                             human_bytes(free))};
+  std::vector<std::string> ev = {
+      fmt::format("/dev/shm size {}, free {}", human_bytes(s.shm_total_bytes), human_bytes(free))};
   if (!need.nccl_version.empty()) {
-    ev.push_back(fmt::format("NCCL {} for {} rank(s) on this node needs about {}{}:", need.nccl_version,
-                             need.ranks, human_bytes(need.certain),
-                             need.fallback > 0 ? fmt::format(" (up to {} more)", human_bytes(need.fallback)) : ""));
+    ev.push_back(
+        fmt::format("NCCL {} for {} rank(s) on this node needs about {}{}:", need.nccl_version, need.ranks,
+                    human_bytes(need.certain),
+                    need.fallback > 0 ? fmt::format(" (up to {} more)", human_bytes(need.fallback)) : ""));
     for (const auto& p : need.parts) ev.push_back("  " + p);
   }
   const std::string resize =
       "docker run --shm-size=16g (or --ipc=host); Kubernetes: an emptyDir with medium: Memory at /dev/shm; "
       "bare metal: mount -o remount,size=16G /dev/shm";
   const std::string loaders =
-      "PyTorch DataLoader workers (num_workers > 0) pass every batch through /dev/shm and die with \"bus error\" "
+      "PyTorch DataLoader workers (num_workers > 0) pass every batch through /dev/shm and die with \"bus "
+      "error\" "
       "(\"DataLoader worker ... is killed by signal: Bus error\") when it runs out";
   if (need.certain > free) {
-    Finding x{"sys.shm.small", Severity::fail,
-              fmt::format("/dev/shm has {} free and NCCL {} will need about {} there: it fails with \"unhandled "
-                          "system error\" (No space left on device)",
-                          human_bytes(free), need.nccl_version, human_bytes(need.certain)),
-              ev, resize};
+    Finding x{
+        "sys.shm.small", Severity::fail,
+        fmt::format("/dev/shm has {} free and NCCL {} will need about {} there: it fails with \"unhandled "
+                    "system error\" (No space left on device)",
+                    human_bytes(free), need.nccl_version, human_bytes(need.certain)),
+        ev, resize};
     if (opt.collectives_passed) {
       x.severity = Severity::warn;
-      x.evidence.push_back("this check's NCCL collectives passed with this /dev/shm: a job with more ranks, "
-                           "nodes or communicators can still run out");
+      x.evidence.push_back(
+          "this check's NCCL collectives passed with this /dev/shm: a job with more ranks, "
+          "nodes or communicators can still run out");
     }
     out.push_back(std::move(x));
   } else if (s.shm_total_bytes < kGiB || need.certain + need.fallback > free) {
     ev.push_back(loaders);
-    out.push_back({"sys.shm.small", Severity::warn,
-                   fmt::format("/dev/shm is only {}{}: {}", human_bytes(s.shm_total_bytes),
-                               need.certain > 0 ? fmt::format(" (NCCL needs about {})", human_bytes(need.certain))
-                                                : std::string(""),
-                               need.certain + need.fallback > free
-                                   ? "NCCL may run out if its cuMem host memory falls back to files, and "
-                                     "data-loader workers need room too"
-                                   : "enough for NCCL here, but data-loader workers pass batches through it"),
-                   ev, resize});
+    out.push_back(
+        {"sys.shm.small", Severity::warn,
+         fmt::format("/dev/shm is only {}{}: {}", human_bytes(s.shm_total_bytes),
+                     need.certain > 0 ? fmt::format(" (NCCL needs about {})", human_bytes(need.certain))
+                                      : std::string(""),
+                     need.certain + need.fallback > free
+                         ? "NCCL may run out if its cuMem host memory falls back to files, and "
+                           "data-loader workers need room too"
+                         : "enough for NCCL here, but data-loader workers pass batches through it"),
+         ev, resize});
   } else if (s.shm_free_bytes >= 0 && s.shm_free_bytes < kGiB / 2) {
     out.push_back({"sys.shm.full", Severity::warn,
                    fmt::format("/dev/shm has only {} free of {}", human_bytes(s.shm_free_bytes),
@@ -71,7 +76,8 @@ void add_shm(const probe::NodeFacts& f, const CheckOptions& opt, std::vector<Fin
                    ev, "Remove leftovers of crashed jobs: ls -la /dev/shm (nccl-*, torch_*), then rm them"});
   } else {
     out.push_back({"sys.shm.ok", Severity::ok,
-                   fmt::format("/dev/shm {} ({} free)", human_bytes(s.shm_total_bytes), human_bytes(free)), ev});
+                   fmt::format("/dev/shm {} ({} free)", human_bytes(s.shm_total_bytes), human_bytes(free)),
+                   ev});
   }
 }
 
@@ -127,15 +133,18 @@ NodeRule sys_limits_rule() {
       {{"sys.shm.ok", "/dev/shm large enough", "/dev/shm is at least 1 GiB and has room."},
        {"sys.shm.small", "/dev/shm too small for NCCL or the data loaders",
         "What NCCL puts in /dev/shm depends on its version, its settings and the GPUs' connections (from "
-        "NCCL's source, docs/shm.md): on one node with P2P (NVLink or PCIe) between the GPUs and cuMem on (the "
+        "NCCL's source, docs/shm.md): on one node with P2P (NVLink or PCIe) between the GPUs and cuMem on "
+        "(the "
         "default since 2.19 with a CUDA 12+ driver) nothing; a proxy pool of about 34 MB per rank per "
         "communicator when the job spans nodes, with NCCL_CUMEM_ENABLE=0, NCCL_RUNTIME_CONNECT=0 or the "
-        "*_USE_CUDA_MEMCPY options; the SHM transport's buffers (about 9.6 MB per connection) where P2P is off, "
+        "*_USE_CUDA_MEMCPY options; the SHM transport's buffers (about 9.6 MB per connection) where P2P is "
+        "off, "
         "in files unless NCCL's cuMem host memory is on (default from 2.24.3 with a 12.6+ driver). A fail "
         "means NCCL will run out for sure: it then fails with \"unhandled system error\" (or an internal "
         "error from its proxy thread) and NCCL_DEBUG=WARN shows \"Error while creating shared memory segment "
         "/dev/shm/nccl-... No space left on device\". Otherwise a /dev/shm under 1 GiB is a warning: PyTorch "
-        "DataLoader workers pass batches through it and die with a bus error. Docker's default is 64 MiB. When "
+        "DataLoader workers pass batches through it and die with a bus error. Docker's default is 64 MiB. "
+        "When "
         "this check's own collectives passed, a fail becomes a warning."},
        {"sys.shm.full", "/dev/shm nearly full",
         "/dev/shm is big enough but almost full, usually with files left by crashed jobs."},
