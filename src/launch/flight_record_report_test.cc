@@ -20,8 +20,8 @@ AttemptRecord clean_two_nodes(const std::string& kase) {
     std::vector<logs::FlightRecord> recs;
     for (int r = 2 * n; r < 2 * n + 2; ++r) {
       node.ranks.push_back(rank_rec(r, r - 2 * n, n));
-      const std::string path =
-          std::string(DD_FIXTURE_DIR) + "/launch/h100x4_exit_dumps/" + kase + "/exit_rank" + std::to_string(r);
+      const std::string path = std::string(DD_FIXTURE_DIR) + "/launch/h100x4_exit_dumps/" + kase +
+                               "/exit_rank" + std::to_string(r);
       auto rec = logs::read_flight_record_file(path);
       EXPECT_TRUE(rec.ok()) << path;
       if (!rec) continue;
@@ -42,9 +42,10 @@ TEST(CompletedMismatch, RealDesyncBySizeIsAWarning) {
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->severity, report::Severity::warn);
   EXPECT_EQ(m->rank, 3);
-  EXPECT_NE(m->title.find("rank 3 called all_gather in [[2097152]] out [[4,2097152]] Float at seq 8 of group 0 "
-                          "(default_pg) where ranks 0-2 called all_gather in [[1048576]]"),
-            std::string::npos)
+  EXPECT_NE(
+      m->title.find("rank 3 called all_gather in [[2097152]] out [[4,2097152]] Float at seq 8 of group 0 "
+                    "(default_pg) where ranks 0-2 called all_gather in [[1048576]]"),
+      std::string::npos)
       << m->title;
   EXPECT_EQ(launch_exit_code(clean_two_nodes("desync_size")), 0) << "the job's own exit code stays";
 }

@@ -1,7 +1,7 @@
-// The healthy corpus (fixtures/facts/healthy/README.md): facts recorded on healthy GPU nodes (4x H100 whole and
-// with CUDA_VISIBLE_DEVICES subsets, 2x H200, 1x H100) must give no finding above info, and a container-sized
-// /dev/shm on the same 4x H100 only the data loaders' warning. A rule that starts to warn on a healthy machine
-// fails here, naming the file and the finding.
+// The healthy corpus (fixtures/facts/healthy/README.md): facts recorded on healthy GPU nodes (4x H100 whole
+// and with CUDA_VISIBLE_DEVICES subsets, 2x H200, 1x H100) must give no finding above info, and a
+// container-sized /dev/shm on the same 4x H100 only the data loaders' warning. A rule that starts to warn on
+// a healthy machine fails here, naming the file and the finding.
 #include <gtest/gtest.h>
 
 #include <filesystem>
