@@ -24,6 +24,7 @@
 #include "probe/tool_env.h"
 #include "report/report.h"
 #include "rules/engine_choice.h"
+#include "common/json_limits.h"
 
 namespace dd::cli {
 
@@ -33,7 +34,7 @@ int run_as_worker(const BenchArgs& a) {
   std::ifstream in(a.as_worker);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = dd::parse_json(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
   } catch (const std::exception& e) {
     std::cerr << "worker: bad plan " << a.as_worker << ": " << e.what() << "\n";
     return 3;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "common/safe_text.h"
+#include "common/json_limits.h"
 
 namespace dd::cluster {
 
@@ -44,7 +45,7 @@ size_t read_results(rendezvous::Store& s, const std::vector<std::string>& keys, 
       continue;
     }
     try {
-      ph.nodes[i] = nlohmann::json::parse(*v).get<rules::XnNodeResult>();
+      ph.nodes[i] = dd::parse_json(*v).get<rules::XnNodeResult>();
       ph.nodes[i].reported = true;
     } catch (const std::exception&) {
       ++missing;
@@ -155,7 +156,7 @@ void follow_cross_node(rendezvous::Store& s, const CrossNodeHooks& h, int self_r
     if (!v || *v == "null") return;
     nlohmann::json plan;
     try {
-      plan = nlohmann::json::parse(*v);
+      plan = dd::parse_json(*v);
     } catch (const std::exception&) {
       return;
     }

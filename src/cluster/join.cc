@@ -7,6 +7,7 @@
 
 #include "cluster/join_steps.h"
 #include "common/safe_text.h"
+#include "common/json_limits.h"
 
 namespace dd::cluster {
 
@@ -26,7 +27,7 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
     auto plan = s.get(kPlan, end);
     if (!plan) return alone(cfg, lost_master(cfg, "while reading the mesh plan", plan.error(), end));
     try {
-      auto probes = my_mesh(nlohmann::json::parse(*plan), cfg, cfg.start + cfg.timeout - 1s);
+      auto probes = my_mesh(dd::parse_json(*plan), cfg, cfg.start + cfg.timeout - 1s);
       (void)s.set(k("mesh", cfg.self.rank), json_text(nlohmann::json(probes)), end);
     } catch (const std::exception& e) {
       return alone(
@@ -51,7 +52,7 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
   auto v = s.get(kVerdict, end);
   if (!v) return alone(cfg, lost_master(cfg, "while waiting for the verdict", v.error(), end));
   try {
-    auto j = nlohmann::json::parse(*v);
+    auto j = dd::parse_json(*v);
     o.report.title = j.value("title", "");
     o.report.notes = j.value("notes", std::vector<std::string>{});
     o.report.findings = j.value("findings", std::vector<Finding>{});

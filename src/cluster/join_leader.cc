@@ -12,6 +12,7 @@
 #include "probe/facts_json.h"
 #include "rules/cluster_rule.h"
 #include "rules/rule_util.h"
+#include "common/json_limits.h"
 
 namespace dd::cluster::join_detail {
 
@@ -74,7 +75,7 @@ void read_members(rendezvous::Store& s, const JoinConfig& cfg, const std::vector
     auto m = s.get(k("member", r), Clock::now() + 2s);
     if (!m) continue;
     try {
-      Member mem = nlohmann::json::parse(*m).get<Member>();
+      Member mem = dd::parse_json(*m).get<Member>();
       mem.joined_after_s = seen[r];
       view.members.push_back(std::move(mem));
     } catch (const std::exception&) {
@@ -90,7 +91,7 @@ void read_dup_claims(rendezvous::Store& s, ClusterView& view, Clock::time_point 
     auto v = s.get(key, Clock::now() + 1s);
     if (!v) continue;
     try {
-      Member d = nlohmann::json::parse(*v).get<Member>();
+      Member d = dd::parse_json(*v).get<Member>();
       auto& list = view.dup_claims[d.rank];
       if (list.empty())
         for (const auto& m : view.members)

@@ -5,6 +5,7 @@
 #include "cluster/join_steps.h"
 #include "cluster/mesh.h"
 #include "rules/rule_util.h"
+#include "common/json_limits.h"
 
 namespace dd::cluster::join_detail {
 
@@ -74,7 +75,7 @@ MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterVi
     auto v = s.get(mesh_keys[i], Clock::now() + 1s);
     if (!v) continue;
     try {
-      auto probes = nlohmann::json::parse(*v).get<std::vector<MeshProbe>>();
+      auto probes = dd::parse_json(*v).get<std::vector<MeshProbe>>();
       std::erase_if(probes, [&](const MeshProbe& p) {
         return std::find(lost_nodes.begin(), lost_nodes.end(), p.to) != lost_nodes.end();
       });

@@ -10,6 +10,7 @@
 #include "comm/op_deadline.h"
 #include "comm/units.h"
 #include "comm/worker_events.h"
+#include "common/json_limits.h"
 
 namespace dd::comm {
 
@@ -25,7 +26,7 @@ RunWatch::RunWatch(int world, const std::vector<std::vector<int>>& groups,
 void RunWatch::on_line(int, const std::string& line) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(line);
+    j = dd::parse_json(line);
   } catch (...) {
     return;
   }

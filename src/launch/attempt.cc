@@ -17,6 +17,7 @@
 #include "logs/catalogue.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
+#include "common/json_limits.h"
 
 namespace dd::launch {
 
@@ -165,7 +166,7 @@ void AttemptAgent::poll_stop_key() {
   if (!v) return note_store_error(v.error(), "while reading the stop");
   StopEvent ev;
   try {
-    ev = nlohmann::json::parse(*v).get<StopEvent>();
+    ev = dd::parse_json(*v).get<StopEvent>();
   } catch (const std::exception& e) {
     ev.cause = StopCause::master_lost;
     ev.detail = std::string("unreadable stop event: ") + e.what();

@@ -7,6 +7,7 @@
 #include "launch/job_settings.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
+#include "common/json_limits.h"
 
 namespace dd::launch {
 
@@ -40,7 +41,7 @@ Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {
     if (!v)
       return Error::make(v.error().kind, fmt::format("node rank {} did not start attempt {}: {}", n, attempt,
                                                      v.error().message()));
-    auto p = nlohmann::json::parse(*v, nullptr, false);
+    auto p = dd::parse_json_or_discarded(*v);
     if (p.is_discarded()) return Error::make(ErrorKind::protocol, fmt::format("node rank {}: bad slot", n));
     const NodeHello& h = j.nodes[size_t(n)];
     layout.nodes.push_back(NodeSlot{n, h.host, h.addr, h.nproc, p.value("ports", std::vector<int>{})});

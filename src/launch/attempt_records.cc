@@ -14,6 +14,7 @@
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
 #include "probe/system_probe.h"
+#include "common/json_limits.h"
 
 namespace dd::launch {
 
@@ -74,7 +75,7 @@ void AttemptAgent::lead_checks(const Beat& mine) {
     if (!have || !(*have)[0]) continue;
     auto v = joined().store->get(key, now + 1s);
     if (!v) continue;
-    auto j = nlohmann::json::parse(*v, nullptr, false);
+    auto j = dd::parse_json_or_discarded(*v);
     if (!j.is_discarded()) board_->update(n, j.get<Beat>(), now);
   }
   double silent_for = 0;
@@ -212,7 +213,7 @@ void AttemptAgent::gather(AttemptRecord& rec) {
     }
     auto v = n == lost ? Result<std::string>(Error{"lost"})
                        : j.store->get(keys::in_attempt(attempt_, "record", n), deadline);
-    auto p = v ? nlohmann::json::parse(*v, nullptr, false) : nlohmann::json();
+    auto p = v ? dd::parse_json_or_discarded(*v) : nlohmann::json();
     if (!v || p.is_discarded()) {
       rec.silent_nodes.push_back(n);
       continue;

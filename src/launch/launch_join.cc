@@ -13,6 +13,7 @@
 #include "common/safe_text.h"
 #include "launch/stop_signals.h"
 #include "rendezvous/memory_store.h"
+#include "common/json_limits.h"
 
 namespace dd::launch {
 
@@ -118,7 +119,7 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
     auto h = j.store->get(names[n], deadline);
     if (!h) return h.error();
     try {
-      j.nodes.push_back(nlohmann::json::parse(*h).get<NodeHello>());
+      j.nodes.push_back(dd::parse_json(*h).get<NodeHello>());
     } catch (const std::exception& e) {
       return Error::make(ErrorKind::protocol,
                          fmt::format("node rank {} sent an unreadable hello: {}", n, e.what()));
@@ -202,7 +203,7 @@ JoinedNodes join_nodes(const JoinInput& in) {
       st = settings.error();
     else
       try {
-        j.job = nlohmann::json::parse(*settings).get<JobSettings>();
+        j.job = dd::parse_json(*settings).get<JobSettings>();
       } catch (const std::exception& e) {
         st = Error::make(ErrorKind::protocol,
                          std::string("node rank 0's job settings are unreadable: ") + e.what());

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "logs/known_errors_data.h"
+#include "common/json_limits.h"
 
 namespace dd::logs {
 
@@ -61,7 +62,7 @@ Result<Catalogue> Catalogue::parse(std::string_view json_text) {
   Catalogue c;
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(json_text);
+    doc = dd::parse_json(json_text);
   } catch (const std::exception& e) {
     return Error{std::string("catalogue is not valid JSON: ") + e.what()};
   }

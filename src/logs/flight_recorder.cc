@@ -1,6 +1,7 @@
 // Reads a decoded Flight Recorder dump (pickle or JSON, any version seen: 2.x) into a FlightRecord, field by
 // field and tolerant of absence and of the JSON form's strings-for-numbers; names the rank from the file.
 #include "logs/flight_recorder.h"
+#include "common/json_limits.h"
 
 #include <fmt/format.h>
 
@@ -205,7 +206,7 @@ Result<FlightRecord> parse_flight_record(std::string_view bytes, const PickleLim
     format = "pickle";
   } else {
     if (bytes.size() > limits.max_input_bytes) return Error::invalid("Flight Recorder JSON dump too large");
-    dump = json::parse(bytes.begin(), bytes.end(), nullptr, false);  // no exceptions
+    dump = dd::parse_json_or_discarded(bytes);  // no exceptions
     if (dump.is_discarded()) return Error::invalid("not a Flight Recorder dump: neither a pickle nor JSON");
     format = "json";
   }

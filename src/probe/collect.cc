@@ -20,6 +20,7 @@
 #include "probe/rdma_userspace.h"
 #include "probe/system_probe.h"
 #include "probe/tool_env.h"
+#include "common/json_limits.h"
 
 namespace dd::probe {
 namespace {
@@ -43,7 +44,7 @@ bool parse_answer(const Result<std::string>& a, T& out, std::string* err) {
     return false;
   }
   try {
-    out = nlohmann::json::parse(*a).get<T>();
+    out = dd::parse_json(*a).get<T>();
     return true;
   } catch (const std::exception& e) {
     *err = std::string("unreadable answer: ") + e.what();

@@ -4,6 +4,7 @@
 #include "common/safe_text.h"
 #include "dynlib/cuda_driver.h"
 #include "probe/tool_env.h"
+#include "common/json_limits.h"
 
 namespace dd::probe {
 
@@ -29,7 +30,7 @@ void apply_cuda_answer(const Result<std::string>& answer, CudaFacts& f) {
     return;
   }
   try {
-    auto j = nlohmann::json::parse(*answer);
+    auto j = dd::parse_json(*answer);
     f.device_count = j.value("device_count", -1);
     f.driver_error = j.value("error", "");
     f.driver_loaded = f.driver_error.empty();

@@ -1,6 +1,7 @@
 // Checked JSON -> NodeFacts (declared in facts_json.h): floats made whole or refused before the conversion,
 // then every number read compared with the number written back, so a value its field cannot hold is named.
 #include "probe/facts_json.h"
+#include "common/json_limits.h"
 
 #include <fmt/format.h>
 
@@ -72,7 +73,7 @@ Result<NodeFacts> facts_from_json(const nlohmann::json& j) {
 Result<NodeFacts> facts_from_text(const std::string& text) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = dd::parse_json(text);
   } catch (const std::exception& e) {
     return Error::invalid(e.what());
   }

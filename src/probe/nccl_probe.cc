@@ -7,6 +7,7 @@
 #include "common/safe_text.h"
 #include "dynlib/library.h"
 #include "dynlib/nccl.h"
+#include "common/json_limits.h"
 
 namespace dd::probe {
 namespace {
@@ -215,7 +216,7 @@ void apply_nccl_answer(const Result<std::string>& answer, NcclLib& lib) {
     return;
   }
   try {
-    auto j = nlohmann::json::parse(*answer);
+    auto j = dd::parse_json(*answer);
     if (lib.path.empty()) lib.path = j.value("path", "");
     lib.version_code = j.value("version_code", -1);
     lib.version = dynlib::nccl_version_string(lib.version_code);

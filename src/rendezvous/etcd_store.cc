@@ -9,6 +9,7 @@
 #include "common/safe_text.h"
 #include "rendezvous/http.h"
 #include "rendezvous/memory_store.h"
+#include "common/json_limits.h"
 
 namespace dd::rendezvous {
 
@@ -60,7 +61,7 @@ std::string EtcdStore::describe() const {
 Result<json> EtcdStore::rpc(const std::string& path, const json& body, Deadline deadline) {
   auto r = http_post(server_, path, json_text(body), deadline);
   if (!r) return r.error();
-  json j = json::parse(r->body, nullptr, false);
+  json j = dd::parse_json_or_discarded(r->body);
   if (r->status != 200 || j.is_discarded()) {
     std::string msg = !j.is_discarded() && j.is_object() && j.contains("error") ? json_text(j["error"])
                                                                                 : r->body.substr(0, 200);

@@ -1,0 +1,34 @@
+// json_depth and the checked parsers: brackets inside strings and escapes do not count; a text nested deeper
+// than kMaxJsonDepth is refused before nlohmann builds it (100,000 levels crashed the process before).
+#include "common/json_limits.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace dd {
+namespace {
+
+TEST(JsonLimits, DepthSkipsStrings) {
+  EXPECT_EQ(json_depth(R"({"a": [1, {"b": "[[[{{{"}], "c": "\"]]"})"), 3);
+  EXPECT_EQ(json_depth("[]"), 1);
+  EXPECT_EQ(json_depth("42"), 0);
+  EXPECT_EQ(json_depth(std::string(1000000, '[')), kMaxJsonDepth + 1) << "stops counting past the limit";
+}
+
+TEST(JsonLimits, DeepTextIsRefusedNotParsed) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_THROW(parse_json(deep), std::invalid_argument);
+  EXPECT_TRUE(parse_json_or_discarded(deep).is_discarded());
+  std::string objects;
+  for (int i = 0; i < 100000; ++i) objects += "{\"a\":";
+  objects += "1" + std::string(100000, '}');
+  EXPECT_TRUE(parse_json_or_discarded(objects).is_discarded());
+  const std::string at_limit = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
+  EXPECT_TRUE(parse_json(at_limit).is_array());
+  EXPECT_THROW(parse_json("{oops"), std::exception);
+  EXPECT_EQ(parse_json(R"({"k": [1, 2]})")["k"][1], 2);
+}
+
+}  // namespace
+}  // namespace dd
