@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Non-regular and oversized inputs end quickly with a clear message: a FIFO or a device given as
-# NCCL_CONF_FILE, `check --facts` or a `logs` input, and a gzip bomb given to `logs`. Each command runs under
+# NCCL_CONF_FILE, `check --facts` or a `logs` input, and a gzip bomb given to `logs`; JSON nested 100,000 deep
+# as --facts; a FIFO, /dev/zero or an oversized file as launch's --token-file. Each command runs under
 # `timeout 20`: exit 124 means it hung (the defect this test guards against).
 # Usage: tests/bad_files_test.sh path/to/distdoctor
 set -u
@@ -42,4 +43,20 @@ echo "gzip bomb: exit $rc in $(($(date +%s) - start)) s"
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then echo "FAIL: gzip bomb: hung"; fails=$((fails + 1)); fi
 expect_out "gzip bomb: logs.input.unreadable" "logs.input.unreadable"
 expect_out "gzip bomb: says it was cut" "decompression stopped after"
+# JSON nested 100,000 deep (it crashed the parser with SIGSEGV, also the master's for a peer's facts): refused.
+python3 -c "print('['*100000 + ']'*100000)" >"$T/deep.json"
+check "check --facts, 100,000 nested arrays: input error" 3 timeout 20 "$BIN" check --facts "$T/deep.json"
+expect "deep JSON: says why" "$T/err" "JSON nested deeper than 64 levels"
+
+# --token-file naming a FIFO (hung past --timeout) or /dev/zero (grew to 24 GB): refused at once.
+for tok in "$T/fifo" /dev/zero; do
+  check "launch --token-file $tok: refused" 3 timeout 20 "$BIN" launch --nnodes 2 --node-rank 1 \
+    --master 198.18.0.1:29600 --token-file "$tok" --timeout 5 --nproc-per-node 1 -- true
+  expect "token file $tok: says what it is" "$T/out" "not a regular file"
+done
+printf '%5000s' x >"$T/big.token"
+check "launch --token-file over 4 KiB: refused" 3 timeout 20 "$BIN" launch --nnodes 2 --node-rank 1 \
+  --master 198.18.0.1:29600 --token-file "$T/big.token" --timeout 5 --nproc-per-node 1 -- true
+expect "big token file: says why" "$T/out" "more than 4 KiB"
+
 cli_finish bad_files_test

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cluster/advertise.h"
+#include "probe/regular_file.h"
 #include "probe/tool_env.h"
 #include "rendezvous/auth.h"
 #include "rules/rule_util.h"
@@ -69,7 +70,14 @@ Finding store_finding(const Error& e, const std::string& url, double timeout_s, 
 
 // Token: flag, file, env; the first node of a by-hand job makes one; a launcher job derives one.
 Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, const std::string& command) {
-  auto tok = rendezvous::resolve_token(args.token, args.token_file, probe::tool_env().token);
+  auto tok = rendezvous::resolve_token(
+      args.token, args.token_file, probe::tool_env().token, [](const std::string& path) -> Result<std::string> {
+        constexpr uint64_t kMaxTokenBytes = 4096;  // a token is 64 hex digits; /dev/zero is refused anyway
+        auto f = probe::read_regular_file(path, {.max_bytes = kMaxTokenBytes, .deadline = std::chrono::seconds(2)});
+        if (!f) return f.error();
+        if (f->truncated) return Error::invalid("it holds more than 4 KiB: not a job token");
+        return std::move(f->text);
+      });
   if (!tok) return tok.error();
   TokenChoice c{tok->token, tok->source.empty() ? "" : "job token from " + tok->source};
   if (!tok->warning.empty()) std::cerr << "distdoctor " << command << ": " << tok->warning << "\n";

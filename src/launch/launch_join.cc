@@ -173,8 +173,8 @@ JoinedNodes join_nodes(const JoinInput& in) {
   if (!tok) {
     j.failure =
         join_failure("no usable job token", tok.error(),
-                     "Set DISTDOCTOR_TOKEN to the token node rank 0 printed, or fix --token-file (the same "
-                     "token on every node).");
+                     "Set DISTDOCTOR_TOKEN to the token node rank 0 printed, or point the token-file option at "
+                     "a regular file that holds it; every node needs the same token.");
     return j;
   }
   j.token = *tok;

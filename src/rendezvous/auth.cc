@@ -11,14 +11,12 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 namespace dd::rendezvous {
 
 Result<JobToken> resolve_token(const std::string& flag_token, const std::string& token_file,
-                               const std::string& env_token) {
+                               const std::string& env_token, const ReadTokenFile& read_file) {
   JobToken t;
   if (!flag_token.empty()) {
     t.token = flag_token;
@@ -26,11 +24,9 @@ Result<JobToken> resolve_token(const std::string& flag_token, const std::string&
     return t;
   }
   if (!token_file.empty()) {
-    std::ifstream in(token_file);
-    if (!in) return Error::sys(errno, fmt::format("cannot read token file {}", token_file));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    t.token = ss.str();
+    auto text = read_file(token_file);
+    if (!text) return Error{fmt::format("cannot read token file {}: {}", token_file, text.error().message()), 0};
+    t.token = std::move(*text);
     while (!t.token.empty() && std::isspace(static_cast<unsigned char>(t.token.back()))) t.token.pop_back();
     while (!t.token.empty() && std::isspace(static_cast<unsigned char>(t.token.front()))) t.token.erase(0, 1);
     if (t.token.empty()) return Error::invalid(fmt::format("token file {} is empty", token_file));

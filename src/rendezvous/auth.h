@@ -1,6 +1,7 @@
 // Job-token authentication for the store: token sources, token generation, HMAC-SHA256 challenge-response.
 // The token itself is secret: nothing here logs it, and callers must never put it in reports or JSON.
 #pragma once
+#include <functional>
 #include <string>
 
 #include "common/result.h"
@@ -17,11 +18,15 @@ struct JobToken {
   std::string warning;  // e.g. a token file readable by other users
 };
 
-// Picks the token: --token, else --token-file, else env_token (the caller passes DISTDOCTOR_TOKEN's value,
-// probe::tool_env().token: nothing here reads the environment). None given -> empty token, no error.
-// An unreadable or empty token file is an Error.
+// Reads a token file for resolve_token: the caller's safe opener (cluster uses probe::read_regular_file:
+// bounded, never blocked by a FIFO or a device), so nothing here opens a file a user names.
+using ReadTokenFile = std::function<Result<std::string>(const std::string& path)>;
+
+// Picks the token: --token, else --token-file (read through read_file), else env_token (the caller passes
+// DISTDOCTOR_TOKEN's value, probe::tool_env().token: nothing here reads the environment). None given -> empty
+// token, no error. An unreadable or empty token file is an Error.
 Result<JobToken> resolve_token(const std::string& flag_token, const std::string& token_file,
-                               const std::string& env_token);
+                               const std::string& env_token, const ReadTokenFile& read_file);
 
 // A new random token: 32 bytes from the OpenSSL CSPRNG as 64 hex digits.
 std::string generate_token();

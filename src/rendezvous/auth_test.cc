@@ -13,6 +13,15 @@
 namespace dd::rendezvous {
 namespace {
 
+// resolve_token with a plain reader (the CLI passes probe::read_regular_file: bad_files_test.sh).
+Result<JobToken> resolve_token(const std::string& flag, const std::string& file, const std::string& env) {
+  return rendezvous::resolve_token(flag, file, env, [](const std::string& path) -> Result<std::string> {
+    std::ifstream in(path);
+    if (!in) return Error{"cannot open", 0};
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  });
+}
+
 TEST(StoreAuth, TokenSourcesInOrder) {
   const std::string env = "from-env";  // DISTDOCTOR_TOKEN's value, as the caller passes it
   std::string file =
