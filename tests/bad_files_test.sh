@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Non-regular and oversized inputs end quickly with a clear message: a FIFO or a device given as
 # NCCL_CONF_FILE, `check --facts` or a `logs` input, and a gzip bomb given to `logs`; JSON nested 100,000 deep
-# as --facts; a FIFO, /dev/zero or an oversized file as launch's --token-file. Each command runs under
+# as --facts; a FIFO, /dev/zero or an oversized file as launch's --token-file; output to a full device. Each command runs under
 # `timeout 20`: exit 124 means it hung (the defect this test guards against).
 # Usage: tests/bad_files_test.sh path/to/distdoctor
 set -u
@@ -58,5 +58,17 @@ printf '%5000s' x >"$T/big.token"
 check "launch --token-file over 4 KiB: refused" 3 timeout 20 "$BIN" launch --nnodes 2 --node-rank 1 \
   --master 198.18.0.1:29600 --token-file "$T/big.token" --timeout 5 --nproc-per-node 1 -- true
 expect "big token file: says why" "$T/out" "more than 4 KiB"
+
+# Output that cannot be written is an error (it was exit 0): /dev/full takes nothing.
+if [ -w /dev/full ]; then
+  for cmd in "facts --json" "check --facts $(dirname "$0")/../fixtures/facts/healthy/h100x4.json --json" "explain nccl.duplicate_gpu"; do
+    timeout 20 "$BIN" $cmd >/dev/full 2>"$T/err"
+    rc=$?
+    [ $rc = 3 ] && grep -q "could not write the output" "$T/err" && echo "ok: $cmd >/dev/full: exit 3, said why" ||
+      { echo "FAIL: $cmd >/dev/full: exit $rc: $(cat "$T/err")"; fails=$((fails + 1)); }
+  done
+else
+  echo "note: /dev/full is not writable here: the output-error checks did not run"
+fi
 
 cli_finish bad_files_test

@@ -1,9 +1,30 @@
 // distdoctor entry point: parses the command line with CLI11 and runs the chosen subcommand.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 
 #include "cli/command.h"
 #include "report/report.h"
+
+namespace {
+
+// Output that could not be written (a full disk, /dev/full) is an error, not a verdict: the report is lost or
+// cut, so the exit code must not say it was delivered.
+int finish_output(int rc) {
+  errno = 0;
+  std::cout.flush();
+  const int cout_errno = errno;
+  const bool lost = std::cout.fail() || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!lost) return rc;
+  const int e = cout_errno ? cout_errno : errno;
+  std::cerr << "distdoctor: could not write the output" << (e ? std::string(": ") + std::strerror(e) : "")
+            << "\n";
+  return dd::report::kExitCannotRun;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"distdoctor: finds why a distributed GPU job will not start, hangs, or runs slow"};
@@ -23,7 +44,7 @@ int main(int argc, char** argv) {
   }
   try {
     for (auto& [sub, run] : runners)
-      if (sub->parsed()) return run();
+      if (sub->parsed()) return finish_output(run());
   } catch (const std::exception& e) {
     std::cerr << "distdoctor: internal error: " << e.what() << "\n";
     return dd::report::kExitCannotRun;
