@@ -28,6 +28,9 @@ refused "launch --hang-timeout nan" --hang-timeout launch --hang-timeout nan -- 
 refused "launch --grace nan" --grace launch --grace nan -- touch "$T/started"
 refused "launch --tee nan" --tee launch --tee nan -- touch "$T/started"
 refused "launch --timeout nan" --timeout launch --timeout nan -- touch "$T/started"
+# A job id is a folder under --log-dir: "../escape" wrote outside it, 300 characters failed as "status 127".
+refused "launch --job-id ../escape" --job-id launch --job-id ../escape -- touch "$T/started"
+refused "launch --job-id of 300 characters" --job-id launch --job-id "$(printf 'j%.0s' $(seq 300))" -- touch "$T/started"
 refused "bench --timeout nan" --timeout bench --engine gloo --timeout nan
 refused "bench --init-timeout nan" --init-timeout bench --engine gloo --init-timeout nan
 refused "bench --step-factor nan" --step-factor bench --engine gloo -f nan

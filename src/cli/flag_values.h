@@ -40,5 +40,6 @@ CLI::Validator list_of(std::vector<std::string> choices);
 CLI::Validator node_count();
 CLI::Validator worker_count();                           // 1 .. 4096, or "gpu"
 CLI::Validator rank_or(std::vector<std::string> words);  // a rank (0, 1, ...) or one of words
+CLI::Validator job_name();  // a folder name: 1-128 of [A-Za-z0-9._-], not starting with '.' or '-' ("../x" is not)
 
 }  // namespace dd::cli

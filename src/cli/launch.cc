@@ -27,7 +27,8 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
       ->check(worker_count());
   sub.add_option("--log-dir", a.log_dir, "Where each worker's log goes: DIR/JOB/ATTEMPT/nodeN.rankR.log")
       ->capture_default_str();
-  sub.add_option("--job-id", a.job_id, "Job name in the log path and TORCHELASTIC_RUN_ID (default: made up)");
+  sub.add_option("--job-id", a.job_id, "Job name in the log path and TORCHELASTIC_RUN_ID (default: made up)")
+      ->check(job_name());
   sub.add_option("--tee", a.tee, "Whose output the terminal shows: 0 (rank 0, default), a rank, all, none")
       ->check(rank_or({"all", "none"}));
   sub.add_option("--max-restarts", a.max_restarts, "Restart the whole job up to K times after a failure")
