@@ -59,5 +59,13 @@ n=$(jq '.measurements.collectives.timing.phases | length' "$TMP/tj")
 jq -e '.measurements.collectives.timing.probe_s >= 0 and (.measurements.collectives.timing.phases | length) >= 7' \
   "$TMP/cj" >/dev/null && ok "check --collectives --timing --json" || fail "check --collectives timing JSON"
 
+# Killed while its workers still start (the orphan guard knows none yet): every worker dies with it (their
+# parent-death signal). Before: a TERM 3 s into a 200-rank start left 91 workers spinning for 20 s.
+mkdir -p "$TMP/killed"
+TMPDIR="$TMP/killed" timeout -s TERM 2 "$BIN" bench --engine gloo --nproc 150 -b 1K -e 1K -c all_reduce >/dev/null 2>&1
+sleep 1
+left=$(ps -eo args | grep -c "[-]-as-worker $TMP/killed/")
+[ "$left" = 0 ] && ok "killed during the start: no worker left" || fail "$left workers outlived a killed bench"
+
 echo "bench_sweep_cli_test: $FAILS failure(s)"
 [ $FAILS = 0 ]
