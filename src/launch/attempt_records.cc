@@ -160,7 +160,9 @@ void AttemptAgent::stop_workers() {
   const bool interrupted = stop_->cause == StopCause::interrupted && stop_signal() != 0;
   const int first = interrupted && stop_signal() == SIGINT ? SIGINT : SIGTERM;
   const double grace = stop_signal_count() > 1 ? 0 : joined().job.grace_s;
-  sup_.stop_all(std::chrono::milliseconds(int64_t(grace * 1000)), first);
+  const int signals_before = stop_signal_count();  // one more while the grace runs (a second Ctrl-C) ends it
+  sup_.stop_all(std::chrono::milliseconds(int64_t(grace * 1000)), first,
+                [signals_before] { return stop_signal_count() > signals_before; });
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     if (tail_) tail_->finish(i);
     if (s_.guard) s_.guard->forget_group(sup_.workers()[i].pid);

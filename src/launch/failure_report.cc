@@ -92,8 +92,10 @@ std::optional<Finding> stopped_finding(const AttemptRecord& a) {
                             : a.stop.cause == StopCause::hang ? std::string(" after the hang")
                                                               : std::string();
   Finding f{.id = "launch.rank.stopped", .severity = Severity::info};
-  f.title = fmt::format("launch stopped {} rank{}{} (SIGTERM, then SIGKILL after the grace period): {}",
-                        count, count == 1 ? "" : "s", after, per_node);
+  // What stop_workers sends first: the user's SIGINT passed on after a Ctrl-C, else SIGTERM.
+  const bool sigint = a.stop.cause == StopCause::interrupted && interrupt_signal(a.stop.detail) == SIGINT;
+  f.title = fmt::format("launch stopped {} rank{}{} ({}, then SIGKILL after the grace period): {}", count,
+                        count == 1 ? "" : "s", after, sigint ? "SIGINT" : "SIGTERM", per_node);
   if (a.stop_latency_s >= 0)
     f.evidence.push_back(fmt::format("stopped within {:.2f} s on this node", a.stop_latency_s));
   return f;

@@ -58,8 +58,13 @@ TEST(LaunchReport, InterruptExitCodesFromTheSignalName) {
   const auto r = build_launch_report({a});
   EXPECT_EQ(r.findings[0].id, "launch.interrupted");
   EXPECT_NE(r.findings[0].title.find("interrupted by SIGINT on node 1 (gpu-b)"), std::string::npos);
+  const auto* stopped = find_id(r, "launch.rank.stopped");
+  ASSERT_NE(stopped, nullptr);
+  EXPECT_NE(stopped->title.find("(SIGINT, then SIGKILL"), std::string::npos) << "the signal sent, not SIGTERM";
   EXPECT_EQ(launch_exit_code(a), 130);
   a.stop.detail = "received SIGTERM from the scheduler";
+  const auto term = build_launch_report({a});
+  EXPECT_NE(find_id(term, "launch.rank.stopped")->title.find("(SIGTERM, then SIGKILL"), std::string::npos);
   EXPECT_EQ(launch_exit_code(a), 143);
   a.stop.detail = "SIGHUP";
   EXPECT_EQ(launch_exit_code(a), 129);

@@ -147,11 +147,12 @@ bool WorkerSupervisor::all_gone() {
   return all;
 }
 
-void WorkerSupervisor::stop_all(std::chrono::milliseconds grace, int first_signal) {
+void WorkerSupervisor::stop_all(std::chrono::milliseconds grace, int first_signal,
+                                const std::function<bool()>& cut_short) {
   signal_all(first_signal, true);
   const auto until = std::chrono::steady_clock::now() + grace;
   while (!all_gone()) {
-    if (std::chrono::steady_clock::now() > until) {
+    if (std::chrono::steady_clock::now() > until || (cut_short && cut_short())) {
       signal_all(SIGKILL, false);
       for (size_t i = 0; i < w_.size(); ++i) {
         if (w_[i].exited) continue;

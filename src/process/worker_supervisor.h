@@ -54,7 +54,9 @@ class WorkerSupervisor {
   // groups still holding processes; reaps every worker. Live workers get killed_by_us. It returns before
   // `grace` only when every group is empty: make the launcher a child subreaper (PR_SET_CHILD_SUBREAPER) so
   // that the workers' orphaned children come back to it and are reaped here rather than waiting as zombies.
-  void stop_all(std::chrono::milliseconds grace = std::chrono::milliseconds(300), int first_signal = SIGTERM);
+  // cut_short, when given, is asked while the grace runs: true ends it at once (a second Ctrl-C).
+  void stop_all(std::chrono::milliseconds grace = std::chrono::milliseconds(300), int first_signal = SIGTERM,
+                const std::function<bool()>& cut_short = {});
   const std::vector<WorkerState>& workers() const { return w_; }
 
  private:

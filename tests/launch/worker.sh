@@ -1,7 +1,7 @@
 #!/bin/sh
 # Test worker for `distdoctor launch`: behaves as $WORKER_ACTION says when its RANK is $WORKER_RANK, else as
 # $OTHERS_ACTION (default: sleep until stopped when a WORKER_RANK is named, else ok). Actions: ok, exit:N,
-# kill:SIG, sleep, lines:N (then exit 3).
+# kill:SIG, sleep, stubborn (sleep ignoring SIGINT and SIGTERM), lines:N (then exit 3).
 act=${OTHERS_ACTION:-$([ -n "${WORKER_RANK:-}" ] && echo sleep || echo ok)}
 [ "${RANK:-x}" = "${WORKER_RANK:-none}" ] && act=${WORKER_ACTION:-ok}
 # A restart test: fail on attempts below $FAIL_UNTIL_ATTEMPT.
@@ -16,4 +16,5 @@ case $act in
   kill:*) echo "worker rank $RANK kills itself"; kill -s "${act#kill:}" $$ ;;
   lines:*) n=${act#lines:}; i=0; while [ $i -lt "$n" ]; do echo "line $i of rank $RANK"; i=$((i + 1)); done; exit 3 ;;
   sleep) exec sleep 1000 ;;
+  stubborn) trap '' INT TERM; exec sleep 1000 ;;
 esac
