@@ -23,6 +23,8 @@ node1:123:456 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 19
 [rank0]: password=s3cr3t-log4
 LOG
 printf 'echo "see https://carol:s3cr3t-out1@example"; exit 3\n' >"$T/fail.sh"
+# A worker that prints a secret's value where nothing names it (issue 28: it reached the report 9 times).
+printf 'echo "bad key s3cr3t-env1, giving up" >&2; exit 4\n' >"$T/leak.sh"
 
 planted=(env WANDB_API_KEY=s3cr3t-env1 hf_token=s3cr3t-env2 NCCL_IB_SECRET=s3cr3t-env3
          NCCL_COMM_ID_URL=https://dave:s3cr3t-env4@198.18.0.9/x Db_Password=s3cr3t-env5
@@ -48,6 +50,7 @@ run logs '0|1|2' "$BIN" logs "$T/job.log"
 run logs_json '0|1|2' "$BIN" logs --json "$T/job.log"
 run launch 3 "$BIN" launch --log-dir "$T/launch" -- sh "$T/fail.sh" --api-key s3cr3t-arg1 --password=s3cr3t-arg2
 run launch_json 3 "$BIN" launch --json --log-dir "$T/launch" -- sh "$T/fail.sh" --api-key s3cr3t-arg1
+run launch_value 4 "$BIN" launch --json --log-dir "$T/launch" -- sh "$T/leak.sh"
 
 # Something must have been shown, or the grep below proves nothing: the planted names and redactions appear.
 expect "facts name the NCCL config file's settings" "$T/outputs/facts_json.out" "NCCL_DEBUG"
@@ -55,6 +58,7 @@ expect "facts keep the URL, without its password" "$T/outputs/facts_json.out" "d
 expect "logs show the connection failure" "$T/outputs/logs.out" "Connection refused"
 expect "launch names the failed rank" "$T/outputs/launch.out" "launch.rank.failed"
 expect "launch shows the command, redacted" "$T/outputs/launch.out" "--api-key <redacted>"
+expect "the worker's line is shown, the value hidden" "$T/outputs/launch_value.out" "bad key <redacted>, giving up"
 # Every output distdoctor wrote: stdout, stderr, and its records under the log dir (not the workers' own
 # logs: those hold what the user's program printed, byte for byte).
 leaks=$(grep -rl "s3cr3t" "$T/outputs" $(find "$T/launch" -type f ! -name '*.log' 2>/dev/null))

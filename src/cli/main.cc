@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "common/redact.h"
+#include "probe/env_probe.h"
 #include "report/report.h"
 
 namespace {
@@ -27,6 +29,7 @@ int finish_output(int rc) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  dd::add_secret_values(dd::probe::read_environment());  // hidden by value in every output from here on
   CLI::App app{"distdoctor: finds why a distributed GPU job will not start, hangs, or runs slow"};
   app.set_version_flag("--version", std::string("distdoctor ") + DD_VERSION);
   app.require_subcommand(1);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "common/safe_text.h"
 
@@ -152,7 +153,34 @@ std::string redact_value(const std::string& name, const std::string& value) {
   return redact_query_secrets(redact_url_passwords(value));
 }
 
-std::string redact_text(const std::string& text) {
+namespace {
+std::vector<std::string>& secret_values() {
+  static std::vector<std::string> v;
+  return v;
+}
+}  // namespace
+
+void add_secret_values(const std::map<std::string, std::string>& env) {
+  for (const auto& [name, value] : env)
+    if (value.size() >= kMinSecretValue && is_secret_name(name) &&
+        std::find(secret_values().begin(), secret_values().end(), value) == secret_values().end())
+      secret_values().push_back(value);
+  // Longer first: a value that holds a shorter one is hidden whole.
+  std::sort(secret_values().begin(), secret_values().end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+}
+
+// Every known secret value in text replaced by kRedacted.
+std::string without_secret_values(const std::string& text) {
+  std::string out = text;
+  for (const auto& v : secret_values())
+    for (size_t p = out.find(v); p != std::string::npos; p = out.find(v, p + std::strlen(kRedacted)))
+      out.replace(p, v.size(), kRedacted);
+  return out;
+}
+
+std::string redact_text(const std::string& raw) {
+  const std::string text = secret_values().empty() ? raw : without_secret_values(raw);
   if (!might_hold_secret(text)) return text;
   std::string out;
   bool secret_next = false;  // the previous word announced a secret ("--password", "Authorization:")

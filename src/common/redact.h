@@ -3,6 +3,7 @@
 // AUTH (case-insensitive; not token counts, tokenizers or InfiniBand's PKEY), and passwords inside URLs
 // (scheme://user:PASSWORD@host). Pure.
 #pragma once
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -13,6 +14,12 @@ namespace dd {
 inline constexpr const char* kRedacted = "<redacted>";
 
 bool is_secret_name(const std::string& name);
+
+// The values of this run's secret-named variables (at least kMinSecretValue characters), hidden wherever they
+// appear in a text, also where nothing names them ("bad key sk-live-123" printed by a worker). Called once at
+// start-up (main), before any thread; redact_text reads them.
+inline constexpr size_t kMinSecretValue = 6;
+void add_secret_values(const std::map<std::string, std::string>& env);
 // The value as it may be shown: "<redacted>" for a secret name, else the value with URL passwords replaced.
 std::string redact_value(const std::string& name, const std::string& value);
 // A free text line (a command line, a log line): URL passwords and NAME=VALUE pairs with secret names.

@@ -91,3 +91,23 @@ TEST(Redact, TextEdgeCases) {
 
 }  // namespace
 }  // namespace dd
+
+namespace dd {
+namespace {
+
+// A secret's value printed where nothing names it (a worker's own message) is hidden by value; short values
+// and values of ordinary variables are not (they would blank common words).
+TEST(Redact, KnownSecretValuesAnywhere) {
+  add_secret_values({{"MY_API_KEY", "sk-live-7f3a9c"}, {"HF_TOKEN", "abc"}, {"PATH", "/usr/local/bin-long"}});
+  EXPECT_EQ(redact_text("bad key sk-live-7f3a9c, retrying"), "bad key <redacted>, retrying");
+  EXPECT_EQ(redact_text("RuntimeError: 401 for sk-live-7f3a9csk-live-7f3a9c"),
+            "RuntimeError: 401 for <redacted><redacted>");
+  EXPECT_EQ(redact_text("abc is short"), "abc is short");
+  EXPECT_EQ(redact_text("ls /usr/local/bin-long"), "ls /usr/local/bin-long");
+  nlohmann::json j = {{"tail", {"x", "token sk-live-7f3a9c"}}, {"title", "sk-live-7f3a9c"}};
+  redact_json(j);
+  EXPECT_EQ(j.dump().find("sk-live"), std::string::npos) << j.dump();
+}
+
+}  // namespace
+}  // namespace dd
