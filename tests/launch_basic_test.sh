@@ -73,4 +73,5 @@ check "bad --nproc-per-node: exit 3" 3 "$BIN" launch --nproc-per-node many -- tr
 expect "names the bad value" "$T/err" '"many"'
 check "unknown command: exit 127" 127 L --nproc-per-node 2 --job-id nocmd -- no-such-program-dd
 expect_out "says it cannot run it" "no-such-program-dd"
+expect_out "names a real local rank (was 'local rank -1')" "rank 0 (local rank 0)"
 cli_finish launch_basic_test

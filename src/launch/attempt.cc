@@ -128,6 +128,7 @@ bool AttemptAgent::start_workers() {
     ev.cause = StopCause::worker_failed;
     ev.rank = ranks_.empty() ? -1 : ranks_.front() + int(sup_.workers().size());
     ev.root.rank = ev.rank;
+    ev.root.local_rank = int(sup_.workers().size());  // the one that could not be started
     ev.root.node_rank = node;
     ev.root.exit_code = 127;
     ev.root.end_wall_ms = wall_ms(Clock::now());
