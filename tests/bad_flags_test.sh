@@ -72,6 +72,11 @@ check "check node without a token" 3 env -u DISTDOCTOR_TOKEN "$BIN" check --nnod
 expect "check node without a token: says so" "$T/err" "no job token"
 check "launch node without a token" 3 env -u DISTDOCTOR_TOKEN "$BIN" launch --nnodes 2 --node-rank 1 --master 198.18.0.1:29500 -- touch "$T/started"
 expect "launch node without a token: says so" "$T/out" "no job token"
+expect "launch node without a token: the sentence is not redacted" "$T/out" "The store refuses nodes without it"
+# A one-letter token is accepted but named as easy to guess (it was accepted without a word).
+check "check node with a 1-character token" 2 env DISTDOCTOR_TOKEN=x "$BIN" check --nnodes 2 --node-rank 1 \
+  --master 198.18.0.1:1 --timeout 1
+expect "short token: said" "$T/err" "is only 1 character: easy to guess"
 
 if [ -e "$T/started" ]; then
   echo "FAIL: a refused launch started its command"

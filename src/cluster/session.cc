@@ -95,9 +95,16 @@ Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, c
     c.note = "job token derived from the job id (weak; pass --token or DISTDOCTOR_TOKEN for a secret one)";
   } else if (c.token.empty()) {
     return Error::invalid(
-        "no job token: this node needs the token node rank 0 printed (set DISTDOCTOR_TOKEN=... as in the "
-        "command it printed, or pass --token-file); the store refuses nodes without it");
+        "there is no job token, and this node needs the one node rank 0 printed: set DISTDOCTOR_TOKEN as in "
+        "the command it printed, or give the file that holds it (the token-file option). The store refuses "
+        "nodes without it");
   }
+  // A token anyone can guess lets anyone join (and read the job's facts): say so once, do not refuse it.
+  constexpr size_t kWeakTokenChars = 16;
+  if (!c.generated && c.token.size() < kWeakTokenChars && !tok->source.empty())
+    std::cerr << "distdoctor " << command << ": the job token from " << tok->source << " is only "
+              << c.token.size() << " character" << (c.token.size() == 1 ? "" : "s")
+              << ": easy to guess; use 16 or more random characters (or let node rank 0 make one)\n";
   return c;
 }
 
