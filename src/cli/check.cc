@@ -67,7 +67,7 @@ CLI::Option* add_node_options(CLI::App& sub, CheckArgs& a) {
       ->check(CLI::Range(1, 4096));
   sub.add_flag("--json", a.json, "Print the report as JSON");
   sub.add_flag("--cuda-init", a.cuda_init,
-               "Also initialise CUDA (cuInit, ~0.5 s) when CUDA_VISIBLE_DEVICES is unset");
+               "Also initialise CUDA (cuInit, ~0.5 s) and read its device count");
   sub.add_flag("--brief", a.brief, "Hide ok and info findings in the text report");
   return facts_opt;
 }

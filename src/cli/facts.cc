@@ -37,7 +37,7 @@ Runner setup_facts(CLI::App& sub) {
   sub.add_flag("--json", opt->json, "Print the full facts record as JSON (input for `check --facts`)");
   sub.add_option("--nccl-lib", opt->probe.nccl_lib, "Also inspect this libnccl.so");
   sub.add_flag("--cuda-init", opt->probe.cuda_init,
-               "Also initialise CUDA (cuInit) when CUDA_VISIBLE_DEVICES is unset");
+               "Also initialise CUDA (cuInit) and read its device count");
   return [opt]() -> int { return run_facts(*opt); };
 }
 

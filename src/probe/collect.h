@@ -10,8 +10,8 @@ namespace dd::probe {
 struct ProbeOptions {
   std::string nccl_lib;   // --nccl-lib PATH: also (and first) inspect this libnccl
   bool skip_gpu = false;  // do not touch NVML/CUDA (tests, login nodes)
-  // cuInit costs ~0.5 s on an H200 node, more than all other probes together. By default it runs only when
-  // CUDA_VISIBLE_DEVICES is set (then CUDA's own device count matters); cuda_init forces it.
+  // cuInit costs ~0.5 s on an H200 node (0.6 s on 4x H100), more than all other probes together: it runs only
+  // when cuda_init asks (--cuda-init, a collective pass); CUDA_VISIBLE_DEVICES is checked against NVML's GPUs.
   bool cuda_init = false;
   // Only the host (without name resolution), the job's environment and NCCL settings: what a process of a
   // cluster run that does not publish its node's facts needs about itself (fast: no child, no NVML).

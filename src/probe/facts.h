@@ -85,7 +85,7 @@ struct CudaFacts {
   std::string driver_error;
   int device_count = -1;  // what cuDeviceGetCount returns under the current CUDA_VISIBLE_DEVICES
   bool init_probed =
-      true;  // cuInit was tried (skipped by default when CUDA_VISIBLE_DEVICES is unset: ~0.5 s)
+      true;  // cuInit was tried (only with --cuda-init or for a collective pass: ~0.5 s)
 };
 
 struct NcclLib {
