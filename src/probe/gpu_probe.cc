@@ -109,7 +109,7 @@ void fill_topology(const Nvml& n, const std::vector<nvmlDevice_t>& handles, cons
 // Each GPU's facts in its own thread, beside the P2P matrix (NVML is thread-safe; on 4x H100 one GPU's
 // queries took 20-50 ms, and serially they were most of `check`'s time), then the topology labels. With
 // DISTDOCTOR_PROBE_TIMING the phases go to stderr.
-GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
+GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs, bool shutdown) {
   GpuFacts f;
   f.nvml_library = n.lib.path();
   const auto t0 = std::chrono::steady_clock::now();
@@ -164,7 +164,7 @@ GpuFacts probe_gpu_with(const Nvml& n, const Fs& fs) {
   fill_topology(n, handles, links, f);
   const auto t_pairs = ms(t2);
   const auto t3 = std::chrono::steady_clock::now();
-  if (n.Shutdown) n.Shutdown();  // skipping it only moves its 8 ms into the child's exit, which we wait for
+  if (shutdown && n.Shutdown) n.Shutdown();
   if (tool_env().probe_timing)
     std::fprintf(stderr, "nvml phases (ms): init %lld, %u GPUs and P2P %lld, topology %lld, shutdown %lld\n",
                  static_cast<long long>(t_init), count, static_cast<long long>(t_gpus),
@@ -181,7 +181,7 @@ GpuFacts probe_gpu(const Fs& fs, const dynlib::PathOverride& nvml_lib) {
     f.nvml_error = nvml.error().message();
     return f;
   }
-  return probe_gpu_with(*nvml, fs);
+  return probe_gpu_with(*nvml, fs, false);  // a probe child: its exit lets NVML go, and nobody waits for it
 }
 
 }  // namespace dd::probe
