@@ -199,12 +199,14 @@ CLI::Validator worker_count() {
 CLI::Validator job_name() {
   return wrap("NAME", [](const std::string& v) -> std::string {
     constexpr size_t kMax = 128;
-    const bool chars = v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-                       std::string::npos;
+    const bool chars =
+        v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+        std::string::npos;
     if (!v.empty() && v.size() <= kMax && chars && v[0] != '.' && v[0] != '-') return "";
-    return fmt::format("\"{}\" is not a job name: 1 to {} letters, digits, '.', '_' or '-', not starting with "
-                       "'.' or '-' (it becomes a folder under --log-dir)",
-                       v.size() > 60 ? v.substr(0, 60) + "..." : v, kMax);
+    return fmt::format(
+        "\"{}\" is not a job name: 1 to {} letters, digits, '.', '_' or '-', not starting with "
+        "'.' or '-' (it becomes a folder under --log-dir)",
+        v.size() > 60 ? v.substr(0, 60) + "..." : v, kMax);
   });
 }
 

@@ -52,13 +52,14 @@ Finding store_finding(const Error& e, const std::string& url, double timeout_s, 
                    {m},
                    "Pick a free port (--master HOST:PORT with another PORT) or stop the process holding it."};
   if (e.kind == ErrorKind::not_found && m.rfind("resolve ", 0) == 0)
-    return Finding{"cluster.join.unresolvable",
-                   Severity::fail,
-                   fmt::format("the master's host name does not resolve ({})", url),
-                   {m},
-                   "Check the host in --master (a typo, or a name only some machines know): give node rank 0's "
-                   "IP address, or make the name resolve on every node (DNS, /etc/hosts). `getent hosts NAME` "
-                   "shows what this node gets."};
+    return Finding{
+        "cluster.join.unresolvable",
+        Severity::fail,
+        fmt::format("the master's host name does not resolve ({})", url),
+        {m},
+        "Check the host in --master (a typo, or a name only some machines know): give node rank 0's "
+        "IP address, or make the name resolve on every node (DNS, /etc/hosts). `getent hosts NAME` "
+        "shows what this node gets."};
   return Finding{
       "cluster.join.unreachable",
       Severity::fail,
@@ -71,9 +72,11 @@ Finding store_finding(const Error& e, const std::string& url, double timeout_s, 
 // Token: flag, file, env; the first node of a by-hand job makes one; a launcher job derives one.
 Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, const std::string& command) {
   auto tok = rendezvous::resolve_token(
-      args.token, args.token_file, probe::tool_env().token, [](const std::string& path) -> Result<std::string> {
+      args.token, args.token_file, probe::tool_env().token,
+      [](const std::string& path) -> Result<std::string> {
         constexpr uint64_t kMaxTokenBytes = 4096;  // a token is 64 hex digits; /dev/zero is refused anyway
-        auto f = probe::read_regular_file(path, {.max_bytes = kMaxTokenBytes, .deadline = std::chrono::seconds(2)});
+        auto f = probe::read_regular_file(path,
+                                          {.max_bytes = kMaxTokenBytes, .deadline = std::chrono::seconds(2)});
         if (!f) return f.error();
         if (f->truncated) return Error::invalid("it holds more than 4 KiB: not a job token");
         return std::move(f->text);

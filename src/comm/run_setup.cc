@@ -88,8 +88,8 @@ Plan make_plan(const RunOptions& opt, const RunLayout& l, const probe::NodeFacts
 }
 
 std::vector<process::WorkerSpec> worker_specs(const RunOptions& opt, const RunLayout& l,
-                                             const probe::NodeFacts& facts, const std::string& run_dir,
-                                             const std::string& plan_path, const std::string& self_exe) {
+                                              const probe::NodeFacts& facts, const std::string& run_dir,
+                                              const std::string& plan_path, const std::string& self_exe) {
   std::vector<process::WorkerSpec> specs;
   for (size_t w = 0; w < l.groups.size(); ++w) {
     process::WorkerSpec s;

@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "common/json_limits.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
 #include "launch/attempt_agent.h"
@@ -14,7 +15,6 @@
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
 #include "probe/system_probe.h"
-#include "common/json_limits.h"
 
 namespace dd::launch {
 

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <thread>
 #include <string_view>
+#include <thread>
 
 #include "probe/tool_env.h"
 

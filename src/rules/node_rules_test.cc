@@ -14,25 +14,7 @@ namespace {
 using namespace testing;
 using report::Severity;
 
-// A healthy 2xH200 NVLink node: what a clean machine's facts look like.
-probe::NodeFacts healthy() {
-  probe::NodeFacts f;
-  f.host.hostname = "gpu-node-1";
-  f.host.resolved_addrs = {"198.18.0.10"};
-  set_gpus(f, 2);
-  f.gpu.cuda_driver_version = 12080;
-  f.cuda.driver_loaded = true;
-  f.cuda.device_count = 2;
-  set_nccl_lib(f, "2.28.9", "/usr/local/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2");
-  f.net = net({lo(), iface("eth0", {"198.18.0.10/24"}, {"fe80::1/64"}, true, "ethernet", 100000),
-               iface("docker0", {"198.18.9.1/24"}, {}, false, "bridge")});
-  f.net.default_route_ifname = "eth0";
-  f.system.shm_total_bytes = 64LL << 30;
-  f.system.shm_free_bytes = 64LL << 30;
-  f.system.memlock_soft = f.system.memlock_hard = -1;
-  f.system.nofile_soft = f.system.nofile_hard = 1048576;
-  return f;
-}
+probe::NodeFacts healthy() { return healthy_two_gpu_node(); }
 
 TEST(NodeRules, HealthyTwoGpuNodeHasNoWarning) {
   CheckOptions o;

@@ -11,15 +11,8 @@ namespace {
 using namespace testing;
 using report::Severity;
 
-// Two NVLink GPUs (P2P between them), a CUDA 12.8 driver, PyTorch's NCCL 2.28.9, a large /dev/shm.
-probe::NodeFacts healthy() {
-  probe::NodeFacts f;
-  set_gpus(f, 2);
-  f.gpu.cuda_driver_version = 12080;
-  set_nccl_lib(f, "2.28.9", "/usr/local/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2");
-  f.system.shm_total_bytes = f.system.shm_free_bytes = 64LL << 30;
-  return f;
-}
+// Two NVLink GPUs (P2P between them), a CUDA 12.8 driver, PyTorch's NCCL 2.28.9, a 64 GiB /dev/shm.
+probe::NodeFacts healthy() { return healthy_two_gpu_node(); }
 
 // /dev/shm against what NCCL 2.28.9 will put there (docs/shm.md): nothing with NVLink P2P and cuMem, so a
 // container's 64 MiB (or 1 MiB) is a warning for the data loaders, not a failure.
