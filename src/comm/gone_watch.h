@@ -1,7 +1,8 @@
 // GoneWatch: while a run that meets through a shared store (a cross-node phase) is supervised, a thread with
 // its own store connection polls the run's "gone" key, which the cluster leader sets when another node's
 // ranks stopped answering (cross_node_release_ranks). The supervisor then stops its ranks at once instead of
-// letting them wait out their deadlines for peers that are gone.
+// letting them wait out their deadlines for peers that are gone. A store that stops answering for 10 s (the
+// master's node lost) counts as gone too: nobody is left to release or collect this node's ranks.
 #pragma once
 #include <atomic>
 #include <condition_variable>

@@ -238,14 +238,21 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
     return;
   }
   if (!rec.peers_gone.empty()) {  // the cause is on another node: this node's ranks only waited for it
-    std::vector<std::string> ev = {"the cluster leader found " + rec.peers_gone +
-                                   " gone (failed, or no heartbeat): this node's ranks were stopped"};
+    const bool store = rec.peers_gone.rfind("the job's store", 0) == 0;  // GoneWatch: the master itself went
+    std::vector<std::string> ev = {
+        store ? rec.peers_gone + ": this node's ranks were stopped"
+              : "the cluster leader found " + rec.peers_gone +
+                    " gone (failed, or no heartbeat): this node's ranks were stopped"};
     for (int r : rec.layout.local)
       if (!rec.watch.ranks()[r].done)
         ev.push_back("rank " + std::to_string(r) + " was " + rank_place(rec, r));
     out.findings.push_back(comm_failure(
-        "comm.peer.gone", "stopped waiting for " + rec.peers_gone + ": the leader found them gone", ev,
-        "See the finding that names the node that stopped or failed."));
+        "comm.peer.gone",
+        "stopped waiting for " + rec.peers_gone + (store ? "" : ": the leader found them gone"), ev,
+        store
+            ? "The master's node (node rank 0) stopped answering: see its own output, or the network between "
+              "the nodes."
+            : "See the finding that names the node that stopped or failed."));
     return;
   }
   if (!rec.finished || rec.watch.overdue_op() || rec.watch.init_overdue()) {
