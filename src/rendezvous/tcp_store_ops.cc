@@ -2,6 +2,7 @@
 // through the connection of tcp_store_client.cc, under the client's lock and within the server's caps.
 #include <fmt/format.h>
 
+#include "rendezvous/memory_store.h"  // missing_keys_error
 #include "rendezvous/tcp_store_client.h"
 
 namespace dd::rendezvous {
