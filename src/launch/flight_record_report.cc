@@ -21,6 +21,12 @@ std::optional<logs::FrAnalysis> attempt_fr_analysis(const AttemptRecord& a) {
   return logs::analyze_fr_summary(logs::merge_fr_summaries(digests));
 }
 
+void add_fr_dump_evidence(const AttemptRecord& a, std::vector<std::string>& evidence) {
+  for (const RankRecord* r : all_ranks(a))
+    if (!r->fr_dump.empty())
+      evidence.push_back(fmt::format("rank {} Flight Recorder dump: {}", r->rank, r->fr_dump));
+}
+
 std::optional<Finding> completed_mismatch_finding(const AttemptRecord& a) {
   const auto fa = attempt_fr_analysis(a);
   if (!fa) return std::nullopt;
@@ -44,8 +50,7 @@ std::optional<Finding> completed_mismatch_finding(const AttemptRecord& a) {
     if (!k.detail.empty()) f.evidence.push_back(k.detail);
     if (k.has_where && !k.where.frames.empty())
       f.evidence.push_back("its call: " + logs::frames_text(k.where.frames));
-    for (const RankRecord* r : all_ranks(a))
-      if (!r->fr_dump.empty()) f.evidence.push_back(fmt::format("rank {} dump: {}", r->rank, r->fr_dump));
+    add_fr_dump_evidence(a, f.evidence);
     f.fix = fmt::format(
         "Look at the code path of {} for this collective: a rank-dependent size (uneven batches, a last "
         "shorter batch, a tensor built from local data) or type. NCCL does not compare counts across ranks, "

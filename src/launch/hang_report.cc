@@ -45,9 +45,9 @@ void add_stack(std::vector<std::string>& ev, const RankRecord& r) {
                              r.stack_error.empty() ? "" : " (" + r.stack_error + ")"));
     return;
   }
-  ev.push_back(fmt::format("rank {} stack ({}):", r.rank,
-                           r.stack_source == "faulthandler" ? "faulthandler, through launch's stack hook"
-                                                             : "py-spy dump"));
+  ev.push_back(fmt::format(
+      "rank {} stack ({}):", r.rank,
+      r.stack_source == "faulthandler" ? "faulthandler, through launch's stack hook" : "py-spy dump"));
   size_t shown = 0, total = 0;
   for (size_t p = 0; p < r.stack.size(); ++total) {
     size_t nl = r.stack.find('\n', p);
@@ -60,7 +60,6 @@ void add_stack(std::vector<std::string>& ev, const RankRecord& r) {
   }
   if (total > shown) ev.push_back(fmt::format("| ... {} more lines", total - shown));
 }
-
 
 }  // namespace
 
@@ -77,9 +76,10 @@ Finding hang_finding(const AttemptRecord& a) {
   for (const RankRecord* r : all_ranks(a))
     if (r->running) silent = std::max(silent, r->silent_s);
   Finding f{.id = "launch.hang", .severity = Severity::fail};
-  const std::string how = !a.stop.trigger.empty()
-                              ? fmt::format("rank {} printed: \"{}\"", a.stop.trigger_rank, shown_line(a.stop.trigger))
-                              : a.stop.detail;
+  const std::string how =
+      !a.stop.trigger.empty()
+          ? fmt::format("rank {} printed: \"{}\"", a.stop.trigger_rank, shown_line(a.stop.trigger))
+          : a.stop.detail;
   if (stuck.ranks.empty())
     f.title = fmt::format("the job hung: every rank alive but silent for {:.0f} s; none stands out", silent);
   else
@@ -95,8 +95,7 @@ Finding hang_finding(const AttemptRecord& a) {
     no_stacks |= r->running && r->stack.empty();
   }
   if (!how.empty()) f.evidence.push_back("declared hung: " + how);
-  for (const RankRecord* r : all_ranks(a))
-    if (!r->fr_dump.empty()) f.evidence.push_back(fmt::format("rank {} Flight Recorder dump: {}", r->rank, r->fr_dump));
+  add_fr_dump_evidence(a, f.evidence);
   f.fix = fmt::format(
       "Start with {}: its stack shows where it is. A rank that called another collective (or the same one "
       "with other sizes, or on another process group) took another code path (a data-dependent branch, "

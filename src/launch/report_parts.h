@@ -18,8 +18,9 @@ const NodeRecord* find_node(const AttemptRecord& a, int node_rank);  // nullptr 
 std::string node_label(const AttemptRecord& a, int node_rank);       // "node 0 (gpu-a)", "node 3"
 std::string host_of(const AttemptRecord& a, int node_rank);          // "gpu-a", "" when unknown
 std::string rank_ranges(std::vector<int> ranks);
-std::string ranks_phrase(const std::vector<int>& ranks);  // "rank 3", "ranks 0-2"  // any order, repeats allowed: {7,0,1,3,4,5,6} -> "0,1,3-7"
-std::string last_line(const RankRecord& r);       // last non-blank line of its tail
+std::string ranks_phrase(const std::vector<int>& ranks);  // "rank 3", "ranks 0-2"  // any order, repeats
+                                                          // allowed: {7,0,1,3,4,5,6} -> "0,1,3-7"
+std::string last_line(const RankRecord& r);               // last non-blank line of its tail
 std::string shown_line(
     const std::string& line);  // redacted, its last '\r' segment (progress bars), cut at 300
 std::string command_text(const std::vector<std::string>& argv);    // redacted, quoted where needed
@@ -38,6 +39,8 @@ std::optional<report::Finding> env_differs_finding(const AttemptRecord& a);
 // Every node's Flight Recorder digest merged and analysed; nothing when no node sent one
 // (flight_record_report.cc).
 std::optional<logs::FrAnalysis> attempt_fr_analysis(const AttemptRecord& a);
+// One evidence line per rank whose Flight Recorder dump was read: "rank R Flight Recorder dump: PATH".
+void add_fr_dump_evidence(const AttemptRecord& a, std::vector<std::string>& evidence);
 // launch.job.mismatch: a job that ended well whose exit dumps show ranks that passed different sizes,
 // types or collectives at one sequence number.
 std::optional<report::Finding> completed_mismatch_finding(const AttemptRecord& a);
