@@ -190,7 +190,9 @@ void read_pcie(const Nvml& n, nvmlDevice_t d, Gpu& g) {
 void read_gpu(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g, LinkMap& links) {
   using Clock = std::chrono::steady_clock;
   std::string phases;  // DISTDOCTOR_PROBE_TIMING: each step's time
+  const bool timing = tool_env().probe_timing;
   auto step = [&](const char* name, auto&& fn) {
+    if (!timing) return fn();
     const auto t = Clock::now();
     fn();
     phases +=
@@ -203,7 +205,7 @@ void read_gpu(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g, LinkMap& link
   step("nvlinks", [&] { read_nvlinks(n, d, g, links); });
   step("pcie", [&] { read_pcie(n, d, g); });
   step("numa", [&] { read_numa(n, d, fs, g); });
-  if (tool_env().probe_timing) std::fprintf(stderr, "gpu %d (ms):%s\n", g.index, phases.c_str());
+  if (timing) std::fprintf(stderr, "gpu %d (ms):%s\n", g.index, phases.c_str());
 }
 
 }  // namespace dd::probe
