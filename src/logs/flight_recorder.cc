@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -25,7 +26,11 @@ void fr_warn(FlightRecord& r, std::string w) {
 int64_t fr_int(const json& j, int64_t dflt = -1) {
   if (j.is_number_integer()) return j.get<int64_t>();
   if (j.is_number_unsigned()) return static_cast<int64_t>(std::min<uint64_t>(j.get<uint64_t>(), INT64_MAX));
-  if (j.is_number_float()) return static_cast<int64_t>(j.get<double>());
+  if (j.is_number_float()) {  // NaN and out-of-range floats are not integers (the cast would be undefined)
+    double d = j.get<double>();
+    if (!(d >= -9.2e18 && d <= 9.2e18)) return dflt;
+    return static_cast<int64_t>(d);
+  }
   if (j.is_boolean()) return j.get<bool>() ? 1 : 0;
   if (j.is_string()) {
     const auto& s = j.get_ref<const std::string&>();

@@ -95,6 +95,17 @@ TEST(FrRecord, OldAndPartialDumps) {
   EXPECT_FALSE(parse_flight_record(std::string("\x80\x02]q\x00.", 6)).ok());  // a pickled list
 }
 
+TEST(FrRecord, FloatsOutsideTheIntegersAreAbsent) {  // fuzz found 1.754e+21 in a seq id (UB when cast)
+  json d = {{"version", "2.10"},
+            {"entries", json::array({{{"profiling_name", "nccl:all_reduce"}, {"collective_seq_id", 1.754e21}},
+                                     {{"profiling_name", "nccl:all_reduce"}, {"collective_seq_id", 4.0}}})}};
+  auto r = flight_record_from_dump(d);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->entries.size(), 2u);
+  EXPECT_EQ(r->entries[0].collective_seq_id, -1);
+  EXPECT_EQ(r->entries[1].collective_seq_id, 4);
+}
+
 TEST(FrRecord, RankFromFileName) {
   EXPECT_EQ(rank_from_dump_name("a/b/nccl_trace_rank_3"), 3);
   EXPECT_EQ(rank_from_dump_name("fr_trace_12"), 12);
