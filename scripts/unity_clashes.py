@@ -2,6 +2,8 @@
 """Lists file-local names (functions and constants at column 0 of a .cc, not declared in any header) that two
 core library files define: in a unity build (CMakeLists.txt, DD_UNITY_BUILD) such files may land in one batch and
 then clash, or worse, overload each other silently. Add one file of each pair to DD_NO_UNITY (or rename).
+Test files (*_test.cc, also unity-built) are checked among themselves: two that open the same namespace may not
+define the same name at column 0 (functions, constants); shared helpers belong in a header.
 Usage: scripts/unity_clashes.py [SOURCE_ROOT]; exit 1 when a clash is found among files that unity batches."""
 import pathlib
 import re
@@ -20,6 +22,27 @@ def local_names(text):
     return names
 
 
+TEST_CONST = re.compile(r"^(?:static |inline )?(?:constexpr |const )[\w:<>,*& ]*?\b(\w+)\s*(?:=|\{)")
+NAMESPACE = re.compile(r"^namespace ([\w:]+) \{")
+
+
+def test_clashes(src):
+    owners = {}
+    for p in sorted(src.rglob("*_test.cc")):
+        text = p.read_text()
+        ns = next((m.group(1) for m in map(NAMESPACE.match, text.splitlines()) if m), "")
+        names = {n for n in local_names(text) if not n.isupper() and not n.startswith("TEST")}
+        names |= {m.group(1) for m in map(TEST_CONST.match, text.splitlines()) if m}
+        for name in names:
+            owners.setdefault((ns, name), []).append(p)
+    found = 0
+    for (ns, name), ps in sorted(owners.items()):
+        if len(ps) > 1:
+            found += 1
+            print(f"{name} (tests, namespace {ns or '-'}): " + " ".join(str(p) for p in ps))
+    return found
+
+
 def main(root):
     src = root / "src"
     cmake = (root / "CMakeLists.txt").read_text()
@@ -36,6 +59,7 @@ def main(root):
         if len(batched) > 1:
             clashes += 1
             print(f"{name}: " + " ".join(str(p.relative_to(root)) for p in ps))
+    clashes += test_clashes(src)
     return 1 if clashes else 0
 
 

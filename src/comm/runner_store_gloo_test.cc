@@ -13,7 +13,7 @@ namespace dd::comm {
 using testing::bare_node;
 
 namespace {
-RunOptions node(int first, const std::string& url, const std::string& token) {
+RunOptions gloo_node(int first, const std::string& url, const std::string& token) {
   RunOptions o;
   o.engine = "gloo";
   o.nproc = 1;
@@ -42,8 +42,8 @@ TEST(GlooStoreRunner, TwoNodesThroughTcpStore) {
   ASSERT_TRUE(master.ok()) << master.error().message();
   std::string url = "tcp://127.0.0.1:" + std::to_string(master->port);
   RunOutcome a, b;
-  std::thread t([&] { b = run_collectives(node(1, url, token), bare_node()); });
-  a = run_collectives(node(0, url, token), bare_node());
+  std::thread t([&] { b = run_collectives(gloo_node(1, url, token), bare_node()); });
+  a = run_collectives(gloo_node(0, url, token), bare_node());
   t.join();
   for (const RunOutcome* r : {&a, &b}) {
     std::string why;
@@ -64,7 +64,7 @@ TEST(GlooStoreRunner, WrongTokenIsNamed) {
   auto master = rendezvous::open_store("tcp://127.0.0.1:0", "right", rendezvous::StoreRole::kMaster,
                                        rendezvous::deadline_in(std::chrono::seconds(5)));
   ASSERT_TRUE(master.ok());
-  RunOptions o = node(0, "tcp://127.0.0.1:" + std::to_string(master->port), "wrong");
+  RunOptions o = gloo_node(0, "tcp://127.0.0.1:" + std::to_string(master->port), "wrong");
   o.init_timeout = std::chrono::milliseconds(2000);
   RunOutcome r = run_collectives(o, bare_node());
   EXPECT_FALSE(r.ok);

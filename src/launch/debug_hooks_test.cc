@@ -9,11 +9,11 @@
 namespace dd::launch {
 namespace {
 
-std::map<std::string, std::string> as_map(const EnvPairs& e) { return {e.begin(), e.end()}; }
+std::map<std::string, std::string> hook_env_map(const EnvPairs& e) { return {e.begin(), e.end()}; }
 
 TEST(DebugHooks, FlightRecorderAndStackHookByDefault) {
   auto p = debug_hook_paths("logs/job/0");
-  auto env = as_map(debug_hook_env(p, {}, 1, 5, {"PATH=/usr/bin", "PYTHONPATH=src:lib"}));
+  auto env = hook_env_map(debug_hook_env(p, {}, 1, 5, {"PATH=/usr/bin", "PYTHONPATH=src:lib"}));
   EXPECT_EQ(env["TORCH_FR_BUFFER_SIZE"], "2000");
   EXPECT_EQ(env["TORCH_NCCL_DUMP_ON_TIMEOUT"], "1");
   EXPECT_EQ(env["TORCH_FR_DUMP_TEMP_FILE"], "logs/job/0/flight_recorder/rank");
@@ -32,12 +32,12 @@ TEST(DebugHooks, FlightRecorderAndStackHookByDefault) {
 TEST(DebugHooks, TheUsersSettingsWin) {
   auto p = debug_hook_paths("d");
   const std::vector<std::string> base = {"TORCH_NCCL_TRACE_BUFFER_SIZE=500", "TORCH_FR_DUMP_TEMP_FILE=/x/fr_"};
-  auto env = as_map(debug_hook_env(p, {}, 0, 2, base));
+  auto env = hook_env_map(debug_hook_env(p, {}, 0, 2, base));
   EXPECT_EQ(env.count("TORCH_FR_BUFFER_SIZE"), 0u) << "the user sized it under the older name";
   EXPECT_EQ(env.count("TORCH_FR_DUMP_TEMP_FILE"), 0u);
   EXPECT_EQ(env["TORCH_NCCL_DUMP_ON_TIMEOUT"], "1");
   EXPECT_EQ(fr_dump_path(p, {}, 2, base), "/x/fr_2");
-  auto off = as_map(debug_hook_env(p, {}, 0, 2, {"TORCH_FR_BUFFER_SIZE=0"}));
+  auto off = hook_env_map(debug_hook_env(p, {}, 0, 2, {"TORCH_FR_BUFFER_SIZE=0"}));
   EXPECT_EQ(off.count("TORCH_NCCL_DUMP_ON_TIMEOUT"), 0u) << "the user turned it off";
   EXPECT_EQ(off.count("PYTHONPATH"), 1u) << "the stack hook does not need the Flight Recorder";
   EXPECT_EQ(fr_dump_path(p, {}, 2, {"TORCH_FR_BUFFER_SIZE=0"}), "");

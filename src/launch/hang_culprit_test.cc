@@ -10,18 +10,14 @@
 #include "launch/python_stack.h"
 #include "logs/flight_recorder.h"
 #include "logs/fr_summary.h"
+#include "common/test_files.h"
 
 namespace dd::launch {
 namespace {
 
 const std::string kHangs = std::string(DD_FIXTURE_DIR) + "/logs/h100x4_hangs/";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::slurp;
 
 // Seconds of the day of a PyTorch "[E1127 00:28:17.968..." header, -1 when the line has none.
 double clock_of(const std::string& line) {

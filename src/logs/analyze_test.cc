@@ -1,6 +1,7 @@
 // End-to-end tests of the logs engine on realistic excerpts: facts per rank, and the cross-rank findings
 // (init incomplete, desync with iteration splitting, transport/interface disagreements, watchdog, torchrun).
 #include "logs/analyze.h"
+#include "common/test_files.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -16,12 +17,7 @@ const std::string kFix = std::string(DD_FIXTURE_DIR) + "/logs";
 const std::string kR0 = kFix + "/healthy/nccl.gpu-node-1.12345.log";
 const std::string kR1 = kFix + "/healthy/nccl.gpu-node-1.12352.log";
 
-std::string slurp(const std::string& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::slurp;
 
 std::string replace_all(std::string s, const std::string& a, const std::string& b) {
   for (size_t k = 0; (k = s.find(a, k)) != std::string::npos; k += b.size()) s.replace(k, a.size(), b);

@@ -10,18 +10,14 @@
 
 #include "logs/analyze.h"
 #include "logs/file_scan.h"
+#include "common/test_files.h"
 
 namespace dd::logs {
 namespace {
 
-const std::string kFix = std::string(DD_FIXTURE_DIR) + "/logs";
+const std::string kCatalogueFix = std::string(DD_FIXTURE_DIR) + "/logs";
 
-std::string slurp(const std::string& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::slurp;
 
 TEST(LogsCatalogue, BuiltinIsWellFormed) {
   const auto& cat = Catalogue::builtin();
@@ -39,7 +35,7 @@ TEST(LogsCatalogue, EveryEntryHasAFixtureThatTriggersIt) {
   ScanOptions opt;
   for (size_t i = 0; i < cat.entries().size(); ++i) {
     const auto& e = cat.entries()[i];
-    std::string path = kFix + "/catalogue/" + e.id + ".log";
+    std::string path = kCatalogueFix + "/catalogue/" + e.id + ".log";
     ASSERT_TRUE(std::filesystem::exists(path)) << "no fixture for " << e.id;
     FileResult r = scan_file(path, cat, opt);
     ASSERT_TRUE(r.hits.count(i)) << e.id << " not triggered by " << path;
@@ -55,7 +51,7 @@ TEST(LogsCatalogue, EveryEntryHasAFixtureThatTriggersIt) {
 TEST(LogsCatalogue, HealthyInfoLogsTriggerNothing) {
   const auto& cat = Catalogue::builtin();
   LogsOptions opt;
-  opt.paths = {kFix + "/healthy"};
+  opt.paths = {kCatalogueFix + "/healthy"};
   LogsResult r = analyze_logs(opt, cat);
   ASSERT_EQ(r.files.size(), 2u);
   EXPECT_TRUE(r.hits.empty());
@@ -64,7 +60,7 @@ TEST(LogsCatalogue, HealthyInfoLogsTriggerNothing) {
     EXPECT_LT(f.severity, report::Severity::warn) << f.id << ": " << f.title;
   // The same text repeated many times (bulk INFO) still matches nothing.
   std::string text;
-  std::string one = slurp(kFix + "/healthy/nccl.gpu-node-1.12345.log");
+  std::string one = slurp(kCatalogueFix + "/healthy/nccl.gpu-node-1.12345.log");
   for (int i = 0; i < 200; ++i) text += one;
   FileResult big = scan_buffer("big", text, cat, ScanOptions{});
   EXPECT_TRUE(big.hits.empty());

@@ -12,7 +12,7 @@
 namespace dd::logs {
 namespace {
 
-const std::string kReal = std::string(DD_FIXTURE_DIR) + "/logs/h100x4_hangs/";
+const std::string kFrReal = std::string(DD_FIXTURE_DIR) + "/logs/h100x4_hangs/";
 
 bool fr_documented(const std::string& id) {
   for (const auto& d : logs_finding_docs())
@@ -36,14 +36,14 @@ const report::Finding* fr_find(const std::vector<report::Finding>& fs, const std
   return nullptr;
 }
 
-std::string joined(const report::Finding& f) {
+std::string joined_text(const report::Finding& f) {
   std::string s = f.title;
   for (const auto& e : f.evidence) s += "\n" + e;
   return s;
 }
 
 TEST(FrRules, LogsOnTheRealDesyncFolderNamesRank3AndItsBroadcast) {
-  auto fs = logs_on({kReal + "desync_op"});
+  auto fs = logs_on({kFrReal + "desync_op"});
   const report::Finding* f = fr_find(fs, "logs.fr.desync");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, report::Severity::fail);
@@ -51,7 +51,7 @@ TEST(FrRules, LogsOnTheRealDesyncFolderNamesRank3AndItsBroadcast) {
   EXPECT_EQ(f->title,
             "rank 3 called broadcast where the others called all_reduce (collective #7 of process group 0 "
             "(default_pg))");
-  std::string all = joined(*f);
+  std::string all = joined_text(*f);
   EXPECT_NE(all.find("seq 7: ranks 0-2 all_reduce in [[1048576]] out [[1048576]] Float"), std::string::npos)
       << all;
   EXPECT_NE(all.find("<module> (tools/device/hang_worker.py:69)"), std::string::npos) << all;
@@ -59,19 +59,19 @@ TEST(FrRules, LogsOnTheRealDesyncFolderNamesRank3AndItsBroadcast) {
 }
 
 TEST(FrRules, LogsOnRealSubgroupAndStallFolders) {
-  auto pg = logs_on({kReal + "desync_pg/fr"});
+  auto pg = logs_on({kFrReal + "desync_pg/fr"});
   const report::Finding* f = fr_find(pg, "logs.fr.pg_desync");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->rank, 0);
   EXPECT_NE(f->title.find("wait for it in all_reduce #7"), std::string::npos) << f->title;
-  auto stall = logs_on({kReal + "stall_idle/fr"});
+  auto stall = logs_on({kFrReal + "stall_idle/fr"});
   f = fr_find(stall, "logs.fr.behind");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->rank, 3);
   EXPECT_EQ(f->title,
             "rank 3 never reached collective #7 of process group 0 (default_pg) that ranks 0-2 wait in");
   EXPECT_EQ(fr_find(stall, "logs.fr.complete"), nullptr);
-  auto init = logs_on({kReal + "late_init/fr"});
+  auto init = logs_on({kFrReal + "late_init/fr"});
   ASSERT_NE(fr_find(init, "logs.fr.no_collectives"), nullptr);
 }
 
@@ -82,7 +82,7 @@ TEST(FrRules, CleanRecordAndUnreadableDump) {
   EXPECT_EQ(f->evidence, std::vector<std::string>{"process group 0 (default_pg): last completed #20"});
   auto dir = std::filesystem::temp_directory_path() / ("dd_fr_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::ifstream in(kReal + "desync_op/fr/fr_trace_1", std::ios::binary);
+  std::ifstream in(kFrReal + "desync_op/fr/fr_trace_1", std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::ofstream((dir / "fr_trace_1").string(), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   std::ofstream((dir / "fr_trace_2").string(), std::ios::binary) << std::string(

@@ -11,11 +11,11 @@
 namespace dd::logs {
 namespace {
 
-const std::string kHangs = std::string(DD_FIXTURE_DIR) + "/logs/h100x4_hangs/";
+const std::string kH100Hangs = std::string(DD_FIXTURE_DIR) + "/logs/h100x4_hangs/";
 
 std::vector<report::Finding> run_logs(const std::vector<std::string>& files) {
   LogsOptions opt;
-  for (const auto& f : files) opt.paths.push_back(kHangs + f);
+  for (const auto& f : files) opt.paths.push_back(kH100Hangs + f);
   opt.jobs = 1;
   LogsResult r = analyze_logs(opt, Catalogue::builtin());
   EXPECT_TRUE(r.input_errors.empty());

@@ -9,7 +9,7 @@
 namespace dd::logs {
 namespace {
 
-const std::string kHangs = std::string(DD_FIXTURE_DIR) + "/logs/h100x4_hangs/";
+const std::string kTriggerHangs = std::string(DD_FIXTURE_DIR) + "/logs/h100x4_hangs/";
 
 std::vector<HangTrigger> triggers_in(const std::string& path) {
   std::ifstream in(path);
@@ -20,7 +20,7 @@ std::vector<HangTrigger> triggers_in(const std::string& path) {
 }
 
 TEST(HangTrigger, FirstWatchdogLineOfTheRealDesync) {
-  auto ts = triggers_in(kHangs + "desync_op/torchrun.log");
+  auto ts = triggers_in(kTriggerHangs + "desync_op/torchrun.log");
   ASSERT_FALSE(ts.empty());
   const HangTrigger& first = ts.front();
   EXPECT_EQ(first.kind, HangTrigger::Kind::watchdog_timeout);
@@ -57,7 +57,7 @@ TEST(HangTrigger, RankFromTheBracketWithoutAPrefix) {
 
 TEST(HangTrigger, HealthyAndCrashLogsHaveNone) {
   for (const char* c : {"sigkill", "exception", "dataloader", "late_init", "desync_size"})
-    EXPECT_TRUE(triggers_in(kHangs + c + "/torchrun.log").empty()) << c;
+    EXPECT_TRUE(triggers_in(kTriggerHangs + c + "/torchrun.log").empty()) << c;
   for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(DD_FIXTURE_DIR) +
                                                                       "/logs/healthy"))
     if (e.is_regular_file()) EXPECT_TRUE(triggers_in(e.path().string()).empty()) << e.path();

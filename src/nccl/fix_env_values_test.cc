@@ -21,6 +21,7 @@
 #include "nccl/if_list.h"
 #include "nccl/info_line.h"
 #include "rules/rule.h"
+#include "common/test_files.h"
 
 namespace dd::nccl {
 namespace {
@@ -78,12 +79,7 @@ std::vector<std::string> string_literals(const std::string& src) {
   return out;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_files::slurp;
 
 // The .cc files (not tests) whose literals hold fix texts.
 bool writes_fixes(const fs::path& p) {

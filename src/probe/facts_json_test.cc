@@ -10,7 +10,7 @@
 namespace dd::probe {
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string parse_error_of(const std::string& text) {
   auto r = facts_from_text(text);
   return r ? "" : r.error().message();
 }
@@ -32,22 +32,22 @@ TEST(FactsJson, RecordedFactsAndReportsLoadUnchanged) {
 }
 
 TEST(FactsJson, NumbersTheFieldCannotHoldNameTheField) {
-  EXPECT_EQ(error_of(R"({"gpu":{"gpus":[{"index":1e300}]}})"),
+  EXPECT_EQ(parse_error_of(R"({"gpu":{"gpus":[{"index":1e300}]}})"),
             "facts.gpu.gpus[0].index = 1e+300 is not a whole number");
-  EXPECT_EQ(error_of(R"({"gpu":{"gpus":[{"index":0.5}]}})"),
+  EXPECT_EQ(parse_error_of(R"({"gpu":{"gpus":[{"index":0.5}]}})"),
             "facts.gpu.gpus[0].index = 0.5 is not a whole number");
-  EXPECT_EQ(error_of(R"({"gpu":{"gpus":[{"index":5000000000}]}})"),
+  EXPECT_EQ(parse_error_of(R"({"gpu":{"gpus":[{"index":5000000000}]}})"),
             "facts.gpu.gpus[0].index = 5000000000 is out of range for its field");
-  EXPECT_EQ(error_of(R"({"host":{"pid":18446744073709551615}})"),
+  EXPECT_EQ(parse_error_of(R"({"host":{"pid":18446744073709551615}})"),
             "facts.host.pid = 18446744073709551615 is out of range for its field");
-  EXPECT_NE(error_of(R"({"host":{"pid":"7"}})"), "");
-  EXPECT_NE(error_of("[1,"), "");
+  EXPECT_NE(parse_error_of(R"({"host":{"pid":"7"}})"), "");
+  EXPECT_NE(parse_error_of("[1,"), "");
 }
 
 // Found by the fuzzer (fuzz/corpus/facts_json/timeout-device-count-2e9): the CUDA_VISIBLE_DEVICES rule listed
 // one entry per GPU of device_count, 2e9 of them (a timeout, then gigabytes).
 TEST(FactsJson, AGpuCountNoNodeHasIsRefused) {
-  EXPECT_EQ(error_of(R"({"cuda":{"device_count":2000000000}})"),
+  EXPECT_EQ(parse_error_of(R"({"cuda":{"device_count":2000000000}})"),
             "facts.cuda.device_count = 2000000000 is more GPUs than a node can have (at most 1024)");
   auto most = facts_from_text(R"({"cuda":{"device_count":1024}})");
   ASSERT_TRUE(most.ok()) << most.error().message();

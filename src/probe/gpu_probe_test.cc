@@ -13,7 +13,7 @@ namespace {
 
 using namespace dd::dynlib;
 
-const std::string kRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
+const std::string kGpuRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
 nvmlDevice_t dev(uintptr_t i) { return reinterpret_cast<nvmlDevice_t>(i + 1); }
 unsigned idx(nvmlDevice_t d) { return unsigned(reinterpret_cast<uintptr_t>(d) - 1); }
 const char* kBus[] = {"00000000:18:00.0", "00000000:2A:00.0", "00000000:9A:00.0"};
@@ -147,7 +147,7 @@ Nvml fake_nvml() {
 }
 
 TEST(GpuProbe, FakeNvmlTwoSwitchedGpusAndOneOnPcie) {
-  auto fs = make_real_fs(kRoot);
+  auto fs = make_real_fs(kGpuRoot);
   GpuFacts f = probe_gpu_with(fake_nvml(), *fs);
   ASSERT_TRUE(f.nvml_loaded) << f.nvml_error;
   EXPECT_EQ(f.driver_version, "580.95.05");
@@ -200,7 +200,7 @@ TEST(GpuProbe, InitFailureIsAnError) {
   Nvml n;
   n.Init = [] { return 9; };  // NVML_ERROR_DRIVER_NOT_LOADED
   n.init_symbol = "nvmlInit_v2";
-  GpuFacts f = probe_gpu_with(n, *make_real_fs(kRoot));
+  GpuFacts f = probe_gpu_with(n, *make_real_fs(kGpuRoot));
   EXPECT_FALSE(f.nvml_loaded);
   EXPECT_EQ(f.nvml_error, "nvmlInit_v2 failed: NVML error 9");
 }

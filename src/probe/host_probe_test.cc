@@ -10,13 +10,13 @@
 namespace dd::probe {
 namespace {
 
-const std::string kFix = std::string(DD_FIXTURE_DIR) + "/sysfs";
+const std::string kHostFix = std::string(DD_FIXTURE_DIR) + "/sysfs";
 
 TEST(HostProbe, ContainerKinds) {
-  EXPECT_EQ(detect_container(*make_real_fs(kFix + "/node1"), false), "docker");  // /proc/1/cgroup says docker
-  EXPECT_EQ(detect_container(*make_real_fs(kFix + "/k8s"), false), "kubernetes");
-  EXPECT_EQ(detect_container(*make_real_fs(kFix + "/node1"), true), "kubernetes");  // KUBERNETES_SERVICE_HOST
-  EXPECT_EQ(detect_container(*make_real_fs(kFix + "/nowhere"), false), "none");
+  EXPECT_EQ(detect_container(*make_real_fs(kHostFix + "/node1"), false), "docker");  // /proc/1/cgroup says docker
+  EXPECT_EQ(detect_container(*make_real_fs(kHostFix + "/k8s"), false), "kubernetes");
+  EXPECT_EQ(detect_container(*make_real_fs(kHostFix + "/node1"), true), "kubernetes");  // KUBERNETES_SERVICE_HOST
+  EXPECT_EQ(detect_container(*make_real_fs(kHostFix + "/nowhere"), false), "none");
 }
 
 TEST(HostProbe, RealHostWithoutResolution) {
@@ -33,7 +33,7 @@ TEST(HostProbe, RealHostWithoutResolution) {
 
 TEST(HostProbe, KernelIdentityFromRecordedTree) {
   HostFacts h;
-  read_kernel_identity(*make_real_fs(kFix + "/nowhere"), h);  // neither file: left empty, no crash
+  read_kernel_identity(*make_real_fs(kHostFix + "/nowhere"), h);  // neither file: left empty, no crash
   EXPECT_TRUE(h.boot_id.empty());
   EXPECT_TRUE(h.netns.empty());
 

@@ -6,10 +6,10 @@
 namespace dd::probe {
 namespace {
 
-const std::string kRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
+const std::string kIbRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
 
 TEST(IbProbe, DevicesPortsGids) {
-  auto fs = make_real_fs(kRoot);
+  auto fs = make_real_fs(kIbRoot);
   std::vector<std::string> errors;
   IbFacts f = probe_ib(*fs, &errors);
   ASSERT_TRUE(f.sysfs_present);
@@ -51,7 +51,7 @@ TEST(IbProbe, DevicesPortsGids) {
 }
 
 TEST(IbProbe, NoInfinibandDirectory) {
-  auto fs = make_real_fs(kRoot + "/does-not-exist");
+  auto fs = make_real_fs(kIbRoot + "/does-not-exist");
   IbFacts f = probe_ib(*fs, nullptr);
   EXPECT_FALSE(f.sysfs_present);
   EXPECT_TRUE(f.devices.empty());

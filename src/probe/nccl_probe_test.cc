@@ -14,10 +14,10 @@
 namespace dd::probe {
 namespace {
 
-const std::string kRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
+const std::string kNcclRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
 
 TEST(NcclProbe, CandidatesDedupedByRealPathFirstSourceWins) {
-  auto fs = make_real_fs(kRoot);
+  auto fs = make_real_fs(kNcclRoot);
   EnvMap env = {
       {"HOME", "/users/u"}, {"LD_LIBRARY_PATH", "/srv/ldpath::/nonexistent"}, {"VIRTUAL_ENV", "/opt/venv"}};
   auto c = find_nccl_candidates(*fs, env, "/usr/lib/python3.10/dist-packages/nvidia/nccl/lib");
@@ -37,7 +37,7 @@ TEST(NcclProbe, CandidatesDedupedByRealPathFirstSourceWins) {
 
 // The H200 machine's case: python3 on PATH is a venv's (VIRTUAL_ENV unset) whose torch bundles its own NCCL.
 TEST(NcclProbe, SitePackagesOfPythonOnPath) {
-  auto fs = make_real_fs(kRoot);
+  auto fs = make_real_fs(kNcclRoot);
   EnvMap env = {{"PATH", "/nonexistent:/srv/tools/bin:/srv/envs/train/bin/:/usr/bin:/srv/envs/train/bin"}};
   EXPECT_EQ(python_prefixes_on_path(*fs, env), (std::vector<std::string>{"/srv/envs/train"}));
   auto c = find_nccl_candidates(*fs, env, "");
@@ -59,12 +59,12 @@ TEST(NcclProbe, SitePackagesOfPythonOnPath) {
 }
 
 TEST(NcclProbe, InferLoaderChoice) {
-  auto fs = make_real_fs(kRoot);
+  auto fs = make_real_fs(kNcclRoot);
   EXPECT_EQ(infer_loader_choice(*fs, {{"LD_LIBRARY_PATH", "/nonexistent:/srv/ldpath"}}),
             "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3");
   // Without LD_LIBRARY_PATH: the cache's first existing entry (the tree's cache also names /opt/missing).
   EXPECT_EQ(infer_loader_choice(*fs, {}), "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3");
-  EXPECT_EQ(infer_loader_choice(*make_real_fs(kRoot + "/nowhere"), {}), "");
+  EXPECT_EQ(infer_loader_choice(*make_real_fs(kNcclRoot + "/nowhere"), {}), "");
 }
 
 TEST(NcclProbe, LdSoCacheScan) {
@@ -84,7 +84,7 @@ TEST(NcclProbe, ConfSyntaxLikeSetEnvFile) {
 }
 
 TEST(NcclProbe, SettingsPrecedenceEnvThenUserFileThenEtc) {
-  auto fs = make_real_fs(kRoot);
+  auto fs = make_real_fs(kNcclRoot);
   std::vector<std::string> errors;
   auto s = nccl_settings(*fs, {{"HOME", "/users/u"}, {"NCCL_SOCKET_IFNAME", "=eth0"}}, &errors);
   EXPECT_EQ(s["NCCL_SOCKET_IFNAME"].value, "=eth0");
@@ -113,7 +113,7 @@ TEST(NcclProbe, VersionStrings) {
 
 TEST(NcclProbe, VersionChildOnBadFiles) {
   auto ans =
-      run_children({[] { return nccl_version_child(kRoot + "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3"); },
+      run_children({[] { return nccl_version_child(kNcclRoot + "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3"); },
                     [] { return nccl_version_child("/nonexistent/libnccl.so.2"); }},
                    5000);
   NcclLib fake, missing;

@@ -6,7 +6,7 @@
 namespace dd::probe {
 namespace {
 
-const std::string kRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
+const std::string kNetRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
 constexpr unsigned kUp = 0x1, kLoop = 0x8, kRunning = 0x40;
 
 const NetInterface* find(const NetFacts& f, const std::string& name) {
@@ -18,7 +18,7 @@ const NetInterface* find(const NetFacts& f, const std::string& name) {
 std::string no_driver(const std::string& n) { return n.rfind("veth", 0) == 0 ? "veth" : ""; }
 
 NetFacts build() {
-  auto fs = make_real_fs(kRoot);
+  auto fs = make_real_fs(kNetRoot);
   // getifaddrs lists AF_PACKET entries first, then IPv4, then IPv6.
   std::vector<IfAddrEntry> e = {
       {"lo", 17, kUp | kLoop | kRunning, "", -1},

@@ -6,10 +6,10 @@
 namespace dd::probe {
 namespace {
 
-const std::string kRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
+const std::string kSystemRoot = std::string(DD_FIXTURE_DIR) + "/sysfs/node1";
 
 TEST(SystemProbe, SysvShmOrphans) {
-  auto fs = make_real_fs(kRoot);
+  auto fs = make_real_fs(kSystemRoot);
   auto text = fs->read("/proc/sysvipc/shm");
   ASSERT_TRUE(text.ok());
   auto o = parse_sysvipc_shm(*text);
@@ -24,7 +24,7 @@ TEST(SystemProbe, SysvShmOrphans) {
 }
 
 TEST(SystemProbe, Modules) {
-  auto fs = make_real_fs(kRoot);
+  auto fs = make_real_fs(kSystemRoot);
   auto m = parse_proc_modules(*fs->read("/proc/modules"));
   EXPECT_EQ(m, (std::vector<std::string>{"nvidia_peermem", "nvidia_uvm", "nvidia_drm", "nvidia", "mlx5_ib",
                                          "ib_uverbs", "ib_core", "mlx5_core", "bonding"}));
@@ -41,7 +41,7 @@ TEST(SystemProbe, RealMachine) {
 }
 
 TEST(SystemProbe, MissingProcFilesAreErrors) {
-  auto fs = make_real_fs(kRoot + "/nowhere");
+  auto fs = make_real_fs(kSystemRoot + "/nowhere");
   std::vector<std::string> errors;
   SystemFacts s = probe_system(*fs, &errors);
   EXPECT_FALSE(s.modules_readable);

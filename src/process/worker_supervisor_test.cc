@@ -2,6 +2,7 @@
 // be run, no event pipe, the append-mode log, the signal mask, stop_all's first signal and SIGKILL, group
 // leftovers, and die_with_parent.
 #include "process/worker_supervisor.h"
+#include "common/test_files.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -33,12 +34,7 @@ std::string temp_dir() {
   return mkdtemp(t.data()) ? t : "";
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using test_files::slurp;
 
 // True when pid no longer runs: gone, or a zombie waiting for its (new) parent.
 bool not_running(pid_t pid) {

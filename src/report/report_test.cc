@@ -7,7 +7,7 @@
 
 namespace dd::report {
 
-static Finding make(const char* id, Severity s) {
+static Finding make_finding(const char* id, Severity s) {
   Finding f;
   f.id = id;
   f.severity = s;
@@ -20,21 +20,21 @@ static Finding make(const char* id, Severity s) {
 TEST(Report, VerdictIsWorstSeverity) {
   Report r;
   EXPECT_EQ(r.verdict(), Verdict::pass);
-  r.add(make("a.ok", Severity::ok));
-  r.add(make("a.info", Severity::info));
+  r.add(make_finding("a.ok", Severity::ok));
+  r.add(make_finding("a.info", Severity::info));
   EXPECT_EQ(r.exit_code(), kExitPass);
-  r.add(make("b.warn", Severity::warn));
+  r.add(make_finding("b.warn", Severity::warn));
   EXPECT_EQ(r.verdict(), Verdict::warn);
   EXPECT_EQ(r.exit_code(), kExitWarn);
-  r.add(make("c.fail", Severity::fail));
+  r.add(make_finding("c.fail", Severity::fail));
   EXPECT_EQ(r.exit_code(), kExitFail);
 }
 
 TEST(Report, TextGroupsByAreaAndShowsFixOnlyForProblems) {
   Report r;
-  r.add(make("net.x", Severity::warn));
-  r.add(make("gpu.y", Severity::ok));
-  r.add(make("net.z", Severity::ok));
+  r.add(make_finding("net.x", Severity::warn));
+  r.add(make_finding("gpu.y", Severity::ok));
+  r.add(make_finding("net.z", Severity::ok));
   std::ostringstream out;
   render_text(r, out, TextOptions{});
   std::string s = out.str();
@@ -48,7 +48,7 @@ TEST(Report, TextGroupsByAreaAndShowsFixOnlyForProblems) {
 
 TEST(Report, JsonShape) {
   Report r;
-  auto f = make("net.x", Severity::fail);
+  auto f = make_finding("net.x", Severity::fail);
   f.rank = 3;
   f.node = "n1";
   r.add(f);
@@ -69,7 +69,7 @@ namespace dd::report {
 
 TEST(Report, TextNamesNodesOnlyWhenThereAreSeveral) {
   Report r;
-  auto f = make("net.x", Severity::warn);
+  auto f = make_finding("net.x", Severity::warn);
   f.node = "alpha";
   r.add(f);
   std::ostringstream one;

@@ -12,7 +12,7 @@
 namespace dd::rules {
 namespace {
 
-probe::NodeFacts load(const std::string& path) {
+probe::NodeFacts load_corpus(const std::string& path) {
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << path;
   return nlohmann::json::parse(in).get<probe::NodeFacts>();
@@ -20,7 +20,7 @@ probe::NodeFacts load(const std::string& path) {
 
 std::vector<std::string> above_info(const std::string& path) {
   std::vector<std::string> out;
-  for (const auto& f : run_node_rules(load(path), {}))
+  for (const auto& f : run_node_rules(load_corpus(path), {}))
     if (f.severity > report::Severity::info) out.push_back(f.id + ": " + f.title);
   return out;
 }
@@ -38,7 +38,7 @@ TEST(HealthyCorpus, EveryRecordedHealthyNodePasses) {
 TEST(HealthyCorpus, ContainerSizedShmIsOnlyTheDataLoadersWarning) {
   for (const char* name : {"h100x4_shm64m.json", "h100x4_shm1m.json"}) {
     const std::string path = std::string(DD_FIXTURE_DIR) + "/facts/healthy/" + name;
-    const auto v = run_node_rules(load(path), {});
+    const auto v = run_node_rules(load_corpus(path), {});
     std::vector<std::string> loud;
     for (const auto& f : v)
       if (f.severity > report::Severity::info) loud.push_back(f.id + " " + report::severity_name(f.severity));

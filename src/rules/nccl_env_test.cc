@@ -11,7 +11,7 @@ namespace {
 using namespace testing;
 using report::Severity;
 
-probe::NodeFacts node(const std::string& version = "2.28.9") {
+probe::NodeFacts env_node(const std::string& version = "2.28.9") {
   probe::NodeFacts f;
   f.host.hostname = "gpu-node-1";
   set_gpus(f, 2);
@@ -21,7 +21,7 @@ probe::NodeFacts node(const std::string& version = "2.28.9") {
 
 std::vector<report::Finding> with(const std::string& k, const std::string& v,
                                   const std::string& version = "2.28.9") {
-  auto f = node(version);
+  auto f = env_node(version);
   set_nccl(f, k, v);
   return run(nccl_env_rule(), f);
 }
@@ -73,7 +73,7 @@ TEST(NcclEnvRule, AlgoAndProtoValuesNcclAccepts) {
 }
 
 TEST(NcclEnvRule, NetIbWithoutInfiniBandFails) {
-  auto f = node();
+  auto f = env_node();
   set_nccl(f, "NCCL_NET", "IB");
   auto found = run(nccl_env_rule(), f);
   auto* n = find(found, "nccl.net.ib_unavailable");
@@ -99,7 +99,7 @@ TEST(NcclEnvRule, NetIbWithoutInfiniBandFails) {
   auto* u = find(sockets, "nccl.net.unknown");
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->severity, Severity::warn);
-  f = node();
+  f = env_node();
   set_nccl(f, "NCCL_NET", "AWS Libfabric");
   set_nccl(f, "NCCL_NET_PLUGIN", "aws-ofi");
   EXPECT_EQ(find(run(nccl_env_rule(), f), "nccl.net.unknown")->severity, Severity::info);
@@ -148,7 +148,7 @@ TEST(NcclEnvRule, NamesNcclDoesNotRead) {
   EXPECT_EQ(find(with("NCCL_IB_GDR_LEVEL", "PHB"), "nccl.env.unknown_name")->severity, Severity::info);
   EXPECT_TRUE(run(nccl_env_rule(),
                   [] {
-                    auto f = node();
+                    auto f = env_node();
                     set_env(f, "NCCL_VERSION", "2.28.3-1");  // NGC images set it: not NCCL's, not a typo
                     set_env(f, "NCCL_ASYNC_ERROR_HANDLING", "1");
                     return f;

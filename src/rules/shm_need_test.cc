@@ -12,12 +12,12 @@ using namespace testing;
 using report::Severity;
 
 // Two NVLink GPUs (P2P between them), a CUDA 12.8 driver, PyTorch's NCCL 2.28.9, a 64 GiB /dev/shm.
-probe::NodeFacts healthy() { return healthy_two_gpu_node(); }
+probe::NodeFacts healthy_shm_node() { return healthy_two_gpu_node(); }
 
 // /dev/shm against what NCCL 2.28.9 will put there (docs/shm.md): nothing with NVLink P2P and cuMem, so a
 // container's 64 MiB (or 1 MiB) is a warning for the data loaders, not a failure.
 TEST(ShmNeed, SeverityByWhatNcclNeeds) {
-  auto f = healthy();
+  auto f = healthy_shm_node();
   f.system.shm_total_bytes = f.system.shm_free_bytes = 64LL << 20;
   auto v = run(sys_limits_rule(), f);
   auto* s = find(v, "sys.shm.small");
@@ -38,7 +38,7 @@ TEST(ShmNeed, SeverityByWhatNcclNeeds) {
   f.system.shm_total_bytes = f.system.shm_free_bytes = 64LL << 20;
   EXPECT_EQ(find(run(sys_limits_rule(), f), "sys.shm.small")->severity, Severity::fail);
   // NCCL_CUMEM_ENABLE=0: the proxy pool at init, 32.6 MiB per rank: 2 ranks fit in 256 MiB, 8 do not.
-  f = healthy();
+  f = healthy_shm_node();
   f.nccl.settings["NCCL_CUMEM_ENABLE"] = {"0", "env"};
   f.system.shm_total_bytes = f.system.shm_free_bytes = 256LL << 20;
   s = find(v = run(sys_limits_rule(), f), "sys.shm.small");
@@ -55,7 +55,7 @@ TEST(ShmNeed, SeverityByWhatNcclNeeds) {
   eight.collectives_passed = true;
   EXPECT_EQ(find(run(sys_limits_rule(), f, eight), "sys.shm.small")->severity, Severity::warn);
   // A multi-node job: the pool is there for every rank whatever cuMem does.
-  f = healthy();
+  f = healthy_shm_node();
   CheckOptions nodes;
   nodes.nnodes = 2;
   f.system.shm_total_bytes = f.system.shm_free_bytes = 64LL << 20;
