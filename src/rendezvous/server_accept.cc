@@ -1,6 +1,6 @@
 // A shard's accept: take every queued connection of one listener, refuse past the caps (server_admission.h:
-// all connections, not-yet-authenticated ones per peer address), drop the oldest stranger when too many are
-// authenticating (posted to the shard that holds it).
+// all connections, an address paused for wrong tokens), drop the oldest stranger (of the newcomer's address or
+// of all) when too many are authenticating (posted to the shard that holds it).
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <netinet/in.h>
@@ -60,8 +60,12 @@ uint64_t Shard::adopt(int fd, std::string peer, std::string ip) {
     Posted p;
     p.shard = e->shard;
     p.conn = e->conn;
-    p.drop_reason =
-        fmt::format("oldest of {} connections not authenticated yet, dropped for a newcomer", e->pending);
+    p.drop_reason = e->same_address
+                        ? fmt::format("oldest connection from {} not authenticated yet (the cap per address), "
+                                      "dropped for a newcomer from there",
+                                      ip)
+                        : fmt::format("oldest of {} connections not authenticated yet, dropped for a newcomer",
+                                      e->pending);
     srv.count(&ServerStats::refused_cap);
     for (auto& mine : srv.dispatch({std::move(p)}, index)) deliver(mine);
   }

@@ -60,6 +60,7 @@ void Shard::on_auth(Conn& c, Message& m) {
     send(c, res);
     flush(c);
     srv.log_event(fmt::format("{}: client {}", kWrongTokenMessage, c.peer));
+    if (auto pause = srv.admission->wrong_token(c.peer_ip); !pause.empty()) srv.log_event(pause);
     srv.count(&ServerStats::refused_token);
     close_conn(c.id);
     return;

@@ -1,6 +1,7 @@
 // The store's defences: the client proves first (no proof for strangers), an impostor master is refused, an
-// empty token is refused, caps on not-yet-authenticated connections keep real nodes served, the event log is
-// rate-limited, and the master listens only on the address it was given.
+// empty token is refused, caps on not-yet-authenticated connections keep real nodes served (also from the
+// strangers' own address), wrong tokens pause their address, the event log is rate-limited, and the master
+// listens only on the address it was given.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -137,26 +138,57 @@ TEST(StoreSecurity, EmptyTokenIsRefused) {
   EXPECT_EQ(real->stats().accepted, 0u);  // refused before any connect
 }
 
-TEST(StoreSecurity, IdleStrangersFromOneAddressAreCapped) {
+TEST(StoreSecurity, IdleStrangersCannotKeepANodeOutOfItsOwnAddress) {
   ServerOptions so;
   so.max_pending_per_peer = 4;
+  so.threads = 1;  // one accept queue: connections are admitted in the order they connected
   auto s = serve(so);
   std::vector<int> idle;
-  for (int i = 0; i < 12; ++i) idle.push_back(raw_connect(s->port(), "127.0.0.3"));
+  for (int i = 0; i < 12; ++i) idle.push_back(raw_connect(s->port(), "127.0.0.1"));
+  for (int fd : idle) ASSERT_GE(fd, 0);
+  // A real node from the strangers' own address: the oldest stranger there makes room for it (it was refused
+  // while 4 strangers held the address's slots, and 400 reopened ones kept a node out for 38 s).
+  auto t0 = Clock::now();
+  auto real = client(s->port());
+  ASSERT_TRUE(real);
+  EXPECT_TRUE(real->set("k", "v", deadline_in(2s)).ok());
+  EXPECT_LT(Clock::now() - t0, 1s);
   int closed = 0;
   for (int fd : idle) {
-    ASSERT_GE(fd, 0);
     timeval tv{0, 300000};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     closed += closed_by_server(fd) ? 1 : 0;
   }
-  EXPECT_EQ(closed, 8);           // the four first ones wait for their handshake; the others were refused
-  auto real = client(s->port());  // a real node from another address is served
-  ASSERT_TRUE(real);
-  EXPECT_TRUE(real->set("k", "v", deadline_in(2s)).ok());
-  EXPECT_EQ(s->stats().refused_cap, 8u);
+  EXPECT_EQ(closed, 9);  // 12 strangers and the node passed a cap of 4: the 9 oldest strangers were dropped
+  EXPECT_TRUE(closed_by_server(idle.front()));
+  EXPECT_EQ(s->stats().refused_cap, 9u);
   EXPECT_TRUE(log_has(*s, "not authenticated yet (the cap per address)"));
   for (int fd : idle) ::close(fd);
+}
+
+TEST(StoreSecurity, WrongTokensPauseTheirAddress) {
+  ServerOptions so;
+  so.wrong_tokens_per_pause = 3;
+  so.wrong_token_pause = 1500ms;
+  auto s = serve(so);
+  for (int i = 0; i < 4; ++i) {  // the fourth wrong token starts the pause
+    auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, "guess-" + std::to_string(i), deadline_in(2s));
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.error().kind, ErrorKind::auth);
+  }
+  EXPECT_TRUE(log_has(*s, "127.0.0.1 sent 4 wrong tokens within 2 s: its connections are refused for 2 s"));
+  // A guess in the pause is refused before its token is looked at (it keeps retrying: closed, not refused).
+  auto guess = TcpStoreClient::connect({"127.0.0.1", s->port()}, "guess-5", deadline_in(500ms));
+  ASSERT_FALSE(guess.ok());
+  EXPECT_NE(guess.error().kind, ErrorKind::auth) << guess.error().message();
+  EXPECT_EQ(s->stats().refused_token, 4u);
+  EXPECT_TRUE(log_has(*s, "sent too many wrong tokens; its connections are refused for"));
+  // The right token from there gets in once the pause ends.
+  auto t0 = Clock::now();
+  auto real = client(s->port());
+  ASSERT_TRUE(real);
+  EXPECT_TRUE(real->set("k", "v", deadline_in(2s)).ok());
+  EXPECT_GT(Clock::now() - t0, 500ms);
 }
 
 TEST(StoreSecurity, OldestStrangerMakesRoomForANewcomer) {

@@ -18,10 +18,15 @@ struct ServerOptions {
   wire::Limits limits;
   size_t max_total_keys = 1u << 20;
   size_t max_connections = 60000;
-  // Connections not yet authenticated: per peer address (more are refused at accept), and in all (the
-  // oldest is dropped for a newcomer, so idle strangers cannot keep real nodes out).
+  // Connections not yet authenticated: per peer address and in all. Past either cap the oldest such
+  // connection (of that address, or of all) is dropped for a newcomer, so idle strangers cannot keep real
+  // nodes out, not even from the node's own address.
   size_t max_pending_per_peer = 256;
   size_t max_pending = 4096;
+  // An address that sends more than wrong_tokens_per_pause wrong tokens within wrong_token_pause has its
+  // connections refused for wrong_token_pause (guessing is slowed to a few tries per pause; log lines too).
+  size_t wrong_tokens_per_pause = 8;
+  std::chrono::milliseconds wrong_token_pause{10000};
   size_t max_out_bytes = 64u << 20;  // per connection, answers not yet read by a slow client
   std::chrono::milliseconds handshake_timeout{10000};  // hello..auth must finish in this time (slowloris)
   // How many clients will connect (0: unknown). When net.core.somaxconn is smaller, the server logs a
@@ -42,7 +47,7 @@ struct ServerOptions {
 
 struct ServerStats {
   uint64_t accepted = 0, authenticated = 0, refused_token = 0, dropped_bad_input = 0, open_connections = 0;
-  uint64_t refused_cap = 0;  // connections refused or dropped by max_connections / max_pending(_per_peer)
+  uint64_t refused_cap = 0;  // refused or dropped by max_connections / max_pending(_per_peer) / a pause
   uint64_t parked_waits = 0;
 };
 
