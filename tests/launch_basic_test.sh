@@ -1,7 +1,8 @@
 #!/bin/bash
 # `distdoctor launch` on one node with small shell and Python workers: success, every torchrun/Paddle variable
 # inside the workers, a rank exiting 7 (root cause, others stopped within 0.5 s, exit code 7), a rank killed
-# by SIGKILL, a Python exception (traceback in the report), complete per-rank logs after a crash, the terminal
+# by SIGKILL, a Python exception (traceback in the report), complete per-rank logs after a crash, the same
+# --job-id run twice (a second folder, the first untouched), the terminal
 # tee (whole prefixed lines), and bad input (no command, bad flags, a command that does not exist).
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
@@ -11,6 +12,15 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 check "4 workers that succeed: exit 0" 0 L --nproc-per-node 4 --job-id ok --json -- sh "$W"
 expect_out "the report says the job succeeded" '"launch.job.ok"'
 for r in 0 1 2 3; do expect "rank $r log complete" "$T/logs/ok/0/node0.rank$r.log" "worker rank $r done"; done
+
+# The same --job-id again: a new folder (ok.2), the first run's logs untouched and not mixed with the second's.
+check "the same --job-id again: exit 0" 0 L --nproc-per-node 2 --job-id ok -- sh "$W"
+expect_out "the report names the new folder" "logs/ok.2/ATTEMPT/nodeN.rankR.log ("
+expect_out "and the earlier run's" "logs/ok holds an earlier run of this job id)"
+expect "rank 0 of the second run logs into ok.2" "$T/logs/ok.2/0/node0.rank0.log" "worker rank 0 done"
+expect "the first run's rank 3 log is still there" "$T/logs/ok/0/node0.rank3.log" "worker rank 3 done"
+[ "$(ls "$T/logs/ok/0" | grep -c '^node0.rank[0-9]*.log$')" = 4 ] && echo "ok: the first run's folder has its 4 logs" ||
+  { echo "FAIL: $T/logs/ok/0 holds: $(ls "$T/logs/ok/0")"; fails=$((fails + 1)); }
 
 mkdir -p "$T/env"
 check "env worker" 0 env ENV_OUT="$T/env" CUDA_VISIBLE_DEVICES=4,5,6,7 \

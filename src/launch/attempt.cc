@@ -77,8 +77,8 @@ bool AttemptAgent::start_workers() {
   std::vector<process::OutputTail::Source> sources;
   const std::string& tee = s_.args.tee;
   hook_opt_.flight_recorder = joined().job.flight_recorder;
-  hooks_ = debug_hook_paths(std::filesystem::path(worker_log_path(s_.args.log_dir, layout_.job_id, attempt_,
-                                                                  node, layout_.first_rank(node)))
+  hooks_ = debug_hook_paths(std::filesystem::path(worker_log_path(s_.run_dir, attempt_, node,
+                                                                  layout_.first_rank(node)))
                                 .parent_path()
                                 .string());
   if (hook_opt_.flight_recorder) {
@@ -106,7 +106,7 @@ bool AttemptAgent::start_workers() {
                         ": " + err + "\n";
       (void)!::write(2, msg.data(), msg.size());
     }
-    w.log_path = worker_log_path(s_.args.log_dir, layout_.job_id, attempt_, node, rank);
+    w.log_path = worker_log_path(s_.run_dir, attempt_, node, rank);
     w.event_fd = -1;
     w.die_with_parent = true;
     std::error_code ec;

@@ -20,6 +20,7 @@ struct AttemptSetup {
   const JoinedNodes& joined;
   const probe::NodeFacts& facts;
   const std::vector<std::string>& base_env;  // the launcher's environment ("NAME=value")
+  std::string run_dir;                       // this run's log folder, LOG_DIR/JOB[.N] (run_dir.h)
   std::string program;                       // command[0] resolved on PATH
   std::string path_env;                      // PATH (py-spy lookup)
   process::OrphanGuard* guard = nullptr;
@@ -33,9 +34,8 @@ AttemptRecord run_attempt(const AttemptSetup& setup, int attempt);
 // An Error when a node does not answer (the caller turns it into a lost node or master).
 Result<JobLayout> agree_layout(const AttemptSetup& setup, int attempt);
 
-// The log file of a worker: {log_dir}/{job_id}/{attempt}/node{N}.rank{R}.log
-std::string worker_log_path(const std::string& log_dir, const std::string& job_id, int attempt, int node_rank,
-                            int rank);
+// The log file of a worker: {run_dir}/{attempt}/node{N}.rank{R}.log
+std::string worker_log_path(const std::string& run_dir, int attempt, int node_rank, int rank);
 
 // The root cause across every node's records: the failed worker that ended first (wall clock), which may be
 // an earlier one than the node that published the stop saw. Rewrites stop.root / stop.rank.

@@ -14,9 +14,8 @@ namespace dd::launch {
 using namespace std::chrono_literals;
 using rendezvous::Clock;
 
-std::string worker_log_path(const std::string& log_dir, const std::string& job_id, int attempt, int node_rank,
-                            int rank) {
-  return fmt::format("{}/{}/{}/node{}.rank{}.log", log_dir, job_id, attempt, node_rank, rank);
+std::string worker_log_path(const std::string& run_dir, int attempt, int node_rank, int rank) {
+  return fmt::format("{}/{}/node{}.rank{}.log", run_dir, attempt, node_rank, rank);
 }
 
 Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {

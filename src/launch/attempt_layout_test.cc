@@ -18,7 +18,7 @@ RankRecord failed(int rank, int node, int64_t wall, int code) {
 }  // namespace
 
 TEST(AttemptLayout, LogPathNamesJobAttemptNodeAndRank) {
-  EXPECT_EQ(worker_log_path("logs", "job7", 2, 1, 5), "logs/job7/2/node1.rank5.log");
+  EXPECT_EQ(worker_log_path("logs/job7", 2, 1, 5), "logs/job7/2/node1.rank5.log");
 }
 
 TEST(AttemptLayout, TheEarliestFailureAcrossNodesIsTheRootCause) {

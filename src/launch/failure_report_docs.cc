@@ -112,7 +112,7 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
        "With --max-restarts K launch restarts the whole job on every node after a failure, up to K times; "
        "each "
        "earlier attempt is listed with how it ended and its length. Each attempt's logs are under "
-       "{log_dir}/{job_id}/{attempt}/, and workers see the attempt as TORCHELASTIC_RESTART_COUNT. A job that "
+       "{log_dir}/{job_id}/{attempt}/ ({job_id}.2 and on when the job id was used before), and workers see the attempt as TORCHELASTIC_RESTART_COUNT. A job that "
        "fails the same way every time will not be saved by restarts: fix the cause the attempts share."},
   };
   return docs;

@@ -11,6 +11,7 @@ namespace dd::launch {
 
 void to_json(nlohmann::json& j, const JobSettings& s) {
   j = {{"job_id", s.job_id},
+       {"run_id", s.run_id},
        {"command", s.command},
        {"max_restarts", s.max_restarts},
        {"hang_timeout_s", s.hang_timeout_s},
@@ -25,6 +26,7 @@ void to_json(nlohmann::json& j, const JobSettings& s) {
 
 void from_json(const nlohmann::json& j, JobSettings& s) {
   s.job_id = j.value("job_id", "");
+  s.run_id = j.value("run_id", "");
   s.command = j.value("command", std::vector<std::string>{});
   s.max_restarts = j.value("max_restarts", 0);
   s.hang_timeout_s = j.value("hang_timeout_s", 0.0);

@@ -10,6 +10,7 @@ namespace dd::launch {
 
 struct JobSettings {
   std::string job_id;
+  std::string run_id;  // this run of the job (node rank 0's, random): names its log folder (run_dir.h)
   std::vector<std::string> command;
   int max_restarts = 0;
   double hang_timeout_s = 0;

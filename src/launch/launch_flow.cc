@@ -17,6 +17,7 @@
 #include "launch/failure_report.h"
 #include "launch/launch_join.h"
 #include "launch/preflight.h"
+#include "launch/run_dir.h"
 #include "probe/path_lookup.h"
 #include "probe/tool_env.h"
 #include "rules/engine_choice.h"
@@ -92,6 +93,7 @@ JobSettings wanted_settings(const LaunchArgs& a, const cluster::ClusterPlan& pla
                             const probe::NodeFacts& facts) {
   JobSettings s;
   s.job_id = !a.job_id.empty() ? a.job_id : !plan.spec.job_id.empty() ? plan.spec.job_id : make_job_id();
+  s.run_id = make_run_id();
   s.command = a.command;
   s.max_restarts = a.max_restarts;
   s.hang_timeout_s = a.hang_timeout_s;
@@ -178,9 +180,12 @@ int run_launch(const LaunchInputs& in) {
   std::vector<std::string> base_env;
   for (const auto& e : in.self.environment)
     if (e.rfind("DISTDOCTOR_TOKEN=", 0) != 0 && e.rfind("DD_STORE_TOKEN=", 0) != 0) base_env.push_back(e);
-  AttemptSetup setup{
-      a,        joined,   in.facts,      base_env, program.empty() ? joined.job.command.front() : program,
-      path_env, in.guard, a.json ? 2 : 1};
+  // A node rank 0 without run ids (an older distdoctor) gives none: the job id stands in for it.
+  auto run_dir =
+      claim_run_dir(a.log_dir, joined.job.job_id, joined.job.run_id.empty() ? joined.job.job_id : joined.job.run_id);
+  if (!run_dir) return launch_cannot_run(run_dir.error().message());
+  AttemptSetup setup{a,        joined,   in.facts,      base_env, *run_dir, program.empty() ? joined.job.command.front() : program,
+                     path_env, in.guard, a.json ? 2 : 1};
   std::vector<AttemptRecord> attempts;
   for (int attempt = 0;; ++attempt) {
     attempts.push_back(run_attempt(setup, attempt));
@@ -194,7 +199,11 @@ int run_launch(const LaunchInputs& in) {
   r.notes.insert(r.notes.begin(),
                  {fmt::format("job {}: {} node(s), node rank {} of them is this one ({})", joined.job.job_id,
                               joined.nnodes, joined.node_rank, in.facts.host.hostname),
-                  fmt::format("logs: {}/{}/ATTEMPT/nodeN.rankR.log", a.log_dir, joined.job.job_id)});
+                  fmt::format("logs: {}/ATTEMPT/nodeN.rankR.log{}", *run_dir,
+                              *run_dir == a.log_dir + "/" + joined.job.job_id
+                                  ? ""
+                                  : fmt::format(" ({}/{} holds an earlier run of this job id)", a.log_dir,
+                                                joined.job.job_id))});
   for (const auto& n : joined.notes) r.notes.push_back(n);
   if (attempts.back().stop_latency_s >= 0)
     r.notes.push_back(fmt::format("this node stopped its workers {:.2f} s after it learned of the stop",
