@@ -51,7 +51,8 @@ expect p0 "unset on node0\(0\), node1\(1\)"
 expect p2 "cluster.env.diff"
 expect p1 '"verdict": "warn"'
 if grep -q "$TOKEN" "$NL_DIR/p0.out" "$NL_DIR/p1.out"; then echo "FAIL: token leaked into a report"; exit 1; fi
-echo "ok: pasted command, env diff named"
+[ ! -e "$TFILE" ] || { echo "FAIL: the token file $TFILE outlived the check that wrote it"; exit 1; }
+echo "ok: pasted command, env diff named, the token file removed at the end"
 
 # 3. Two nodes with the same hostname (own UTS namespaces).
 for i in 0 1 2; do

@@ -1,7 +1,8 @@
 #!/bin/bash
 # `distdoctor launch` faults on one node: a hang (the rank that sleeps is named, /proc state shown, exit 124),
 # the launcher killed by SIGKILL (no worker or grandchild left, by a /proc scan), Ctrl-C (every worker stopped,
-# exit 130), restarts (attempt number in env and log dir, every attempt in the report) and a worker writing
+# exit 130), a setsid child left behind (named, stopped), restarts (attempt number in env and log dir, every
+# attempt in the report) and a worker writing
 # 200 MiB fast (every byte in its log, the other rank not slowed down).
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
@@ -70,6 +71,16 @@ for a in 0 1; do expect "attempt $a log" "$T/logs/rs/$a/node0.rank1.log" "rank 1
 expect "attempt 2 log" "$T/logs/rs/2/node0.rank1.log" "worker rank 1 done"
 Q ids | grep -q "launch.attempt.failed" && echo "ok: earlier attempts listed" || { echo "FAIL: $(Q ids)"; fails=$((fails + 1)); }
 check "restarts exhausted: the last failure's exit code" 9 L FAIL_UNTIL_ATTEMPT=5 --nproc-per-node 2 --job-id rs2 --max-restarts 1 -- sh "$W"
+
+# A worker that leaves a process in its own session (setsid) behind: launch (a child subreaper) gets it back,
+# names it and stops it; the job's exit code stays the workers'.
+check "a setsid child left behind: exit 0" 0 L WORKER_RANK=1 WORKER_ACTION=stray:31337 OTHERS_ACTION=ok \
+  --nproc-per-node 2 --job-id stray -- sh "$W"
+expect_out "the report names the process left behind" "sleep 31337"
+expect_out "and says launch stopped it" "launch.job.strays"
+sleep 0.2
+if pgrep -f "sleep 31337" >/dev/null; then echo "FAIL: sleep 31337 still runs"; pkill -f "sleep 31337"; fails=$((fails + 1));
+else echo "ok: nothing the workers started outlived the launch"; fi
 
 fstart=$SECONDS
 check "200 MiB from rank 0" 0 L FLOOD_MB=200 --nproc-per-node 2 --job-id flood --tee none -- sh "$HERE/launch/flood.sh"

@@ -6,10 +6,34 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <vector>
 
 namespace dd::cluster {
 
 namespace {
+
+// Token files this process wrote, removed when it exits (std::exit or a return from main; a forked child that
+// exits is not the owner and leaves them). A SIGKILLed node leaves its file: mode 0600 in $TMPDIR.
+std::mutex g_files_mu;
+std::vector<std::string> g_files;
+pid_t g_owner = 0;
+
+void remove_token_files() {
+  std::lock_guard lock(g_files_mu);
+  if (::getpid() != g_owner) return;
+  for (const auto& f : g_files) ::unlink(f.c_str());
+  g_files.clear();
+}
+
+void remove_at_exit(const std::string& file) {
+  std::lock_guard lock(g_files_mu);
+  if (g_owner == 0) {
+    g_owner = ::getpid();
+    std::atexit(remove_token_files);
+  }
+  g_files.push_back(file);
+}
 
 // Writes the token to a new file under $TMPDIR (else /tmp), mode 0600 (mkstemp); "" when that fails.
 std::string write_token_file(const std::string& token) {
@@ -22,6 +46,7 @@ std::string write_token_file(const std::string& token) {
   bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   ok = ::close(fd) == 0 && ok;
   if (!ok) ::unlink(path.c_str());
+  if (ok) remove_at_exit(path);
   return ok ? path : "";
 }
 
@@ -39,7 +64,7 @@ TokenHandoff hand_off_token(const std::string& token, bool generated, bool stder
         "with a token of your own on every node (--token-file FILE or DISTDOCTOR_TOKEN)."};
   return {fmt::format("DISTDOCTOR_TOKEN=\"$(cat {})\"", file),
           fmt::format("The job token is in {} (only you can read it; stderr is not a terminal, so it is not "
-                      "printed). Remove the file when the job is done.",
+                      "printed). It is removed when this node's run ends.",
                       file)};
 }
 

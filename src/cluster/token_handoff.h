@@ -1,6 +1,7 @@
 // How node rank 0 hands a job token it generated to the person starting the other nodes: on a terminal it is
 // printed in the command to paste; when stderr is a file or a pipe (a batch log, readable by others and
-// kept), it goes to a new file only this user can read, and the command reads it from there.
+// kept), it goes to a new file only this user can read, and the command reads it from there; that file is
+// removed when this process exits (the other nodes read it before they join, so before the run ends).
 #pragma once
 #include <string>
 

@@ -10,6 +10,7 @@
 #include "common/safe_text.h"
 #include "launch/attempt_agent.h"
 #include "launch/stop_signals.h"
+#include "process/strays.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
 #include "logs/python_traceback.h"
@@ -177,6 +178,13 @@ NodeRecord AttemptAgent::node_record() {
   n.host = joined().nodes[size_t(n.node_rank)].host;
   n.env = joined().nodes[size_t(n.node_rank)].env;
   n.log_free_bytes = probe::free_bytes_at(s_.args.log_dir);
+  // Launch is a child subreaper: what the workers started and left outside their groups came back to it.
+  std::vector<pid_t> own;
+  if (s_.guard) own.push_back(s_.guard->pid());
+  if (auto strays = process::find_strays(own); !strays.empty()) {
+    process::stop_strays(strays, std::chrono::milliseconds(int64_t(std::min(joined().job.grace_s, 2.0) * 1000)));
+    for (const auto& s : strays) n.strays.push_back(fmt::format("pid {}: {}", s.pid, s.command));
+  }
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     RankRecord r = rank_record(i);
     auto snap = snapshots_.find(i);

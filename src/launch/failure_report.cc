@@ -172,12 +172,34 @@ std::optional<Finding> logs_full_finding(const AttemptRecord& a) {
   return f;
 }
 
+// launch.job.strays: processes the workers started outside their own process groups (setsid, a daemon) that
+// outlived them; launch (a child subreaper) stopped them, and says which, so nothing runs on unseen.
+std::optional<Finding> strays_finding(const AttemptRecord& a) {
+  Finding f{.id = "launch.job.strays", .severity = Severity::warn};
+  size_t count = 0;
+  for (const auto& n : a.nodes)
+    for (const auto& s : n.strays) {
+      ++count;
+      if (f.evidence.size() < 8) f.evidence.push_back(parts::node_label(a, n.node_rank) + ": " + s);
+    }
+  if (count == 0) return std::nullopt;
+  if (count > f.evidence.size()) f.evidence.push_back(fmt::format("and {} more", count - f.evidence.size()));
+  f.title = fmt::format("{} process{} the workers started outlived them (outside their process groups, as "
+                        "setsid or a daemon leaves them): launch stopped {}",
+                        count, count == 1 ? "" : "es", count == 1 ? "it" : "them");
+  f.fix =
+      "A worker should end what it starts: wait for its helpers, or stop them before it exits. A server meant "
+      "to outlive the job belongs outside the launch (start it before, or with its own supervisor).";
+  return f;
+}
+
 void add_cause_findings(report::Report& r, const AttemptRecord& a) {
   switch (a.stop.cause) {
     case StopCause::none:
       r.add(job_ok_finding(a));
       if (auto f = parts::completed_mismatch_finding(a)) r.add(std::move(*f));
       if (auto f = logs_full_finding(a)) r.add(std::move(*f));
+      if (auto f = strays_finding(a)) r.add(std::move(*f));
       return;
     case StopCause::worker_failed:
       for (auto& f : parts::rank_failed_findings(a)) r.add(std::move(f));
@@ -196,6 +218,7 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
   if (auto f = stopped_finding(a)) r.add(std::move(*f));
   if (auto f = parts::env_differs_finding(a)) r.add(std::move(*f));
   if (auto f = logs_full_finding(a)) r.add(std::move(*f));
+  if (auto f = strays_finding(a)) r.add(std::move(*f));
 }
 
 }  // namespace

@@ -99,6 +99,12 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
        "node rank 0 stops when such a node's hello arrives; each names the other. Start every node with the "
        "same --nnodes (the command node rank 0 printed)."},
       {"launch.job.ok", "Every worker exited 0", "The job ran to the end on every node. Exit code 0."},
+      {"launch.job.strays", "Processes the workers started outlived them",
+       "launch is a child subreaper: what a worker starts and leaves behind when it exits comes back to it. "
+       "A process that left the worker's process group (setsid, a daemon that double-forks) escapes the "
+       "group kill that ends a job, and would keep running (often holding a GPU) into the next attempt or "
+       "job. At the end of each attempt launch finds them, names them (pid and command line), sends "
+       "SIGTERM, and SIGKILL after up to 2 s. End helpers before the worker exits."},
       {"launch.job.mismatch", "The job ended, but its ranks passed different sizes or types to a collective",
        "Every worker exited 0, and the Flight Recorder dumps launch's hook wrote as they exited show, at one "
        "collective sequence number of a process group, ranks that passed different sizes or dtypes, or called "

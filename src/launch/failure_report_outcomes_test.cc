@@ -127,6 +127,28 @@ TEST(LaunchReport, FullLogDirectoryIsNamed) {
   EXPECT_EQ(find_id(unknown, "launch.logs.full"), nullptr);
 }
 
+TEST(LaunchReport, StraysOfEveryNodeAreNamed) {
+  AttemptRecord ok;
+  for (int n = 0; n < 2; ++n) {
+    NodeRecord node;
+    node.node_rank = n;
+    node.ranks = {rank_rec(2 * n, 0, n)};
+    ok.nodes.push_back(node);
+  }
+  const auto none = build_launch_report({ok});
+  EXPECT_EQ(find_id(none, "launch.job.strays"), nullptr);
+  ok.nodes[1].strays = {"pid 77: sleep 300", "pid 78: python3 -m http.server"};
+  const auto r = build_launch_report({ok});
+  const auto* f = find_id(r, "launch.job.strays");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, report::Severity::warn);
+  EXPECT_NE(f->title.find("2 processes"), std::string::npos) << f->title;
+  ASSERT_EQ(f->evidence.size(), 2u);
+  EXPECT_NE(f->evidence[1].find("node 1"), std::string::npos) << f->evidence[1];
+  EXPECT_NE(f->evidence[1].find("pid 78: python3 -m http.server"), std::string::npos) << f->evidence[1];
+  EXPECT_NE(find_id(r, "launch.job.ok"), nullptr);  // the job itself still ended well
+}
+
 TEST(LaunchReport, EveryEmittedIdHasADoc) {
   std::set<std::string> documented;
   for (const auto& d : launch_finding_docs()) {
@@ -141,6 +163,7 @@ TEST(LaunchReport, EveryEmittedIdHasADoc) {
     a.stop.cause = cause;
     a.silent_nodes = {1};
     if (!a.nodes.empty()) a.nodes[0].log_free_bytes = 0;
+    if (!a.nodes.empty()) a.nodes[0].strays = {"pid 4242: sleep 300"};
     cases.push_back(a);
   }
   std::set<std::string> emitted;

@@ -84,7 +84,8 @@ void to_json(nlohmann::json& j, const NodeRecord& n) {
                      {"host", n.host},
                      {"ranks", n.ranks},
                      {"env", n.env},
-                     {"log_free_bytes", n.log_free_bytes}};
+                     {"log_free_bytes", n.log_free_bytes},
+                     {"strays", n.strays}};
   if (!n.flight_recorder.is_null()) j["flight_recorder"] = n.flight_recorder;
 }
 
@@ -94,6 +95,7 @@ void from_json(const nlohmann::json& j, NodeRecord& n) {
   n.ranks = j.value("ranks", std::vector<RankRecord>{});
   n.env = j.value("env", std::map<std::string, std::string>{});
   n.log_free_bytes = j.value("log_free_bytes", int64_t(-1));
+  n.strays = j.value("strays", std::vector<std::string>{});
   n.flight_recorder = j.contains("flight_recorder") ? j["flight_recorder"] : nlohmann::json();
 }
 

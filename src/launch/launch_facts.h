@@ -47,6 +47,9 @@ struct NodeRecord {
                                            // variables left out (for the "env that differs" part)
   nlohmann::json flight_recorder;  // the node's Flight Recorder summary (logs::fr_node_summary), null = none
   int64_t log_free_bytes = -1;  // free bytes left on the filesystem of its --log-dir at the end, -1 unknown
+  // Processes the workers left behind outside their process groups (setsid, daemons), stopped by launch at
+  // the attempt's end: "pid P: COMMAND".
+  std::vector<std::string> strays;
 };
 
 enum class StopCause { none, worker_failed, hang, interrupted, node_lost, master_lost };

@@ -65,7 +65,7 @@ ClusterView view3() {
   return v;
 }
 
-const report::Finding* find(const std::vector<report::Finding>& fs, const std::string& id) {
+const report::Finding* find_finding(const std::vector<report::Finding>& fs, const std::string& id) {
   for (const auto& f : fs)
     if (f.id == id) return &f;
   return nullptr;
@@ -73,12 +73,12 @@ const report::Finding* find(const std::vector<report::Finding>& fs, const std::s
 
 TEST(ClusterCollectives, SlowNodeNamedFromTheRing) {
   auto fs = cluster_collectives_findings(view3(), three_nodes(1.0, 0.01, 0.012, "gloo"));
-  ASSERT_TRUE(find(fs, "cluster.collectives.ok"));
-  const auto* slow = find(fs, "cluster.collectives.slow_pair");
+  ASSERT_TRUE(find_finding(fs, "cluster.collectives.ok"));
+  const auto* slow = find_finding(fs, "cluster.collectives.slow_pair");
   ASSERT_TRUE(slow);
   EXPECT_EQ(slow->node, "n2(2)");
   EXPECT_NE(slow->title.find("n2(2) is slow"), std::string::npos) << slow->title;
-  EXPECT_FALSE(find(fs, "cluster.collectives.below_link"));  // Gloo: no line-rate expectation
+  EXPECT_FALSE(find_finding(fs, "cluster.collectives.below_link"));  // Gloo: no line-rate expectation
 }
 
 // Seen under ASan on a loaded host: one pair's verify sample came out slow, the bandwidth phase then measured
@@ -87,11 +87,11 @@ TEST(ClusterCollectives, SlowOnlyInTheBandwidthPhaseIsNoSlowPair) {
   CrossNodeView xn = three_nodes(1.0, 0.9, 0.95, "gloo");
   for (auto& n : xn.phases[2].nodes) n.ops[1].busbw_gbps = 0.1;  // bandwidth phase: pair 2-4
   auto fs = cluster_collectives_findings(view3(), xn);
-  EXPECT_FALSE(find(fs, "cluster.collectives.slow_pair"));
+  EXPECT_FALSE(find_finding(fs, "cluster.collectives.slow_pair"));
   // Slow at one size too: named, with that measurement in the evidence.
   for (auto& n : xn.phases[1].nodes) n.ops[1].busbw_gbps = 0.2;
   fs = cluster_collectives_findings(view3(), xn);
-  const auto* slow = find(fs, "cluster.collectives.slow_pair");
+  const auto* slow = find_finding(fs, "cluster.collectives.slow_pair");
   ASSERT_TRUE(slow);
   EXPECT_NE(slow->title.find("n1(1) <-> n2(2) at 0.100 GB/s"), std::string::npos) << slow->title;
   EXPECT_NE(slow->evidence.back().find("also at one size for every pair (verify phase)"), std::string::npos)
@@ -100,8 +100,8 @@ TEST(ClusterCollectives, SlowOnlyInTheBandwidthPhaseIsNoSlowPair) {
 
 TEST(ClusterCollectives, HealthyRingHasNoSlowPair) {
   auto fs = cluster_collectives_findings(view3(), three_nodes(1.0, 0.8, 0.9, "gloo"));
-  EXPECT_FALSE(find(fs, "cluster.collectives.slow_pair"));
-  const auto* bw = find(fs, "cluster.collectives.bandwidth");
+  EXPECT_FALSE(find_finding(fs, "cluster.collectives.slow_pair"));
+  const auto* bw = find_finding(fs, "cluster.collectives.bandwidth");
   ASSERT_TRUE(bw);
   EXPECT_NE(bw->evidence[0].find("n0(0) rank 0 (eth0) <-> n1(1) rank 2 (eth0): 1.000 GB/s"),
             std::string::npos)
@@ -120,14 +120,14 @@ TEST(ClusterCollectives, NcclBelowLinkAndSocketWhereIbIsUp) {
   CrossNodeView xn = three_nodes(10.0, 9.0, 9.5, "nccl");  // 80 Gb/s of 100 Gb/s Ethernet: fine
   for (auto& n : xn.phases[0].nodes) n.nccl_network = "Socket", n.nccl_nics = {"[0]eth0:198.18.0.1<0>"};
   auto fs = cluster_collectives_findings(v, xn);
-  ASSERT_TRUE(find(fs, "cluster.collectives.transport"));
-  const auto* sock = find(fs, "cluster.collectives.socket_not_ib");
+  ASSERT_TRUE(find_finding(fs, "cluster.collectives.transport"));
+  const auto* sock = find_finding(fs, "cluster.collectives.socket_not_ib");
   ASSERT_TRUE(sock);
   EXPECT_NE(sock->title.find("n1(1)"), std::string::npos);
-  EXPECT_FALSE(find(fs, "cluster.collectives.below_link"));
+  EXPECT_FALSE(find_finding(fs, "cluster.collectives.below_link"));
   xn = three_nodes(1.0, 1.0, 1.0, "nccl");  // 8 Gb/s of 100: far below
   fs = cluster_collectives_findings(v, xn);
-  const auto* low = find(fs, "cluster.collectives.below_link");
+  const auto* low = find_finding(fs, "cluster.collectives.below_link");
   ASSERT_TRUE(low);
   EXPECT_NE(low->title.find("8% of the 100 Gb/s"), std::string::npos) << low->title;
 }
@@ -144,11 +144,11 @@ TEST(ClusterCollectives, SilentNodeNamedWithTheOthersFailures) {
   f.title = "sendrecv failed on rank 0";
   xn.phases[1].nodes[0].findings = {f};
   auto fs = cluster_collectives_findings(view3(), xn);
-  const auto* silent = find(fs, "cluster.collectives.node_silent");
+  const auto* silent = find_finding(fs, "cluster.collectives.node_silent");
   ASSERT_TRUE(silent);
   EXPECT_NE(silent->title.find("n2(2) (ranks 4-5) stopped answering during the cross-node verify phase"),
             std::string::npos);
-  EXPECT_FALSE(find(fs, "cluster.collectives.ok"));
+  EXPECT_FALSE(find_finding(fs, "cluster.collectives.ok"));
   int fails = 0;
   for (const auto& x : fs) fails += x.severity == report::Severity::fail;
   EXPECT_EQ(fails, 1);  // the others' failures are its evidence, not findings of their own
@@ -199,7 +199,7 @@ TEST(ClusterCollectives, StoppedRankLeadsTheOtherNodesTimeouts) {
   EXPECT_EQ(fails[0]->id, "comm.worker.stopped");
   EXPECT_EQ(fails[0]->title, "n1(1): rank 3 stopped (state T, SIGSTOP)");
   EXPECT_EQ(&fs.front(), fails[0]);  // the cause first
-  const auto* timeout = find(fs, "comm.op.timeout");
+  const auto* timeout = find_finding(fs, "comm.op.timeout");
   ASSERT_TRUE(timeout);
   EXPECT_EQ(timeout->severity, report::Severity::info);
   EXPECT_NE(timeout->title.find("(consequence of comm.worker.stopped)"), std::string::npos);

@@ -10,7 +10,7 @@ namespace {
 using report::Finding;
 using report::Severity;
 
-probe::NetInterface iface(const std::string& name, const std::string& cidr, int order) {
+probe::NetInterface ordered_iface(const std::string& name, const std::string& cidr, int order) {
   probe::NetInterface i;
   i.name = name;
   i.kind = name.rfind("docker", 0) == 0 ? "docker" : "ethernet";
@@ -32,9 +32,9 @@ ClusterNode node(int r, const std::string& host) {
   n.lead.netns = "net:[1]";
   n.facts.host.hostname = host;
   n.facts.host.distdoctor_version = "0.1.0";
-  n.facts.net.interfaces = {iface("docker0", "198.19.0.1/24", 0),
-                            iface("eth0", fmt::format("198.18.0.{}/24", r + 1), 1),
-                            iface("eth1", fmt::format("198.18.1.{}/24", r + 1), 2)};
+  n.facts.net.interfaces = {ordered_iface("docker0", "198.19.0.1/24", 0),
+                            ordered_iface("eth0", fmt::format("198.18.0.{}/24", r + 1), 1),
+                            ordered_iface("eth1", fmt::format("198.18.1.{}/24", r + 1), 2)};
   return n;
 }
 
