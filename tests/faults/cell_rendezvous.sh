@@ -71,7 +71,7 @@ before() {
 }
 
 join() {
-  fm_init 3
+  fm_init $([ "$FAULT" = guessing ] && echo 4 || echo 3)
   local t0 wrong=tok survivors=(n0 n2)
   [ "$FAULT" = wrong_token ] && wrong=bad
   fm_start 0 n0 "$BIN" $(check_args 0 3)
@@ -84,6 +84,18 @@ join() {
     kill | stop | link_down | netem) fm_inject "$FAULT" 1 ;;
     master_kill) fm_inject kill 0; survivors=(n1 n2) ;;
     garbage | oversized) fm_inject "$FAULT" 2; fm_junk_done ;;
+    flood)  # 400 never-authenticating connections from node 2's own address, reopened as they are closed
+      ip netns exec "${NL_ID}n2" python3 "$FM_HERE/conn_flood.py" "${M%:*}" "${M#*:}" 400 $((T + 2)) \
+        >"$NL_DIR/flood.out" 2>&1 &
+      FM_HELPERS+=($!)
+      sleep 1 ;;
+    guessing)  # wrong tokens from a fourth address, one distdoctor after another, while node 2 joins
+      ( for _ in $(seq 60); do
+          ip netns exec "${NL_ID}n3" "$BIN" check --node-rank 2 --nnodes 3 --master "$M" --token "guess$RANDOM" \
+            --timeout 1 >/dev/null 2>&1
+        done ) &
+      FM_HELPERS+=($!)
+      sleep 2 ;;
   esac
   fm_start 2 n2 "$BIN" check --node-rank 2 --nnodes 3 --master "$M" --token $wrong --timeout $T
   case $FAULT in
@@ -111,6 +123,14 @@ join() {
       fm_wait_all $((T + 8)) "$t0" n0 n1 n2 && fm_expect n0 "0|1" "verdict: (pass|warn)" &&
         fm_expect n0 "0|1" "dropped|closed|bad frame|refused"
       FINDING="store drops the junk client; the job passes" ;;
+    flood)
+      fm_wait_all $((T + 8)) "$t0" n0 n1 n2 && fm_expect n0 "0|1" "verdict: (pass|warn)" &&
+        fm_expect n2 "0|1" "verdict: (pass|warn)" && fm_expect n0 "0|1" "from 198.18.0.3 not authenticated yet \(the cap per address\)"
+      FINDING="node 2 joins past 400 strangers on its own address (the oldest make room); the job passes" ;;
+    guessing)
+      fm_wait_all $((T + 8)) "$t0" n0 n1 n2 && fm_expect n0 "0|1" "verdict: (pass|warn)" &&
+        fm_expect n0 "0|1" "198.18.0.4 sent 9 wrong tokens within 10 s: its connections are refused"
+      FINDING="the guessing address is paused after 8 wrong tokens; the job passes" ;;
     wrong_token)
       fm_wait_all $((T + 8)) "$t0" n0 n2 && fm_expect n2 2 "refused this node: wrong job token" &&
         fm_expect n0 2 "waiting for node rank 2 since"
