@@ -141,3 +141,20 @@ put("fr_pickle", "summary", json.dumps({"fr_summary": 1, "errors": [], "ranks": 
         {"pg": "0", "desc": "default_pg", "members": [0, 1], "issued": 6, "completed": 6,
          "sigs": [["broadcast", "in [[4]] out [[4]]", "Float"]], "runs": [[5, 2, 0]], "detail": []}]}]},
     separators=(",", ":")))
+
+# --- peer records (peer_records): what launch nodes publish in the store, as launch writes them (to_json in
+# src/launch/job_settings.cc and launch_facts.cc), and one of each with a field of the wrong type.
+put("peer_records", "settings", json.dumps({
+    "job_id": "j1", "run_id": "0123456789abcdef", "command": ["python3", "train.py"], "max_restarts": 1,
+    "hang_timeout_s": 60.0, "grace_s": 5.0, "job_port": 0, "master_addr": "198.18.0.1", "bind_gpu": False,
+    "preflight": True, "flight_recorder": True, "nnodes": 2}))
+put("peer_records", "hello", json.dumps({
+    "node_rank": 1, "host": "gpu-node-2", "addr": "198.18.0.2", "nproc": 4, "gpu_ids": ["0", "1", "2", "3"],
+    "env": {"NCCL_DEBUG": "INFO"}, "pid": 4242, "nnodes": 2}))
+put("peer_records", "record", json.dumps({
+    "node_rank": 1, "host": "gpu-node-2", "env": {"NCCL_DEBUG": "INFO"}, "log_free_bytes": 1 << 30,
+    "strays": ["pid 77: sleep 300"], "ranks": [{"rank": 2, "local_rank": 0, "exit_code": 1, "signal": 0,
+                                                "log_path": "logs/j1/0/node1.rank2.log", "tail": ["boom"]}]}))
+put("peer_records", "stop", json.dumps({"cause": "worker_failed", "node_rank": 1, "rank": 2, "detail": "",
+                                        "wall_ms": 1764230000000, "diagnosis": []}))
+put("peer_records", "wrong_types", json.dumps({"ranks": "x", "nproc": "four", "strays": [1, 2], "cause": 7}))

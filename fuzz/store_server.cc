@@ -114,7 +114,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   srv.opt.max_total_keys = 64;
   srv.opt.log = [](const std::string&) {};
   srv.admission =
-      std::make_unique<Admission>(srv.opt.max_connections, srv.opt.max_pending, srv.opt.max_pending_per_peer);
+      std::make_unique<Admission>(srv.opt.max_connections, srv.opt.max_pending, srv.opt.max_pending_per_peer,
+                                  Admission::Guessing{srv.opt.wrong_tokens_per_pause, srv.opt.wrong_token_pause});
   srv.shards.push_back(std::make_unique<Shard>(srv, 0));
   Shard& s = *srv.shards[0];
   s.epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);

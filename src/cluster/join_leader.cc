@@ -74,11 +74,9 @@ void read_members(rendezvous::Store& s, const JoinConfig& cfg, const std::vector
     }
     auto m = s.get(k("member", r), Clock::now() + 2s);
     if (!m) continue;
-    try {
-      Member mem = dd::parse_json(*m).get<Member>();
-      mem.joined_after_s = seen[r];
-      view.members.push_back(std::move(mem));
-    } catch (const std::exception&) {
+    if (auto mem = dd::parse_record<Member>(*m)) {
+      mem->joined_after_s = seen[r];
+      view.members.push_back(std::move(*mem));
     }
   }
 }
@@ -90,15 +88,13 @@ void read_dup_claims(rendezvous::Store& s, ClusterView& view, Clock::time_point 
   for (const auto& key : *dups) {
     auto v = s.get(key, Clock::now() + 1s);
     if (!v) continue;
-    try {
-      Member d = dd::parse_json(*v).get<Member>();
-      auto& list = view.dup_claims[d.rank];
-      if (list.empty())
-        for (const auto& m : view.members)
-          if (m.rank == d.rank) list.push_back(m);
-      list.push_back(d);
-    } catch (const std::exception&) {
-    }
+    auto d = dd::parse_record<Member>(*v);
+    if (!d) continue;
+    auto& list = view.dup_claims[d->rank];
+    if (list.empty())
+      for (const auto& m : view.members)
+        if (m.rank == d->rank) list.push_back(m);
+    list.push_back(*d);
   }
 }
 

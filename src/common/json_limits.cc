@@ -41,4 +41,15 @@ nlohmann::json parse_json_or_discarded(std::string_view text) {
   return nlohmann::json::parse(text, nullptr, false);
 }
 
+bool floats_fit_int(const nlohmann::json& j) {
+  if (j.is_number_float()) {
+    double d = j.get<double>();
+    return d >= -2147483648.0 && d <= 2147483647.0;  // false for NaN too
+  }
+  if (j.is_structured())
+    for (const auto& v : j)
+      if (!floats_fit_int(v)) return false;
+  return true;
+}
+
 }  // namespace dd

@@ -6,6 +6,8 @@
 // ReadLimits), not here.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace dd {
@@ -21,5 +23,29 @@ int json_depth(std::string_view text, int limit = kMaxJsonDepth);
 nlohmann::json parse_json(std::string_view text);
 // The same without exceptions: a discarded value (is_discarded()) when too deep or not JSON.
 nlohmann::json parse_json_or_discarded(std::string_view text);
+
+// True when every floating-point number in j is finite and within int32's range: nlohmann converts a float
+// to an int field with a plain cast, which is undefined behaviour for 1e43 or NaN. Peer records hold no
+// larger float (their times and timeouts are seconds; wall clocks are integers).
+bool floats_fit_int(const nlohmann::json& j);
+
+// A record a peer published (a hello, a node's record, a heartbeat): parsed and converted to T, or nullopt
+// with `why` set (not JSON, too deep, a float out of range, or a field of the wrong type, which from_json
+// throws for). Every peer record goes through here, so no token holder can crash the reader with a record of
+// the wrong shape.
+template <typename T>
+std::optional<T> parse_record(std::string_view text, std::string* why = nullptr) {
+  try {
+    nlohmann::json j = parse_json(text);
+    if (!floats_fit_int(j)) {
+      if (why) *why = "a number out of range";
+      return std::nullopt;
+    }
+    return j.get<T>();
+  } catch (const std::exception& e) {
+    if (why) *why = e.what();
+    return std::nullopt;
+  }
+}
 
 }  // namespace dd

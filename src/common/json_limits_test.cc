@@ -30,5 +30,30 @@ TEST(JsonLimits, DeepTextIsRefusedNotParsed) {
   EXPECT_EQ(parse_json(R"({"k": [1, 2]})")["k"][1], 2);
 }
 
+
+struct Pair {
+  int a = 0;
+  double b = 0;
+};
+void from_json(const nlohmann::json& j, Pair& p) {
+  p.a = j.value("a", 0);
+  p.b = j.value("b", 0.0);
+}
+
+TEST(JsonLimits, PeerRecordOfTheWrongShapeIsRefusedNotThrown) {
+  auto ok = parse_record<Pair>(R"({"a": 3, "b": 2.5})");
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(ok->a, 3);
+  std::string why;
+  EXPECT_FALSE(parse_record<Pair>(R"({"a": "three"})", &why).has_value());  // from_json threw type_error
+  EXPECT_NE(why.find("type must be number"), std::string::npos) << why;
+  EXPECT_FALSE(parse_record<Pair>(R"({"a": 1e43})", &why).has_value());  // the cast to int would be UB
+  EXPECT_EQ(why, "a number out of range");
+  EXPECT_FALSE(parse_record<Pair>(R"([{"a": [1e300]}])", &why).has_value());
+  EXPECT_FALSE(parse_record<Pair>("not json", &why).has_value());
+  EXPECT_FALSE(parse_record<Pair>(std::string(100, '[') + std::string(100, ']'), &why).has_value());
+  EXPECT_NE(why.find("deeper than 64"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace dd

@@ -166,11 +166,12 @@ void AttemptAgent::poll_stop_key() {
   auto v = joined().store->get(key, Clock::now() + 3s);
   if (!v) return note_store_error(v.error(), "while reading the stop");
   StopEvent ev;
-  try {
-    ev = dd::parse_json(*v).get<StopEvent>();
-  } catch (const std::exception& e) {
+  std::string why;
+  if (auto read = dd::parse_record<StopEvent>(*v, &why)) {
+    ev = std::move(*read);
+  } else {
     ev.cause = StopCause::master_lost;
-    ev.detail = std::string("unreadable stop event: ") + e.what();
+    ev.detail = "unreadable stop event: " + why;
   }
   stop_seen_ = Clock::now();
   stop_ = ev;

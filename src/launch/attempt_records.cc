@@ -76,8 +76,7 @@ void AttemptAgent::lead_checks(const Beat& mine) {
     if (!have || !(*have)[0]) continue;
     auto v = joined().store->get(key, now + 1s);
     if (!v) continue;
-    auto j = dd::parse_json_or_discarded(*v);
-    if (!j.is_discarded()) board_->update(n, j.get<Beat>(), now);
+    if (auto beat = dd::parse_record<Beat>(*v)) board_->update(n, *beat, now);
   }
   double silent_for = 0;
   int lost = board_->lost_node(s_.lost_after_s, now, &silent_for);
@@ -223,12 +222,12 @@ void AttemptAgent::gather(AttemptRecord& rec) {
     }
     auto v = n == lost ? Result<std::string>(Error{"lost"})
                        : j.store->get(keys::in_attempt(attempt_, "record", n), deadline);
-    auto p = v ? dd::parse_json_or_discarded(*v) : nlohmann::json();
-    if (!v || p.is_discarded()) {
+    auto record = v ? dd::parse_record<NodeRecord>(*v) : std::nullopt;
+    if (!record) {  // silent, or a record of the wrong shape
       rec.silent_nodes.push_back(n);
       continue;
     }
-    rec.nodes.push_back(p.get<NodeRecord>());
+    rec.nodes.push_back(std::move(*record));
   }
   (void)j.store->add(keys::in_attempt(attempt_, "read"), 1, deadline);
   if (j.node_rank != 0) return;

@@ -118,12 +118,11 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
   for (int n = 0; n < j.nnodes; ++n) {
     auto h = j.store->get(names[n], deadline);
     if (!h) return h.error();
-    try {
-      j.nodes.push_back(dd::parse_json(*h).get<NodeHello>());
-    } catch (const std::exception& e) {
-      return Error::make(ErrorKind::protocol,
-                         fmt::format("node rank {} sent an unreadable hello: {}", n, e.what()));
-    }
+    std::string why;
+    auto hello = dd::parse_record<NodeHello>(*h, &why);
+    if (!hello)
+      return Error::make(ErrorKind::protocol, fmt::format("node rank {} sent an unreadable hello: {}", n, why));
+    j.nodes.push_back(std::move(*hello));
   }
   return ok_status();
 }
@@ -201,13 +200,10 @@ JoinedNodes join_nodes(const JoinInput& in) {
     auto settings = j.store->get(keys::kJob, deadline);
     if (!settings)
       st = settings.error();
+    else if (std::string why; auto job = dd::parse_record<JobSettings>(*settings, &why))
+      j.job = std::move(*job);
     else
-      try {
-        j.job = dd::parse_json(*settings).get<JobSettings>();
-      } catch (const std::exception& e) {
-        st = Error::make(ErrorKind::protocol,
-                         std::string("node rank 0's job settings are unreadable: ") + e.what());
-      }
+      st = Error::make(ErrorKind::protocol, "node rank 0's job settings are unreadable: " + why);
   }
   if (st && j.job.nnodes > 0 && j.job.nnodes != j.nnodes) {  // before waiting for nodes that never come
     j.failure = nnodes_finding(j.node_rank, j.nnodes, 0, j.job.nnodes, "");
