@@ -157,4 +157,6 @@ put("peer_records", "record", json.dumps({
                                                 "log_path": "logs/j1/0/node1.rank2.log", "tail": ["boom"]}]}))
 put("peer_records", "stop", json.dumps({"cause": "worker_failed", "node_rank": 1, "rank": 2, "detail": "",
                                         "wall_ms": 1764230000000, "diagnosis": []}))
+put("peer_records", "beat", json.dumps({"seq": 12, "silent_s": 3.5, "idle": [3], "alive": 4, "done": False,
+                                        "all_spoke": True}))
 put("peer_records", "wrong_types", json.dumps({"ranks": "x", "nproc": "four", "strays": [1, 2], "cause": 7}))

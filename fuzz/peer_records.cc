@@ -1,14 +1,14 @@
 // Fuzz target: the records a launch node reads from its peers through the store (node rank 0's job settings,
-// each node's hello, stop event and end-of-attempt record), read the one way launch reads them
+// each node's hello, heartbeat, stop event and end-of-attempt record), read the one way launch reads them
 // (parse_record, common/json_limits.h). Checks: no crash or hang on any bytes (a record of the wrong shape is
 // refused, not thrown out of the reader); what is read writes valid JSON and reads back to the same JSON.
-// (The heartbeat, launch/hang_watch.cc, is read the same way but not linked here: that file needs the join's.)
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "common/json_limits.h"
 #include "common/safe_text.h"
+#include "launch/hang_watch.h"
 #include "launch/job_settings.h"
 #include "launch/launch_facts.h"
 
@@ -42,6 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   round_trip<JobSettings>(text);
   round_trip<NodeHello>(text);
+  round_trip<Beat>(text);
   round_trip<StopEvent>(text);
   round_trip<NodeRecord>(text);
   return 0;

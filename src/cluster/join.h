@@ -12,6 +12,7 @@
 #include "cluster/view.h"
 #include "rendezvous/store.h"
 #include "report/report.h"
+#include "cluster/rank_ranges.h"
 
 namespace dd::cluster {
 
@@ -46,8 +47,5 @@ JoinOutcome run_join(rendezvous::Store& store, const JoinConfig& cfg);
 
 // Leader side analysis: node rules on every node's facts plus the cluster rules; exposed for tests.
 report::Report analyze_cluster(const ClusterView& view, const JoinConfig& cfg);
-
-// Ranks compressed for messages: "2,3,5-9".
-std::string rank_ranges(const std::vector<int>& ranks);
 
 }  // namespace dd::cluster

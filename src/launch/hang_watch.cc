@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "cluster/join.h"
+#include "cluster/rank_ranges.h"
 
 namespace dd::launch {
 
