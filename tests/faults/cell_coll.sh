@@ -11,7 +11,7 @@ fm_init 2
 ip netns exec "${NL_ID}n1" tc qdisc add dev eth0 root tbf rate 20mbit burst 32kbit latency 400ms
 args=(check --nnodes 2 --master "$M" --token tok --timeout $T --collectives --init-timeout 10)
 fm_start 0 n0 "$BIN" "${args[@]}" --node-rank 0
-until_ok 10 listening 0 "$PORT" || fm_fail "the master never listened"
+until_ok 20 listening 0 "$PORT" || fm_fail "the master never listened"
 fm_start 1 n1 "$BIN" "${args[@]}" --node-rank 1
 until_ok 30 has_workers 1 || fm_fail "node 1 never started its collective workers"
 sleep 0.3

@@ -36,7 +36,7 @@ case $FAULT in
     FINDING="node 1: launch.join.failed naming the master" ;;
   wrong_token)
     launch_node 0 n0 "$M" tok OTHERS_ACTION=ok -- sh "$W"
-    until_ok 10 listening 0 "$PORT" || fm_fail "the master never listened"
+    until_ok 20 listening 0 "$PORT" || fm_fail "the master never listened"
     t0=$(now)
     launch_node 1 n1 "$M" bad OTHERS_ACTION=ok -- sh "$W"
     fm_wait_all 20 "$t0" n0 n1 && fm_expect n1 "2|3" "wrong job token" && fm_expect n0 "2|3" "node rank 1 did not join"
@@ -65,7 +65,7 @@ case $FAULT in
     cmd=(sh "$W")
     [ $act = OTHERS_ACTION=ok ] && cmd=(sh -c 'sleep 4; exec sh "$0"' "$W")
     launch_node 0 n0 "$M" tok "$act" -- "${cmd[@]}"
-    until_ok 10 listening 0 "$PORT" || fm_fail "the master never listened"
+    until_ok 20 listening 0 "$PORT" || fm_fail "the master never listened"
     launch_node 1 n1 "$M" tok "$act" -- "${cmd[@]}"
     until_ok 20 running || fm_fail "rank 3 never started"
     t0=$(now)

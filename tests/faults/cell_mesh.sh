@@ -11,7 +11,7 @@ ip netns exec "${NL_ID}n1" tc qdisc add dev eth0 root tbf rate 10mbit burst 32kb
 in_mesh() { ip netns exec "${NL_ID}n1" ss -Htn state established | grep -vq ":$PORT\b"; }
 args=(check --nnodes 2 --master "$M" --token tok --timeout $T --mesh-bandwidth)
 fm_start 0 n0 "$BIN" "${args[@]}" --node-rank 0
-until_ok 10 listening 0 "$PORT" || fm_fail "the master never listened"
+until_ok 20 listening 0 "$PORT" || fm_fail "the master never listened"
 fm_start 1 n1 "$BIN" "${args[@]}" --node-rank 1
 until_ok 15 in_mesh || fm_fail "node 1 never started its mesh probes"
 sleep 0.3

@@ -34,7 +34,7 @@ before() {
     master_kill | conn_refused)
       if [ "$FAULT" = master_kill ]; then
         fm_start 0 n0 "$BIN" $(check_args 0 2)
-        until_ok 10 listening 0 "$PORT" || fm_fail "the master never listened"
+        until_ok 20 listening 0 "$PORT" || fm_fail "the master never listened"
         fm_inject kill 0
       fi
       t0=$(now)
@@ -75,7 +75,7 @@ join() {
   local t0 wrong=tok survivors=(n0 n2)
   [ "$FAULT" = wrong_token ] && wrong=bad
   fm_start 0 n0 "$BIN" $(check_args 0 3)
-  until_ok 10 listening 0 "$PORT" || fm_fail "the master never listened"
+  until_ok 20 listening 0 "$PORT" || fm_fail "the master never listened"
   fm_start 1 n1 "$BIN" $(check_args 1 3)
   until_ok 10 connected 1 || fm_fail "node 1 never connected"
   sleep 0.5
