@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "cluster/join_steps.h"
-#include "common/safe_text.h"
 #include "common/json_limits.h"
+#include "common/safe_text.h"
 
 namespace dd::cluster {
 

@@ -9,10 +9,10 @@
 
 #include "cluster/check_args.h"
 #include "cluster/cross_node_step.h"
+#include "cluster/rank_ranges.h"
 #include "cluster/view.h"
 #include "rendezvous/store.h"
 #include "report/report.h"
-#include "cluster/rank_ranges.h"
 
 namespace dd::cluster {
 

@@ -26,7 +26,7 @@ double CpuWindow::used_over(double window_s, HangClock::time_point now) const {
 }
 
 void to_json(nlohmann::json& j, const Beat& b) {
-  j = {{"seq", b.seq},   {"silent_s", b.silent_s}, {"idle", b.idle},
+  j = {{"seq", b.seq},     {"silent_s", b.silent_s}, {"idle", b.idle},
        {"alive", b.alive}, {"done", b.done},         {"all_spoke", b.all_spoke}};
 }
 
