@@ -60,7 +60,8 @@ TEST(LaunchReport, InterruptExitCodesFromTheSignalName) {
   EXPECT_NE(r.findings[0].title.find("interrupted by SIGINT on node 1 (gpu-b)"), std::string::npos);
   const auto* stopped = find_id(r, "launch.rank.stopped");
   ASSERT_NE(stopped, nullptr);
-  EXPECT_NE(stopped->title.find("(SIGINT, then SIGKILL"), std::string::npos) << "the signal sent, not SIGTERM";
+  EXPECT_NE(stopped->title.find("(SIGINT, then SIGKILL"), std::string::npos)
+      << "the signal sent, not SIGTERM";
   EXPECT_EQ(launch_exit_code(a), 130);
   a.stop.detail = "received SIGTERM from the scheduler";
   const auto term = build_launch_report({a});
@@ -104,15 +105,24 @@ TEST(LaunchReport, EnvComparedWithTheFirstNodeWhenTheRootsNodeIsSilent) {
 
 // A node whose --log-dir filesystem has no room left: a warning naming the node and a log path, even when
 // every worker exited 0 (their writes failed where launch cannot see them).
-TEST(LaunchReport, FullLogDirectoryIsNamed) {
+// Two nodes whose one worker each (ranks 0 and 2) exited 0.
+AttemptRecord two_nodes_ok() {
   AttemptRecord ok;
   for (int n = 0; n < 2; ++n) {
     NodeRecord node;
     node.node_rank = n;
     node.ranks = {rank_rec(2 * n, 0, n)};
-    node.ranks[0].log_path = "/logs/j/0/node" + std::to_string(n) + ".rank" + std::to_string(2 * n) + ".log";
-    node.log_free_bytes = n == 1 ? 0 : int64_t(1) << 30;
     ok.nodes.push_back(node);
+  }
+  return ok;
+}
+
+TEST(LaunchReport, FullLogDirectoryIsNamed) {
+  AttemptRecord ok = two_nodes_ok();
+  for (int n = 0; n < 2; ++n) {
+    ok.nodes[n].ranks[0].log_path =
+        "/logs/j/0/node" + std::to_string(n) + ".rank" + std::to_string(2 * n) + ".log";
+    ok.nodes[n].log_free_bytes = n == 1 ? 0 : int64_t(1) << 30;
   }
   const auto r = build_launch_report({ok});
   const auto* full = find_id(r, "launch.logs.full");
@@ -128,13 +138,7 @@ TEST(LaunchReport, FullLogDirectoryIsNamed) {
 }
 
 TEST(LaunchReport, StraysOfEveryNodeAreNamed) {
-  AttemptRecord ok;
-  for (int n = 0; n < 2; ++n) {
-    NodeRecord node;
-    node.node_rank = n;
-    node.ranks = {rank_rec(2 * n, 0, n)};
-    ok.nodes.push_back(node);
-  }
+  AttemptRecord ok = two_nodes_ok();
   const auto none = build_launch_report({ok});
   EXPECT_EQ(find_id(none, "launch.job.strays"), nullptr);
   ok.nodes[1].strays = {"pid 77: sleep 300", "pid 78: python3 -m http.server"};
@@ -171,8 +175,9 @@ TEST(LaunchReport, EveryEmittedIdHasADoc) {
   for (const auto& a : cases)
     for (const auto& f : build_launch_report({a}).findings) emitted.insert(f.id);
   for (const auto& id : emitted) EXPECT_TRUE(documented.count(id)) << "no doc for " << id;
-  // Every documented id can be emitted: by these outcomes, or by what they lack here (the join's findings come
-  // from join_nodes, tests/launch_two_node_test.sh; launch.job.mismatch needs exit dumps, CompletedMismatch).
+  // Every documented id can be emitted: by these outcomes, or by what they lack here (the join's findings
+  // come from join_nodes, tests/launch_two_node_test.sh; launch.job.mismatch needs exit dumps,
+  // CompletedMismatch).
   const std::set<std::string> elsewhere = {"launch.join.failed", "launch.join.rank_taken",
                                            "launch.join.nnodes_differ", "launch.job.mismatch"};
   for (const auto& id : elsewhere) emitted.insert(id);
