@@ -159,4 +159,17 @@ put("peer_records", "stop", json.dumps({"cause": "worker_failed", "node_rank": 1
                                         "wall_ms": 1764230000000, "diagnosis": []}))
 put("peer_records", "beat", json.dumps({"seq": 12, "silent_s": 3.5, "idle": [3], "alive": 4, "done": False,
                                         "all_spoke": True}))
+# check's records: a node's mesh probes (rules/cluster_view.h) and its cross-node collectives result
+# (rules/cluster_collectives.h), as cluster/join_mesh.cc and cross_node_step.cc read them.
+put("peer_records", "mesh", json.dumps([{"from": 1, "to": 0, "to_if": "eth0", "to_addr": "198.18.0.1", "ok": True,
+                                         "error": "", "detail": "", "connect_ms": 0.21, "mbps_send": -1,
+                                         "mbps_recv": -1}]))
+put("peer_records", "xn_result", json.dumps({
+    "reported": True, "alive": False, "first_rank": 4, "nproc": 4, "devices": [0, 1, 2, 3], "ok": True,
+    "library": "nccl", "wall_s": 1.2, "ops": [{"coll": "all_reduce", "path": "all", "bytes": 1048576,
+    "pair_a": -1, "pair_b": -1, "participates": True, "complete": True, "time_us": 812.5, "busbw_gbps": 2.4,
+    "wrong": 0, "wrong_ranks": [], "timeout_s": 10.0, "runs": 3}],
+    "findings": [{"id": "comm.ok", "severity": "ok", "title": "all_reduce passed", "evidence": []}],
+    "nccl_network": "Socket", "nccl_bootstrap": "eth0", "nccl_nics": ["eth0"], "nccl_warnings": [],
+    "nccl_transports": {"P2P": 12}}))
 put("peer_records", "wrong_types", json.dumps({"ranks": "x", "nproc": "four", "strays": [1, 2], "cause": 7}))

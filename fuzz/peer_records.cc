@@ -1,5 +1,6 @@
-// Fuzz target: the records a launch node reads from its peers through the store (node rank 0's job settings,
-// each node's hello, heartbeat, stop event and end-of-attempt record), read the one way launch reads them
+// Fuzz target: the records a node reads from its peers through the store (launch: node rank 0's job settings,
+// each node's hello, heartbeat, stop event and end-of-attempt record; check: a node's mesh probes and its
+// cross-node collectives result), read the one way they are read
 // (parse_record, common/json_limits.h). Checks: no crash or hang on any bytes (a record of the wrong shape is
 // refused, not thrown out of the reader); what is read writes valid JSON and reads back to the same JSON.
 #include <cstddef>
@@ -11,6 +12,8 @@
 #include "launch/hang_watch.h"
 #include "launch/job_settings.h"
 #include "launch/launch_facts.h"
+#include "rules/cluster_collectives.h"
+#include "rules/cluster_view.h"
 
 using namespace dd;
 using namespace dd::launch;
@@ -45,5 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   round_trip<Beat>(text);
   round_trip<StopEvent>(text);
   round_trip<NodeRecord>(text);
+  round_trip<std::vector<rules::MeshProbe>>(text);
+  round_trip<rules::XnNodeResult>(text);
   return 0;
 }

@@ -59,6 +59,11 @@ expect "logs show the connection failure" "$T/outputs/logs.out" "Connection refu
 expect "launch names the failed rank" "$T/outputs/launch.out" "launch.rank.failed"
 expect "launch shows the command, redacted" "$T/outputs/launch.out" "--api-key <redacted>"
 expect "the worker's line is shown, the value hidden" "$T/outputs/launch_value.out" "bad key <redacted>, giving up"
+# The tool's own sentences keep their words: only untrusted text loses the word a secret word announces
+# (issue 28: this note read "pass --token <redacted> DISTDOCTOR_TOKEN").
+env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=2 \
+  OMPI_MCA_ess_base_jobid=4242 "${planted[@]}" "$BIN" check --timeout 1 >"$T/outputs/check_launcher.out" 2>&1
+expect "a tool sentence is not redacted" "$T/outputs/check_launcher.out" "pass --token or DISTDOCTOR_TOKEN"
 # Every output distdoctor wrote: stdout, stderr, and its records under the log dir (not the workers' own
 # logs: those hold what the user's program printed, byte for byte).
 leaks=$(grep -rl "s3cr3t" "$T/outputs" $(find "$T/launch" -type f ! -name '*.log' 2>/dev/null))

@@ -7,8 +7,8 @@
 #include <future>
 #include <thread>
 
-#include "common/safe_text.h"
 #include "common/json_limits.h"
+#include "common/safe_text.h"
 
 namespace dd::cluster {
 
@@ -44,12 +44,15 @@ size_t read_results(rendezvous::Store& s, const std::vector<std::string>& keys, 
       ++missing;
       continue;
     }
-    try {
-      ph.nodes[i] = dd::parse_json(*v).get<rules::XnNodeResult>();
-      ph.nodes[i].reported = true;
-    } catch (const std::exception&) {
+    // A peer's record through parse_record: a wrong shape or a number past int32 (an op's time_us would have
+    // to pass 35 minutes) counts as not reported, never as a crash.
+    auto r = parse_record<rules::XnNodeResult>(*v);
+    if (!r) {
       ++missing;
+      continue;
     }
+    ph.nodes[i] = std::move(*r);
+    ph.nodes[i].reported = true;
   }
   return missing;
 }

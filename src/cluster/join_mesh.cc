@@ -4,8 +4,8 @@
 
 #include "cluster/join_steps.h"
 #include "cluster/mesh.h"
-#include "rules/rule_util.h"
 #include "common/json_limits.h"
+#include "rules/rule_util.h"
 
 namespace dd::cluster::join_detail {
 
@@ -74,14 +74,14 @@ MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterVi
     }
     auto v = s.get(mesh_keys[i], Clock::now() + 1s);
     if (!v) continue;
-    try {
-      auto probes = dd::parse_json(*v).get<std::vector<MeshProbe>>();
-      std::erase_if(probes, [&](const MeshProbe& p) {
-        return std::find(lost_nodes.begin(), lost_nodes.end(), p.to) != lost_nodes.end();
-      });
-      view.mesh.probes.insert(view.mesh.probes.end(), probes.begin(), probes.end());
-    } catch (const std::exception&) {
-    }
+    // A peer's record: parse_record refuses a wrong shape or an out-of-range number (a probe's milliseconds
+    // and Mb/s are far inside int32's range); such a node's probes are left out, as if it had sent none.
+    auto probes = parse_record<std::vector<MeshProbe>>(*v);
+    if (!probes) continue;
+    std::erase_if(*probes, [&](const MeshProbe& p) {
+      return std::find(lost_nodes.begin(), lost_nodes.end(), p.to) != lost_nodes.end();
+    });
+    view.mesh.probes.insert(view.mesh.probes.end(), probes->begin(), probes->end());
   }
   return step;
 }

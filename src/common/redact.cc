@@ -13,6 +13,11 @@ namespace dd {
 
 namespace {
 
+std::vector<std::string>& secret_values() {
+  static std::vector<std::string> v;
+  return v;
+}
+
 std::string upper_of(const std::string& s) {
   std::string u = s;
   for (char& c : u) c = char(std::toupper(static_cast<unsigned char>(c)));
@@ -60,7 +65,12 @@ bool announces_secret(const std::string& word) {
   if (word.size() < 2 || word.back() != ':') return false;
   // "Authorization:", "token:", "api_key:" announce a secret; a plain "key:" or "keys:" is a word of the
   // sentence ("waiting for 1 key: dd/comm/gloo/1"), not a header.
+  // Nor does an exception's name ("KeyError: 'label'", "AuthenticationError: bad login").
   const std::string name = upper_of(word.substr(0, word.size() - 1));
+  const auto ends_with = [&](const std::string& tail) {
+    return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (ends_with("ERROR") || ends_with("EXCEPTION") || ends_with("WARNING")) return false;
   return name != "KEY" && name != "KEYS" && is_secret_name(name);
 }
 
@@ -116,9 +126,8 @@ std::string redact_query_secrets(const std::string& s) {
   return out + s.substr(i);
 }
 
-// A cheap superset of what redact_text changes: a URL or a secret word anywhere (case-insensitive). Most
-// lines (log output echoed by launch) have neither and are returned as they are.
-bool might_hold_secret(const std::string& s) {
+// A URL or a secret word anywhere (case-insensitive).
+bool has_secret_word(std::string_view s) {
   static constexpr const char* kNeedles[] = {"://",  "token", "key",    "secret", "passw",
                                              "cred", "auth",  "bearer", "sig"};
   for (size_t i = 0; i < s.size(); ++i) {
@@ -137,6 +146,12 @@ bool might_hold_secret(const std::string& s) {
 
 }  // namespace
 
+bool might_hold_secret(std::string_view s) {
+  for (const auto& v : secret_values())
+    if (s.find(v) != std::string_view::npos) return true;
+  return has_secret_word(s);
+}
+
 bool is_secret_name(const std::string& name) {
   std::string u = upper_of(name);
   // Token counts and tokenizers are not secrets ("MAX_NEW_TOKENS", "--tokenizer"): drop those words first.
@@ -152,13 +167,6 @@ std::string redact_value(const std::string& name, const std::string& value) {
   if (!name.empty() && is_secret_name(name)) return value.empty() ? value : kRedacted;
   return redact_query_secrets(redact_url_passwords(value));
 }
-
-namespace {
-std::vector<std::string>& secret_values() {
-  static std::vector<std::string> v;
-  return v;
-}
-}  // namespace
 
 void add_secret_values(const std::map<std::string, std::string>& env) {
   for (const auto& [name, value] : env)
@@ -179,9 +187,14 @@ std::string without_secret_values(const std::string& text) {
   return out;
 }
 
-std::string redact_text(const std::string& raw) {
+namespace {
+
+// The word loop of both redactions. `announced`: a word that announces a secret ("--password", "token:",
+// "Bearer") hides the next one, which only untrusted text may have (in the tool's own sentences the next
+// word is a word of the sentence).
+std::string redact_words(const std::string& raw, bool announced) {
   const std::string text = secret_values().empty() ? raw : without_secret_values(raw);
-  if (!might_hold_secret(text)) return text;
+  if (!has_secret_word(text)) return text;
   std::string out;
   bool secret_next = false;  // the previous word announced a secret ("--password", "Authorization:")
   size_t i = 0;
@@ -206,7 +219,7 @@ std::string redact_text(const std::string& raw) {
     const size_t value = secret_pair_value(word);
     if (value == std::string::npos) {
       out += redact_value("", word);
-      secret_next = announces_secret(word) || upper_of(word) == "BEARER";
+      secret_next = announced && (announces_secret(word) || upper_of(word) == "BEARER");
       continue;
     }
     out += word.substr(0, value) + kRedacted;
@@ -216,6 +229,24 @@ std::string redact_text(const std::string& raw) {
       i = close == std::string::npos ? text.size() : close + 1;
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::string redact_text(const std::string& text) { return redact_words(text, true); }
+
+std::string redact_known(const std::string& text) { return redact_words(text, false); }
+
+std::string redact_command_line(const std::string& nul_separated) {
+  std::vector<std::string> argv;
+  for (size_t i = 0; i <= nul_separated.size();) {
+    const size_t end = std::min(nul_separated.find('\0', i), nul_separated.size());
+    if (end > i) argv.push_back(nul_separated.substr(i, end - i));
+    i = end + 1;
+  }
+  std::string out;
+  for (const auto& a : redact_argv(argv)) out += (out.empty() ? "" : " ") + a;
   return out;
 }
 
@@ -231,14 +262,8 @@ std::vector<std::string> redact_argv(const std::vector<std::string>& argv) {
 
 void redact_json(nlohmann::json& j) {
   if (j.is_string()) {
-    j = redact_text(j.get_ref<const std::string&>());
+    j = redact_known(j.get_ref<const std::string&>());
   } else if (j.is_array()) {
-    bool all_strings = !j.empty();
-    for (const auto& e : j) all_strings = all_strings && e.is_string();
-    if (all_strings) {
-      j = redact_argv(j.get<std::vector<std::string>>());
-      return;
-    }
     for (auto& e : j) redact_json(e);
   } else if (j.is_object()) {
     for (auto& [key, value] : j.items()) {
@@ -250,7 +275,7 @@ void redact_json(nlohmann::json& j) {
   }
 }
 
-std::string shown(std::string_view s) { return printable(redact_text(std::string(s))); }
+std::string shown(std::string_view s) { return printable(redact_known(std::string(s))); }
 
 std::string output_json(nlohmann::json j, int indent) {
   redact_json(j);

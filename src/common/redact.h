@@ -22,15 +22,26 @@ inline constexpr size_t kMinSecretValue = 6;
 void add_secret_values(const std::map<std::string, std::string>& env);
 // The value as it may be shown: "<redacted>" for a secret name, else the value with URL passwords replaced.
 std::string redact_value(const std::string& name, const std::string& value);
-// A free text line (a command line, a log line): URL passwords and NAME=VALUE pairs with secret names.
+// Two kinds of text, two redactions. Untrusted text (a log line, a worker's output, a process's command line)
+// goes through redact_text where it enters: secret values, URL passwords, NAME=VALUE pairs with secret names,
+// and the word a secret word announces ("--api-key X", "Authorization: Bearer X", "token: X"). Every output
+// then goes through redact_known, the net: all of that but the announced word, which in the tool's own
+// sentences is a word of the sentence ("pass --token or DISTDOCTOR_TOKEN", "HF_TOKEN: node 1 differs").
 std::string redact_text(const std::string& text);
+std::string redact_known(const std::string& text);
+// A cheap superset of what redact_text changes: a known secret value, a URL or a secret word anywhere
+// (case-insensitive). Most lines have none and need no redaction.
+bool might_hold_secret(std::string_view text);
+// A /proc/PID/cmdline (arguments separated by NUL bytes) as one line, redacted as redact_argv does.
+std::string redact_command_line(const std::string& nul_separated);
 // An argument vector: each argument as redact_text does, and the one after a secret flag ("--api-key X").
 std::vector<std::string> redact_argv(const std::vector<std::string>& argv);
-// Every string in j: members with secret names hidden whole, arrays as argument vectors, the rest as text.
+// Every string in j: members with secret names hidden whole, the rest through redact_known (argument vectors
+// were redacted where they entered: redact_argv).
 void redact_json(nlohmann::json& j);
 
-// The two writers of every output: text for a terminal or file (redacted, then printable: see safe_text.h)
-// and JSON text (redacted, then json_text).
+// The two writers of every output: text for a terminal or file (redact_known, then printable: see
+// safe_text.h) and JSON text (redact_json, then json_text).
 std::string shown(std::string_view s);
 std::string output_json(nlohmann::json j, int indent = 2);
 

@@ -73,6 +73,8 @@ TEST(Redact, KeyAsAWordIsNotAHeader) {
             "timed out waiting for 1 key: dd/comm/gloo/1");
   EXPECT_EQ(redact_text("missing keys: a b"), "missing keys: a b");
   EXPECT_EQ(redact_text("api_key: abc"), std::string("api_key: ") + kRedacted);
+  EXPECT_EQ(redact_text("KeyError: 'label'"), "KeyError: 'label'");  // an exception, not a header
+  EXPECT_EQ(redact_text("AuthenticationError: bad login"), "AuthenticationError: bad login");
 }
 
 TEST(Redact, TextEdgeCases) {
@@ -87,6 +89,35 @@ TEST(Redact, TextEdgeCases) {
   EXPECT_EQ(redact_text("RuntimeError: API_KEY=abc is invalid"),
             "RuntimeError: API_KEY=<redacted> is invalid");
   EXPECT_EQ(redact_text("password: hunter2"), "password: <redacted>");
+}
+
+// The tool's own sentences go through redact_known: a word after "--token" or "TOKEN:" is a word of the
+// sentence there (issue 28: "pass --token <redacted> DISTDOCTOR_TOKEN", "HF_TOKEN: <redacted> 1 abc").
+TEST(Redact, ToolSentencesKeepTheirWords) {
+  EXPECT_EQ(redact_known("job token derived from the job id (weak; pass --token or DISTDOCTOR_TOKEN)"),
+            "job token derived from the job id (weak; pass --token or DISTDOCTOR_TOKEN)");
+  EXPECT_EQ(redact_known("HF_TOKEN: node 0 <redacted>; node 1 (unset)"),
+            "HF_TOKEN: node 0 <redacted>; node 1 (unset)");
+  EXPECT_EQ(shown("no job token: this node needs one"), "no job token: this node needs one");
+  // What needs no context is still hidden there.
+  EXPECT_EQ(redact_known("run with HF_TOKEN=abc123 and https://u:pw@h/x"),
+            "run with HF_TOKEN=<redacted> and https://u:<redacted>@h/x");
+  // The same sentences as untrusted text lose the announced word: that is why untrusted text is redacted
+  // where it enters, and not again at the output.
+  EXPECT_EQ(redact_text("pass --token or X"), "pass --token <redacted> X");
+  nlohmann::json j = {{"evidence", {"--token", "HF_TOKEN: node 0 x"}}};
+  redact_json(j);
+  EXPECT_EQ(j["evidence"][1], "HF_TOKEN: node 0 x");
+  EXPECT_EQ(j["evidence"][0], "--token");
+}
+
+TEST(Redact, CommandLines) {
+  EXPECT_EQ(redact_command_line(std::string("python\0t.py\0--api-key\0sk-1\0--lr\0", 32)),
+            "python t.py --api-key <redacted> --lr");
+  EXPECT_EQ(redact_command_line(std::string("a\0\0b", 4)), "a b");
+  EXPECT_EQ(redact_command_line(""), "");
+  EXPECT_TRUE(might_hold_secret("Authorization: x"));
+  EXPECT_FALSE(might_hold_secret("NCCL INFO Channel 00/32 : 0 1"));
 }
 
 }  // namespace

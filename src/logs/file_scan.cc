@@ -6,6 +6,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "common/redact.h"
 #include "logs/framework.h"
 #include "logs/nccl_facts.h"
 #include "logs/progress_scan.h"
@@ -27,7 +28,14 @@ class Scanner {
     at_.file = name;
   }
 
-  void line(std::string_view raw, uint64_t lineno) {
+  // A log line is untrusted text: its secrets ("Authorization: Bearer X", "--api-key X") are hidden here,
+  // where it enters, before any finding quotes it (the outputs only redact what needs no context).
+  void line(std::string_view text, uint64_t lineno) {
+    std::string_view raw = text;
+    if (might_hold_secret(text)) {
+      redacted_ = redact_text(std::string(text));
+      raw = redacted_;
+    }
     at_.line = lineno;
     nccl::NcclLine l = nccl::parse_nccl_line(raw);
     if (l.level == nccl::NcclLevel::none) {
@@ -194,6 +202,7 @@ class Scanner {
   int64_t last_pid_ = -1;
   std::string last_host_;
   std::string pending_version_;
+  std::string redacted_;  // the current line, when redaction changed it
   std::vector<CatalogueMatch> matches_;
   FrameworkScanner fw_;
   ProgressScanner progress_;

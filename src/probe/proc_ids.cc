@@ -4,6 +4,8 @@
 #include <sstream>
 #include <vector>
 
+#include "common/redact.h"
+
 namespace dd::probe {
 
 std::optional<ProcIds> parse_proc_stat_ids(const std::string& stat) {
@@ -22,11 +24,8 @@ std::string read_proc_command(const Fs& fs, const std::string& pid) {
   constexpr size_t kMax = 200;
   auto raw = fs.read("/proc/" + pid + "/cmdline");
   if (!raw) return "";
-  std::string cmd = raw->substr(0, kMax);
-  while (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
-  for (char& c : cmd)
-    if (c == '\0') c = ' ';
-  return cmd;
+  // Another process's arguments are untrusted text: "--api-key X" is hidden here, where it enters.
+  return redact_command_line(raw->substr(0, kMax));
 }
 
 std::optional<ProcIds> read_proc_ids(const Fs& fs, const std::string& pid) {

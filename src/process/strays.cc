@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "common/redact.h"
+
 namespace dd::process {
 
 namespace {
@@ -39,9 +41,9 @@ std::string command_of(pid_t pid, const std::string& name) {
   std::string cmd(160, '\0');
   f.read(cmd.data(), std::streamsize(cmd.size()));
   cmd.resize(size_t(f.gcount()));
-  while (!cmd.empty() && cmd.back() == '\0') cmd.pop_back();
   for (char& c : cmd)
-    if (c == '\0' || !std::isprint(static_cast<unsigned char>(c))) c = ' ';
+    if (c != '\0' && !std::isprint(static_cast<unsigned char>(c))) c = ' ';
+  cmd = redact_command_line(cmd);  // untrusted text: "--api-key X" is hidden where it enters
   return cmd.empty() ? "(" + name + ")" : cmd;
 }
 
