@@ -22,6 +22,7 @@
 #include "probe/regular_file.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
+#include "report/emit.h"
 #include "report/report.h"
 #include "rules/engine_choice.h"
 #include "rules/rule.h"
@@ -66,10 +67,27 @@ CLI::Option* add_node_options(CLI::App& sub, CheckArgs& a) {
   sub.add_option("--nproc-per-node", a.nproc_per_node, "Processes the job starts on this node")
       ->check(CLI::Range(1, 4096));
   sub.add_flag("--json", a.json, "Print the report as JSON");
-  sub.add_flag("--cuda-init", a.cuda_init,
-               "Also initialise CUDA (cuInit, ~0.5 s) and read its device count");
+  sub.add_flag("--cuda-init", a.cuda_init, "Also initialise CUDA (cuInit, ~0.5 s) and read its device count");
   sub.add_flag("--brief", a.brief, "Hide ok and info findings in the text report");
   return facts_opt;
+}
+
+// For schedulers and monitoring: one line, the severity that fails, a metrics file (docs/slurm.md,
+// metrics.md).
+void add_scheduler_options(CLI::App& sub, CheckArgs& a) {
+  sub.add_flag("--summary", a.summary,
+               "Print one line (verdict, worst finding, counts) instead of the report: a Slurm drain reason");
+  sub.add_option_function<std::string>(
+         "--fail-on",
+         [&a](const std::string& v) {
+           a.fail_on = v == "fail" ? report::FailOn::fail : report::FailOn::warn;
+         },
+         "Lowest verdict that exits non-zero: warn (default: 1 on warn, 2 on fail) or fail (a warning exits "
+         "0)")
+      ->check(one_of({"warn", "fail"}));
+  sub.add_option("--metrics", a.metrics_file,
+                 "Also write the figures as Prometheus text to FILE, atomically (node_exporter's textfile "
+                 "collector); on a cluster, rank 0 writes every node's");
 }
 
 void add_cluster_options(CLI::App& sub, CheckArgs& a) {
@@ -210,16 +228,7 @@ int run_node(const CheckArgs& a, const probe::EnvMap& env) {
     r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
   }
   r.facts = facts;
-  if (a.json) {
-    std::cout << output_json(report::render_json(r)) << "\n";
-  } else {
-    report::TextOptions to;
-    to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
-    to.show_ok = to.show_info = !a.brief;
-    report::render_text(r, std::cout, to);
-  }
-  std::cout.flush();
-  return r.exit_code();
+  return report::emit_check_report(r, cluster::emit_options(a), std::cout, std::cerr);
 }
 }  // namespace
 
@@ -228,6 +237,7 @@ Runner setup_check(CLI::App& sub) {
   CLI::Option* facts_opt = add_node_options(sub, *a);
   add_cluster_options(sub, *a);
   add_collective_options(sub, *a, facts_opt);
+  add_scheduler_options(sub, *a);
   return [a]() -> int {
     const probe::EnvMap env = probe::read_environment();  // read once, for the launcher and the probes
     if (a->facts_file.empty() && !a->local_only &&

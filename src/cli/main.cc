@@ -5,6 +5,7 @@
 #include <exception>
 #include <iostream>
 
+#include "build_commit.h"  // generated: DD_COMMIT
 #include "cli/command.h"
 #include "common/redact.h"
 #include "probe/env_probe.h"
@@ -31,7 +32,9 @@ int finish_output(int rc) {
 int main(int argc, char** argv) {
   dd::add_secret_values(dd::probe::read_environment());  // hidden by value in every output from here on
   CLI::App app{"distdoctor: finds why a distributed GPU job will not start, hangs, or runs slow"};
-  app.set_version_flag("--version", std::string("distdoctor ") + DD_VERSION);
+  app.name(
+      "distdoctor");  // the help says "distdoctor", however it was started (the man page is made from it)
+  app.set_version_flag("--version", std::string("distdoctor ") + DD_VERSION + " (commit " + DD_COMMIT + ")");
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, dd::cli::Runner>> runners;
   for (const auto& c : dd::cli::commands()) {

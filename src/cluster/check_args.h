@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cluster/job_spec.h"
+#include "report/emit.h"
 
 namespace dd::cluster {
 
@@ -21,6 +22,12 @@ struct CheckArgs {
   std::string engine;          // --engine: "" auto, "nccl", "gloo"
   double init_timeout_s = 10;  // --init-timeout
   bool timing = false;         // --timing: where the --collectives pass's time goes
+  bool summary = false;        // --summary: one line (a scheduler's drain reason)
+  report::FailOn fail_on = report::FailOn::warn;  // --fail-on warn|fail
+  std::string metrics_file;                       // --metrics FILE: Prometheus text
 };
+
+// How the report is printed (colour from the terminal and NO_COLOR), with the run's end time.
+report::EmitOptions emit_options(const CheckArgs& a);
 
 }  // namespace dd::cluster

@@ -28,18 +28,11 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-void print(const report::Report& r, const CheckArgs& args, const nlohmann::json& facts) {
-  if (args.json) {
-    auto j = report::render_json(r);
-    j["facts"] = facts;
-    std::cout << output_json(std::move(j)) << "\n";
-  } else {
-    report::TextOptions to;
-    to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
-    to.show_ok = to.show_info = !args.brief;
-    report::render_text(r, std::cout, to);
-  }
-  std::cout.flush();
+// The report as --json, --summary, text and --metrics want it (report/emit.h); returns the exit code.
+int print(const report::Report& r, const CheckArgs& args, const nlohmann::json& facts) {
+  report::Report shown_report = r;
+  shown_report.facts = facts;
+  return report::emit_check_report(shown_report, emit_options(args), std::cout, std::cerr);
 }
 
 int cannot_run(const std::string& msg) {
@@ -91,11 +84,10 @@ JoinConfig make_join_config(const CheckArgs& args, const ClusterPlan& plan, cons
 int print_outcome(JoinOutcome& o, const CheckArgs& args, const JobSpec& spec) {
   bool alone = o.report.title.empty();
   if (alone) o.report.title = process_title(spec);
-  if (spec.by_hand || o.leader || alone) print(o.report, args, o.leader ? o.full : nlohmann::json(nullptr));
   // Launchers (mpirun) kill the whole job when one rank exits non-zero, which would cut rank 0's report
   // short: the other ranks exit 0 when they share rank 0's verdict, and rank 0 carries its exit code.
   if (!spec.by_hand && !o.leader && !alone) return report::kExitPass;
-  return o.report.exit_code();
+  return print(o.report, args, o.leader ? o.full : nlohmann::json(nullptr));
 }
 
 }  // namespace
@@ -130,19 +122,17 @@ int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const prob
     spec.store_url += fmt::format("/distdoctor-{:016x}", fnv1a(tok->token + "|" + spec.job_id));
   const auto deadline =
       start + std::chrono::milliseconds(static_cast<int64_t>(args.cluster.timeout_s * 1000));
-  auto opened =
-      rendezvous::open_store(store_open_url(args.cluster, spec, facts), tok->token,
-                             spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient,
-                             deadline,
-                             rendezvous::OpenOptions{.listen_all = args.cluster.listen_all,
-                                                     .expected_clients = static_cast<size_t>(spec.world)});
+  auto opened = rendezvous::open_store(
+      store_open_url(args.cluster, spec, facts), tok->token,
+      spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient, deadline,
+      rendezvous::OpenOptions{.listen_all = args.cluster.listen_all,
+                              .expected_clients = static_cast<size_t>(spec.world)});
   if (!opened) {
     report::Report r;
     r.title = process_title(spec);
     r.notes = notes;
     r.add(store_finding(opened.error(), spec.store_url, args.cluster.timeout_s, spec.serve));
-    print(r, args, nullptr);
-    return r.exit_code();
+    return print(r, args, nullptr);
   }
   notes.push_back("rendezvous: " + opened->description);
   if (!opened->listen_note.empty()) notes.push_back(opened->listen_note);

@@ -1,0 +1,43 @@
+// emit_check_report (see emit.h).
+#include "report/emit.h"
+
+#include "common/atomic_file.h"
+#include "common/redact.h"
+#include "report/metrics.h"
+#include "report/summary_line.h"
+
+namespace dd::report {
+
+int exit_code_for(Verdict v, FailOn fail_on) {
+  if (v == Verdict::fail) return kExitFail;
+  if (v == Verdict::warn && fail_on == FailOn::warn) return kExitWarn;
+  return kExitPass;
+}
+
+int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, std::ostream& err) {
+  nlohmann::json j;
+  if (o.json || !o.metrics_file.empty()) j = render_json(r);
+  if (o.summary) {
+    out << summary_line(r, "check") << "\n";
+  } else if (o.json) {
+    out << output_json(j) << "\n";
+  } else {
+    TextOptions to;
+    to.color = o.color;
+    to.show_ok = to.show_info = !o.brief;
+    render_text(r, out, to);
+  }
+  out.flush();
+  int rc = exit_code_for(r.verdict(), o.fail_on);
+  if (!o.metrics_file.empty()) {
+    redact_json(j);
+    auto written = write_file_atomically(o.metrics_file, check_metrics(j, o.unix_time));
+    if (!written) {
+      err << "distdoctor check: --metrics: " << shown(written.error().message()) << "\n";
+      rc = kExitCannotRun;
+    }
+  }
+  return rc;
+}
+
+}  // namespace dd::report

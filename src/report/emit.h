@@ -1,0 +1,32 @@
+// How a check's report leaves the process, the same for one node and for a cluster's rank 0: text (with
+// colour where wanted), JSON, or the one summary line on stdout; the metrics file when asked; and the exit
+// code the chosen --fail-on gives. The caller decides colour (report/ reads no environment).
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "report/report.h"
+
+namespace dd::report {
+
+// The lowest verdict that makes the exit code non-zero: warn (the default: 1 on warn, 2 on fail) or fail
+// (a warning exits 0: for a scheduler's prolog that should drain only broken nodes).
+enum class FailOn { warn, fail };
+
+struct EmitOptions {
+  bool json = false;
+  bool brief = false;    // text: hide ok and info findings
+  bool summary = false;  // one line only (summary_line.h)
+  bool color = false;
+  FailOn fail_on = FailOn::warn;
+  std::string metrics_file;  // Prometheus text, written atomically; "" = none
+  double unix_time = 0;      // when the run ended, for the metrics' timestamp
+};
+
+int exit_code_for(Verdict v, FailOn fail_on);
+
+// Prints `r` to `out` and writes the metrics file. Returns exit_code_for(r's verdict), or kExitCannotRun with
+// a message on `err` when the metrics file could not be written (the report is printed all the same).
+int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, std::ostream& err);
+
+}  // namespace dd::report

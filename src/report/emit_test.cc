@@ -1,0 +1,120 @@
+// Tests of the scheduler-facing outputs: --fail-on's exit codes, the one summary line, the metrics text, and
+// that a metrics file that cannot be written is an error while the report is still printed.
+#include "report/emit.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "report/metrics.h"
+#include "report/summary_line.h"
+
+namespace dd::report {
+namespace {
+
+Finding emit_finding(const char* id, Severity s, std::string title, std::string node = "") {
+  Finding f;
+  f.id = id;
+  f.severity = s;
+  f.title = std::move(title);
+  f.node = std::move(node);
+  return f;
+}
+
+TEST(Emit, FailOnChoosesTheVerdictThatExitsNonZero) {
+  EXPECT_EQ(exit_code_for(Verdict::pass, FailOn::warn), kExitPass);
+  EXPECT_EQ(exit_code_for(Verdict::warn, FailOn::warn), kExitWarn);
+  EXPECT_EQ(exit_code_for(Verdict::fail, FailOn::warn), kExitFail);
+  EXPECT_EQ(exit_code_for(Verdict::warn, FailOn::fail), kExitPass);
+  EXPECT_EQ(exit_code_for(Verdict::fail, FailOn::fail), kExitFail);
+}
+
+TEST(Emit, SummaryNamesTheWorstFindingOnOneSafeLine) {
+  Report r;
+  r.add(emit_finding("gpu.ok", Severity::ok, "8 GPUs"));
+  r.add(emit_finding("net.slow", Severity::warn, "slow link"));
+  r.add(emit_finding("net.ifname.is_ip", Severity::fail, "NCCL_SOCKET_IFNAME holds \"10.0.0.1\"\nan IP",
+                     "gpu7"));
+  r.add(emit_finding("shm.small", Severity::fail, "tiny /dev/shm"));
+  EXPECT_EQ(
+      summary_line(r, "check"),
+      "distdoctor check: fail: gpu7: NCCL_SOCKET_IFNAME holds  10.0.0.1  an IP [net.ifname.is_ip]; +1 fail, "
+      "1 warn");
+  Report ok;
+  ok.add(emit_finding("gpu.ok", Severity::ok, "8 GPUs"));
+  ok.add(emit_finding("x.info", Severity::info, "note"));
+  EXPECT_EQ(summary_line(ok, "check"), "distdoctor check: pass (1 info, 1 ok)");
+  Report lng;
+  lng.add(emit_finding("a.b", Severity::warn, std::string(400, 'x')));
+  EXPECT_EQ(summary_line(lng, "check").size(), kSummaryMax);
+}
+
+TEST(Emit, MetricsHaveHelpTypeAndEscapedLabels) {
+  Report r;
+  r.add(emit_finding("net.x", Severity::warn, "t", "node \"a\"\\b"));
+  r.add(emit_finding("gpu.ok", Severity::ok, "fine"));
+  r.measurements = {{"collectives",
+                     {{"engine", "nccl"},
+                      {"ok", true},
+                      {"wall_s", 1.5},
+                      {"ops",
+                       {{{"collective", "all_reduce"},
+                         {"bytes", 1048576u},
+                         {"busbw_gbps", 2.5},
+                         {"algbw_gbps", 1.25},
+                         {"time_us", 800.0},
+                         {"wrong", 0}}}}}}};
+  const std::string m = check_metrics(render_json(r), 1700000000.5);
+  EXPECT_NE(m.find("# HELP distdoctor_check_verdict "), std::string::npos) << m;
+  EXPECT_NE(m.find("# TYPE distdoctor_check_verdict gauge\ndistdoctor_check_verdict 1\n"), std::string::npos);
+  EXPECT_NE(m.find("distdoctor_check_last_run_timestamp_seconds 1700000000.5\n"), std::string::npos);
+  EXPECT_NE(m.find("distdoctor_check_finding{id=\"net.x\",severity=\"warn\",node=\"node \\\"a\\\"\\\\b\"} 1"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("distdoctor_check_findings{severity=\"ok\"} 1"), std::string::npos);
+  EXPECT_NE(
+      m.find("distdoctor_check_collective_busbw_bytes_per_second{collective=\"all_reduce\",bytes=\"1048576\","
+             "engine=\"nccl\"} 2500000000"),
+      std::string::npos)
+      << m;
+  EXPECT_NE(m.find("distdoctor_check_collective_time_seconds{collective=\"all_reduce\",bytes=\"1048576\","
+                   "engine=\"nccl\"} 0.0008"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("gpu.ok"), std::string::npos);  // ok findings only counted
+  EXPECT_EQ(metric_label_value("a\nb"), "a\\nb");
+}
+
+TEST(Emit, UnwritableMetricsFileIsAnErrorAndTheReportStillPrints) {
+  Report r;
+  r.add(emit_finding("a.b", Severity::warn, "something"));
+  EmitOptions o;
+  o.summary = true;
+  o.metrics_file = "/nonexistent-dir-for-dd-test/m.prom";
+  std::ostringstream out, err;
+  EXPECT_EQ(emit_check_report(r, o, out, err), kExitCannotRun);
+  EXPECT_EQ(out.str(), "distdoctor check: warn: something [a.b]\n");
+  EXPECT_NE(err.str().find("--metrics: create /nonexistent-dir-for-dd-test/m.prom.tmp."), std::string::npos)
+      << err.str();
+}
+
+TEST(Emit, MetricsFileIsReplacedWhole) {
+  const std::string path = ::testing::TempDir() + "/dd_emit_metrics.prom";
+  { std::ofstream(path) << "old content that is longer than the new one\n"; }
+  Report r;
+  EmitOptions o;
+  o.summary = true;
+  o.metrics_file = path;
+  std::ostringstream out, err;
+  EXPECT_EQ(emit_check_report(r, o, out, err), kExitPass);
+  std::ifstream in(path);
+  std::stringstream got;
+  got << in.rdbuf();
+  EXPECT_EQ(got.str().rfind("# HELP distdoctor_check_verdict", 0), 0u) << got.str();
+  EXPECT_EQ(got.str().find("old content"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace dd::report
