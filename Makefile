@@ -7,7 +7,8 @@ JOBS ?= $(shell nproc)
 # ccache speeds up rebuilds where it is installed; a fresh machine has none and builds the same way.
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
-.PHONY: all deps configure binary build run test lint clean fuzz fuzz-smoke test-asan test-tsan
+.PHONY: all deps configure binary build run test lint clean fuzz fuzz-smoke test-asan test-tsan install package \
+	package-test
 
 all: build
 
@@ -29,6 +30,21 @@ build: configure
 # The check's exit code is its verdict (0 pass, 1 warn, 2 fail); only 3 (could not run) fails make.
 run: binary
 	@$(BUILD_DIR)/distdoctor check; rc=$$?; [ $$rc -ne 3 ] || exit 3
+
+# Install (cmake/install.cmake): the binary, its debug info, the man page, bash completion, the Slurm prolog.
+PREFIX ?= /usr/local
+install: binary
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target man
+	@DESTDIR=$(DESTDIR) cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# Debian packages (cmake/package.cmake): build/distdoctor_*.deb and build/distdoctor-dbg_*.deb.
+package: binary
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target man
+	@cd $(BUILD_DIR) && cpack -G DEB >/dev/null && ls -1 distdoctor*.deb
+
+# CI: the package installed on this machine, its check run, then removed (root only: see the script).
+package-test: package
+	@scripts/package-test.sh $(BUILD_DIR)
 
 # Fails when a test has no assertion (the convention is in scripts/check_test_assertions.py), or when two core
 # files define the same file-local name (they could clash in a unity batch: see DD_NO_UNITY in CMakeLists.txt).

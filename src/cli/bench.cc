@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -17,14 +18,16 @@
 #include "comm/check_pass.h"
 #include "comm/engine.h"
 #include "comm/worker.h"
+#include "common/atomic_file.h"
+#include "common/json_limits.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
 #include "probe/collect.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
+#include "report/metrics.h"
 #include "report/report.h"
 #include "rules/engine_choice.h"
-#include "common/json_limits.h"
 
 namespace dd::cli {
 
@@ -141,6 +144,25 @@ int run_quick(const BenchArgs& a, const comm::RunOptions& run, const comm::NodeC
   return render(r, a.json, std::cout);
 }
 
+// Whether a file can be created beside `path` (in its directory).
+bool directory_writable(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  return ::access(dir.c_str(), W_OK | X_OK) == 0;
+}
+
+// --metrics: the sweep's figures (the JSON document, redacted) as Prometheus text; a failed write is an
+// error.
+int write_bench_metrics(const std::string& path, nlohmann::json j, int rc) {
+  redact_json(j);
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  auto written = write_file_atomically(path, report::bench_metrics(j, now));
+  if (written) return rc;
+  std::cerr << "distdoctor bench: --metrics: " << shown(written.error().message()) << "\n";
+  return report::kExitCannotRun;
+}
+
 nlohmann::json tune(const BenchArgs& a, const comm::BenchOptions& b, const comm::NodeContext& node,
                     std::ostream& log, report::Report& r) {
   std::vector<uint64_t> sizes = {b.max_bytes};
@@ -219,18 +241,26 @@ int run_bench_command(const BenchArgs& a) {
     std::cerr << "distdoctor bench: --plot " << a.plot << ": cannot write this file\n";
     return report::kExitCannotRun;
   }
+  if (!a.metrics_file.empty() && !directory_writable(a.metrics_file)) {  // refuse before the run
+    std::cerr << "distdoctor bench: --metrics " << shown(a.metrics_file)
+              << ": cannot write in its directory\n";
+    return report::kExitCannotRun;
+  }
   report::Report r;
   r.title = "distdoctor bench";
   nlohmann::json j = a.tune ? tune(a, *b, node, a.json ? std::cerr : std::cout, r) : sweep(a, *b, node, r);
+  int rc;
   if (a.json) {
     nlohmann::json rep = report::render_json(r);
     j["verdict"] = rep.value("verdict", "");
     j["findings"] = rep.value("findings", nlohmann::json::array());
-    std::cout << output_json(std::move(j)) << "\n";
-    return r.exit_code();
+    std::cout << output_json(j) << "\n";
+    rc = r.exit_code();
+  } else {
+    std::cout << "\n";
+    rc = render(r, false, std::cout);
   }
-  std::cout << "\n";
-  return render(r, false, std::cout);
+  return a.metrics_file.empty() ? rc : write_bench_metrics(a.metrics_file, std::move(j), rc);
 }
 
 }  // namespace

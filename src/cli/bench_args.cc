@@ -76,6 +76,10 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
       ->check(seconds_in(1.0, 600.0));
   sub.add_flag("--json", a.json, "Print results and findings as JSON");
   sub.add_option("--plot", a.plot, "Write busbw vs size as an SVG file");
+  sub.add_option("--metrics", a.metrics_file,
+                 "Also write the figures as Prometheus text to FILE, atomically (node_exporter's textfile "
+                 "collector)")
+      ->excludes("--quick");
 }
 
 void add_run_flags(CLI::App& sub, BenchArgs& a) {

@@ -19,6 +19,7 @@ struct BenchArgs {
   bool fake_hosts = false, timing = false;
   std::string check_mode = "first";
   std::string gpus, nccl_lib, gloo_iface, gloo_host, plot, tune_bytes;
+  std::string metrics_file;  // --metrics FILE: Prometheus text of the sweep (report/metrics.h)
   double tune_seconds = 60;
   std::string store, store_prefix = "dd/comm/";
   int world = 0, first_rank = 0;

@@ -34,13 +34,13 @@ TEST(Emit, SummaryNamesTheWorstFindingOnOneSafeLine) {
   Report r;
   r.add(emit_finding("gpu.ok", Severity::ok, "8 GPUs"));
   r.add(emit_finding("net.slow", Severity::warn, "slow link"));
-  r.add(emit_finding("net.ifname.is_ip", Severity::fail, "NCCL_SOCKET_IFNAME holds \"10.0.0.1\"\nan IP",
-                     "gpu7"));
+  r.add(emit_finding("net.ifname.is_ip", Severity::fail,
+                     "NCCL_SOCKET_IFNAME holds \"10.0.0.1\"\nan IP $x`y\\", "gpu7"));
   r.add(emit_finding("shm.small", Severity::fail, "tiny /dev/shm"));
-  EXPECT_EQ(
-      summary_line(r, "check"),
-      "distdoctor check: fail: gpu7: NCCL_SOCKET_IFNAME holds  10.0.0.1  an IP [net.ifname.is_ip]; +1 fail, "
-      "1 warn");
+  EXPECT_EQ(summary_line(r, "check"),
+            "distdoctor check: fail: gpu7: NCCL_SOCKET_IFNAME holds '10.0.0.1' an IP  x y  "
+            "[net.ifname.is_ip]; +1 fail, "
+            "1 warn");
   Report ok;
   ok.add(emit_finding("gpu.ok", Severity::ok, "8 GPUs"));
   ok.add(emit_finding("x.info", Severity::info, "note"));

@@ -11,12 +11,13 @@ namespace dd::report {
 
 namespace {
 
-// Printable, single-line, without quotes (the line goes inside reason="..." in a shell script).
+// Printable and single-line, safe inside reason="..." in a shell script: a double quote becomes a single one,
+// and `, \ and $ (which a shell expands there) and control bytes become spaces.
 std::string one_line(const std::string& s) {
   std::string out;
   for (char c : s) {
     const auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u == 0x7f || c == '"' || c == '\'' || c == '`' || c == '\\' || c == '$') ? ' ' : c;
+    out += c == '"' ? '\'' : (u < 0x20 || u == 0x7f || c == '`' || c == '\\' || c == '$') ? ' ' : c;
   }
   return out;
 }
