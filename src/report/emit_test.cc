@@ -86,6 +86,26 @@ TEST(Emit, MetricsHaveHelpTypeAndEscapedLabels) {
   EXPECT_EQ(metric_label_value("a\nb"), "a\\nb");
 }
 
+// Two nodes on one host (a test cluster, two containers) are two series: nodes are named "host(node rank)".
+TEST(Emit, MeshMetricsNameEachNodeByHostAndRank) {
+  Report r;
+  r.facts = {{"nodes", {{{"node_rank", 0}, {"hostname", "vm"}}, {{"node_rank", 1}, {"hostname", "vm"}}}},
+             {"mesh",
+              {{"probes",
+                {{{"from", 0}, {"to", 1}, {"to_addr", "198.18.0.2"}, {"ok", true}, {"connect_ms", 0.5}},
+                 {{"from", 1}, {"to", 0}, {"to_addr", "198.18.0.1"}, {"ok", false}, {"connect_ms", -1}}}}}}};
+  const std::string m = check_metrics(render_json(r), 1);
+  EXPECT_NE(
+      m.find("distdoctor_check_mesh_connect_seconds{from=\"vm(0)\",to=\"vm(1)\",to_addr=\"198.18.0.2\"} "
+             "0.0005\n"),
+      std::string::npos)
+      << m;
+  EXPECT_NE(m.find("distdoctor_check_mesh_ok{from=\"vm(1)\",to=\"vm(0)\",to_addr=\"198.18.0.1\"} 0\n"),
+            std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("to=\"vm(0)\",to_addr=\"198.18.0.1\"} -"), std::string::npos);  // no time for a failed one
+}
+
 TEST(Emit, UnwritableMetricsFileIsAnErrorAndTheReportStillPrints) {
   Report r;
   r.add(emit_finding("a.b", Severity::warn, "something"));

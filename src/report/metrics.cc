@@ -94,7 +94,9 @@ void add_mesh(Exposition& m, const nlohmann::json& facts) {
   const auto nodes = facts.value("nodes", nlohmann::json::array());
   auto host = [&](const nlohmann::json& idx) {
     const int i = idx.is_number_integer() ? idx.get<int>() : -1;
-    return i >= 0 && size_t(i) < nodes.size() ? json_str(nodes[size_t(i)], "hostname") : std::to_string(i);
+    if (i < 0 || size_t(i) >= nodes.size()) return std::to_string(i);
+    const auto& n = nodes[size_t(i)];  // "host(node rank)", as the report names nodes: two may share a host
+    return fmt::format("{}({})", json_str(n, "hostname"), static_cast<int>(json_num(n, "node_rank", i)));
   };
   const auto mesh = facts.value("mesh", nlohmann::json::object());
   for (const auto& p : mesh.value("probes", nlohmann::json::array())) {
