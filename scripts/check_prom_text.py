@@ -3,7 +3,8 @@
 dropped on one error), then parses it with prometheus_client's parser when that is installed.
 Strict rules: metric and label names valid; one HELP and one TYPE line per family, before its samples; each
 family's samples together; no repeated series; no timestamps; values are numbers; the file ends with a newline.
-Usage: check_prom_text.py FILE [REQUIRED_METRIC...]; exit 1 with the reasons on stderr."""
+Usage: check_prom_text.py [--strict-only] FILE [REQUIRED_METRIC...]; exit 1 with the reasons on stderr.
+--strict-only: skip prometheus_client (a machine without it, such as the GPU machine)."""
 import re
 import sys
 
@@ -57,14 +58,21 @@ def strict(text):
 
 
 def main():
-    path, required = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    strict_only = bool(args) and args[0] == "--strict-only"
+    if strict_only:
+        args = args[1:]
+    path, required = args[0], args[1:]
     text = open(path, encoding="utf-8").read()
     errors, names = strict(text)
     errors += [f"missing metric {r}" for r in required if r not in names]
     try:
+        if strict_only:
+            raise ImportError
         from prometheus_client.parser import text_string_to_metric_families
     except ImportError:
-        errors.append("prometheus_client is not installed (scripts/install-deps.sh installs python3-prometheus-client)")
+        if not strict_only:
+            errors.append("prometheus_client is not installed (scripts/install-deps.sh installs python3-prometheus-client)")
     else:
         try:
             samples = sum(len(f.samples) for f in text_string_to_metric_families(text))
