@@ -61,6 +61,11 @@ class TcpStoreClient : public Store {
   Result<wire::Message> call(const wire::Message& req, Deadline io_deadline);
   Result<wire::Message> read_frame(Deadline deadline);
   Result<wire::Message> blocking_call(wire::Message req, Deadline deadline);
+  // get and wait: a blocking call whose answer must be `want`; the server's timeout answer becomes
+  // missing_keys_error (naming `missing`, or the keys the server says are missing), another op a protocol
+  // error.
+  Result<wire::Message> blocking_answer(wire::Message req, wire::Op want, const char* what,
+                                        std::vector<std::string> missing, Deadline deadline);
 
   std::mutex mu_;
   int fd_ = -1;

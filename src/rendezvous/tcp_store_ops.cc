@@ -30,19 +30,26 @@ Status TcpStoreClient::set(const std::string& key, const std::string& value, Dea
   return ok_status();
 }
 
+Result<Message> TcpStoreClient::blocking_answer(Message m, Op want, const char* what,
+                                                std::vector<std::string> missing, Deadline deadline) {
+  auto start = Clock::now();
+  auto r = blocking_call(std::move(m), deadline);
+  if (!r) return r.error();
+  if (r->op == Op::kTimeout)
+    return missing_keys_error(missing.empty() ? r->keys : missing,
+                              std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
+  if (r->op != want)
+    return Error::protocol(fmt::format("store at {}: unexpected answer to {}", peer_, what), peer_);
+  return r;
+}
+
 Result<std::string> TcpStoreClient::get(const std::string& key, Deadline deadline) {
   std::lock_guard lock(mu_);
-  auto start = Clock::now();
   Message m;
   m.op = Op::kGet;
   m.key = key;
-  auto r = blocking_call(m, deadline);
+  auto r = blocking_answer(std::move(m), Op::kValue, "get", {key}, deadline);
   if (!r) return r.error();
-  if (r->op == Op::kTimeout)
-    return missing_keys_error({key},
-                              std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
-  if (r->op != Op::kValue)
-    return Error::protocol(fmt::format("store at {}: unexpected answer to get", peer_), peer_);
   return std::move(r->value);
 }
 
@@ -61,17 +68,11 @@ Result<int64_t> TcpStoreClient::add(const std::string& key, int64_t delta, Deadl
 
 Status TcpStoreClient::wait(const std::vector<std::string>& keys, Deadline deadline) {
   std::lock_guard lock(mu_);
-  auto start = Clock::now();
   Message m;
   m.op = Op::kWait;
   m.keys = keys;
-  auto r = blocking_call(m, deadline);
+  auto r = blocking_answer(std::move(m), Op::kOk, "wait", {}, deadline);
   if (!r) return r.error();
-  if (r->op == Op::kTimeout)
-    return missing_keys_error(r->keys,
-                              std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
-  if (r->op != Op::kOk)
-    return Error::protocol(fmt::format("store at {}: unexpected answer to wait", peer_), peer_);
   return ok_status();
 }
 
