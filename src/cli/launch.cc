@@ -45,9 +45,16 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
                  "Fixed MASTER_PORT for the job (default: a free port on node rank 0)")
       ->check(CLI::Range(1, 65535));
   sub.add_flag("--no-preflight", a.no_preflight, "Start the workers without the preflight checks");
-  sub.add_flag("--no-flight-recorder", a.no_flight_recorder,
-               "Leave PyTorch's Flight Recorder and the stack hook (faulthandler on SIGUSR2) off in the workers");
-  sub.add_flag("--bind-gpu", a.bind_gpu, "Give each worker one GPU through CUDA_VISIBLE_DEVICES");
+  sub.add_flag(
+      "--no-flight-recorder", a.no_flight_recorder,
+      "Leave PyTorch's Flight Recorder and the stack hook (faulthandler on SIGUSR2) off in the workers");
+  auto* bind =
+      sub.add_flag("--bind-gpu", a.bind_gpu, "Give each worker one GPU through CUDA_VISIBLE_DEVICES");
+  // MindSpore picks its GPU by the worker's position on the node: it needs every GPU visible.
+  sub.add_flag("--mindspore", a.mindspore,
+               "A MindSpore job: msrun's variables (MS_ROLE, MS_SCHED_HOST...) and, on node rank 0, its "
+               "scheduler process")
+      ->excludes(bind);
   sub.add_flag("--json", a.json, "Print the final report as JSON on stdout (worker lines go to stderr)");
   sub.add_option("--nccl-lib", a.nccl_lib, "The libnccl.so the job loads, for the preflight");
 }

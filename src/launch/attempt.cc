@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "common/json_limits.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
 #include "common/signal_name.h"
@@ -17,7 +18,6 @@
 #include "logs/catalogue.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
-#include "common/json_limits.h"
 
 namespace dd::launch {
 
@@ -73,14 +73,15 @@ bool AttemptAgent::start_workers() {
     eo.user_has_omp_threads |= e.rfind("OMP_NUM_THREADS=", 0) == 0;
     eo.user_has_pythonunbuffered |= e.rfind("PYTHONUNBUFFERED=", 0) == 0;
   }
+  const MindSporeOptions ms = mindspore_options();
   std::vector<process::WorkerSpec> specs;
   std::vector<process::OutputTail::Source> sources;
   const std::string& tee = s_.args.tee;
   hook_opt_.flight_recorder = joined().job.flight_recorder;
-  hooks_ = debug_hook_paths(std::filesystem::path(worker_log_path(s_.run_dir, attempt_, node,
-                                                                  layout_.first_rank(node)))
-                                .parent_path()
-                                .string());
+  hooks_ = debug_hook_paths(
+      std::filesystem::path(worker_log_path(s_.run_dir, attempt_, node, layout_.first_rank(node)))
+          .parent_path()
+          .string());
   if (hook_opt_.flight_recorder) {
     if (std::string err = write_debug_hooks(hooks_); !err.empty()) {
       hook_opt_.flight_recorder = false;  // the job runs as without the hooks; say why once
@@ -94,7 +95,9 @@ bool AttemptAgent::start_workers() {
     w.argv = joined().job.command;
     w.argv[0] = s_.program;
     w.env = worker_env(layout_, node, lr, eo);
-    for (auto& kv : debug_hook_env(hooks_, hook_opt_, node, rank, s_.base_env)) w.env.push_back(std::move(kv));
+    for (auto& kv : mindspore_worker_env(layout_, node, lr, ms)) w.env.push_back(std::move(kv));
+    for (auto& kv : debug_hook_env(hooks_, hook_opt_, node, rank, s_.base_env))
+      w.env.push_back(std::move(kv));
     stack_files_.push_back(hook_opt_.flight_recorder ? hooks_.stack_file(node, rank) : "");
     fr_dumps_.push_back(fr_dump_path(hooks_, hook_opt_, rank, s_.base_env));
     fr_requests_.push_back(fr_request_path(hooks_, hook_opt_, rank, s_.base_env));
@@ -123,6 +126,7 @@ bool AttemptAgent::start_workers() {
   tail_ = std::make_unique<process::OutputTail>(sources, s_.out_fd, 200);
   t0_ = Clock::now();
   last_output_.assign(specs.size(), t0_);
+  if (!start_scheduler()) return true;  // MindSpore's, before its workers (as msrun); the stop is raised
   if (auto st = sup_.start(specs, s_.base_env); !st) {
     StopEvent ev;
     ev.cause = StopCause::worker_failed;
@@ -206,6 +210,7 @@ void AttemptAgent::watch_loop() {
           Clock::now() + 50ms, nullptr, [this](int i) { on_worker_exit(i); }, [] { return true; });
     tail_->poll();
     check_triggers();
+    poll_scheduler();
     if (stop_) break;
     if (int sig = stop_signal()) {
       StopEvent ev;
@@ -233,7 +238,10 @@ AttemptRecord AttemptAgent::run() {
   rec.command = redact_argv(joined().job.command);
   if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
   if (start_workers() && !stop_) watch_loop();
-  if (stop_) stop_workers();
+  if (stop_)
+    stop_workers();
+  else
+    await_scheduler();
   gather(rec);
   rec.duration_s = std::chrono::duration<double>(Clock::now() - t0_).count();
   rec.stop_latency_s = stop_latency_s_;

@@ -8,9 +8,9 @@
 #include "launch/launch_args.h"
 #include "launch/launch_facts.h"
 #include "launch/launch_join.h"
-#include "process/orphan_guard.h"
 #include "launch/worker_env.h"
 #include "probe/facts.h"
+#include "process/orphan_guard.h"
 
 namespace dd::launch {
 
@@ -36,6 +36,8 @@ Result<JobLayout> agree_layout(const AttemptSetup& setup, int attempt);
 
 // The log file of a worker: {run_dir}/{attempt}/node{N}.rank{R}.log
 std::string worker_log_path(const std::string& run_dir, int attempt, int node_rank, int rank);
+// MindSpore's scheduler's (--mindspore, node rank 0), beside them: {run_dir}/{attempt}/node{N}.scheduler.log
+std::string scheduler_log_path(const std::string& run_dir, int attempt, int node_rank);
 
 // The root cause across every node's records: the failed worker that ended first (wall clock), which may be
 // an earlier one than the node that published the stop saw. Rewrites stop.root / stop.rank.

@@ -7,6 +7,7 @@
 #include "launch/attempt.h"
 #include "launch/debug_hooks.h"
 #include "launch/hang_watch.h"
+#include "launch/mindspore_env.h"
 #include "process/output_tail.h"
 #include "process/worker_supervisor.h"
 
@@ -42,6 +43,16 @@ class AttemptAgent {
   NodeRecord node_record();
   void gather(AttemptRecord& rec);
   int64_t wall_ms(Clock::time_point t) const;
+  // mindspore_scheduler.cc: MindSpore's scheduler, the job's command once more with MS_ROLE=MS_SCHED, on node
+  // rank 0 with --mindspore. Not a rank: its own log, stopped with the workers, a stop of its own when it
+  // fails before they finish.
+  MindSporeOptions mindspore_options() const;
+  bool start_scheduler();  // false when it cannot be started (a stop is raised)
+  void poll_scheduler();
+  void signal_scheduler();                               // SIGTERM now, while the workers are being stopped
+  void stop_scheduler(std::chrono::milliseconds grace);  // SIGTERM, SIGKILL after grace; reaped
+  void await_scheduler();  // every worker succeeded: a moment for it to exit by itself, then stopped
+  RankRecord scheduler_record();
 
   const AttemptSetup& s_;
   int attempt_;
@@ -60,7 +71,7 @@ class AttemptAgent {
   // when asked and the one at a clean exit (debug_hooks.h).
   std::vector<std::string> stack_files_, fr_dumps_, fr_requests_, fr_asked_, fr_exits_;
   std::vector<char> fr_listening_;  // per worker: a hook read its FIFO when we asked (a dump will come)
-  std::map<size_t, RankRecord> snapshots_;                      // hang evidence taken before the stop
+  std::map<size_t, RankRecord> snapshots_;  // hang evidence taken before the stop
   std::optional<StopEvent> stop_;
   std::optional<BeatBoard> board_;
   Clock::time_point t0_ = Clock::now();
@@ -70,6 +81,10 @@ class AttemptAgent {
   bool fr_requested_ = false;   // dumps asked for (once, when the hang is declared)
   double fr_requested_at_ = 0;  // epoch seconds of that request
   double stop_latency_s_ = -1;
+  process::WorkerSupervisor sched_;  // MindSpore's scheduler, or none
+  std::unique_ptr<process::OutputTail> sched_tail_;
+  std::string sched_log_;
+  bool sched_stopped_ = false;  // launch signalled it while it ran
 };
 
 }  // namespace dd::launch

@@ -1,13 +1,13 @@
 // agree_layout, worker_log_path and settle_root_cause (see attempt.h).
 #include <fmt/format.h>
 
+#include "common/json_limits.h"
 #include "common/safe_text.h"
 #include "launch/attempt.h"
 #include "launch/free_ports.h"
 #include "launch/job_settings.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
-#include "common/json_limits.h"
 
 namespace dd::launch {
 
@@ -16,6 +16,10 @@ using rendezvous::Clock;
 
 std::string worker_log_path(const std::string& run_dir, int attempt, int node_rank, int rank) {
   return fmt::format("{}/{}/node{}.rank{}.log", run_dir, attempt, node_rank, rank);
+}
+
+std::string scheduler_log_path(const std::string& run_dir, int attempt, int node_rank) {
+  return fmt::format("{}/{}/node{}.scheduler.log", run_dir, attempt, node_rank);
 }
 
 Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {
@@ -50,13 +54,24 @@ Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {
 }
 
 void settle_root_cause(AttemptRecord& rec) {
-  if (rec.stop.cause != StopCause::worker_failed) return;
+  const bool scheduler_stop = rec.stop.cause == StopCause::scheduler_failed;
+  if (rec.stop.cause != StopCause::worker_failed && !scheduler_stop) return;
+  // MindSpore's scheduler (rank -1) competes with the ranks: whichever failed first is the cause.
   const RankRecord* first = nullptr;
-  for (const auto& n : rec.nodes)
-    for (const auto& r : n.ranks)
-      if (r.failed() && (!first || r.end_wall_ms < first->end_wall_ms)) first = &r;
-  if (!first || first->rank == rec.stop.rank) return;
+  bool first_is_scheduler = false;
+  const auto consider = [&](const RankRecord& r, bool scheduler) {
+    if (!r.failed() || (first && r.end_wall_ms >= first->end_wall_ms)) return;
+    first = &r;
+    first_is_scheduler = scheduler;
+  };
+  for (const auto& n : rec.nodes) {
+    for (const auto& r : n.ranks) consider(r, false);
+    if (n.scheduler.pid > 0) consider(n.scheduler, true);
+  }
+  if (!first || (first_is_scheduler ? scheduler_stop : !scheduler_stop && first->rank == rec.stop.rank))
+    return;
   if (rec.stop.root.end_wall_ms > 0 && rec.stop.root.end_wall_ms <= first->end_wall_ms) return;
+  rec.stop.cause = first_is_scheduler ? StopCause::scheduler_failed : StopCause::worker_failed;
   rec.stop.root = *first;
   rec.stop.rank = first->rank;
   rec.stop.node_rank = first->node_rank;

@@ -10,12 +10,12 @@
 #include "common/safe_text.h"
 #include "launch/attempt_agent.h"
 #include "launch/stop_signals.h"
-#include "process/strays.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
 #include "probe/system_probe.h"
+#include "process/strays.h"
 
 namespace dd::launch {
 
@@ -161,14 +161,16 @@ void AttemptAgent::stop_workers() {
   const int first = interrupted && stop_signal() == SIGINT ? SIGINT : SIGTERM;
   const double grace = stop_signal_count() > 1 ? 0 : joined().job.grace_s;
   const int signals_before = stop_signal_count();  // one more while the grace runs (a second Ctrl-C) ends it
-  sup_.stop_all(std::chrono::milliseconds(int64_t(grace * 1000)), first,
-                [signals_before] { return stop_signal_count() > signals_before; });
+  signal_scheduler();
+  const auto grace_ms = std::chrono::milliseconds(int64_t(grace * 1000));
+  sup_.stop_all(grace_ms, first, [signals_before] { return stop_signal_count() > signals_before; });
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     if (tail_) tail_->finish(i);
     if (s_.guard) s_.guard->forget_group(sup_.workers()[i].pid);
   }
   if (tail_) tail_->poll();
   stop_latency_s_ = secs(Clock::now() - stop_seen_);
+  stop_scheduler(grace_ms);  // MindSpore's: it cannot outlive the workers it coordinates
 }
 
 NodeRecord AttemptAgent::node_record() {
@@ -181,7 +183,8 @@ NodeRecord AttemptAgent::node_record() {
   std::vector<pid_t> own;
   if (s_.guard) own.push_back(s_.guard->pid());
   if (auto strays = process::find_strays(own); !strays.empty()) {
-    process::stop_strays(strays, std::chrono::milliseconds(int64_t(std::min(joined().job.grace_s, 2.0) * 1000)));
+    process::stop_strays(strays,
+                         std::chrono::milliseconds(int64_t(std::min(joined().job.grace_s, 2.0) * 1000)));
     for (const auto& s : strays) n.strays.push_back(fmt::format("pid {}: {}", s.pid, s.command));
   }
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
@@ -200,6 +203,7 @@ NodeRecord AttemptAgent::node_record() {
     n.ranks.push_back(std::move(r));
   }
   read_flight_records(n);
+  n.scheduler = scheduler_record();
   return n;
 }
 

@@ -53,6 +53,8 @@ std::string outcome_text(const AttemptRecord& a) {
       return "a node was lost" + (a.stop.detail.empty() ? "" : " (" + a.stop.detail + ")");
     case StopCause::master_lost:
       return "the master was lost" + (a.stop.detail.empty() ? "" : " (" + a.stop.detail + ")");
+    case StopCause::scheduler_failed:
+      return "MindSpore's scheduler " + parts::end_text(a.stop.root);
   }
   return "";
 }
@@ -90,7 +92,9 @@ std::optional<Finding> stopped_finding(const AttemptRecord& a) {
   const std::string after = a.stop.cause == StopCause::worker_failed
                                 ? fmt::format(" after rank {} failed", parts::root_record(a).rank)
                             : a.stop.cause == StopCause::hang ? std::string(" after the hang")
-                                                              : std::string();
+                            : a.stop.cause == StopCause::scheduler_failed
+                                ? std::string(" after MindSpore's scheduler failed")
+                                : std::string();
   Finding f{.id = "launch.rank.stopped", .severity = Severity::info};
   // What stop_workers sends first: the user's SIGINT passed on after a Ctrl-C, else SIGTERM.
   const bool sigint = a.stop.cause == StopCause::interrupted && interrupt_signal(a.stop.detail) == SIGINT;
@@ -184,11 +188,13 @@ std::optional<Finding> strays_finding(const AttemptRecord& a) {
     }
   if (count == 0) return std::nullopt;
   if (count > f.evidence.size()) f.evidence.push_back(fmt::format("and {} more", count - f.evidence.size()));
-  f.title = fmt::format("{} process{} the workers started outlived them (outside their process groups, as "
-                        "setsid or a daemon leaves them): launch stopped {}",
-                        count, count == 1 ? "" : "es", count == 1 ? "it" : "them");
+  f.title = fmt::format(
+      "{} process{} the workers started outlived them (outside their process groups, as "
+      "setsid or a daemon leaves them): launch stopped {}",
+      count, count == 1 ? "" : "es", count == 1 ? "it" : "them");
   f.fix =
-      "A worker should end what it starts: wait for its helpers, or stop them before it exits. A server meant "
+      "A worker should end what it starts: wait for its helpers, or stop them before it exits. A server "
+      "meant "
       "to outlive the job belongs outside the launch (start it before, or with its own supervisor).";
   return f;
 }
@@ -200,7 +206,11 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
       if (auto f = parts::completed_mismatch_finding(a)) r.add(std::move(*f));
       if (auto f = logs_full_finding(a)) r.add(std::move(*f));
       if (auto f = strays_finding(a)) r.add(std::move(*f));
+      if (auto f = parts::scheduler_end_finding(a)) r.add(std::move(*f));
       return;
+    case StopCause::scheduler_failed:
+      r.add(parts::scheduler_failed_finding(a));
+      break;
     case StopCause::worker_failed:
       for (auto& f : parts::rank_failed_findings(a)) r.add(std::move(f));
       break;
@@ -242,6 +252,7 @@ int launch_exit_code(const AttemptRecord& last) {
   switch (last.stop.cause) {
     case StopCause::none:
       return report::kExitPass;
+    case StopCause::scheduler_failed:  // as a worker's: its status, 128+signal
     case StopCause::worker_failed: {
       const RankRecord root = parts::root_record(last);
       if (root.signal > 0) return 128 + root.signal;

@@ -46,16 +46,22 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
        "node "
        "only. Use the same image, modules and exports on every node."},
       {"launch.hang", "The job hung: a collective timed out, or every worker stopped printing",
-       "A hang is declared when a worker prints that a collective already failed (PyTorch's watchdog timeout, "
+       "A hang is declared when a worker prints that a collective already failed (PyTorch's watchdog "
+       "timeout, "
        "its dump signal, an aborted NCCL communicator: launch acts on the first such line instead of waiting "
-       "for PyTorch's teardown), or, with --hang-timeout S, when no worker prints anything for S seconds (even "
+       "for PyTorch's teardown), or, with --hang-timeout S, when no worker prints anything for S seconds "
+       "(even "
        "when every rank spins inside NCCL). Before stopping the job (exit code 124), launch asks every live "
-       "worker for its Python stacks (faulthandler on SIGUSR2, registered by the sitecustomize.py launch puts "
-       "on PYTHONPATH; py-spy when that is missing) and for a Flight Recorder dump (PyTorch's ring of the last "
-       "collectives, which launch turns on: --no-flight-recorder leaves both off). The culprit is named from, "
+       "worker for its Python stacks (faulthandler on SIGUSR2, registered by the sitecustomize.py launch "
+       "puts "
+       "on PYTHONPATH; py-spy when that is missing) and for a Flight Recorder dump (PyTorch's ring of the "
+       "last "
+       "collectives, which launch turns on: --no-flight-recorder leaves both off). The culprit is named "
+       "from, "
        "strongest first: the Flight Recorder (the first sequence number where ranks disagree), the watchdog "
        "lines (at one SeqNum the odd one out whose op differs took another code path; ranks that printed no "
-       "timeout while the others did never reached the collective), the stacks (a rank outside any collective "
+       "timeout while the others did never reached the collective), the stacks (a rank outside any "
+       "collective "
        "while the others wait in one, or waiting at another line of your code), the NCCL collective counts "
        "(NCCL_DEBUG_SUBSYS=COLL: the rank behind) and CPU use (a rank idle while the others spin). The ranks "
        "that only waited are never named as the cause. Each rank's /proc state, CPU, silence, last line and "
@@ -94,10 +100,26 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
       {"launch.join.rank_taken", "Two nodes claimed the same node rank",
        "Every node of a by-hand launch needs its own --node-rank, 0 .. nnodes-1; a second claim is refused."},
       {"launch.join.nnodes_differ", "Nodes of one job were started with different --nnodes",
-       "Node rank 0 publishes its --nnodes with the job settings and every node its own with its hello. A node "
-       "whose count differs from node rank 0's stops at once instead of waiting for nodes that never come, and "
+       "Node rank 0 publishes its --nnodes with the job settings and every node its own with its hello. A "
+       "node "
+       "whose count differs from node rank 0's stops at once instead of waiting for nodes that never come, "
+       "and "
        "node rank 0 stops when such a node's hello arrives; each names the other. Start every node with the "
        "same --nnodes (the command node rank 0 printed)."},
+      {"launch.mindspore.scheduler", "MindSpore's scheduler process failed, or did not end by itself",
+       "With --mindspore, node rank 0 starts the job's command once more as MindSpore's scheduler (MS_ROLE="
+       "MS_SCHED, as msrun does). It is not a rank: it waits in mindspore.communication.init() until every "
+       "worker "
+       "has joined and left MindSpore's cluster, then exits 0. When it exits non-zero or is killed before "
+       "the "
+       "workers finish, the workers cannot form or keep the cluster, so launch stops them and names the "
+       "scheduler (fail: its exit status, the last lines of its log DIR/JOB/ATTEMPT/node0.scheduler.log), "
+       "not a "
+       "rank; the exit code is its status (128+signal). The script runs in the scheduler up to init(), so an "
+       "error in the imports or set_context() shows here first; \"MS_SCHED_PORT is occupied\" means another "
+       "process holds MASTER_PORT. After every worker exited 0, a scheduler that exits non-zero or does not "
+       "exit "
+       "within 5 s (launch then stops it) is a warning: the exit code stays 0."},
       {"launch.job.ok", "Every worker exited 0", "The job ran to the end on every node. Exit code 0."},
       {"launch.job.strays", "Processes the workers started outlived them",
        "launch is a child subreaper: what a worker starts and leaves behind when it exits comes back to it. "
@@ -107,7 +129,8 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
        "SIGTERM, and SIGKILL after up to 2 s. End helpers before the worker exits."},
       {"launch.job.mismatch", "The job ended, but its ranks passed different sizes or types to a collective",
        "Every worker exited 0, and the Flight Recorder dumps launch's hook wrote as they exited show, at one "
-       "collective sequence number of a process group, ranks that passed different sizes or dtypes, or called "
+       "collective sequence number of a process group, ranks that passed different sizes or dtypes, or "
+       "called "
        "different collectives. NCCL does not compare counts across ranks, so such a call can complete and "
        "leave wrong or partly written buffers (4x H100: rank 3 all_gathered twice the elements of the others "
        "and the job exited 0). The rank on the smaller side is named, with its Python call where the dump "
@@ -118,7 +141,8 @@ const std::vector<rules::FindingDoc>& launch_finding_docs() {
        "With --max-restarts K launch restarts the whole job on every node after a failure, up to K times; "
        "each "
        "earlier attempt is listed with how it ended and its length. Each attempt's logs are under "
-       "{log_dir}/{job_id}/{attempt}/ ({job_id}.2 and on when the job id was used before), and workers see the attempt as TORCHELASTIC_RESTART_COUNT. A job that "
+       "{log_dir}/{job_id}/{attempt}/ ({job_id}.2 and on when the job id was used before), and workers see "
+       "the attempt as TORCHELASTIC_RESTART_COUNT. A job that "
        "fails the same way every time will not be saved by restarts: fix the cause the attempts share."},
   };
   return docs;

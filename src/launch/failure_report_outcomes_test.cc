@@ -162,7 +162,7 @@ TEST(LaunchReport, EveryEmittedIdHasADoc) {
   }
   std::vector<AttemptRecord> cases;
   for (auto cause : {StopCause::none, StopCause::worker_failed, StopCause::hang, StopCause::interrupted,
-                     StopCause::node_lost, StopCause::master_lost}) {
+                     StopCause::node_lost, StopCause::master_lost, StopCause::scheduler_failed}) {
     auto a = failed_attempt();
     a.stop.cause = cause;
     a.silent_nodes = {1};

@@ -21,7 +21,8 @@ void to_json(nlohmann::json& j, const JobSettings& s) {
        {"bind_gpu", s.bind_gpu},
        {"preflight", s.preflight},
        {"flight_recorder", s.flight_recorder},
-       {"nnodes", s.nnodes}};
+       {"nnodes", s.nnodes},
+       {"mindspore", s.mindspore}};
 }
 
 void from_json(const nlohmann::json& j, JobSettings& s) {
@@ -37,6 +38,7 @@ void from_json(const nlohmann::json& j, JobSettings& s) {
   s.preflight = j.value("preflight", true);
   s.flight_recorder = j.value("flight_recorder", true);
   s.nnodes = j.value("nnodes", 0);
+  s.mindspore = j.value("mindspore", false);
 }
 
 void to_json(nlohmann::json& j, const NodeHello& h) {
@@ -57,9 +59,9 @@ void from_json(const nlohmann::json& j, NodeHello& h) {
 
 std::map<std::string, std::string> env_for_compare(const std::map<std::string, std::string>& env) {
   static const char* const kPrefixes[] = {
-      "NCCL_",   "CUDA_",   "GLOO_", "UCX_",        "FI_",     "TORCH",   "PYTORCH_", "OMP_",
-      "PYTHON",  "NVIDIA_", "HF_",   "ACCELERATE_", "PADDLE_", "FLAGS_",  "MKL_",     "TRANSFORMERS_",
-      "CUBLAS_", "CUDNN_",  "TF_",   "XLA_",        "MASTER_", "NVSHMEM_"};
+      "NCCL_",   "CUDA_",   "GLOO_", "UCX_",        "FI_",     "TORCH",    "PYTORCH_", "OMP_",
+      "PYTHON",  "NVIDIA_", "HF_",   "ACCELERATE_", "PADDLE_", "FLAGS_",   "MKL_",     "TRANSFORMERS_",
+      "CUBLAS_", "CUDNN_",  "TF_",   "XLA_",        "MASTER_", "NVSHMEM_", "MS_"};
   std::map<std::string, std::string> out;
   for (const auto& [k, v] : env) {
     bool keep = k == "LD_LIBRARY_PATH" || k == "PATH" || k == "LD_PRELOAD" || k == "VIRTUAL_ENV";

@@ -18,9 +18,10 @@ struct JobSettings {
   int job_port = 0;         // fixed MASTER_PORT, 0 = free port per attempt
   std::string master_addr;  // node rank 0's address as the others reach it
   bool bind_gpu = false;
-  bool preflight = true;  // false with --no-preflight on node rank 0
+  bool preflight = true;        // false with --no-preflight on node rank 0
   bool flight_recorder = true;  // false with --no-flight-recorder: no Flight Recorder, no stack hook
   int nnodes = 0;               // node rank 0's --nnodes (0: a launcher that did not say)
+  bool mindspore = false;       // --mindspore: MS_* variables, and node rank 0 starts the scheduler
 };
 
 struct NodeHello {
@@ -40,9 +41,9 @@ void to_json(nlohmann::json& j, const NodeHello& h);
 void from_json(const nlohmann::json& j, NodeHello& h);
 
 // The variables of the launcher's environment worth comparing across nodes (NCCL_, CUDA_, GLOO_, UCX_, FI_,
-// TORCH*, PYTORCH_, OMP_, PYTHON*, LD_LIBRARY_PATH, PATH, NVIDIA_, HF_, ACCELERATE_, PADDLE_, FLAGS_...),
-// launcher variables left out, secrets replaced by "<redacted:HASH>" (a 16-bit hash of the value, so that
-// different secrets on two nodes still show as a difference).
+// TORCH*, PYTORCH_, OMP_, PYTHON*, LD_LIBRARY_PATH, PATH, NVIDIA_, HF_, ACCELERATE_, PADDLE_, FLAGS_,
+// MS_...), launcher variables left out, secrets replaced by "<redacted:HASH>" (a 16-bit hash of the value, so
+// that different secrets on two nodes still show as a difference).
 std::map<std::string, std::string> env_for_compare(const std::map<std::string, std::string>& env);
 
 // Store keys (all under "launch/").

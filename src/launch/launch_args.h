@@ -22,6 +22,7 @@ struct LaunchArgs {
   bool no_preflight = false;                // --no-preflight
   bool no_flight_recorder = false;          // --no-flight-recorder
   bool bind_gpu = false;                    // --bind-gpu
+  bool mindspore = false;                   // --mindspore: MindSpore's variables and its scheduler
   bool json = false;                        // --json: the final report as JSON on stdout
   std::string nccl_lib;                     // --nccl-lib for the preflight's node rules
 };

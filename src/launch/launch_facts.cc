@@ -7,9 +7,13 @@ namespace dd::launch {
 namespace {
 
 constexpr std::pair<StopCause, const char*> kCauseNames[] = {
-    {StopCause::none, "none"},           {StopCause::worker_failed, "worker_failed"},
-    {StopCause::hang, "hang"},           {StopCause::interrupted, "interrupted"},
-    {StopCause::node_lost, "node_lost"}, {StopCause::master_lost, "master_lost"},
+    {StopCause::none, "none"},
+    {StopCause::worker_failed, "worker_failed"},
+    {StopCause::hang, "hang"},
+    {StopCause::interrupted, "interrupted"},
+    {StopCause::node_lost, "node_lost"},
+    {StopCause::master_lost, "master_lost"},
+    {StopCause::scheduler_failed, "scheduler_failed"},
 };
 
 }  // namespace
@@ -80,13 +84,11 @@ void from_json(const nlohmann::json& j, RankRecord& r) {
 }
 
 void to_json(nlohmann::json& j, const NodeRecord& n) {
-  j = nlohmann::json{{"node_rank", n.node_rank},
-                     {"host", n.host},
-                     {"ranks", n.ranks},
-                     {"env", n.env},
-                     {"log_free_bytes", n.log_free_bytes},
-                     {"strays", n.strays}};
+  j = nlohmann::json{
+      {"node_rank", n.node_rank},           {"host", n.host},    {"ranks", n.ranks}, {"env", n.env},
+      {"log_free_bytes", n.log_free_bytes}, {"strays", n.strays}};
   if (!n.flight_recorder.is_null()) j["flight_recorder"] = n.flight_recorder;
+  if (n.scheduler.pid > 0) j["scheduler"] = n.scheduler;
 }
 
 void from_json(const nlohmann::json& j, NodeRecord& n) {
@@ -97,6 +99,7 @@ void from_json(const nlohmann::json& j, NodeRecord& n) {
   n.log_free_bytes = j.value("log_free_bytes", int64_t(-1));
   n.strays = j.value("strays", std::vector<std::string>{});
   n.flight_recorder = j.contains("flight_recorder") ? j["flight_recorder"] : nlohmann::json();
+  n.scheduler = j.value("scheduler", RankRecord{});
 }
 
 void to_json(nlohmann::json& j, const StopEvent& s) {

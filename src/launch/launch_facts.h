@@ -31,7 +31,7 @@ struct RankRecord {
   double cpu_window_s = -1;  // CPU seconds used during the silent window
   double silent_s = -1;      // seconds since it last wrote to its log
   int64_t collectives = -1;  // NCCL collective calls its log shows (NCCL_DEBUG_SUBSYS=COLL), -1 = unknown
-  std::string stack;         // Python stacks (faulthandler through launch's hook, else `py-spy dump`), "" = none
+  std::string stack;  // Python stacks (faulthandler through launch's hook, else `py-spy dump`), "" = none
   std::string stack_source;  // "faulthandler" or "py-spy"
   std::string stack_error;   // why no stack ("no stack hook registered, py-spy not on PATH")
   std::string fr_dump;       // its Flight Recorder dump file when one was written, "" = none
@@ -50,9 +50,13 @@ struct NodeRecord {
   // Processes the workers left behind outside their process groups (setsid, daemons), stopped by launch at
   // the attempt's end: "pid P: COMMAND".
   std::vector<std::string> strays;
+  // MindSpore's scheduler (--mindspore, node rank 0 only; rank -1, pid -1 = none): how it ended, its log.
+  RankRecord scheduler;
 };
 
-enum class StopCause { none, worker_failed, hang, interrupted, node_lost, master_lost };
+// scheduler_failed: MindSpore's scheduler process (--mindspore) exited non-zero or by a signal before the
+// workers finished.
+enum class StopCause { none, worker_failed, hang, interrupted, node_lost, master_lost, scheduler_failed };
 const char* stop_cause_name(StopCause c);
 StopCause stop_cause_from_name(const std::string& s);
 
@@ -65,7 +69,8 @@ struct StopEvent {
   int trigger_rank = -1;                   // hang: the rank whose printed line declared it, -1 = silence
   std::string trigger;                     // hang: that line (a watchdog timeout, an NCCL error)
   int64_t wall_ms = 0;                     // when it was seen
-  RankRecord root;                         // worker_failed: the failed worker's record (log tail, traceback)
+  RankRecord root;                         // worker_failed: the failed worker's record (log tail, traceback);
+                                           // scheduler_failed: the scheduler's
   std::vector<report::Finding> diagnosis;  // catalogue matches on the root rank's log (logs::match_text)
 };
 

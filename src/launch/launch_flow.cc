@@ -102,6 +102,7 @@ JobSettings wanted_settings(const LaunchArgs& a, const cluster::ClusterPlan& pla
   s.bind_gpu = a.bind_gpu;
   s.preflight = !a.no_preflight;
   s.flight_recorder = !a.no_flight_recorder;
+  s.mindspore = a.mindspore;
   s.nnodes = plan.spec.world;
   std::string host = a.cluster.master.substr(0, a.cluster.master.rfind(':'));
   if (plan.spec.world == 1)
@@ -181,16 +182,18 @@ int run_launch(const LaunchInputs& in) {
   for (const auto& e : in.self.environment)
     if (e.rfind("DISTDOCTOR_TOKEN=", 0) != 0 && e.rfind("DD_STORE_TOKEN=", 0) != 0) base_env.push_back(e);
   // A node rank 0 without run ids (an older distdoctor) gives none: the job id stands in for it.
-  auto run_dir =
-      claim_run_dir(a.log_dir, joined.job.job_id, joined.job.run_id.empty() ? joined.job.job_id : joined.job.run_id);
+  auto run_dir = claim_run_dir(a.log_dir, joined.job.job_id,
+                               joined.job.run_id.empty() ? joined.job.job_id : joined.job.run_id);
   if (!run_dir) return launch_cannot_run(run_dir.error().message());
-  AttemptSetup setup{a,        joined,   in.facts,      base_env, *run_dir, program.empty() ? joined.job.command.front() : program,
+  AttemptSetup setup{a,        joined,   in.facts,
+                     base_env, *run_dir, program.empty() ? joined.job.command.front() : program,
                      path_env, in.guard, a.json ? 2 : 1};
   std::vector<AttemptRecord> attempts;
   for (int attempt = 0;; ++attempt) {
     attempts.push_back(run_attempt(setup, attempt));
     const StopEvent& stop = attempts.back().stop;
-    bool retry = stop.cause == StopCause::worker_failed || stop.cause == StopCause::hang;
+    bool retry = stop.cause == StopCause::worker_failed || stop.cause == StopCause::hang ||
+                 stop.cause == StopCause::scheduler_failed;
     if (!retry || attempt >= joined.job.max_restarts) break;
     std::cerr << fmt::format("{}attempt {} failed ({}); restarting the job on every node ({} of {})\n", kWho,
                              attempt, stop_cause_name(stop.cause), attempt + 1, joined.job.max_restarts);
@@ -199,7 +202,8 @@ int run_launch(const LaunchInputs& in) {
   r.notes.insert(r.notes.begin(),
                  {fmt::format("job {}: {} node(s), node rank {} of them is this one ({})", joined.job.job_id,
                               joined.nnodes, joined.node_rank, in.facts.host.hostname),
-                  fmt::format("logs: {}/ATTEMPT/nodeN.rankR.log{}", *run_dir,
+                  fmt::format("logs: {}/ATTEMPT/nodeN.rankR.log{}{}", *run_dir,
+                              joined.job.mindspore ? " (MindSpore's scheduler: node0.scheduler.log)" : "",
                               *run_dir == a.log_dir + "/" + joined.job.job_id
                                   ? ""
                                   : fmt::format(" ({}/{} holds an earlier run of this job id)", a.log_dir,

@@ -50,24 +50,6 @@ bool in_traceback(const std::string& line, const std::vector<std::string>& tb) {
   return false;
 }
 
-// The traceback, then the last lines of the log that it does not already show.
-void add_log_evidence(std::vector<std::string>& ev, const RankRecord& r) {
-  const auto tb = traceback_lines(r.traceback);
-  if (!tb.empty()) {
-    ev.push_back("Python traceback:");
-    for (const auto& l : tb) ev.push_back("| " + redact_text(l));
-  }
-  std::vector<std::string> shown;
-  for (auto it = r.tail.rbegin(); it != r.tail.rend() && shown.size() < kShownTailLines; ++it)
-    if (!in_traceback(*it, tb)) shown.insert(shown.begin(), shown_line(*it));
-  if (r.tail.empty()) {
-    ev.push_back("its log is empty: the worker printed nothing before it ended");
-  } else if (!shown.empty()) {
-    ev.push_back(fmt::format("last lines of its log{}:", tb.empty() ? "" : " (besides the traceback)"));
-    for (const auto& l : shown) ev.push_back("| " + l);
-  }
-}
-
 // What the way it ended suggests when the catalogue knows nothing better.
 std::string end_hint(const RankRecord& r, const std::string& host) {
   const std::string on = host.empty() ? "that node" : host;
@@ -157,6 +139,23 @@ std::optional<Finding> also_failed_finding(const AttemptRecord& a, const RankRec
 }
 
 }  // namespace
+
+void add_log_evidence(std::vector<std::string>& ev, const RankRecord& r) {
+  const auto tb = traceback_lines(r.traceback);
+  if (!tb.empty()) {
+    ev.push_back("Python traceback:");
+    for (const auto& l : tb) ev.push_back("| " + redact_text(l));
+  }
+  std::vector<std::string> shown;
+  for (auto it = r.tail.rbegin(); it != r.tail.rend() && shown.size() < kShownTailLines; ++it)
+    if (!in_traceback(*it, tb)) shown.insert(shown.begin(), shown_line(*it));
+  if (r.tail.empty()) {
+    ev.push_back("its log is empty: it printed nothing before it ended");
+  } else if (!shown.empty()) {
+    ev.push_back(fmt::format("last lines of its log{}:", tb.empty() ? "" : " (besides the traceback)"));
+    for (const auto& l : shown) ev.push_back("| " + l);
+  }
+}
 
 std::vector<Finding> rank_failed_findings(const AttemptRecord& a) {
   const RankRecord root = root_record(a);

@@ -28,11 +28,20 @@ std::vector<const RankRecord*> all_ranks(const AttemptRecord& a);  // every reco
 RankRecord root_record(const AttemptRecord& a);  // the root-cause rank's record (StopEvent.root or nodes)
 int root_node(const AttemptRecord& a);           // the node the report compares others with
 
+// The traceback, then the last lines of the record's log that it does not already show
+// (rank_failed_report.cc).
+void add_log_evidence(std::vector<std::string>& evidence, const RankRecord& r);
+
 // launch.rank.failed, the catalogue's diagnosis, launch.rank.also_failed (rank_failed_report.cc).
 std::vector<report::Finding> rank_failed_findings(const AttemptRecord& a);
 // launch.hang (hang_report.cc) and the short form for attempt lines ("ranks 1,3 look stuck").
 report::Finding hang_finding(const AttemptRecord& a);
 std::string hang_summary(const AttemptRecord& a);
+// launch.mindspore.scheduler (mindspore_report.cc): MindSpore's scheduler failed before the workers finished
+// (fail, the job's cause), or, after they all succeeded, ended badly or had to be stopped (warn; else
+// nothing).
+report::Finding scheduler_failed_finding(const AttemptRecord& a);
+std::optional<report::Finding> scheduler_end_finding(const AttemptRecord& a);
 // launch.env.differs (env_diff_report.cc); nothing with one node or no difference.
 std::optional<report::Finding> env_differs_finding(const AttemptRecord& a);
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "launch/mindspore_env.h"
+
 namespace dd::launch {
 
 int JobLayout::world_size() const {
@@ -111,7 +113,7 @@ bool is_launcher_var(const std::string& name) {
       "PADDLE_LOCAL_SIZE", "PADDLE_NNODES", "FLAGS_selected_gpus", "CUDA_VISIBLE_DEVICES", "OMP_NUM_THREADS",
       "PYTHONUNBUFFERED", "DISTDOCTOR_LAUNCH_ATTEMPT"};
   // clang-format on
-  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames) || is_mindspore_var(name);
 }
 
 }  // namespace dd::launch

@@ -48,7 +48,8 @@ using EnvPairs = std::vector<std::pair<std::string, std::string>>;
 // line a worker printed must reach its log before a crash), DISTDOCTOR_LAUNCH_ATTEMPT.
 EnvPairs worker_env(const JobLayout& job, int node_rank, int local_rank, const WorkerEnvOptions& opt);
 
-// Names worker_env may set: launch leaves them out when it compares environments across ranks/nodes.
+// Names worker_env (and, with --mindspore, mindspore_env.h) may set: launch leaves them out when it compares
+// environments across ranks/nodes.
 bool is_launcher_var(const std::string& name);
 
 }  // namespace dd::launch

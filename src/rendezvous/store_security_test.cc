@@ -169,7 +169,7 @@ TEST(StoreSecurity, IdleStrangersCannotKeepANodeOutOfItsOwnAddress) {
 TEST(StoreSecurity, WrongTokensPauseTheirAddress) {
   ServerOptions so;
   so.wrong_tokens_per_pause = 3;
-  so.wrong_token_pause = 1500ms;
+  so.wrong_token_pause = 3000ms;  // also the window the 4 guesses must fall in: room for a loaded machine
   auto s = serve(so);
   for (int i = 0; i < 4; ++i) {  // the fourth wrong token starts the pause
     auto c = TcpStoreClient::connect({"127.0.0.1", s->port()}, "guess-" + std::to_string(i), deadline_in(2s));
@@ -177,7 +177,7 @@ TEST(StoreSecurity, WrongTokensPauseTheirAddress) {
     EXPECT_EQ(c.error().kind, ErrorKind::auth);
   }
   const auto paused_at = Clock::now();  // just after the pause began (at the fourth refusal)
-  EXPECT_TRUE(log_has(*s, "127.0.0.1 sent 4 wrong tokens within 2 s: its connections are refused for 2 s"));
+  EXPECT_TRUE(log_has(*s, "127.0.0.1 sent 4 wrong tokens within 3 s: its connections are refused for 3 s"));
   // A guess in the pause is refused before its token is looked at (it keeps retrying: closed, not refused).
   auto guess = TcpStoreClient::connect({"127.0.0.1", s->port()}, "guess-5", deadline_in(500ms));
   ASSERT_FALSE(guess.ok());
@@ -189,7 +189,7 @@ TEST(StoreSecurity, WrongTokensPauseTheirAddress) {
   auto real = client(s->port());
   ASSERT_TRUE(real);
   EXPECT_TRUE(real->set("k", "v", deadline_in(2s)).ok());
-  EXPECT_GT(Clock::now() - paused_at, 1200ms);
+  EXPECT_GT(Clock::now() - paused_at, 2500ms);
 }
 
 TEST(StoreSecurity, OldestStrangerMakesRoomForANewcomer) {

@@ -1,0 +1,56 @@
+// MindSpore's per-process variables (see mindspore_env.h): msrun's names, the values launch already agreed
+// on for torchrun's (MASTER_ADDR, MASTER_PORT, the global rank).
+#include "launch/mindspore_env.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dd::launch {
+
+namespace {
+
+// What the scheduler and every worker must agree on, or MindSpore's networking fails.
+EnvPairs shared_vars(const JobLayout& job, const MindSporeOptions& opt) {
+  const std::string world = std::to_string(job.world_size());
+  EnvPairs env = {
+      {"MS_WORKER_NUM", world},
+      {"MS_SCHED_HOST", job.master_addr},
+      // No torch store serves MASTER_PORT in a MindSpore job: the scheduler binds it.
+      {"MS_SCHED_PORT", std::to_string(job.master_port)},
+      {"RANK_SIZE", world},
+  };
+  if (!opt.user_has_topo_timeout)
+    env.emplace_back("MS_TOPO_TIMEOUT", std::to_string(mindspore_topo_timeout_s(opt.hang_timeout_s)));
+  return env;
+}
+
+}  // namespace
+
+int mindspore_topo_timeout_s(double hang_timeout_s) {
+  if (!(hang_timeout_s > 0)) return kMindSporeTopoTimeoutS;
+  return int(std::min(std::ceil(hang_timeout_s), 1e9));
+}
+
+EnvPairs mindspore_worker_env(const JobLayout& job, int node_rank, int local_rank,
+                              const MindSporeOptions& opt) {
+  if (!opt.on) return {};
+  const std::string rank = std::to_string(job.first_rank(node_rank) + local_rank);
+  EnvPairs env = {{"MS_ROLE", "MS_WORKER"}, {"MS_NODE_ID", rank}, {"RANK_ID", rank}};
+  for (auto& kv : shared_vars(job, opt)) env.push_back(std::move(kv));
+  return env;
+}
+
+EnvPairs mindspore_scheduler_env(const JobLayout& job, const MindSporeOptions& opt) {
+  if (!opt.on) return {};
+  EnvPairs env = {{"MS_ROLE", "MS_SCHED"}, {"RANK_ID", "0"}};
+  for (auto& kv : shared_vars(job, opt)) env.push_back(std::move(kv));
+  return env;
+}
+
+bool is_mindspore_var(const std::string& name) {
+  static const char* const kNames[] = {"MS_ROLE",    "MS_WORKER_NUM", "MS_SCHED_HOST", "MS_SCHED_PORT",
+                                       "MS_NODE_ID", "RANK_ID",       "RANK_SIZE",     "MS_TOPO_TIMEOUT"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+}  // namespace dd::launch
