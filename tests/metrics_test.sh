@@ -46,6 +46,11 @@ valid "bench's metrics parse and hold the figures" "$T/bench.prom" distdoctor_be
 check "every size and collective is there (4 sizes x 2 collectives x in/out of place)" 0 \
   test "$(grep -c '^distdoctor_bench_collective_busbw_bytes_per_second' "$T/bench.prom")" = 16
 
+# Recorded on 2x H100 (tools/device/scheduler_gpu.sh): NCCL figures and the link share parse the same way.
+valid "recorded check --collectives metrics (2x H100, NCCL)" "$ROOT/fixtures/metrics/h100x2_check_collectives.prom" \
+  distdoctor_check_collective_busbw_bytes_per_second distdoctor_check_collectives_ok
+valid "recorded bench metrics (2x H100, NCCL)" "$ROOT/fixtures/metrics/h100x2_bench.prom" \
+  distdoctor_bench_collective_link_ratio distdoctor_bench_link_bytes_per_second
 check "check: an unwritable metrics file is exit 3" 3 "$BIN" check --local --summary --metrics "$T/no/such/dir/m.prom"
 expect_out "the summary is printed all the same" "distdoctor check:"
 expect "the error names the file" "$T/err" "--metrics:"

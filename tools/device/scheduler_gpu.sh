@@ -26,7 +26,7 @@ printf '#!/bin/sh\necho "$@" >>"%s/scontrol.log"\n' "$R" >"$R/bin/scontrol"; chm
 time_start=$(date +%s.%N)
 SCONTROL="$R/bin/scontrol" DISTDOCTOR="$BIN" SLURMD_NODENAME=gpu-test bash packaging/slurm/distdoctor-prolog.sh \
   >"$R/prolog.out" 2>&1
-rc=$?; echo "prolog rc=$rc ($(echo "$(date +%s.%N) - $time_start" | bc) s)"
+rc=$?; echo "prolog rc=$rc ($(python3 -c "import time; print(round(time.time() - $time_start, 2))") s)"
 [ $rc = 0 ] && [ ! -s "$R/scontrol.log" ] || { echo "the prolog drained a healthy GPU node"; fails=$((fails + 1)); }
 python3 scripts/check_prom_text.py --strict-only "$R/check_collectives.prom" distdoctor_check_collective_busbw_bytes_per_second ||
   fails=$((fails + 1))
