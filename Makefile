@@ -47,10 +47,12 @@ package-test: package
 	@scripts/package-test.sh $(BUILD_DIR)
 
 # Fails when a test has no assertion (the convention is in scripts/check_test_assertions.py), or when two core
-# files define the same file-local name (they could clash in a unity batch: see DD_NO_UNITY in CMakeLists.txt).
+# files define the same file-local name (they could clash in a unity batch: see DD_NO_UNITY in CMakeLists.txt),
+# or when an include points up the layers or a file is read / a process started outside its folder (layers.py).
 lint:
 	@scripts/check-test-assertions.sh
 	@scripts/unity_clashes.py
+	@scripts/layers.py
 
 # Ends with "N passed, M failed, K skipped" and one "skipped: test: reason" line per skip; non-zero on failure.
 test: lint build
