@@ -47,6 +47,7 @@ refused "bench -b 8X" --min-bytes bench --engine gloo -b 8X
 refused "bench -e 1e9" --max-bytes bench --engine gloo -e 1e9
 refused "bench -e -8M" --max-bytes bench --engine gloo -e -8M
 refused "bench --tune-bytes abc" --tune-bytes bench --engine gloo --tune --tune-bytes abc
+refused "bench --gpus 0,x,1" --gpus bench --engine gloo --gpus 0,x,1
 refused "bench --engine mpi" --engine bench --engine mpi
 refused "check --engine mpi" --engine check --collectives --engine mpi
 refused "bench -c foo" --collective bench --engine gloo -c foo

@@ -23,6 +23,7 @@
 #include "common/redact.h"
 #include "common/safe_text.h"
 #include "probe/collect.h"
+#include "probe/regular_file.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
 #include "report/metrics.h"
@@ -34,10 +35,15 @@ namespace dd::cli {
 namespace {
 
 int run_as_worker(const BenchArgs& a) {
-  std::ifstream in(a.as_worker);
+  auto text = probe::read_regular_file(a.as_worker);  // the one safe opener: no FIFO, no endless file
+  if (!text || text->truncated) {
+    std::cerr << "worker: cannot read plan " << a.as_worker << ": "
+              << (text ? "larger than a plan can be" : text.error().message()) << "\n";
+    return 3;
+  }
   nlohmann::json j;
   try {
-    j = dd::parse_json(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+    j = dd::parse_json(text->text);
   } catch (const std::exception& e) {
     std::cerr << "worker: bad plan " << a.as_worker << ": " << e.what() << "\n";
     return 3;

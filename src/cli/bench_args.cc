@@ -5,6 +5,7 @@
 
 #include "cli/flag_values.h"
 #include "comm/collective.h"
+#include "comm/worker.h"
 
 namespace dd::cli {
 
@@ -20,12 +21,8 @@ std::vector<std::string> collective_names() {
 }  // namespace
 
 std::vector<int> parse_ints(const std::string& s) {
-  std::vector<int> v;
-  std::stringstream ss(s);
-  std::string x;
-  while (std::getline(ss, x, ','))
-    if (!x.empty()) v.push_back(std::atoi(x.c_str()));
-  return v;
+  if (s.empty()) return {};
+  return parse_index_list(s, kMaxRankIndex).value_or({});  // validated at parse time (index_list)
 }
 
 void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
@@ -46,7 +43,8 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
                       "int32", "int", "i32"}));
   sub.add_option("--nproc", a.nproc, "Ranks on this node (default: one per visible GPU; gloo: 2)")
       ->check(CLI::Range(1, 4096));
-  sub.add_option("--gpus", a.gpus, "CUDA device of each rank, e.g. 0,1 (default rank i on device i)");
+  sub.add_option("--gpus", a.gpus, "CUDA device of each rank, e.g. 0,1 (default rank i on device i)")
+      ->check(index_list(kMaxGpuIndex));
   sub.add_flag("--threads", a.threads, "One process drives all ranks (default: one worker process per rank)");
   sub.add_flag("--in-place-only", a.only_in, "Only in-place runs");
   sub.add_flag("--out-of-place-only", a.only_out, "Only out-of-place runs");
@@ -96,8 +94,8 @@ void add_run_flags(CLI::App& sub, BenchArgs& a) {
       ->check(CLI::Range(1, 1 << 20));
   sub.add_option("--first-rank", a.first_rank, "Global rank of this node's first rank")
       ->check(CLI::Range(0, 1 << 20));
-  sub.add_option("--as-worker", a.as_worker)->group("");
-  sub.add_option("--worker-ranks", a.worker_ranks)->group("");
+  sub.add_option(comm::kAsWorkerFlag, a.as_worker)->group("");  // comm's worker contract (comm/worker.h)
+  sub.add_option(comm::kWorkerRanksFlag, a.worker_ranks)->check(index_list(kMaxRankIndex))->group("");
   sub.add_option("--fault", a.fault)->group("");
   sub.add_option("--worker-wrap", a.wrap)->group("");  // tests: "ip netns exec ns{rank}"
   sub.add_flag("--register", a.reg, "NCCL: register the buffers with ncclCommRegister");

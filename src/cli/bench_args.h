@@ -32,6 +32,9 @@ struct BenchArgs {
 // "8", "64K", "256M", "8G" (binary units, optional B/iB) -> bytes.
 Result<uint64_t> parse_bytes(const std::string& s);
 // "0,1,3" -> {0, 1, 3}.
+inline constexpr int kMaxGpuIndex = 1023;      // --gpus: a CUDA device index
+inline constexpr int kMaxRankIndex = 1 << 20;  // --worker-ranks (the supervisor's own hidden flag)
+// A comma list checked by index_list at parse time ("" -> none).
 std::vector<int> parse_ints(const std::string& s);
 
 // The sweep flags (what, how big, how often) and the run flags (engine, store, NCCL options, hidden hooks).

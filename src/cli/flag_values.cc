@@ -144,6 +144,30 @@ Result<std::vector<uint64_t>> parse_byte_size_list(const std::string& text) {
   }
 }
 
+Result<std::vector<int>> parse_index_list(const std::string& text, int max) {
+  std::vector<int> out;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const bool digits =
+        !item.empty() && item.size() <= 9 && item.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoi(item) > max)
+      return Error{"'" + item + "' in '" + text + "' is not a number from 0 to " + std::to_string(max)};
+    out.push_back(std::stoi(item));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+CLI::Validator index_list(int max) {
+  return wrap("N[,N...]", [max](const std::string& v) {
+    auto r = parse_index_list(v, max);
+    return r ? std::string() : r.error().message();
+  });
+}
+
 CLI::Validator byte_size_list() {
   return wrap("SIZE[,SIZE...]", [](const std::string& v) {
     auto r = parse_byte_size_list(v);

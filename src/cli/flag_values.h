@@ -21,6 +21,8 @@ Result<double> parse_seconds(const std::string& text, double min_s, double max_s
 Result<uint64_t> parse_byte_size(const std::string& text);
 // Comma list of sizes ("256M,1G,8G"), at least one, each as parse_byte_size.
 Result<std::vector<uint64_t>> parse_byte_size_list(const std::string& text);
+// Comma list of whole numbers in [0, max] ("0,1,3"): digits only, no empty item ("0,x,1" and "0,,1" refused).
+Result<std::vector<int>> parse_index_list(const std::string& text, int max);
 // HOST:PORT, [V6]:PORT, or etcd://HOST:PORT[/prefix]; port 1..65535, host not empty.
 Result<std::string> parse_master(const std::string& text);
 // text is one of choices.
@@ -34,12 +36,14 @@ CLI::Validator seconds_in(double min_s, double max_s);
 CLI::Validator finite_in(double min, double max);  // any finite number in [min, max]
 CLI::Validator byte_size();
 CLI::Validator byte_size_list();
+CLI::Validator index_list(int max);  // parse_index_list
 CLI::Validator master_address();
 CLI::Validator one_of(std::vector<std::string> choices);
 CLI::Validator list_of(std::vector<std::string> choices);
 CLI::Validator node_count();
 CLI::Validator worker_count();                           // 1 .. 4096, or "gpu"
 CLI::Validator rank_or(std::vector<std::string> words);  // a rank (0, 1, ...) or one of words
-CLI::Validator job_name();  // a folder name: 1-128 of [A-Za-z0-9._-], not starting with '.' or '-' ("../x" is not)
+CLI::Validator
+job_name();  // a folder name: 1-128 of [A-Za-z0-9._-], not starting with '.' or '-' ("../x" is not)
 
 }  // namespace dd::cli

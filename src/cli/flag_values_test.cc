@@ -44,6 +44,16 @@ TEST(FlagValues, ByteSizeLists) {
   EXPECT_NE(parse_byte_size_list("1M,x").error().message().find("'x'"), std::string::npos);
 }
 
+// --gpus used atoi: "0,x,1" became devices 0,0,1 (issue 27).
+TEST(FlagValues, IndexLists) {
+  auto l = parse_index_list("0,1,3", 7);
+  ASSERT_TRUE(l.ok());
+  EXPECT_EQ(*l, (std::vector<int>{0, 1, 3}));
+  for (const char* bad : {"", "0,x,1", "0,,1", "1,", "-1", "8", "1.5", " 1", "99999999999"})
+    EXPECT_FALSE(parse_index_list(bad, 7).ok()) << bad;
+  EXPECT_NE(parse_index_list("0,x,1", 7).error().message().find("'x'"), std::string::npos);
+}
+
 TEST(FlagValues, Masters) {
   for (const char* good :
        {"198.18.0.1:29500", "node0:1", "[::1]:65535", "etcd://198.18.0.1:2379", "etcd://h:2379/prefix"})

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "comm/comm_finding.h"
+#include "comm/op_json.h"
 #include "comm/run_findings.h"
 #include "comm/run_setup.h"
 #include "comm/svg_plot.h"
@@ -180,19 +181,10 @@ nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
     for (const auto& rr : o.ranks)
       ranks.push_back(
           {{"rank", rr.rank}, {"time_us", rr.time_us}, {"wrong", rr.wrong}, {"checked", rr.checked}});
-    res.push_back({{"collective", coll_info(o.req.coll).name},
-                   {"dtype", dtype_name(o.req.dtype)},
-                   {"bytes", o.bytes},
-                   {"in_place", o.req.in_place},
-                   {"complete", o.complete},
-                   {"status", o.status},
-                   {"error", o.error.empty() ? nlohmann::json() : nlohmann::json(o.error)},
-                   // A run that did not complete measured nothing: null, never 0.
-                   {"time_us", o.complete ? nlohmann::json(o.time_us) : nlohmann::json()},
-                   {"algbw_gbps", o.complete ? nlohmann::json(o.algbw) : nlohmann::json()},
-                   {"busbw_gbps", o.complete ? nlohmann::json(o.busbw) : nlohmann::json()},
-                   {"wrong", o.req.check && o.complete ? nlohmann::json(o.wrong) : nlohmann::json()},
-                   {"ranks", ranks}});
+    nlohmann::json op = op_outcome_json(o);
+    op["in_place"] = o.req.in_place;
+    op["ranks"] = std::move(ranks);
+    res.push_back(std::move(op));
   }
   nlohmann::json transports = nlohmann::json::object();
   for (const auto& [t, n] : r.run.nccl_log.transports) transports[t] = n;

@@ -7,6 +7,7 @@
 #include "comm/collective.h"
 #include "comm/dtype.h"
 #include "comm/engine.h"
+#include "comm/op_json.h"
 #include "rules/engine_choice.h"
 
 namespace dd::comm {
@@ -15,18 +16,7 @@ namespace {
 
 nlohmann::json measurements_json(const RunOutcome& run, const std::string& engine) {
   nlohmann::json ops = nlohmann::json::array();
-  for (const auto& o : run.ops)
-    ops.push_back({{"collective", coll_info(o.req.coll).name},
-                   {"dtype", dtype_name(o.req.dtype)},
-                   {"bytes", o.bytes},
-                   {"complete", o.complete},
-                   {"status", o.status},
-                   {"error", o.error.empty() ? nlohmann::json() : nlohmann::json(o.error)},
-                   // A run that did not complete measured nothing: null, never 0.
-                   {"time_us", o.complete ? nlohmann::json(o.time_us) : nlohmann::json()},
-                   {"algbw_gbps", o.complete ? nlohmann::json(o.algbw) : nlohmann::json()},
-                   {"busbw_gbps", o.complete ? nlohmann::json(o.busbw) : nlohmann::json()},
-                   {"wrong", o.req.check && o.complete ? nlohmann::json(o.wrong) : nlohmann::json()}});
+  for (const auto& o : run.ops) ops.push_back(op_outcome_json(o));
   nlohmann::json transports = nlohmann::json::object();
   for (const auto& [t, n] : run.nccl_log.transports) transports[t] = n;
   return {{"engine", engine},

@@ -2,6 +2,7 @@
 #include "comm/run_setup.h"
 
 #include "comm/comm_finding.h"
+#include "comm/worker.h"
 #include "nccl/error_causes.h"
 #include "rules/engine_choice.h"
 
@@ -27,8 +28,8 @@ std::vector<std::string> worker_argv(const RunOptions& opt, const std::vector<in
   const std::string& exe = opt.self_exe.empty() ? self_exe : opt.self_exe;
   std::string rank_list;
   for (int r : ranks) rank_list += (rank_list.empty() ? "" : ",") + std::to_string(r);
-  for (const std::string& a : {exe, std::string("bench"), std::string("--as-worker"), plan_path,
-                               std::string("--worker-ranks"), rank_list})
+  for (const std::string& a : {exe, std::string(kWorkerCommand), std::string(kAsWorkerFlag), plan_path,
+                               std::string(kWorkerRanksFlag), rank_list})
     argv.push_back(a);
   if (argv[0].find('/') == std::string::npos) argv.insert(argv.begin(), "/usr/bin/env");
   return argv;

@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <memory>
 
-#include "comm/dir_store.h"
 #include "comm/engine.h"
 #include "comm/op_deadline.h"
 #include "comm/worker_events.h"
 #include "comm/worker_fault.h"
+#include "rendezvous/dir_store.h"
 #include "rendezvous/open_store.h"
 
 namespace dd::comm {
@@ -16,7 +16,8 @@ namespace dd::comm {
 namespace {
 
 Result<std::shared_ptr<rendezvous::Store>> open_run_store(const Plan& plan, const std::string& token) {
-  if (plan.run.store_url.empty()) return std::shared_ptr<rendezvous::Store>(new DirStore(plan.store_dir));
+  if (plan.run.store_url.empty())
+    return std::shared_ptr<rendezvous::Store>(new rendezvous::DirStore(plan.store_dir));
   auto deadline = rendezvous::deadline_in(plan.run.init_timeout);
   // The token is checked here: a refusal inside the engine's own rendezvous would read as an engine failure.
   auto opened = rendezvous::open_store(plan.run.store_url, token, rendezvous::StoreRole::kClient, deadline,

@@ -1,10 +1,13 @@
-// The same Store contract checked on every store: memory, prefix, embedded TCP (and prefix over it), etcd.
+// The same Store contract checked on every store: memory, prefix, embedded TCP (and prefix over it), etcd,
+// and the directory store the collective workers of one node share.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <thread>
 
+#include "rendezvous/dir_store.h"
 #include "rendezvous/memory_store.h"
 #include "rendezvous/open_store.h"
 #include "rendezvous/prefix_store.h"
@@ -21,6 +24,7 @@ struct Fixture {
   std::shared_ptr<TcpStoreServer> server;
   std::shared_ptr<Store> shared;  // memory store: every handle is the same object
   std::function<std::shared_ptr<Store>()> open;
+  std::shared_ptr<void> dir;  // the directory store's folder, removed with the fixture
 };
 
 Fixture make(const std::string& kind) {
@@ -47,6 +51,11 @@ Fixture make(const std::string& kind) {
       if (kind == "tcp") return s;
       return std::make_shared<PrefixStore>(ns, s);
     };
+  } else if (kind == "dir") {
+    auto path = std::filesystem::path(::testing::TempDir()) / ("dd-dirstore-" + ns);
+    std::filesystem::create_directories(path);
+    f.dir = std::shared_ptr<void>(nullptr, [path](void*) { std::filesystem::remove_all(path); });
+    f.open = [path]() -> std::shared_ptr<Store> { return std::make_shared<DirStore>(path.string()); };
   } else if (kind == "etcd") {
     auto* etcd = testing::EtcdProcess::shared();
     if (!etcd) return f;
@@ -196,7 +205,7 @@ TEST_P(StoreConformance, ConcurrentClientsBarrier) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllStores, StoreConformance,
-                         ::testing::Values("memory", "prefix-memory", "tcp", "prefix-tcp", "etcd"),
+                         ::testing::Values("memory", "prefix-memory", "tcp", "prefix-tcp", "etcd", "dir"),
                          [](const auto& info) {
                            std::string s = info.param;
                            std::replace(s.begin(), s.end(), '-', '_');

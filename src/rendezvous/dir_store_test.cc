@@ -1,5 +1,5 @@
 // Tests of DirStore: set/get, counters, and deadlines that name the missing keys.
-#include "comm/dir_store.h"
+#include "rendezvous/dir_store.h"
 
 #include <gtest/gtest.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <thread>
 
-namespace dd::comm {
+namespace dd::rendezvous {
 
 TEST(DirStore, SetGetAddWaitCheck) {
   std::string tmpl = (std::filesystem::temp_directory_path() / "dd-dirstore-XXXXXX").string();
@@ -40,4 +40,4 @@ TEST(DirStore, SetGetAddWaitCheck) {
   std::filesystem::remove_all(tmpl);
 }
 
-}  // namespace dd::comm
+}  // namespace dd::rendezvous

@@ -1,16 +1,21 @@
 // DirStore: file-per-key store for processes of one node; every wait polls (backing off to 1 ms, so a
 // waiting rank sees a key within about 1 ms) with a deadline.
-#include "comm/dir_store.h"
+#include "rendezvous/dir_store.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
-namespace dd::comm {
+#include "rendezvous/memory_store.h"  // parse_counter, add_counter: the contract of add
+
+namespace dd::rendezvous {
 
 namespace {
 bool read_file(const std::string& p, std::string* out) {
@@ -22,6 +27,25 @@ bool read_file(const std::string& p, std::string* out) {
   return true;
 }
 }  // namespace
+
+// The key a file name holds ("k_" + key with %XX escapes), or nullopt for another file (temporaries, the
+// lock).
+std::optional<std::string> DirStore::key_of(const std::string& name) {
+  if (name.rfind("k_", 0) != 0 || name.find(".tmp.") != std::string::npos) return std::nullopt;
+  std::string key;
+  for (size_t i = 2; i < name.size(); ++i) {
+    if (name[i] != '%') {
+      key += name[i];
+      continue;
+    }
+    if (i + 2 >= name.size() || !std::isxdigit(static_cast<unsigned char>(name[i + 1])) ||
+        !std::isxdigit(static_cast<unsigned char>(name[i + 2])))
+      return std::nullopt;
+    key += char(std::stoi(name.substr(i + 1, 2), nullptr, 16));
+    i += 2;
+  }
+  return key;
+}
 
 std::string DirStore::path_of(const std::string& key) const {
   static const char* hex = "0123456789abcdef";
@@ -70,14 +94,27 @@ Result<int64_t> DirStore::add(const std::string& key, int64_t delta, rendezvous:
   if (fd < 0) return Error::from_errno("open " + lock);
   ::flock(fd, LOCK_EX);
   std::string v;
-  int64_t cur = 0;
-  if (read_file(path_of(key), &v)) cur = std::strtoll(v.c_str(), nullptr, 10);
-  cur += delta;
-  auto st = set(key, std::to_string(cur), deadline);
+  Result<int64_t> cur = int64_t{0};
+  if (read_file(path_of(key), &v)) cur = parse_counter(key, v);  // the Store contract: text is refused
+  if (cur) cur = add_counter(key, *cur, delta);                  // and so is an overflow
+  Status st = cur ? set(key, std::to_string(*cur), deadline) : Status(cur.error());
   ::flock(fd, LOCK_UN);
   ::close(fd);
   if (!st) return st.error();
   return cur;
+}
+
+Result<std::vector<std::string>> DirStore::list(const std::string& prefix, Deadline) {
+  std::vector<std::string> keys;
+  DIR* d = ::opendir(dir_.c_str());
+  if (!d) return Error::from_errno("open " + dir_);
+  while (const dirent* e = ::readdir(d)) {
+    auto key = key_of(e->d_name);
+    if (key && key->rfind(prefix, 0) == 0) keys.push_back(std::move(*key));
+  }
+  ::closedir(d);
+  std::sort(keys.begin(), keys.end());
+  return keys;
 }
 
 Status DirStore::wait(const std::vector<std::string>& keys, rendezvous::Deadline deadline) {
@@ -107,4 +144,4 @@ Status DirStore::remove(const std::string& key, rendezvous::Deadline) {
   return ok_status();
 }
 
-}  // namespace dd::comm
+}  // namespace dd::rendezvous
