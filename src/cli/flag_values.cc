@@ -129,36 +129,39 @@ CLI::Validator byte_size() {
   });
 }
 
-Result<std::vector<uint64_t>> parse_byte_size_list(const std::string& text) {
-  std::vector<uint64_t> out;
+namespace {
+
+// A comma list, each item through parse_item (an empty item goes to it too, and is refused there); the error
+// names the item and the whole text.
+template <typename T, typename Parse>
+Result<std::vector<T>> parse_list(const std::string& text, Parse parse_item) {
+  std::vector<T> out;
   size_t start = 0;
   while (true) {
     const size_t comma = text.find(',', start);
     const std::string item =
         text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    auto b = parse_byte_size(item);
-    if (!b) return Error{"'" + item + "' in '" + text + "': " + b.error().message()};
-    out.push_back(*b);
+    Result<T> v = parse_item(item);
+    if (!v) return Error{"'" + item + "' in '" + text + "': " + v.error().message()};
+    out.push_back(*v);
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
 }
 
+}  // namespace
+
+Result<std::vector<uint64_t>> parse_byte_size_list(const std::string& text) {
+  return parse_list<uint64_t>(text, parse_byte_size);
+}
+
 Result<std::vector<int>> parse_index_list(const std::string& text, int max) {
-  std::vector<int> out;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = text.find(',', start);
-    const std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  return parse_list<int>(text, [max](const std::string& item) -> Result<int> {
     const bool digits =
         !item.empty() && item.size() <= 9 && item.find_first_not_of("0123456789") == std::string::npos;
-    if (!digits || std::stoi(item) > max)
-      return Error{"'" + item + "' in '" + text + "' is not a number from 0 to " + std::to_string(max)};
-    out.push_back(std::stoi(item));
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
-  }
+    if (!digits || std::stoi(item) > max) return Error{"not a number from 0 to " + std::to_string(max)};
+    return std::stoi(item);
+  });
 }
 
 CLI::Validator index_list(int max) {
