@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 namespace dd {
 namespace {
 
@@ -118,6 +120,25 @@ TEST(Redact, CommandLines) {
   EXPECT_EQ(redact_command_line(""), "");
   EXPECT_TRUE(might_hold_secret("Authorization: x"));
   EXPECT_FALSE(might_hold_secret("NCCL INFO Channel 00/32 : 0 1"));
+}
+
+// might_hold_secret runs on every line `logs` reads (a table look-up per byte): every needle in any case and
+// at any place is still found, and near misses are not.
+TEST(Redact, SecretWordsFoundInAnyCaseAnywhere) {
+  for (const char* w : {"://", "token", "key", "secret", "passw", "cred", "auth", "bearer", "sig"}) {
+    std::string up = w;
+    for (char& c : up) c = char(std::toupper(static_cast<unsigned char>(c)));
+    std::string mixed = w;
+    mixed[0] = char(std::toupper(static_cast<unsigned char>(mixed[0])));
+    for (const std::string& x : {std::string(w), up, mixed}) {
+      EXPECT_TRUE(might_hold_secret(x)) << x;
+      EXPECT_TRUE(might_hold_secret("xx " + x)) << x;
+      EXPECT_TRUE(might_hold_secret("a" + x + "b")) << x;
+    }
+  }
+  for (const char* miss :
+       {"", "t", "toke", "ke", "secre", "pass", "cre", "aut", "beare", "si", ":/", "k e y"})
+    EXPECT_FALSE(might_hold_secret(miss)) << miss;
 }
 
 }  // namespace
