@@ -6,7 +6,6 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -22,6 +21,7 @@
 #include "common/json_limits.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
+#include "common/wall_clock.h"
 #include "probe/collect.h"
 #include "probe/regular_file.h"
 #include "probe/self_probe.h"
@@ -161,9 +161,7 @@ bool directory_writable(const std::string& path) {
 // error.
 int write_bench_metrics(const std::string& path, nlohmann::json j, int rc) {
   redact_json(j);
-  const double now =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  auto written = write_file_atomically(path, report::bench_metrics(j, now));
+  auto written = write_file_atomically(path, report::bench_metrics(j, unix_seconds_now()));
   if (written) return rc;
   std::cerr << "distdoctor bench: --metrics: " << shown(written.error().message()) << "\n";
   return report::kExitCannotRun;

@@ -1,8 +1,6 @@
 // emit_options (see check_args.h): the printing half of check's options, with colour decided here.
 #include "cluster/check_args.h"
 
-#include <chrono>
-
 #include "probe/tool_env.h"
 
 namespace dd::cluster {
@@ -15,7 +13,6 @@ report::EmitOptions emit_options(const CheckArgs& a) {
   o.fail_on = a.fail_on;
   o.metrics_file = a.metrics_file;
   o.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
-  o.unix_time = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   return o;
 }
 

@@ -29,10 +29,9 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 // The report as --json, --summary, text and --metrics want it (report/emit.h); returns the exit code.
-int print(const report::Report& r, const CheckArgs& args, const nlohmann::json& facts) {
-  report::Report shown_report = r;
-  shown_report.facts = facts;
-  return report::emit_check_report(shown_report, emit_options(args), std::cout, std::cerr);
+int print(report::Report r, const CheckArgs& args, nlohmann::json facts) {
+  r.facts = std::move(facts);
+  return report::emit_check_report(r, emit_options(args), std::cout, std::cerr);
 }
 
 int cannot_run(const std::string& msg) {
@@ -87,7 +86,7 @@ int print_outcome(JoinOutcome& o, const CheckArgs& args, const JobSpec& spec) {
   // Launchers (mpirun) kill the whole job when one rank exits non-zero, which would cut rank 0's report
   // short: the other ranks exit 0 when they share rank 0's verdict, and rank 0 carries its exit code.
   if (!spec.by_hand && !o.leader && !alone) return report::kExitPass;
-  return print(o.report, args, o.leader ? o.full : nlohmann::json(nullptr));
+  return print(std::move(o.report), args, o.leader ? std::move(o.full) : nlohmann::json(nullptr));
 }
 
 }  // namespace
@@ -132,7 +131,7 @@ int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const prob
     r.title = process_title(spec);
     r.notes = notes;
     r.add(store_finding(opened.error(), spec.store_url, args.cluster.timeout_s, spec.serve));
-    return print(r, args, nullptr);
+    return print(std::move(r), args, nullptr);
   }
   notes.push_back("rendezvous: " + opened->description);
   if (!opened->listen_note.empty()) notes.push_back(opened->listen_note);

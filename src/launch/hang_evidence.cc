@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "common/redact.h"
+#include "common/wall_clock.h"
 #include "launch/attempt_agent.h"
 #include "logs/flight_recorder.h"
 #include "logs/fr_summary.h"
@@ -33,10 +34,6 @@ double mtime_of(const std::string& path) {
   struct stat st {};
   if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
   return double(st.st_mtim.tv_sec) + double(st.st_mtim.tv_nsec) / 1e9;
-}
-
-double epoch_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 bool printed_timeout(const std::deque<std::string>& lines) {
@@ -112,12 +109,12 @@ void AttemptAgent::gather_hang_evidence() {
 // PyTorch's own dump shows the hang only when it was written after the hang was seen (its dump on a watchdog
 // timeout); an older file is from an earlier run or an earlier timeout.
 double AttemptAgent::fresh_dump_after() const {
-  return epoch_now() - std::chrono::duration<double>(Clock::now() - stop_seen_).count() - 2.0;
+  return unix_seconds_now() - std::chrono::duration<double>(Clock::now() - stop_seen_).count() - 2.0;
 }
 
 void AttemptAgent::request_fr_dumps() {
   fr_requested_ = true;
-  fr_requested_at_ = epoch_now() - 0.5;  // file times are coarser than the clock
+  fr_requested_at_ = unix_seconds_now() - 0.5;  // file times are coarser than the clock
   fr_listening_.assign(fr_requests_.size(), 0);
   for (size_t i = 0; i < fr_requests_.size(); ++i) {
     if (fr_requests_[i].empty() || sup_.workers()[i].exited) continue;

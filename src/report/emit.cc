@@ -3,6 +3,7 @@
 
 #include "common/atomic_file.h"
 #include "common/redact.h"
+#include "common/wall_clock.h"
 #include "report/metrics.h"
 #include "report/summary_line.h"
 
@@ -31,7 +32,7 @@ int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, 
   int rc = exit_code_for(r.verdict(), o.fail_on);
   if (!o.metrics_file.empty()) {
     redact_json(j);
-    auto written = write_file_atomically(o.metrics_file, check_metrics(j, o.unix_time));
+    auto written = write_file_atomically(o.metrics_file, check_metrics(j, unix_seconds_now()));
     if (!written) {
       err << "distdoctor check: --metrics: " << shown(written.error().message()) << "\n";
       rc = kExitCannotRun;

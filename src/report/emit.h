@@ -19,8 +19,7 @@ struct EmitOptions {
   bool summary = false;  // one line only (summary_line.h)
   bool color = false;
   FailOn fail_on = FailOn::warn;
-  std::string metrics_file;  // Prometheus text, written atomically; "" = none
-  double unix_time = 0;      // when the run ended, for the metrics' timestamp
+  std::string metrics_file;  // Prometheus text, written atomically; "" = none (its timestamp: when written)
 };
 
 int exit_code_for(Verdict v, FailOn fail_on);
