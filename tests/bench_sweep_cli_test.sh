@@ -50,6 +50,7 @@ grep -q "FAILED" "$TMP/failtxt" && grep -q "not run" "$TMP/failtxt" && grep -q "
 # 256 MiB bandwidth point gets a longer deadline: under TSan, next to another test, it took over 44 s (10.9 s allowed).
 slow=(${DD_TIME_SCALE:+--timeout $((30 * DD_TIME_SCALE))})
 "$BIN" bench --engine gloo --nproc 2 --quick --timing "${slow[@]}" >"$TMP/tt" 2>&1
+# Process exit: measured, or (the workers all left) not waited for.
 grep -q "engine init" "$TMP/tt" && grep -q "process exit" "$TMP/tt" && ok "bench --quick --timing text" ||
   { fail "bench --quick --timing text"; cat "$TMP/tt"; }
 "$BIN" bench --engine gloo --nproc 2 --quick --timing --json "${slow[@]}" >"$TMP/tj" 2>/dev/null

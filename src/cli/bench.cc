@@ -136,6 +136,7 @@ int run_quick(const BenchArgs& a, const comm::RunOptions& run, const comm::NodeC
   comm::CheckPassOptions co;
   co.engine = run.engine;
   co.nproc = a.nproc;
+  co.threads = run.threads;
   co.nccl_lib = run.nccl_lib;
   co.init_timeout = run.init_timeout;
   if (a.timeout_s > 0) co.bandwidth_timeout = std::chrono::milliseconds(int64_t(a.timeout_s * 1000));
@@ -179,11 +180,11 @@ nlohmann::json tune(const BenchArgs& a, const comm::BenchOptions& b, const comm:
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& x : t.rows)
     rows.push_back({{"setting", x.name}, {"busbw_gbps", x.busbw}, {"busbw_gbps_per_size", x.per_size}});
-  return {{"tune", rows},
-          {"sizes", sizes},
-          {"best", t.best},
-          {"default_busbw_gbps", t.base},
-          {"best_busbw_gbps", t.best_busbw}};
+  nlohmann::json colls = nlohmann::json::array();  // busbw_gbps_per_size: per collective, then per size
+  for (comm::Coll c : b.colls.empty() ? std::vector<comm::Coll>{comm::Coll::all_reduce} : b.colls)
+    colls.push_back(comm::coll_info(c).name);
+  return {{"tune", rows},   {"collectives", colls},         {"sizes", sizes},
+          {"best", t.best}, {"default_busbw_gbps", t.base}, {"best_busbw_gbps", t.best_busbw}};
 }
 
 // The sweep, then the extra passes it asks for (--plot, --pairs, --transport).

@@ -57,11 +57,15 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_flag("--pairs", a.pairs, "Also measure send/recv between every pair of ranks (at --max-bytes)");
   sub.add_flag("--transport", a.transport,
                "Also run with NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 and report the transport NCCL chose");
-  sub.add_flag("--tune", a.tune, "Try NCCL settings on the first collective and print the exports that help");
+  sub.add_flag(
+      "--tune", a.tune,
+      "Try NCCL settings on the chosen collectives (each run measures all of them at every --tune-bytes "
+      "size) and print the exports that help");
   sub.add_option("--tune-bytes", a.tune_bytes,
                  "Sizes for --tune, your job's message sizes, e.g. 64M,256M,1G (default --max-bytes)")
       ->check(byte_size_list());
-  sub.add_option("--tune-seconds", a.tune_seconds, "Time budget of the --tune search in seconds")
+  sub.add_option("--tune-seconds", a.tune_seconds,
+                 "Time budget of --tune in seconds, the final confirmation included")
       ->check(seconds_in(1.0, 3600.0));
   sub.add_flag("--quick", a.quick,
                "The short pass `check` runs: every collective verified, one bandwidth point");

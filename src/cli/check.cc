@@ -45,6 +45,7 @@ bool add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
   const probe::SelfProcess self = probe::read_self_process();
   auto res = comm::run_check_pass_measured(co, {f, probe::tool_env(), self});
   r.notes.push_back("collectives: " + co.engine + " engine (" + why + ")");
+  for (auto& n : res.notes) r.notes.push_back(std::move(n));
   for (auto& x : res.findings) r.add(std::move(x));
   res.measurements["engine_reason"] = why;
   res.measurements["timing"]["probe_s"] = probe_s;  // facts probe before the pass

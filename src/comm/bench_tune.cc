@@ -1,6 +1,6 @@
-// `bench --tune`: NCCL settings measured at the user's sizes (--tune-bytes, a list), searched greedily
-// within a time budget (tune_search.h); the winner is confirmed with the data check on before it is
-// recommended.
+// `bench --tune`: NCCL settings measured on the user's collectives at the user's sizes (--tune-bytes, a
+// list), all of them in each run, searched greedily within a time budget that includes the final confirmation
+// (tune_search.h); the winner is confirmed with the data check on before it is recommended.
 #include <cstdio>
 
 #include "comm/bench.h"
@@ -36,13 +36,22 @@ std::string sizes_text(const std::vector<uint64_t>& sizes) {
   return s;
 }
 
-// One run of every size with `combo`'s settings; per-size busbw, or nullopt when the run failed (the
-// default failing is a finding; a candidate failing only loses).
+std::string colls_text(const std::vector<Coll>& colls) {
+  std::string s;
+  for (Coll c : colls) s += (s.empty() ? "" : ", ") + std::string(coll_info(c).name);
+  return s;
+}
+
+// The runs after the search, inside its budget: the winner with the data check on, the default again.
+constexpr double kConfirmRuns = 2.5;  // a checked run costs a little more than a plain one
+
+// One run of every collective at every size with `combo`'s settings; busbw per (collective, size), or
+// nullopt when the run failed (the default failing is a finding; a candidate failing only loses).
 class Measurer {
  public:
-  Measurer(const BenchOptions& b, Coll c, const std::vector<uint64_t>& sizes, std::ostream& progress,
-           const NodeContext& node, std::vector<report::Finding>& findings)
-      : b_(b), c_(c), sizes_(sizes), progress_(progress), node_(node), findings_(findings) {}
+  Measurer(const BenchOptions& b, const std::vector<Coll>& colls, const std::vector<uint64_t>& sizes,
+           std::ostream& progress, const NodeContext& node, std::vector<report::Finding>& findings)
+      : b_(b), colls_(colls), sizes_(sizes), progress_(progress), node_(node), findings_(findings) {}
 
   std::optional<std::vector<double>> operator()(const TuneCombo& combo, bool check = false) {
     RunOptions ro = b_.run;
@@ -54,7 +63,8 @@ class Measurer {
     }
     ro.capture_nccl_log = false;
     ro.ops.clear();
-    for (uint64_t bytes : sizes_) ro.ops.push_back(single_op(b_, c_, bytes, check));
+    for (Coll c : colls_)
+      for (uint64_t bytes : sizes_) ro.ops.push_back(single_op(b_, c, bytes, check));
     RunOutcome r = run_collectives(ro, node_);
     if (!r.ok) {
       if (combo.empty())
@@ -77,7 +87,7 @@ class Measurer {
 
  private:
   const BenchOptions& b_;
-  Coll c_;
+  const std::vector<Coll>& colls_;
   const std::vector<uint64_t>& sizes_;
   std::ostream& progress_;
   const NodeContext& node_;
@@ -89,10 +99,11 @@ class Measurer {
 TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
                     std::chrono::milliseconds budget, std::ostream& progress, const NodeContext& node) {
   TuneResult t;
-  const Coll c = b.colls.empty() ? Coll::all_reduce : b.colls[0];
+  const std::vector<Coll> colls = b.colls.empty() ? std::vector<Coll>{Coll::all_reduce} : b.colls;
   const int world = b.run.world > 0 ? b.run.world : std::max(b.run.nproc, 2);
-  std::vector<double> bus_bytes;
-  for (uint64_t s : sizes) bus_bytes.push_back(double(s) * coll_info(c).busbw_factor(world));
+  std::vector<double> bus_bytes;  // per (collective, size), the order of the measured busbw
+  for (Coll c : colls)
+    for (uint64_t s : sizes) bus_bytes.push_back(double(s) * coll_info(c).busbw_factor(world));
   const std::vector<TuneSetting> cands = tune_candidates(b.run.engine);
   if (cands.empty()) {
     t.findings.push_back(
@@ -100,10 +111,12 @@ TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
                      "--tune searches NCCL's settings; the " + b.run.engine + " engine has none to try"));
     return t;
   }
-  progress << "# tune: " << coll_info(c).name << " at " << sizes_text(sizes) << "; busbw (GB/s) per size\n";
-  Measurer measure(b, c, sizes, progress, node, t.findings);
+  progress << "# tune: " << colls_text(colls) << " at " << sizes_text(sizes)
+           << "; busbw (GB/s) per collective and size, in that order\n";
+  Measurer measure(b, colls, sizes, progress, node, t.findings);
   TuneSearchResult s = run_tune_search(
-      cands, bus_bytes, [&](const TuneCombo& k) { return measure(k); }, budget);
+      cands, bus_bytes, [&](const TuneCombo& k) { return measure(k); }, budget, 0.005,
+      std::chrono::steady_clock::now, kConfirmRuns);
   for (const auto& row : s.rows) t.rows.push_back({row.name, row.score.value_or(0), row.per_size});
   t.base = s.base;
   t.best_busbw = s.best_score;
@@ -111,7 +124,8 @@ TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
   if (s.best.empty()) {
     t.findings.push_back(comm_finding("comm.tune.default_best", Severity::info,
                                       "No tried NCCL setting beat the default by 0.5% (" +
-                                          gbps_with_unit(t.base) + " over " + sizes_text(sizes) + ")"));
+                                          gbps_with_unit(t.base) + ": " + colls_text(colls) + " at " +
+                                          sizes_text(sizes) + ")"));
     return t;
   }
   t.best = combo_name(s.best);
@@ -130,16 +144,28 @@ TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
     t.best.clear();
     return t;
   }
-  t.findings.push_back(comm_finding(
-      "comm.tune.better", Severity::info,
-      t.best + " raises " + coll_info(c).name + " busbw from " + gbps_with_unit(t.base) + " to " +
-          gbps_with_unit(t.best_busbw),
-      {"measured at " + sizes_text(sizes) + " on this node (busbw over all sizes: bus bytes / total time)",
-       std::to_string(s.rows.size()) + " settings tried" +
-           (s.budget_hit ? " before the time budget ran out" : ""),
-       "confirmed with the data check on: " + gbps_with_unit(confirmed) +
-           " (default again: " + gbps_with_unit(base_again) + ")"},
-      "Add to the job's environment:\n" + how_to_apply(s.best)));
+  std::vector<std::string> ev = {
+      "measured at " + sizes_text(sizes) + " on this node (busbw over all: bus bytes / total time)",
+      std::to_string(s.rows.size()) + " settings tried" +
+          (s.budget_hit ? " before the time budget ran out" : ""),
+      "confirmed with the data check on: " + gbps_with_unit(confirmed) +
+          " (default again: " + gbps_with_unit(base_again) + ")"};
+  // One setting serves every collective of the job: show what it does to each.
+  if (colls.size() > 1 && s.rows[0].per_size.size() == bus_bytes.size() &&
+      confirm->size() == bus_bytes.size())
+    for (size_t i = 0; i < colls.size(); ++i) {
+      auto part = [&](const std::vector<double>& v) {
+        const size_t n = sizes.size();
+        return tune_score({v.begin() + i * n, v.begin() + (i + 1) * n},
+                          {bus_bytes.begin() + i * n, bus_bytes.begin() + (i + 1) * n});
+      };
+      ev.push_back(std::string(coll_info(colls[i]).name) + ": " + gbps_with_unit(part(s.rows[0].per_size)) +
+                   " -> " + gbps_with_unit(part(*confirm)));
+    }
+  t.findings.push_back(comm_finding("comm.tune.better", Severity::info,
+                                    t.best + " raises the busbw of " + colls_text(colls) + " from " +
+                                        gbps_with_unit(t.base) + " to " + gbps_with_unit(t.best_busbw),
+                                    ev, "Add to the job's environment:\n" + how_to_apply(s.best)));
   return t;
 }
 

@@ -19,7 +19,8 @@ struct EngineConfig {
   const RunOptions* run = nullptr;  // the run's options: store prefix, library, interface, buffer settings
   int world = 1;
   std::vector<int> ranks;    // global ranks this process serves
-  std::vector<int> devices;  // CUDA device of each served rank (NCCL)
+  std::vector<int> devices;  // CUDA device of each served rank (NCCL), as the node numbers them
+  bool own_gpu = false;      // this process sees only its rank's GPU: CUDA device 0 (Plan::own_gpu)
   rendezvous::Store* store = nullptr;
   rendezvous::Deadline init_deadline;
   std::optional<std::string> cuda_visible_devices;  // the node's CUDA_VISIBLE_DEVICES (facts), for messages

@@ -151,19 +151,21 @@ class NcclEngine : public Engine {
     for (size_t i = 0; i < cfg.ranks.size(); ++i) {
       NcclRank& r = g_.ranks[i];
       r.rank = cfg.ranks[i];
-      r.dev = i < cfg.devices.size() ? cfg.devices[i] : int(i);
+      const int node_dev = i < cfg.devices.size() ? cfg.devices[i] : int(i);
+      r.dev = cfg.own_gpu ? 0 : node_dev;  // own_gpu: the one device this process sees
+      r.node_dev = node_dev;
       if (r.dev >= ndev)
-        return Error{"rank " + std::to_string(r.rank) + " needs CUDA device " + std::to_string(r.dev) +
+        return Error{"rank " + std::to_string(r.rank) + " needs CUDA device " + std::to_string(node_dev) +
                      " but only " + std::to_string(ndev) + " GPU(s) are visible" +
                      (cfg.cuda_visible_devices ? " (CUDA_VISIBLE_DEVICES=" + *cfg.cuda_visible_devices + ")"
                                                : std::string())};
       if ((ce = cudaSetDevice(r.dev)) != cudaSuccess) return Error{"cudaSetDevice: " + cuda_msg(ce)};
       if ((ce = cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking)) != cudaSuccess)
-        return Error{"cudaStreamCreate on GPU " + std::to_string(r.dev) + ": " + cuda_msg(ce)};
+        return Error{"cudaStreamCreate on GPU " + std::to_string(r.node_dev) + ": " + cuda_msg(ce)};
       cudaEventCreate(&r.start);
       cudaEventCreate(&r.stop);
       if ((ce = cudaMalloc(&r.d_wrong, 2 * sizeof(unsigned long long))) != cudaSuccess)
-        return Error{"cudaMalloc on GPU " + std::to_string(r.dev) + ": " + cuda_msg(ce)};
+        return Error{"cudaMalloc on GPU " + std::to_string(r.node_dev) + ": " + cuda_msg(ce)};
     }
     return ok_status();
   }

@@ -22,7 +22,8 @@ using dynlib::NcclApi;
 std::string cuda_msg(cudaError_t e);
 
 struct NcclRank {
-  int rank = 0, dev = 0;
+  int rank = 0, dev = 0;     // dev: the CUDA device in this process
+  int node_dev = 0;          // the GPU as the node numbers it (differs from dev when the worker sees one GPU)
   void* send_reg = nullptr;  // ncclCommRegister handles (--register), or window handles (symmetric_windows)
   void* recv_reg = nullptr;
   ncclComm_t comm = nullptr;

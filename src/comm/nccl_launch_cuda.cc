@@ -71,7 +71,7 @@ Status NcclGroup::grow_window(NcclRank& r, char*& p, size_t& cap, void*& reg, si
   if (auto st = settle(rendezvous::deadline_in(std::chrono::seconds(60)), "ncclCommWindowRegister"); !st)
     return st;
   if (!reg)  // NCCL answers ncclSuccess without a window where the communicator has no symmetric support
-    return Error{"no symmetric window on GPU " + std::to_string(r.dev) +
+    return Error{"no symmetric window on GPU " + std::to_string(r.node_dev) +
                      ": this NCCL or topology has no symmetric memory support",
                  0, ErrorKind::unavailable};
   return ok_status();
@@ -83,7 +83,7 @@ Status NcclGroup::grow(NcclRank& r, char*& p, size_t& cap, void*& reg, size_t ne
   if (symmetric_windows) return grow_window(r, p, cap, reg, need);
   cudaError_t e = cudaMalloc(&p, need);
   if (e != cudaSuccess)
-    return Error{"cudaMalloc(" + std::to_string(need) + ") on GPU " + std::to_string(r.dev) + ": " +
+    return Error{"cudaMalloc(" + std::to_string(need) + ") on GPU " + std::to_string(r.node_dev) + ": " +
                  cuda_msg(e)};
   cap = need;
   if (register_buffers) {

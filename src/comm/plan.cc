@@ -81,7 +81,8 @@ nlohmann::json plan_to_json(const Plan& p) {
                       {"world", p.world},
                       {"devices", p.devices},
                       {"store_dir", p.store_dir},
-                      {"cuda_visible_devices", nullptr}};
+                      {"cuda_visible_devices", nullptr},
+                      {"own_gpu", p.own_gpu}};
   if (p.cuda_visible_devices) j["cuda_visible_devices"] = *p.cuda_visible_devices;
   return j;
 }
@@ -94,6 +95,7 @@ Plan plan_from_json(const nlohmann::json& j) {
   p.store_dir = j.value("store_dir", "");
   if (j.contains("cuda_visible_devices") && j["cuda_visible_devices"].is_string())
     p.cuda_visible_devices = j["cuda_visible_devices"].get<std::string>();
+  p.own_gpu = j.value("own_gpu", false);
   return p;
 }
 

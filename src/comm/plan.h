@@ -17,6 +17,10 @@ struct Plan {
   std::vector<int> devices;  // CUDA device of each global rank
   std::string store_dir;     // DirStore directory shared by the workers (when run.store_url is empty)
   std::optional<std::string> cuda_visible_devices;  // the node's CUDA_VISIBLE_DEVICES (facts), for messages
+  // Each worker's CUDA_VISIBLE_DEVICES holds its own GPU only (run_setup: own_gpu_entry), so CUDA sets up one
+  // device instead of every GPU of the node; the worker's GPU is then CUDA device 0, `devices` still names
+  // it.
+  bool own_gpu = false;
 };
 
 nlohmann::json op_to_json(const OpRequest& r);

@@ -2,6 +2,7 @@
 #include "comm/run_setup.h"
 
 #include "comm/comm_finding.h"
+#include "comm/own_gpu.h"
 #include "comm/worker.h"
 #include "nccl/error_causes.h"
 #include "rules/engine_choice.h"
@@ -85,6 +86,7 @@ Plan make_plan(const RunOptions& opt, const RunLayout& l, const probe::NodeFacts
     plan.devices[l.local[i]] = i < opt.devices.size() ? opt.devices[i] : int(i);
   plan.store_dir = run_dir + "/store";
   if (facts.cuda.visible_devices_set) plan.cuda_visible_devices = facts.cuda.visible_devices;
+  plan.own_gpu = !own_gpu_values(opt, l, facts).empty();
   return plan;
 }
 
@@ -92,6 +94,7 @@ std::vector<process::WorkerSpec> worker_specs(const RunOptions& opt, const RunLa
                                               const probe::NodeFacts& facts, const std::string& run_dir,
                                               const std::string& plan_path, const std::string& self_exe) {
   std::vector<process::WorkerSpec> specs;
+  const std::vector<std::string> own_gpu = own_gpu_values(opt, l, facts);
   for (size_t w = 0; w < l.groups.size(); ++w) {
     process::WorkerSpec s;
     s.argv = worker_argv(opt, l.groups[w], plan_path, self_exe);
@@ -108,6 +111,7 @@ std::vector<process::WorkerSpec> worker_specs(const RunOptions& opt, const RunLa
     // "{rank}" in a value is the worker's first rank (e.g. NCCL_HOSTID=fake{rank}, see --fake-hosts).
     for (const auto& [k, v] : opt.env) s.env.push_back({k, with_rank(v, l.groups[w][0])});
     if (!opt.store_token.empty()) s.env.push_back({"DD_STORE_TOKEN", opt.store_token});
+    if (w < own_gpu.size()) s.env.push_back({"CUDA_VISIBLE_DEVICES", own_gpu[w]});
     specs.push_back(std::move(s));
   }
   return specs;

@@ -106,6 +106,8 @@ RunTiming make_run_timing(const SupervisorTimes& t, const RunWatch& w, const Run
   Clock::time_point prev = t.started;
   for (const Step& step : chain) {
     auto reached = last_to_reach(w, l, step.event);
+    if (!reached && std::string(step.event) == "exit" && w.all_left())  // runner.cc: not waited for
+      out.phases.push_back({"process exit (after the report: not waited for)", 0, "workers"});
     if (!reached) break;
     out.phases.push_back({step.name, secs(prev, reached->at), last_rank(reached->rank)});
     prev = reached->at;

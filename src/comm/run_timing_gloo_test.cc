@@ -26,11 +26,13 @@ TEST(RunTimingGloo, PhasesCoverTheRun) {
     EXPECT_GE(p.seconds, 0) << p.name;
     if (p.depth == 0) top_level += p.seconds;
   }
-  for (const char* want :
-       {"worker process start (exec, libraries, plan, store)", "engine init (library, CUDA, communicator)",
-        "Gloo connect (full mesh)", "the collectives (with data checks)",
-        "exit barrier (ranks leave together)", "process exit (CUDA/NCCL teardown by the OS)"})
+  for (const char* want : {"worker process start (exec, libraries, plan, store)",
+                           "engine init (library, CUDA, communicator)", "Gloo connect (full mesh)",
+                           "the collectives (with data checks)", "exit barrier (ranks leave together)"})
     EXPECT_TRUE(names.count(want)) << want;
+  // Measured when the workers were reaped with their last event; else not waited for (runner.cc).
+  EXPECT_TRUE(names.count("process exit (CUDA/NCCL teardown by the OS)") ||
+              names.count("process exit (after the report: not waited for)"));
   EXPECT_LE(top_level, t.total_s + 1e-3);
   EXPECT_GT(top_level, 0.5 * t.total_s);  // the phases account for most of the run
   const auto& j = res.measurements["timing"];

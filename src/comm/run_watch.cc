@@ -178,6 +178,16 @@ void RunWatch::settle_stuck() {
   if (!stuck_) stuck_ = stuck_watch_.at_end(Clock::now(), last_progress());
 }
 
+bool RunWatch::all_left() const {
+  bool any = false;
+  for (const RankState& s : st_) {
+    if (s.worker < 0) continue;
+    if (!s.seen.count("left")) return false;
+    any = true;
+  }
+  return any;
+}
+
 bool RunWatch::should_stop() const {
   if (!stuck_) stuck_ = stuck_watch_.stuck(Clock::now(), last_progress());
   if (stuck_) return true;

@@ -54,6 +54,9 @@ class RunWatch {
   // A death, an error, an op past its deadline, or a worker that cannot run (stopped, zombie, long in D):
   // stop the others soon.
   bool should_stop() const;
+  // Every rank of this node said "left": only each worker's process exit remains (CUDA's teardown by the
+  // kernel, about 0.5 s on a GPU), which the report need not wait for.
+  bool all_left() const;
   // The worker that could not run: the one that stopped the run, else (called once the run ended, after a
   // last sample) one that could not run at its end, whatever ended it.
   const std::optional<StuckWorker>& stuck_worker() const { return stuck_; }

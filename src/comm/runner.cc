@@ -82,8 +82,11 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
           sample_workers(sup, watch);
           next_sample = now + kProcSampleEvery;
         }
-        return watch.should_stop() || (gone && gone->gone());
+        // Once every rank said "left", only the workers' process exits remain (a GPU worker's CUDA teardown
+        // by the kernel takes about 0.5 s): the report does not wait for them.
+        return watch.should_stop() || (gone && gone->gone()) || watch.all_left();
       });
+  if (watch.all_left()) sup.let_exit();
   times.watched = rec.stopped_at = rendezvous::Clock::now();
   sample_workers(sup, watch);  // whatever ended the run: a worker that cannot run is its cause
   watch.settle_stuck();

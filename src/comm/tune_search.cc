@@ -34,12 +34,18 @@ bool has_knob(const TuneCombo& c, const std::string& knob) {
 class Search {
  public:
   Search(const std::vector<double>& bus_bytes, const TuneMeasure& measure, std::chrono::milliseconds budget,
-         const TuneClock& now, TuneSearchResult& out)
-      : bus_bytes_(bus_bytes), measure_(measure), now_(now), end_(now() + budget), out_(out) {}
+         const TuneClock& now, double reserved_runs, TuneSearchResult& out)
+      : bus_bytes_(bus_bytes),
+        measure_(measure),
+        now_(now),
+        end_(now() + budget),
+        reserved_runs_(reserved_runs),
+        out_(out) {}
 
-  // The slowest run so far must still fit before the budget's end.
+  // The slowest run so far must still fit before the budget's end, with the runs reserved after the search.
   bool time_left() {
-    if (now_() + slowest_ <= end_) return true;
+    const auto need = std::chrono::duration_cast<std::chrono::milliseconds>(slowest_ * (1 + reserved_runs_));
+    if (now_() + need <= end_) return true;
     out_.budget_hit = true;
     return false;
   }
@@ -62,6 +68,7 @@ class Search {
   const TuneMeasure& measure_;
   const TuneClock& now_;
   std::chrono::steady_clock::time_point end_;
+  double reserved_runs_ = 0;
   std::chrono::milliseconds slowest_{0};
   TuneSearchResult& out_;
 };
@@ -104,9 +111,9 @@ std::vector<TuneSetting> tune_candidates(const std::string& engine) {
 
 TuneSearchResult run_tune_search(const std::vector<TuneSetting>& cands, const std::vector<double>& bus_bytes,
                                  const TuneMeasure& measure, std::chrono::milliseconds budget,
-                                 double min_gain, const TuneClock& now) {
+                                 double min_gain, const TuneClock& now, double reserved_runs) {
   TuneSearchResult out;
-  Search s(bus_bytes, measure, budget, now, out);
+  Search s(bus_bytes, measure, budget, now, reserved_runs, out);
   out.base = out.best_score = s.try_combo({});
   // Round 1: each setting alone. Those that beat the default are the pool for the greedy rounds.
   std::vector<std::pair<double, size_t>> gains;

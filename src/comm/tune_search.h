@@ -49,10 +49,13 @@ struct TuneSearchResult {
 using TuneMeasure = std::function<std::optional<std::vector<double>>(const TuneCombo&)>;
 using TuneClock = std::function<std::chrono::steady_clock::time_point()>;
 
-// min_gain: the relative gain a step must bring to be kept (noise is about 1%).
+// min_gain: the relative gain a step must bring to be kept (noise is about 1%). reserved_runs: runs the
+// caller makes after the search within the same budget (the winner confirmed, the default again), counted at
+// the slowest run seen: a trial starts only when it and they still fit.
 TuneSearchResult run_tune_search(const std::vector<TuneSetting>& cands, const std::vector<double>& bus_bytes,
                                  const TuneMeasure& measure, std::chrono::milliseconds budget,
                                  double min_gain = 0.005,
-                                 const TuneClock& now = std::chrono::steady_clock::now);
+                                 const TuneClock& now = std::chrono::steady_clock::now,
+                                 double reserved_runs = 0);
 
 }  // namespace dd::comm

@@ -77,6 +77,23 @@ TEST(TuneSearch, StopsAtTheTimeBudget) {
   EXPECT_EQ(t.runs, 3);
 }
 
+TEST(TuneSearch, LeavesRoomForTheRunsAfterIt) {
+  // 10 s per run, a 60 s budget and 2 runs reserved for the confirmation: a trial starts only when it and the
+  // 2 reserved runs fit (t + 30 s <= 60 s), so 4 runs, ending at 40 s, and the confirmation ends by 60 s.
+  auto now = std::chrono::steady_clock::time_point{};
+  Table t;
+  auto measure = [&](const TuneCombo& c) {
+    now += std::chrono::seconds(10);
+    return t(c);
+  };
+  std::vector<TuneSetting> cands;
+  for (int i = 0; i < 10; ++i) cands.push_back(env("K" + std::to_string(i), "1"));
+  auto r = run_tune_search(
+      cands, {1e9}, measure, std::chrono::seconds(60), 0.005, [&] { return now; }, 2);
+  EXPECT_TRUE(r.budget_hit);
+  EXPECT_EQ(t.runs, 4);
+}
+
 TEST(TuneSearch, ScoreOverSizesIsBusBytesOverTotalTime) {
   auto measure = [&](const TuneCombo& c) -> std::optional<std::vector<double>> {
     if (c.empty()) return std::vector<double>{100, 400};

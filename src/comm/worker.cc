@@ -40,6 +40,7 @@ EngineConfig engine_config(const Plan& plan, const std::vector<int>& ranks, rend
   cfg.store = store;
   cfg.init_deadline = rendezvous::deadline_in(plan.run.init_timeout);
   cfg.cuda_visible_devices = plan.cuda_visible_devices;
+  cfg.own_gpu = plan.own_gpu && ranks.size() == 1;
   return cfg;
 }
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "probe/gpu_labels.h"
 #include "probe/proc_ids.h"
@@ -135,6 +136,21 @@ void read_identity(const Nvml& n, nvmlDevice_t d, Gpu& g) {
     g.utilization_pct = int(u.gpu);
 }
 
+// Memory in use with no process listed is often a process in exit: the driver lists it no longer but frees
+// its memory within about half a second (a job that just ended, or the previous `check --collectives`'s
+// workers, which the report does not wait for). Read again every 100 ms for at most 1 s, until it is
+// released, so that the facts hold what stays. Only this case pays the wait.
+void settle_memory(const Nvml& n, nvmlDevice_t d, Gpu& g) {
+  constexpr int64_t kNoticeMiB = 512;
+  if (!g.processes.empty() || g.memory_used_mib <= kNoticeMiB || !n.DeviceGetMemoryInfo) return;
+  for (int i = 0; i < 10 && g.memory_used_mib > kNoticeMiB; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    dynlib::nvmlMemory_t mem{};
+    if (n.DeviceGetMemoryInfo(d, &mem) != kNvmlSuccess) return;
+    g.memory_used_mib = int64_t(mem.used >> 20);
+  }
+}
+
 void read_mig(const Nvml& n, nvmlDevice_t d, Gpu& g) {
   unsigned mig = 0, migp = 0;
   if (n.DeviceGetMigMode && n.DeviceGetMigMode(d, &mig, &migp) == kNvmlSuccess) g.mig_mode = mig ? 1 : 0;
@@ -200,6 +216,7 @@ void read_gpu(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g, LinkMap& link
   };
   step("identity", [&] { read_identity(n, d, g); });
   step("processes", [&] { read_processes(n, d, fs, g); });
+  step("settle", [&] { settle_memory(n, d, g); });
   step("health", [&] { read_health(n, d, g); });
   step("mig", [&] { read_mig(n, d, g); });
   step("nvlinks", [&] { read_nvlinks(n, d, g, links); });

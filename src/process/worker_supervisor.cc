@@ -119,6 +119,22 @@ bool WorkerSupervisor::watch(rendezvous::Deadline deadline,
   }
 }
 
+void WorkerSupervisor::let_exit() {
+  for (auto& w : w_) {
+    if (w.exited) continue;
+    std::thread([pid = w.pid] {
+      while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }).detach();
+    w.exited = w.let_exit = w.group_empty = true;
+    w.wait_status = 0;
+    w.ended = std::chrono::steady_clock::now();
+    if (w.pidfd >= 0) ::close(w.pidfd);
+    if (w.event_fd >= 0) ::close(w.event_fd);
+    w.pidfd = w.event_fd = -1;
+  }
+}
+
 // Signals every worker's process group; the leader too when it is not reaped yet (it may have left its
 // group). Groups of reaped workers are signalled as well while they have members: the worker's children (a
 // reaped leader's pid is not reused while its group has members; once seen empty, it may be).

@@ -31,6 +31,7 @@ struct WorkerState {
   int wait_status = 0;
   bool killed_by_us = false;
   bool group_empty = false;  // reaped and its process group seen empty: never signalled again (pid reuse)
+  bool let_exit = false;     // said it was done and left to exit unwatched (let_exit()): counted as exit 0
   std::chrono::steady_clock::time_point ended;  // when it was reaped (valid once exited)
   std::string partial;                          // bytes after the last newline
 };
@@ -57,6 +58,9 @@ class WorkerSupervisor {
   // cut_short, when given, is asked while the grace runs: true ends it at once (a second Ctrl-C).
   void stop_all(std::chrono::milliseconds grace = std::chrono::milliseconds(300), int first_signal = SIGTERM,
                 const std::function<bool()>& cut_short = {});
+  // Workers that told the caller they are done and only exit now: not waited for. Each is reaped by a
+  // thread of its own, counts as exited with status 0 and is never signalled again (its pid may be reused).
+  void let_exit();
   const std::vector<WorkerState>& workers() const { return w_; }
 
  private:
