@@ -42,9 +42,11 @@ class Search {
         reserved_runs_(reserved_runs),
         out_(out) {}
 
-  // The slowest run so far must still fit before the budget's end, with the runs reserved after the search.
+  // The slowest run so far must still fit before the budget's end, with the runs reserved after the search
+  // once there is a winner to confirm.
   bool time_left() {
-    const auto need = std::chrono::duration_cast<std::chrono::milliseconds>(slowest_ * (1 + reserved_runs_));
+    const double reserve = winner_ ? reserved_runs_ : 0;
+    const auto need = std::chrono::duration_cast<std::chrono::milliseconds>(slowest_ * (1 + reserve));
     if (now_() + need <= end_) return true;
     out_.budget_hit = true;
     return false;
@@ -69,6 +71,11 @@ class Search {
   const TuneClock& now_;
   std::chrono::steady_clock::time_point end_;
   double reserved_runs_ = 0;
+
+ public:
+  bool winner_ = false;  // some setting beat the default: the runs after the search will be made
+
+ private:
   std::chrono::milliseconds slowest_{0};
   TuneSearchResult& out_;
 };
@@ -120,6 +127,7 @@ TuneSearchResult run_tune_search(const std::vector<TuneSetting>& cands, const st
   for (size_t i = 0; i < cands.size() && s.time_left(); ++i) {
     double v = s.try_combo({cands[i]});
     if (v > out.base) gains.push_back({v, i});
+    s.winner_ |= v > out.base * (1 + min_gain);
   }
   std::sort(gains.rbegin(), gains.rend());
   if (!gains.empty() && gains[0].first > out.base * (1 + min_gain)) {

@@ -78,8 +78,9 @@ TEST(TuneSearch, StopsAtTheTimeBudget) {
 }
 
 TEST(TuneSearch, LeavesRoomForTheRunsAfterIt) {
-  // 10 s per run, a 60 s budget and 2 runs reserved for the confirmation: a trial starts only when it and the
-  // 2 reserved runs fit (t + 30 s <= 60 s), so 4 runs, ending at 40 s, and the confirmation ends by 60 s.
+  // 10 s per run, a 60 s budget and 2 runs reserved for the confirmation of a winner: a trial starts only
+  // when it and the 2 reserved runs fit (t + 30 s <= 60 s), so 4 runs, ending at 40 s; the confirmation ends
+  // by 60 s.
   auto now = std::chrono::steady_clock::time_point{};
   Table t;
   auto measure = [&](const TuneCombo& c) {
@@ -88,10 +89,22 @@ TEST(TuneSearch, LeavesRoomForTheRunsAfterIt) {
   };
   std::vector<TuneSetting> cands;
   for (int i = 0; i < 10; ++i) cands.push_back(env("K" + std::to_string(i), "1"));
+  t.gain["K0=1"] = 10;  // a winner from the first trial on: its confirmation will run
   auto r = run_tune_search(
       cands, {1e9}, measure, std::chrono::seconds(60), 0.005, [&] { return now; }, 2);
   EXPECT_TRUE(r.budget_hit);
   EXPECT_EQ(t.runs, 4);
+  // Nothing beats the default: no confirmation follows, so the search may use the whole budget (6 runs).
+  Table none;
+  now = {};
+  auto measure_none = [&](const TuneCombo& c) {
+    now += std::chrono::seconds(10);
+    return none(c);
+  };
+  r = run_tune_search(
+      cands, {1e9}, measure_none, std::chrono::seconds(60), 0.005, [&] { return now; }, 2);
+  EXPECT_TRUE(r.best.empty());
+  EXPECT_EQ(none.runs, 6);
 }
 
 TEST(TuneSearch, ScoreOverSizesIsBusBytesOverTotalTime) {
