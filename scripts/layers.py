@@ -11,16 +11,26 @@ import re
 import sys
 
 ROOT = pathlib.Path(os.environ.get("DD_LAYERS_ROOT") or pathlib.Path(__file__).resolve().parent.parent)
-# Higher number = higher layer. Folders on one rank are peers and may include each other.
+# Higher number = higher layer. Folders on one rank are peers and may include each other. comm/ is split by
+# job: the engines (comm/engine) below running a pass (comm/run: supervisor, worker, deadlines) below what
+# uses a pass (comm/: bench output, tuning, the check pass, the cross-node pass).
 LAYERS = {
-    "cli": 10, "launch": 9, "cluster": 8, "comm": 8, "logs": 8, "process": 7, "rules": 6, "nccl": 5,
-    "rendezvous": 4, "probe": 3, "dynlib": 2, "report": 1, "common": 0,
+    "cli": 10, "launch": 9, "cluster": 8, "comm": 8, "comm/run": 7.6, "comm/engine": 7.3, "logs": 7,
+    "rules": 6, "nccl": 5, "rendezvous": 4, "probe": 3, "process": 2.5, "dynlib": 2, "report": 1, "common": 0,
 }
+NESTED = {"comm"}  # folders whose sub-folders are layers of their own
 READERS = {"probe", "dynlib"}         # may open files of the machine
 SPAWNERS = {"process"}                # may fork/exec
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
+INCLUDE = re.compile(r'^\s*#\s*include\s+"((?:[a-z_]+/)+)[^/"]+"')
 READ = re.compile(r"\b(std::ifstream|fopen)\s*[({<]|\bstd::ifstream\b")
 SPAWN = re.compile(r"\b(fork|vfork|execv|execvp|execve|execl|execlp|posix_spawn|posix_spawnp)\s*\(")
+
+
+def layer_of(parts):
+    """The layer key of a path inside src/, as folder names: "probe", "comm", "comm/run"."""
+    if parts[0] in NESTED and len(parts) > 2:
+        return parts[0] + "/" + parts[1]
+    return parts[0]
 
 
 def breaches():
@@ -28,14 +38,16 @@ def breaches():
     for path in sorted((ROOT / "src").rglob("*")):
         if path.suffix not in (".cc", ".h", ".cu") or "test" in path.name:  # tests and their helpers
             continue
-        folder = path.relative_to(ROOT / "src").parts[0]
+        parts = path.relative_to(ROOT / "src").parts
+        folder, layer = parts[0], layer_of(parts)
         rel = str(path.relative_to(ROOT))
-        rank = LAYERS.get(folder)
+        rank = LAYERS.get(layer)
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
             code = line.split("//")[0]
             m = INCLUDE.match(line)
-            if m and rank is not None and LAYERS.get(m.group(1), -1) > rank:
-                found.append(f"{rel} -> includes {m.group(1)}/")
+            target = layer_of(m.group(1).rstrip("/").split("/") + ["x"]) if m else ""
+            if m and rank is not None and LAYERS.get(target, -1) > rank:
+                found.append(f"{rel} -> includes {target}/")
             if READ.search(code) and folder not in READERS:
                 found.append(f"{rel} -> reads a file")
             if SPAWN.search(code) and folder not in SPAWNERS:

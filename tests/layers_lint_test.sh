@@ -27,4 +27,12 @@ check "every breach listed: passes" 0 lint
 rm "$T/tree/src/probe/spawns.cc"
 check "a listed breach that is gone fails" 1 lint
 expect_out "it says to remove the line" "no longer happens"
+# comm/ is split by job: an engine may not include the code that runs a pass, which may not include comm/'s top.
+mkdir -p "$T/tree/src/comm/engine" "$T/tree/src/comm/run"
+printf '#include "comm/run/plan.h"\n' >"$T/tree/src/comm/engine/up.cc"
+printf '#include "comm/engine/engine.h"\n#include "comm/bench.h"\n' >"$T/tree/src/comm/run/mixed.cc"
+check "comm sub-layers: an upward include fails" 1 lint
+expect_out "comm/engine including comm/run is named" "src/comm/engine/up.cc -> includes comm/run/"
+expect_out "comm/run including comm/ is named" "src/comm/run/mixed.cc -> includes comm/"
+check "comm/run including comm/engine is fine" 1 grep -q "mixed.cc -> includes comm/engine" "$T/out"
 cli_finish layers_lint_test

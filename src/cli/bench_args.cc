@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "cli/flag_values.h"
-#include "comm/collective.h"
-#include "comm/worker.h"
+#include "comm/engine/collective.h"
+#include "comm/run/worker.h"
 
 namespace dd::cli {
 

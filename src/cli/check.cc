@@ -13,7 +13,7 @@
 #include "cluster/cluster_check.h"
 #include "comm/check_pass.h"
 #include "comm/cross_node.h"
-#include "comm/engine.h"
+#include "comm/engine/engine.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
 #include "probe/collect.h"

@@ -8,32 +8,18 @@
 #include <iterator>
 
 #include "cli/command.h"
+#include "cli/finding_registry.h"
 #include "cli/verbatim_args.h"
-#include "comm/finding_docs.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
-#include "launch/failure_report.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
 #include "logs/explain_text.h"
-#include "nccl/info_line.h"
 #include "report/report.h"
-#include "rules/rule.h"
 
 namespace dd::cli {
 
 namespace {
-
-// Every finding id with a long form, from each part that emits findings: rules, collectives, launch, log
-// analysis, NCCL information lines.
-std::vector<rules::FindingDoc> all_finding_docs() {
-  std::vector<rules::FindingDoc> docs = rules::all_rule_docs();
-  for (const auto& d : comm::comm_finding_docs()) docs.push_back(d);
-  for (const auto& d : launch::launch_finding_docs()) docs.push_back(d);
-  for (const auto& d : logs::logs_finding_docs()) docs.push_back({d.id, d.title, d.explanation});
-  for (const auto& d : nccl::info_line_docs()) docs.push_back({d.id, d.title, d.explanation});
-  return docs;
-}
 
 // Everything `explain` was asked, parsed once.
 struct ExplainOptions {
@@ -49,7 +35,7 @@ void print_json(std::vector<report::Finding> findings) {
   std::cout << output_json(report::render_json(r)) << "\n";
 }
 
-int print_list(const std::vector<rules::FindingDoc>& docs, const logs::Catalogue& cat, bool json) {
+int print_list(const std::vector<report::FindingDoc>& docs, const logs::Catalogue& cat, bool json) {
   nlohmann::json ids = nlohmann::json::array();
   for (const auto& d : docs) ids.push_back({{"id", d.id}, {"title", d.title}});
   for (const auto& e : cat.entries()) ids.push_back({{"id", e.id}, {"title", e.title}});
@@ -63,7 +49,7 @@ int print_list(const std::vector<rules::FindingDoc>& docs, const logs::Catalogue
 }
 
 // A known id: its long form (as a finding with the explanation as fix, for --json).
-std::optional<report::Finding> id_finding(const std::string& q, const std::vector<rules::FindingDoc>& docs,
+std::optional<report::Finding> id_finding(const std::string& q, const std::vector<report::FindingDoc>& docs,
                                           const logs::Catalogue& cat) {
   for (const auto& d : docs)
     if (d.id == q) return report::Finding{.id = d.id, .title = d.title, .fix = d.explanation};

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "comm/link.h"
-#include "comm/runner.h"
+#include "comm/run/runner.h"
 
 namespace dd::comm {
 

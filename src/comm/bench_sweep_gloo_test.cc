@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "comm/bench.h"
-#include "comm/run_findings.h"
-#include "comm/test_node.h"
+#include "comm/run/run_findings.h"
+#include "comm/run/test_node.h"
 
 namespace dd::comm {
 

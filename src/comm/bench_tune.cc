@@ -4,9 +4,9 @@
 #include <cstdio>
 
 #include "comm/bench.h"
-#include "comm/comm_finding.h"
+#include "comm/run/comm_finding.h"
 #include "comm/tune_search.h"
-#include "comm/units.h"
+#include "comm/engine/units.h"
 
 namespace dd::comm {
 

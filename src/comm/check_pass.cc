@@ -4,9 +4,9 @@
 #include <cstdio>
 
 #include "comm/bench.h"
-#include "comm/collective.h"
-#include "comm/dtype.h"
-#include "comm/engine.h"
+#include "comm/engine/collective.h"
+#include "comm/engine/dtype.h"
+#include "comm/engine/engine.h"
 #include "comm/op_json.h"
 #include "rules/engine_choice.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "comm/runner.h"
+#include "comm/run/runner.h"
 #include "report/finding.h"
 
 namespace dd::comm {

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "comm/engine.h"
-#include "comm/op_deadline.h"
-#include "comm/plan.h"
-#include "comm/run_setup.h"
+#include "comm/engine/engine.h"
+#include "comm/run/op_deadline.h"
+#include "comm/run/plan.h"
+#include "comm/run/run_setup.h"
 #include "rules/cluster_rule.h"
 #include "rules/engine_choice.h"
 

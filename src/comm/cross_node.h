@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "comm/runner.h"
+#include "comm/run/runner.h"
 #include "rendezvous/store.h"
 #include "rules/cluster_collectives.h"
 #include "rules/cluster_view.h"

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "comm/cross_node.h"
-#include "comm/gone_watch.h"
-#include "comm/plan.h"
+#include "comm/run/gone_watch.h"
+#include "comm/run/plan.h"
 #include "rules/engine_choice.h"
 #include "rules/rule_util.h"
 

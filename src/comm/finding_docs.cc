@@ -3,8 +3,8 @@
 
 namespace dd::comm {
 
-const std::vector<rules::FindingDoc>& comm_finding_docs() {
-  static const std::vector<rules::FindingDoc> docs = {
+const std::vector<report::FindingDoc>& comm_finding_docs() {
+  static const std::vector<report::FindingDoc> docs = {
       {"comm.collectives.ok", "Collectives ran and every output element was right",
        "Each collective ran on every rank with inputs whose exact result is known, outputs poisoned before "
        "the run "

@@ -2,10 +2,10 @@
 #pragma once
 #include <vector>
 
-#include "rules/rule.h"
+#include "report/finding_doc.h"
 
 namespace dd::comm {
 
-const std::vector<rules::FindingDoc>& comm_finding_docs();
+const std::vector<report::FindingDoc>& comm_finding_docs();
 
 }  // namespace dd::comm

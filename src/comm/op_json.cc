@@ -1,8 +1,8 @@
 // op_outcome_json (see op_json.h).
 #include "comm/op_json.h"
 
-#include "comm/collective.h"
-#include "comm/dtype.h"
+#include "comm/engine/collective.h"
+#include "comm/engine/dtype.h"
 
 namespace dd::comm {
 

@@ -4,7 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "comm/runner.h"
+#include "comm/run/runner.h"
 
 namespace dd::comm {
 

@@ -12,7 +12,7 @@
 
 #include "dynlib/library.h"
 #include "dynlib/nvml.h"
-#include "probe/child.h"
+#include "process/child.h"
 #include "probe/nccl_probe.h"
 
 namespace dd::dynlib {
@@ -86,7 +86,7 @@ TEST_F(FakeLibs, LibraryOpenPrefersEnvOverrideAndReportsErrors) {
 }
 
 TEST_F(FakeLibs, NcclVersionsCrashAndHangBecomeErrors) {
-  probe::Children kids;
+  process::Children kids;
   kids.start([] { return probe::nccl_version_child(dir_ + "/old/libnccl.so.2"); }, 3000);
   kids.start([] { return probe::nccl_version_child(dir_ + "/crash/libnccl.so.2"); }, 3000);
   kids.start([] { return probe::nccl_version_child(dir_ + "/hang/libnccl.so.2"); }, 300);

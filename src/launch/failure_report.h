@@ -5,7 +5,7 @@
 
 #include "launch/launch_facts.h"
 #include "report/report.h"
-#include "rules/rule.h"
+#include "report/finding_doc.h"
 
 namespace dd::launch {
 
@@ -22,6 +22,6 @@ report::Report build_launch_report(const std::vector<AttemptRecord>& attempts);
 int launch_exit_code(const AttemptRecord& last);
 
 // Long forms of the launch.* ids (for `distdoctor explain`).
-const std::vector<rules::FindingDoc>& launch_finding_docs();
+const std::vector<report::FindingDoc>& launch_finding_docs();
 
 }  // namespace dd::launch

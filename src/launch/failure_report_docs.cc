@@ -3,8 +3,8 @@
 
 namespace dd::launch {
 
-const std::vector<rules::FindingDoc>& launch_finding_docs() {
-  static const std::vector<rules::FindingDoc> docs = {
+const std::vector<report::FindingDoc>& launch_finding_docs() {
+  static const std::vector<report::FindingDoc> docs = {
       {"launch.rank.failed", "The first rank to fail: the root cause of the job's end",
        "A worker exited non-zero or was killed by a signal while the others still ran. It is named as the "
        "root "

@@ -8,6 +8,7 @@
 #include "logs/catalogue.h"
 #include "logs/file_scan.h"
 #include "logs/flight_recorder.h"
+#include "report/finding_doc.h"
 #include "report/report.h"
 
 namespace dd::logs {
@@ -50,12 +51,7 @@ std::vector<report::Finding> cross_rank_findings(const LogsResult& r);
 
 // Long forms of the logs.* ids the rules above emit (for `explain`; logs_finding_docs.cc): id, title,
 // explanation.
-struct LogsDoc {
-  const char* id;
-  const char* title;
-  const char* explanation;
-};
-const std::vector<LogsDoc>& logs_finding_docs();
+const std::vector<report::FindingDoc>& logs_finding_docs();
 
 // Facts as JSON (files, processes, collectives, framework failures) for --json.
 nlohmann::json logs_facts_json(const LogsResult& r);

@@ -34,7 +34,6 @@ constexpr std::array<std::string_view, 25> kConsequenceIds = {"nccl.remote_close
                                                               "logs.init.incomplete",
                                                               "logs.init.partial",
                                                               "logs.nccl.warn",
-                                                              "pytorch.sigterm",
                                                               "pytorch.elastic_closing_signal",
                                                               "paddle.launch.exit_signal"};
 

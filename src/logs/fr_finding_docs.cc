@@ -3,8 +3,8 @@
 
 namespace dd::logs {
 
-const std::vector<LogsDoc>& fr_finding_docs() {
-  static const std::vector<LogsDoc> docs = {
+const std::vector<report::FindingDoc>& fr_finding_docs() {
+  static const std::vector<report::FindingDoc> docs = {
       {"logs.fr.desync", "Ranks called different collectives at the same sequence number",
        "Read from PyTorch's Flight Recorder dumps: every rank numbers the collectives of each process group, "
        "and "

@@ -17,6 +17,6 @@ std::vector<report::Finding> fr_findings(const FrAnalysis& a);
 void fr_rules(const LogsResult& r, std::vector<report::Finding>& out);
 
 // Long forms of the logs.fr.* ids (appended to logs_finding_docs()).
-const std::vector<LogsDoc>& fr_finding_docs();
+const std::vector<report::FindingDoc>& fr_finding_docs();
 
 }  // namespace dd::logs

@@ -4,8 +4,8 @@
 
 namespace dd::logs {
 
-const std::vector<LogsDoc>& logs_finding_docs() {
-  static const std::vector<LogsDoc> docs = {
+const std::vector<report::FindingDoc>& logs_finding_docs() {
+  static const std::vector<report::FindingDoc> docs = {
       {"logs.init.incomplete", "A process printed NCCL output but never reached Init COMPLETE",
        "NCCL prints '... - Init COMPLETE' when a communicator is ready. A process that started init "
        "(bootstrap, "
@@ -113,8 +113,8 @@ const std::vector<LogsDoc>& logs_finding_docs() {
        "had no "
        "process group yet (it was before or in init_process_group) or was not asked."},
   };
-  static const std::vector<LogsDoc> with_fr = [] {  // the Flight Recorder ids (fr_finding_docs.cc)
-    std::vector<LogsDoc> all = docs;
+  static const std::vector<report::FindingDoc> with_fr = [] {  // the Flight Recorder ids (fr_finding_docs.cc)
+    std::vector<report::FindingDoc> all = docs;
     all.insert(all.end(), fr_finding_docs().begin(), fr_finding_docs().end());
     return all;
   }();

@@ -109,8 +109,8 @@ std::optional<InfoReading> read_info_line(std::string_view line) {
   return read_message(std::string(line));  // a prefix the line grammar does not know ("[0] NCCL INFO ...")
 }
 
-const std::vector<InfoLineDoc>& info_line_docs() {
-  static const std::vector<InfoLineDoc> docs = {
+const std::vector<report::FindingDoc>& info_line_docs() {
+  static const std::vector<report::FindingDoc> docs = {
       {"nccl.line.net_socket", "NCCL's socket transport: the interfaces it uses",
        "NCCL INFO NET/Socket : Using [0]IF:ADDR<0> ... lists the interfaces NCCL's socket transport chose, "
        "in "

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "report/finding_doc.h"
+
 namespace dd::nccl {
 
 struct InfoReading {
@@ -18,10 +20,7 @@ struct InfoReading {
 // The reading of one line, or nullopt when it is not one of the information lines NCCL prints at init.
 std::optional<InfoReading> read_info_line(std::string_view line);
 
-struct InfoLineDoc {
-  std::string id, title, explanation;
-};
 // The long form of every id read_info_line() can return (for `explain ID` and `explain --list`).
-const std::vector<InfoLineDoc>& info_line_docs();
+const std::vector<report::FindingDoc>& info_line_docs();
 
 }  // namespace dd::nccl

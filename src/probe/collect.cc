@@ -7,8 +7,8 @@
 
 #include <cstdio>
 
+#include "common/json_limits.h"
 #include "common/safe_text.h"
-#include "probe/child.h"
 #include "probe/cuda_probe.h"
 #include "probe/fs.h"
 #include "probe/gpu_probe.h"
@@ -20,7 +20,7 @@
 #include "probe/rdma_userspace.h"
 #include "probe/system_probe.h"
 #include "probe/tool_env.h"
-#include "common/json_limits.h"
+#include "process/child.h"
 
 namespace dd::probe {
 namespace {
@@ -58,7 +58,7 @@ struct ChildSlots {
   std::vector<size_t> libs;  // one per NCCL candidate
 };
 
-ChildSlots start_children(Children& kids, const Fs& fs, const EnvMap& env, const ProbeOptions& opt,
+ChildSlots start_children(process::Children& kids, const Fs& fs, const EnvMap& env, const ProbeOptions& opt,
                           const std::vector<NcclCandidate>& cands) {
   ChildSlots s;
   s.host = kids.start([&] { return json_text(nlohmann::json(probe_host(fs, env, true))); }, kHostDeadlineMs);
@@ -74,7 +74,7 @@ ChildSlots start_children(Children& kids, const Fs& fs, const EnvMap& env, const
 }
 
 // DISTDOCTOR_PROBE_TIMING: one line on stderr with each probe's time.
-void print_timing(const Children& kids, const ChildSlots& s, const std::vector<NcclCandidate>& cands,
+void print_timing(const process::Children& kids, const ChildSlots& s, const std::vector<NcclCandidate>& cands,
                   int64_t t_local, int64_t t0) {
   const auto& el = kids.elapsed_ms();
   std::string line =
@@ -162,7 +162,7 @@ NodeFacts collect_node_facts(const ProbeOptions& opt, const EnvMap& env) {
   if (opt.identity_only) return collect_identity_facts(*fs, env);
   NodeFacts f;
   const std::vector<NcclCandidate> cands = find_nccl_candidates(*fs, env, opt.nccl_lib);
-  Children kids;
+  process::Children kids(tool_env().probe_timing);
   const ChildSlots slots = start_children(kids, *fs, env, opt, cands);
 
   // In-process probes while the children work.
@@ -187,7 +187,7 @@ NodeFacts collect_node_facts(const ProbeOptions& opt) { return collect_node_fact
 
 CudaFacts collect_cuda_facts(const EnvMap& env) {
   CudaFacts f = cuda_env_facts(env);
-  Children kids;
+  process::Children kids(tool_env().probe_timing);
   kids.start(cuda_count_child, kCudaDeadlineMs);
   apply_cuda_answer(kids.wait()[0], f);
   return f;

@@ -9,7 +9,7 @@
 #include <chrono>
 
 #include "dynlib/nccl.h"
-#include "probe/child.h"
+#include "process/child.h"
 
 namespace dd::probe {
 namespace {
@@ -113,7 +113,7 @@ TEST(NcclProbe, VersionStrings) {
 
 TEST(NcclProbe, VersionChildOnBadFiles) {
   auto ans =
-      run_children({[] { return nccl_version_child(kNcclRoot + "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3"); },
+      process::run_children({[] { return nccl_version_child(kNcclRoot + "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3"); },
                     [] { return nccl_version_child("/nonexistent/libnccl.so.2"); }},
                    5000);
   NcclLib fake, missing;
@@ -130,7 +130,7 @@ TEST(NcclProbe, VersionChildOnBadFiles) {
 TEST(NcclProbe, RealLibraryVersionWhenInstalled) {
   const std::string path = "/usr/local/cuda/lib64/libnccl.so.2";
   if (!make_real_fs()->exists(path)) GTEST_SKIP() << path << " not installed";
-  auto ans = run_children({[&] { return nccl_version_child(path); }}, 5000);
+  auto ans = process::run_children({[&] { return nccl_version_child(path); }}, 5000);
   NcclLib l;
   apply_nccl_answer(ans[0], l);
   EXPECT_TRUE(l.error.empty()) << l.error;

@@ -91,4 +91,24 @@ Result<FileText> read_regular_file(const std::string& path, const ReadLimits& li
   return out;
 }
 
+Result<FileText> read_regular_file_tail(const std::string& path, uint64_t max_bytes) {
+  auto file = open_regular_file(path);
+  if (!file) return file.error();
+  FileText out;
+  out.file_size = file->size();
+  const uint64_t from = out.file_size > max_bytes ? out.file_size - max_bytes : 0;
+  out.truncated = from > 0;
+  out.text.resize(size_t(out.file_size - from));
+  size_t have = 0;
+  while (have < out.text.size()) {
+    ssize_t n = ::pread(file->fd(), out.text.data() + have, out.text.size() - have, off_t(from + have));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Error::from_errno("read " + path);
+    if (n == 0) break;  // the file shrank meanwhile
+    have += size_t(n);
+  }
+  out.text.resize(have);
+  return out;
+}
+
 }  // namespace dd::probe

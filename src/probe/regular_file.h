@@ -59,4 +59,8 @@ struct FileText {
 // a read fails, or the deadline passes (a timeout-kind Error).
 Result<FileText> read_regular_file(const std::string& path, const ReadLimits& limits = {});
 
+// The last max_bytes of a regular file (all of it when smaller; truncated when the start was left out): the
+// end of a worker's log. Errors as read_regular_file's.
+Result<FileText> read_regular_file_tail(const std::string& path, uint64_t max_bytes);
+
 }  // namespace dd::probe

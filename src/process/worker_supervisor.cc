@@ -88,7 +88,7 @@ bool WorkerSupervisor::reap(int i) {
   return true;
 }
 
-bool WorkerSupervisor::watch(rendezvous::Deadline deadline,
+bool WorkerSupervisor::watch(std::chrono::steady_clock::time_point deadline,
                              const std::function<void(int, const std::string&)>& on_line,
                              const std::function<void(int)>& on_exit, const std::function<bool()>& stop) {
   for (;;) {
@@ -100,7 +100,8 @@ bool WorkerSupervisor::watch(rendezvous::Deadline deadline,
       if (!w.exited && w.pidfd < 0) any_pidfd_missing = true;
     }
     auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - rendezvous::Clock::now()).count();
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+            .count();
     if (left <= 0) return false;
     int timeout = int(std::min<int64_t>(left, any_pidfd_missing ? 20 : 200));
     ::poll(pfds.data(), pfds.size(), timeout);

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "common/result.h"
-#include "rendezvous/store.h"
 
 namespace dd::process {
 
@@ -49,7 +48,8 @@ class WorkerSupervisor {
   Status start(const std::vector<WorkerSpec>& specs, const std::vector<std::string>& base_env);
   // Runs until every worker has exited, `stop()` returns true, or the deadline passes (then returns false).
   // on_line(worker, line) gets each event line; on_exit(worker) runs when a worker is reaped.
-  bool watch(rendezvous::Deadline deadline, const std::function<void(int, const std::string&)>& on_line,
+  bool watch(std::chrono::steady_clock::time_point deadline,
+             const std::function<void(int, const std::string&)>& on_line,
              const std::function<void(int)>& on_exit, const std::function<bool()>& stop);
   // first_signal to every worker's process group (and to a live worker itself), SIGKILL after `grace` to the
   // groups still holding processes; reaps every worker. Live workers get killed_by_us. It returns before

@@ -46,7 +46,7 @@ bool not_running(pid_t pid) {
 
 bool watch_all(WorkerSupervisor& sup, std::vector<std::string>* lines = nullptr) {
   return sup.watch(
-      rendezvous::Clock::now() + 10s,
+      std::chrono::steady_clock::now() + 10s,
       [&](int, const std::string& l) {
         if (lines) lines->push_back(l);
       },

@@ -29,7 +29,6 @@ ClusterRule cluster_identity_rule();  // cluster_identity.cc
 ClusterRule cluster_shape_rule();     // cluster_shape.cc
 ClusterRule cluster_network_rule();   // cluster_network.cc
 ClusterRule cluster_mesh_rule();      // cluster_mesh.cc
-ClusterRule cluster_join_rule();      // cluster_join_docs.cc (docs of the join protocol's findings)
 
 // Helpers shared by the cluster rules.
 std::string node_label(const ClusterNode& n);  // "host(2)"

@@ -6,6 +6,7 @@
 
 #include "probe/facts.h"
 #include "report/finding.h"
+#include "report/finding_doc.h"
 
 namespace dd::rules {
 
@@ -17,12 +18,7 @@ struct CheckOptions {
   bool collectives_passed = false;  // that pass ran and passed (its result outranks predictions)
 };
 
-// Long form of a finding id, printed by `distdoctor explain ID`.
-struct FindingDoc {
-  std::string id;
-  std::string title;        // short
-  std::string explanation;  // what it means, why it matters, how to fix; several sentences
-};
+using FindingDoc = report::FindingDoc;  // each rule's ids with their long form
 
 using NodeRuleFn = std::vector<report::Finding> (*)(const probe::NodeFacts& facts, const CheckOptions& opt);
 

@@ -1,0 +1,39 @@
+// make_engine: picks the engine by name; engines missing from this build (no CUDA, no Gloo) are an Error.
+#include "comm/engine/engine.h"
+
+namespace dd::comm {
+
+#ifdef DD_HAVE_CUDA
+std::unique_ptr<Engine> make_nccl_engine();
+#endif
+#ifdef DD_HAVE_GLOO
+std::unique_ptr<Engine> make_gloo_engine();
+#endif
+
+bool nccl_engine_built() {
+#ifdef DD_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+Result<std::unique_ptr<Engine>> make_engine(const std::string& kind) {
+  if (kind == "nccl") {
+#ifdef DD_HAVE_CUDA
+    return make_nccl_engine();
+#else
+    return Error{"this distdoctor was built without CUDA: the NCCL engine is not available"};
+#endif
+  }
+  if (kind == "gloo") {
+#ifdef DD_HAVE_GLOO
+    return make_gloo_engine();
+#else
+    return Error{"this distdoctor was built without Gloo: the Gloo engine is not available"};
+#endif
+  }
+  return Error{"unknown engine '" + kind + "' (nccl or gloo)"};
+}
+
+}  // namespace dd::comm

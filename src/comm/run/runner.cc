@@ -1,0 +1,146 @@
+// run_collectives: set up the run (layout, store, private directory, plan), start and watch the workers,
+// then put the results together and name what went wrong.
+#include "comm/run/runner.h"
+
+#include <fstream>
+
+#include "comm/run/comm_finding.h"
+#include "comm/run/gone_watch.h"
+#include "comm/run/op_deadline.h"
+#include "comm/run/run_dir.h"
+#include "comm/run/run_findings.h"
+#include "common/redact.h"
+#include "common/safe_text.h"
+#include "probe/proc_probe.h"
+#include "process/orphan_guard.h"
+#include "rendezvous/open_store.h"
+
+namespace dd::comm {
+
+namespace {
+
+// The worker's speed probe may run past the init deadline by this much (op_deadline.h: at least 5 s).
+constexpr std::chrono::milliseconds kSpeedProbeAllowance{5000};
+// The longest a rank may sit between one op's result and the next op's start (it only sends two events).
+constexpr std::chrono::milliseconds kBetweenOps{10000};
+// How often the supervisor reads each live worker's /proc state (a stopped worker is named within about
+// StuckWatch::kStoppedFor plus this).
+constexpr std::chrono::milliseconds kProcSampleEvery{250};
+
+// One /proc sample of every worker (a reaped one as unreadable).
+void sample_workers(const process::WorkerSupervisor& sup, RunWatch& watch) {
+  for (size_t w = 0; w < sup.workers().size(); ++w) {
+    const auto& ws = sup.workers()[w];
+    watch.on_proc(int(w), ws.pid, ws.exited ? probe::ProcSnapshot{} : probe::read_proc(ws.pid));
+  }
+}
+
+// The whole run's deadline: communicator init, every op's own deadline, and 3 s to start and stop. An op
+// whose deadline the worker measures counts with its last-resort bound (RunWatch's per-op watchdog ends a
+// stalled run long before).
+std::chrono::milliseconds run_budget(const RunOptions& opt) {
+  auto total = opt.init_timeout + kSpeedProbeAllowance + std::chrono::milliseconds(3000);
+  for (const auto& o : opt.ops) total += o.measured_deadline ? backstop_deadline(o) : o.timeout;
+  return total;
+}
+
+// Starts the workers and watches them until they end, one fails (then the others are stopped), or the
+// run's deadline passes. Fills the outcome's ops and findings.
+void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, const NodeContext& node,
+               const std::string& dir, process::OrphanGuard* guard, SupervisorTimes& times) {
+  const rendezvous::Clock::time_point t0 = times.begin;
+  const probe::NodeFacts& facts = node.facts;
+  Plan plan = make_plan(opt, layout, facts, dir);
+  const std::string plan_path = dir + "/plan.json";
+  std::ofstream(plan_path) << json_text(plan_to_json(plan));
+  std::vector<process::WorkerSpec> specs =
+      worker_specs(opt, layout, facts, dir, plan_path, node.self.executable);
+  out.ops.resize(opt.ops.size());
+  for (size_t i = 0; i < opt.ops.size(); ++i) out.ops[i].req = opt.ops[i];
+  process::WorkerSupervisor sup;
+  if (auto s = sup.start(specs, node.self.environment); !s) {
+    out.findings.push_back(
+        comm_failure("comm.error", "cannot start worker processes", {s.error().message()}, ""));
+    return;
+  }
+  if (guard)
+    for (const auto& w : sup.workers()) guard->watch_group(w.pid);
+  times.started = rendezvous::Clock::now();
+  RunWatch watch(layout.world, layout.groups, sup, opt.ops);
+  watch.set_watchdogs(
+      times.started + opt.init_timeout + kSpeedProbeAllowance + std::chrono::milliseconds(3000), kBetweenOps);
+  RunRecord rec{opt, layout, watch, sup, specs, facts};
+  rec.total = run_budget(opt);
+  std::optional<GoneWatch> gone;  // a shared store: the cluster leader may say another node's ranks are gone
+  if (!opt.store_url.empty()) gone.emplace(opt.store_url, opt.store_token, opt.store_prefix);
+  auto next_sample = times.started;
+  rec.finished = sup.watch(
+      t0 + rec.total, [&](int w, const std::string& line) { watch.on_line(w, line); },
+      [&](int w) { watch.on_exit(w); },
+      [&] {
+        if (auto now = rendezvous::Clock::now(); now >= next_sample) {
+          sample_workers(sup, watch);
+          next_sample = now + kProcSampleEvery;
+        }
+        // Once every rank said "left", only the workers' process exits remain (a GPU worker's CUDA teardown
+        // by the kernel takes about 0.5 s): the report does not wait for them.
+        return watch.should_stop() || (gone && gone->gone()) || watch.all_left();
+      });
+  if (watch.all_left()) sup.let_exit();
+  times.watched = rec.stopped_at = rendezvous::Clock::now();
+  sample_workers(sup, watch);  // whatever ended the run: a worker that cannot run is its cause
+  watch.settle_stuck();
+  if (gone && gone->gone()) rec.peers_gone = gone->what();
+  for (const auto& w : sup.workers()) rec.alive_at_stop.push_back(!w.exited);
+  sup.stop_all();
+  out.library = watch.library();
+  if (opt.engine == "nccl" && opt.capture_nccl_log) out.nccl_log = parse_nccl_log_dir(dir);
+  bool all_complete = aggregate_ops(out, rec);
+  name_failures(out, rec);
+  out.ok = out.findings.empty() && all_complete;
+  times.end = rendezvous::Clock::now();
+  out.timing = make_run_timing(times, watch, layout);
+}
+
+}  // namespace
+
+RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node) {
+  const probe::NodeFacts& facts = node.facts;
+  auto t0 = rendezvous::Clock::now();
+  RunOutcome out;
+  const RunLayout layout = run_layout(opt, facts);
+  out.world = layout.world;
+  if (auto problem = layout_problem(opt, layout, facts)) {
+    out.findings.push_back(std::move(*problem));
+    return out;
+  }
+  std::optional<rendezvous::OpenedStore> served;  // kept alive until the run ends
+  if (opt.store_master && !opt.store_url.empty()) {
+    auto o = rendezvous::open_store(opt.store_url, opt.store_token, rendezvous::StoreRole::kMaster,
+                                    t0 + opt.init_timeout);
+    if (!o) {
+      out.findings.push_back(comm_failure("comm.error", "cannot serve the store " + opt.store_url,
+                                          {o.error().message()},
+                                          "Pick a free port on an address of this node."));
+      return out;
+    }
+    served = std::move(*o);
+  }
+  auto dir = RunDir::create(node.tool.keep_tmp);  // removed when this function returns, on every path
+  if (!dir) {
+    out.findings.push_back(
+        comm_failure("comm.error", "cannot create a temporary directory", {dir.error().message()}, ""));
+    return out;
+  }
+  // Killed (SIGKILL, a crash), this process cannot clean up: the guard then kills the workers and removes
+  // the directory. Declared after dir, so it is dismissed before dir removes itself.
+  auto guard = process::OrphanGuard::start();
+  if (guard && !node.tool.keep_tmp) (*guard)->watch_dir(dir->path());
+  SupervisorTimes times;
+  times.begin = t0;
+  supervise(out, opt, layout, node, dir->path(), guard ? guard->get() : nullptr, times);
+  out.wall_s = std::chrono::duration<double>(rendezvous::Clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace dd::comm
