@@ -70,7 +70,7 @@ int render(report::Report& r, bool json, std::ostream& out) {
 comm::RunOptions run_options(const BenchArgs& a, const probe::NodeFacts& facts) {
   comm::RunOptions r;
   r.engine = rules::choose_engine(facts, a.engine, a.nccl_lib, comm::nccl_engine_built()).engine;
-  if (r.engine == "nccl") r.nccl_lib = rules::choose_nccl_lib(facts, a.nccl_lib).path;
+  if (r.engine == rules::EngineKind::nccl) r.nccl_lib = rules::choose_nccl_lib(facts, a.nccl_lib).path;
   r.nproc = a.nproc;
   r.threads = a.threads;
   r.devices = parse_ints(a.gpus);
@@ -209,7 +209,7 @@ nlohmann::json sweep(const BenchArgs& a, const comm::BenchOptions& b, const comm
     for (auto& f : m.findings) r.findings.push_back(f);
     j["pairs"] = m.busbw;
   }
-  if (a.transport && b.run.engine == "nccl" && res.run.ok) {
+  if (a.transport && b.run.engine == rules::EngineKind::nccl && res.run.ok) {
     comm::TransportProbe p =
         comm::run_transport_probe(b, res.run.nccl_log, std::min<uint64_t>(b.max_bytes, 64ull << 20), node);
     for (auto& f : p.findings) r.findings.push_back(f);
@@ -226,9 +226,9 @@ int run_bench_command(const BenchArgs& a) {
   const comm::NodeContext node{facts, probe::tool_env(), self};
   comm::RunOptions run = run_options(a, facts);
   std::string refused = workers_beyond_node("--nproc", a.nproc, facts);
-  if (refused.empty() && run.engine == "nccl" && !a.quick)
+  if (refused.empty() && run.engine == rules::EngineKind::nccl && !a.quick)
     if (auto mx = parse_bytes(a.max_bytes)) refused = buffers_beyond_gpu("--max-bytes", *mx, facts);
-  if (refused.empty() && run.engine == "nccl" && a.tune && !a.tune_bytes.empty())
+  if (refused.empty() && run.engine == rules::EngineKind::nccl && a.tune && !a.tune_bytes.empty())
     if (auto tb = parse_byte_size_list(a.tune_bytes))
       for (uint64_t s : *tb)
         if (refused.empty()) refused = buffers_beyond_gpu("--tune-bytes", s, facts);

@@ -82,7 +82,7 @@ BenchResult run_bench(const BenchOptions& b, const NodeContext& node) {
   ro.ops = build_sweep(b, world);
   r.run = run_collectives(ro, node);
   r.findings = r.run.findings;
-  if (ro.engine == "nccl") {
+  if (ro.engine == rules::EngineKind::nccl) {
     r.link_facts = link_facts_from(node.facts.gpu);
     r.link = intra_node_limit(r.link_facts, world);
     for (auto& f : link_findings(r.run, r.link)) r.findings.push_back(f);
@@ -198,7 +198,7 @@ nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
                     {"nvlink_version", g.nvlink_version},
                     {"pcie_gen", g.pcie_gen},
                     {"pcie_width", g.pcie_width}});
-  return {{"engine", b.run.engine},
+  return {{"engine", rules::engine_name(b.run.engine)},
           {"library", r.run.library},
           {"world", r.run.world},
           {"link_facts", {{"nvml_ok", r.link_facts.nvml_ok}, {"error", r.link_facts.error}, {"gpus", gpus}}},

@@ -15,7 +15,7 @@ namespace {
 
 BenchOptions sweep_options(int nproc) {
   BenchOptions b;
-  b.run.engine = "gloo";
+  b.run.engine = rules::EngineKind::gloo;
   b.run.nproc = nproc;
   b.run.self_exe = DD_BINARY;
   b.run.init_timeout = std::chrono::milliseconds(5000);

@@ -108,7 +108,7 @@ TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
   if (cands.empty()) {
     t.findings.push_back(
         comm_finding("comm.tune.default_best", Severity::info,
-                     "--tune searches NCCL's settings; the " + b.run.engine + " engine has none to try"));
+                     std::string("--tune searches NCCL's settings; the ") + rules::engine_name(b.run.engine) + " engine has none to try"));
     return t;
   }
   progress << "# tune: " << colls_text(colls) << " at " << sizes_text(sizes)

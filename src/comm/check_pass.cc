@@ -45,8 +45,7 @@ bool node_env_has(const probe::NodeFacts& facts, const std::string& name) {
 // all_reduce bandwidth point.
 RunOptions check_pass_run(const CheckPassOptions& opt, const probe::NodeFacts& facts) {
   RunOptions ro;
-  ro.engine = opt.engine.empty() ? rules::choose_engine(facts, "", opt.nccl_lib, nccl_engine_built()).engine
-                                 : opt.engine;
+  ro.engine = opt.engine ? *opt.engine : rules::choose_engine(facts, "", opt.nccl_lib, nccl_engine_built()).engine;
   ro.nproc = opt.nproc;
   ro.threads = opt.threads;
   ro.nccl_lib = opt.nccl_lib;
@@ -55,7 +54,7 @@ RunOptions check_pass_run(const CheckPassOptions& opt, const probe::NodeFacts& f
   // A 1 MiB alltoall or send/recv needs no more than a few P2P channels, and each channel to each peer is a
   // connection set up on the first P2P op (on 4x H100 NVLink, 1.15 s for the alltoall with NCCL's default).
   // Only when the user has not chosen: the job's own setting is what the pass should exercise.
-  if (ro.engine == "nccl" && !node_env_has(facts, "NCCL_MAX_P2P_NCHANNELS"))
+  if (ro.engine == rules::EngineKind::nccl && !node_env_has(facts, "NCCL_MAX_P2P_NCHANNELS"))
     ro.env.push_back({"NCCL_MAX_P2P_NCHANNELS", std::to_string(kPassP2pChannels)});
   for (const auto& c : collectives()) {
     OpRequest r;
@@ -95,13 +94,13 @@ CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeC
     f.severity = report::Severity::ok;
     f.area = "comm";
     f.title = std::to_string(collectives().size()) + " collectives verified element by element on " +
-              std::to_string(run.world) + " ranks (" + ro.engine + ")";
+              std::to_string(run.world) + " ranks (" + rules::engine_name(ro.engine) + ")";
     f.evidence = {run.library};
     char b[128];
     snprintf(b, sizeof b, "wall time %.2f s", run.wall_s);
     f.evidence.push_back(b);
     out.push_back(f);
-    if (ro.engine == "nccl")
+    if (ro.engine == rules::EngineKind::nccl)
       for (auto& lf : link_findings(run, intra_node_limit(link_facts_from(node.facts.gpu), run.world)))
         out.push_back(lf);
     if (!run.nccl_log.transports.empty()) {
@@ -114,7 +113,7 @@ CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeC
       out.push_back(t);
     }
   }
-  CheckPassResult res{out, measurements_json(run, ro.engine), run.timing, {}};
+  CheckPassResult res{out, measurements_json(run, rules::engine_name(ro.engine)), run.timing, {}};
   for (const auto& [k, v] : ro.env) {
     res.measurements["pass_env"][k] = v;
     res.notes.push_back("collectives: " + k + "=" + v + " for this pass only (" + kPassEnvWhy + ")");

@@ -12,7 +12,7 @@
 namespace dd::comm {
 
 struct CheckPassOptions {
-  std::string engine;    // "nccl", "gloo", "" = rules::choose_engine
+  std::optional<rules::EngineKind> engine;  // none: rules::choose_engine
   int nproc = 0;         // 0 = one per visible GPU (gloo: 2)
   bool threads = false;  // one process serves every rank (bench --quick --threads)
   std::string nccl_lib;  // the library to load (rules::choose_nccl_lib)

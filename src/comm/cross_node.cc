@@ -28,11 +28,11 @@ constexpr double kTargetSeconds = 0.15;     // one timed iteration of a bandwidt
 
 // One engine for the whole job: NCCL only when every node would choose it (rules::choose_engine).
 void choose_job_engine(const rules::ClusterView& view, CrossNodeView& xn, const CrossNodeSettings& s) {
-  xn.engine = "nccl";
+  xn.engine = rules::EngineKind::nccl;
   for (const auto& n : view.nodes) {
     auto c = rules::choose_engine(n.facts, s.engine, s.nccl_lib, nccl_engine_built());
-    if (c.engine != "nccl") {
-      xn.engine = "gloo";
+    if (c.engine != rules::EngineKind::nccl) {
+      xn.engine = rules::EngineKind::gloo;
       xn.engine_reason = fmt::format("{} on {}({})", c.reason, n.hostname, n.node_rank);
       return;
     }
@@ -191,11 +191,11 @@ nlohmann::json cross_node_plan(const rules::ClusterView& view, CrossNodeView& xn
   } else if (done == 1) {
     plan = verify_plan(nodes, xn.phases[0], xn.world);
   } else if (done == 2) {
-    plan = bandwidth_plan(verify_plan(nodes, xn.phases[0], xn.world), xn.phases[1], xn.engine == "gloo");
+    plan = bandwidth_plan(verify_plan(nodes, xn.phases[0], xn.world), xn.phases[1], xn.engine == rules::EngineKind::gloo);
   }
   if (plan.is_null()) return nullptr;
   if (done > 0) plan["init_timeout_ms"] = measured_init_ms(xn.phases.back(), s);
-  plan["engine"] = xn.engine;
+  plan["engine"] = rules::engine_name(xn.engine);
   plan["world"] = xn.world;
   plan["nodes"] = nodes;
   plan["prefix"] = fmt::format("dd/xn/{}/", xn.phases.size());

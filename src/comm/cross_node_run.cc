@@ -18,7 +18,7 @@ using rules::XnOp;
 RunOptions xn_run_options(const nlohmann::json& plan, const nlohmann::json& me, const CrossNodeSettings& s,
                           const probe::NodeFacts& facts) {
   RunOptions ro;
-  ro.engine = plan.value("engine", "gloo");
+  ro.engine = rules::engine_from_name(plan.value("engine", "gloo")).value_or(rules::EngineKind::gloo);
   ro.nproc = me.value("nproc", 0);
   ro.world = plan.value("world", 0);
   ro.first_rank = me.value("first_rank", 0);
@@ -26,9 +26,9 @@ RunOptions xn_run_options(const nlohmann::json& plan, const nlohmann::json& me, 
   ro.store_token = s.store_token;
   ro.store_prefix = plan.value("prefix", "dd/xn/");
   ro.init_timeout = std::chrono::milliseconds(plan.value("init_timeout_ms", int64_t(20000)));
-  if (ro.engine == "nccl") ro.nccl_lib = rules::choose_nccl_lib(facts, s.nccl_lib).path;
+  if (ro.engine == rules::EngineKind::nccl) ro.nccl_lib = rules::choose_nccl_lib(facts, s.nccl_lib).path;
   // Gloo binds where NCCL would: GLOO_SOCKET_IFNAME when set (make_plan), else NCCL's first interface.
-  if (ro.engine == "gloo" && !facts.env.count("GLOO_SOCKET_IFNAME")) {
+  if (ro.engine == rules::EngineKind::gloo && !facts.env.count("GLOO_SOCKET_IFNAME")) {
     auto ifs = rules::nccl_socket_ifs(facts);
     if (!ifs.empty()) ro.gloo_iface = ifs.front().name;
   }

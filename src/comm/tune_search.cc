@@ -89,8 +89,8 @@ std::string combo_name(const TuneCombo& c) {
   return s;
 }
 
-std::vector<TuneSetting> tune_candidates(const std::string& engine) {
-  if (engine != "nccl") return {};  // every knob here is NCCL's: Gloo has none of them
+std::vector<TuneSetting> tune_candidates(rules::EngineKind engine) {
+  if (engine != rules::EngineKind::nccl) return {};  // every knob here is NCCL's: Gloo has none of them
   return {
       env_setting("NCCL_MIN_NCHANNELS", "16"),
       env_setting("NCCL_MIN_NCHANNELS", "24"),

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "rules/engine_choice.h"
+
 namespace dd::comm {
 
 // One value of one knob: an environment variable, or buffer registration, or CUDA graphs.
@@ -30,7 +32,7 @@ double tune_score(
 
 // The settings NCCL documents for intra-node bandwidth (channels, algorithm, protocol, buffer and chunk
 // sizes, threads), registration and CUDA graphs; none for another engine.
-std::vector<TuneSetting> tune_candidates(const std::string& engine);
+std::vector<TuneSetting> tune_candidates(rules::EngineKind engine);
 
 struct TuneRow {
   std::string name;

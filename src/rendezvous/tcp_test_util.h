@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <thread>
+
 #include "rendezvous/auth.h"
 #include "rendezvous/tcp_store_client.h"
 #include "rendezvous/tcp_store_server.h"
@@ -45,6 +47,16 @@ inline bool log_has(const TcpStoreServer& s, const std::string& needle) {
   for (const auto& l : s.recent_log())
     if (l.find(needle) != std::string::npos) return true;
   return false;
+}
+
+// log_has within 2 s: a line the server writes after it answered the client (a refusal, then its pause).
+inline bool log_soon(const TcpStoreServer& s, const std::string& needle) {
+  const auto until = Clock::now() + 2s;
+  while (!log_has(s, needle)) {
+    if (Clock::now() > until) return false;
+    std::this_thread::sleep_for(10ms);
+  }
+  return true;
 }
 
 // True when the server closed the raw connection (recv sees EOF or a reset within 5 s).

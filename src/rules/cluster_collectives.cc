@@ -118,11 +118,11 @@ const XnPhase* find_phase(const CrossNodeView& xn, const std::string& name) {
 Finding verified(const ClusterView& view, const CrossNodeView& xn, const XnPhase& ph) {
   Finding f{"cluster.collectives.ok", Severity::ok,
             fmt::format("every collective verified element by element on {} ranks across {} nodes ({})",
-                        xn.world, view.nodes.size(), xn.engine)};
-  f.evidence.push_back("engine: " + xn.engine + " (" + xn.engine_reason + ")");
+                        xn.world, view.nodes.size(), engine_name(xn.engine))};
+  f.evidence.push_back(std::string("engine: ") + engine_name(xn.engine) + " (" + xn.engine_reason + ")");
   for (size_t i = 0; i < ph.nodes.size(); ++i)
     f.evidence.push_back(fmt::format("{}: {}, {}", node_label(view.nodes[i]), ranks_of(ph.nodes[i]),
-                                     ph.nodes[i].library.empty() ? xn.engine : ph.nodes[i].library));
+                                     ph.nodes[i].library.empty() ? engine_name(xn.engine) : ph.nodes[i].library));
   return f;
 }
 

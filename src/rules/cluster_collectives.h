@@ -10,6 +10,7 @@
 #include "probe/facts.h"
 #include "report/finding.h"
 #include "rules/cluster_rule.h"
+#include "rules/engine_choice.h"
 
 namespace dd::rules {
 
@@ -53,7 +54,8 @@ struct XnPhase {
 };
 
 struct CrossNodeView {
-  std::string engine, engine_reason;
+  EngineKind engine = EngineKind::nccl;
+  std::string engine_reason;
   int world = 0;
   std::vector<XnPhase> phases;
 };

@@ -151,7 +151,7 @@ std::vector<Finding> slow_pairs(const ClusterView& view, const XnPhase& verify, 
 std::vector<Finding> bandwidth_findings(const ClusterView& view, const CrossNodeView& xn, const XnPhase& ph,
                                         const XnPhase* equal_sizes) {
   const XnPhase& verify = xn.phases.front();
-  const std::vector<PathBw> ps = paths_of(view, verify, ph, xn.engine == "nccl");
+  const std::vector<PathBw> ps = paths_of(view, verify, ph, xn.engine == EngineKind::nccl);
   Finding info{"cluster.collectives.bandwidth", Severity::info, "bandwidth per path:"};
   for (const auto& p : ps) info.evidence.push_back(path_line(view, verify, p));
   for (const char* cls : {"intra", "inter", "all"}) {
@@ -165,10 +165,10 @@ std::vector<Finding> bandwidth_findings(const ClusterView& view, const CrossNode
   }
   std::vector<Finding> out{info};
   const std::vector<PathBw> same_size =
-      equal_sizes ? paths_of(view, verify, *equal_sizes, xn.engine == "nccl") : std::vector<PathBw>{};
+      equal_sizes ? paths_of(view, verify, *equal_sizes, xn.engine == EngineKind::nccl) : std::vector<PathBw>{};
   for (auto& f : slow_pairs(view, verify, ps, same_size)) out.push_back(std::move(f));
   for (const auto& p : ps) {
-    if (xn.engine != "nccl" || p.path != "inter" || p.link_gbps <= 0 || p.busbw < 0) continue;
+    if (xn.engine != EngineKind::nccl || p.path != "inter" || p.link_gbps <= 0 || p.busbw < 0) continue;
     const double pct = p.busbw * 8 / p.link_gbps * 100;
     if (pct >= 40) continue;
     out.push_back(Finding{

@@ -39,7 +39,7 @@ XnOp pair(const std::string& path, int a, int b, double gbps) {
 // Three nodes of 2 ranks; inter pairs 0-2, 2-4, 4-0 at the given speeds.
 CrossNodeView three_nodes(double p01, double p12, double p20, const std::string& engine) {
   CrossNodeView xn;
-  xn.engine = engine;
+  xn.engine = engine_from_name(engine).value_or(EngineKind::nccl);
   xn.world = 6;
   for (const char* name : {"warmup", "verify", "bandwidth"}) {
     XnPhase ph;

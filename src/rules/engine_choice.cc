@@ -61,15 +61,24 @@ NcclLibChoice choose_nccl_lib(const probe::NodeFacts& f, const std::string& flag
   return {};
 }
 
+const char* engine_name(EngineKind k) { return k == EngineKind::nccl ? "nccl" : "gloo"; }
+
+std::optional<EngineKind> engine_from_name(std::string_view name) {
+  if (name == "nccl") return EngineKind::nccl;
+  if (name == "gloo") return EngineKind::gloo;
+  return std::nullopt;
+}
+
 EngineChoice choose_engine(const probe::NodeFacts& f, const std::string& requested, const std::string& flag,
                            bool nccl_engine_built) {
-  if (!requested.empty()) return {requested, "--engine " + requested};
+  if (auto kind = engine_from_name(requested)) return {*kind, "--engine " + requested};
+  using enum EngineKind;
   int gpus = visible_gpu_count(f);
-  if (gpus == 0) return {"gloo", "no GPU visible"};
-  if (!nccl_engine_built) return {"gloo", "this build has no NCCL engine (built without CUDA)"};
+  if (gpus == 0) return {gloo, "no GPU visible"};
+  if (!nccl_engine_built) return {gloo, "this build has no NCCL engine (built without CUDA)"};
   NcclLibChoice lib = choose_nccl_lib(f, flag);
-  if (lib.loads) return {"nccl", std::to_string(gpus) + " GPU(s) visible, NCCL " + lib.version + " loads"};
-  return {"gloo", std::to_string(gpus) + " GPU(s) visible but no libnccl loads"};
+  if (lib.loads) return {nccl, std::to_string(gpus) + " GPU(s) visible, NCCL " + lib.version + " loads"};
+  return {gloo, std::to_string(gpus) + " GPU(s) visible but no libnccl loads"};
 }
 
 }  // namespace dd::rules

@@ -2,12 +2,22 @@
 // `check --collectives` and `bench` share (no finding of their own; their answer is reported as a note and
 // in the run's library line).
 #pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "probe/facts.h"
 
 namespace dd::rules {
+
+// The collective engines: NCCL on GPUs, Gloo over TCP (CPUs, or GPUs without a loadable NCCL).
+enum class EngineKind { nccl, gloo };
+const char* engine_name(EngineKind k);  // "nccl", "gloo"
+std::optional<EngineKind> engine_from_name(std::string_view name);
+// In JSON (plans, the cross-node view) by name; a name it does not know reads as nccl, as nlohmann does.
+NLOHMANN_JSON_SERIALIZE_ENUM(EngineKind, {{EngineKind::nccl, "nccl"}, {EngineKind::gloo, "gloo"}})
 
 // GPUs a process started here may use: the CUDA_VISIBLE_DEVICES entries when it is set ("", "-1", "none",
 // "NoDevFiles": none), else the GPUs NVML lists, else CUDA's device count when it was probed.
@@ -30,7 +40,7 @@ struct NcclLibChoice {
 NcclLibChoice choose_nccl_lib(const probe::NodeFacts& f, const std::string& nccl_lib_flag);
 
 struct EngineChoice {
-  std::string engine;  // "nccl" or "gloo"
+  EngineKind engine = EngineKind::gloo;
   std::string reason;  // "--engine gloo", "no GPU visible", "2 GPU(s) visible, NCCL 2.28.9 loads", ...
 };
 

@@ -63,13 +63,13 @@ TEST(EngineChoice, NcclLibFlagThenFrameworkThenLoader) {
 
 TEST(EngineChoice, NcclOnlyWithGpusABuiltEngineAndALoadingLibrary) {
   probe::NodeFacts f;
-  EXPECT_EQ(choose_engine(f, "", "", true).engine, "gloo");
+  EXPECT_EQ(choose_engine(f, "", "", true).engine, EngineKind::gloo);
   EXPECT_EQ(choose_engine(f, "nccl", "", true).reason, "--engine nccl");
   f.gpu.gpus.resize(2);
   EXPECT_EQ(choose_engine(f, "", "", true).reason, "2 GPU(s) visible but no libnccl loads");
   f.nccl.libs = {lib("/usr/lib/libnccl.so.2", "loader", true)};
-  EXPECT_EQ(choose_engine(f, "", "", true).engine, "nccl");
-  EXPECT_EQ(choose_engine(f, "", "", false).engine, "gloo");
+  EXPECT_EQ(choose_engine(f, "", "", true).engine, EngineKind::nccl);
+  EXPECT_EQ(choose_engine(f, "", "", false).engine, EngineKind::gloo);
 }
 
 }  // namespace dd::rules

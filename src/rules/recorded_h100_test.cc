@@ -56,9 +56,9 @@ TEST(RecordedH100, ChoosesTheFrameworksNcclAndTheNcclEngine) {
   NcclLibChoice lib = choose_nccl_lib(f, "");
   EXPECT_EQ(lib.version, "2.28.9");
   EXPECT_NE(lib.path.find("site-packages"), std::string::npos) << lib.path;
-  EXPECT_EQ(choose_engine(f, "", "", true).engine, "nccl");
-  EXPECT_EQ(choose_engine(f, "", "", false).engine, "gloo");  // a build without the NCCL engine
-  EXPECT_EQ(choose_engine(f, "", "/nonexistent/libnccl.so.2", true).engine, "gloo");
+  EXPECT_EQ(choose_engine(f, "", "", true).engine, EngineKind::nccl);
+  EXPECT_EQ(choose_engine(f, "", "", false).engine, EngineKind::gloo);  // a build without the NCCL engine
+  EXPECT_EQ(choose_engine(f, "", "/nonexistent/libnccl.so.2", true).engine, EngineKind::gloo);
 }
 
 TEST(RecordedH100, NcclAlgoAndNetSetWrongAreFailsBeforeAnyCollective) {

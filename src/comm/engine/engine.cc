@@ -18,22 +18,19 @@ bool nccl_engine_built() {
 #endif
 }
 
-Result<std::unique_ptr<Engine>> make_engine(const std::string& kind) {
-  if (kind == "nccl") {
+Result<std::unique_ptr<Engine>> make_engine(rules::EngineKind kind) {
+  if (kind == rules::EngineKind::nccl) {
 #ifdef DD_HAVE_CUDA
     return make_nccl_engine();
 #else
     return Error{"this distdoctor was built without CUDA: the NCCL engine is not available"};
 #endif
   }
-  if (kind == "gloo") {
 #ifdef DD_HAVE_GLOO
-    return make_gloo_engine();
+  return make_gloo_engine();
 #else
-    return Error{"this distdoctor was built without Gloo: the Gloo engine is not available"};
+  return Error{"this distdoctor was built without Gloo: the Gloo engine is not available"};
 #endif
-  }
-  return Error{"unknown engine '" + kind + "' (nccl or gloo)"};
 }
 
 }  // namespace dd::comm

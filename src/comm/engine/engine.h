@@ -55,8 +55,8 @@ inline double seconds_since(rendezvous::Clock::time_point t0) {
   return std::chrono::duration<double>(rendezvous::Clock::now() - t0).count();
 }
 
-// "nccl" or "gloo"; an Error when this build lacks the engine.
-Result<std::unique_ptr<Engine>> make_engine(const std::string& kind);
+// The engine of that kind; an Error when this build lacks it.
+Result<std::unique_ptr<Engine>> make_engine(rules::EngineKind kind);
 
 // Whether this build has the NCCL engine (built with CUDA).
 bool nccl_engine_built();

@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "comm/engine/op_request.h"
+#include "rules/engine_choice.h"
 
 namespace dd::comm {
 
 struct RunOptions {
-  std::string engine = "nccl";
+  rules::EngineKind engine = rules::EngineKind::nccl;
   int nproc = 0;       // ranks on this node; 0 = one per visible GPU (nccl), 2 (gloo)
   int world = 0;       // ranks in the whole job (several nodes); 0 = nproc
   int first_rank = 0;  // global rank of this node's first rank

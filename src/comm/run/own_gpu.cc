@@ -34,7 +34,7 @@ std::vector<std::string> clean_entries(const probe::NodeFacts& facts) {
 
 std::vector<std::string> own_gpu_values(const RunOptions& opt, const RunLayout& layout,
                                         const probe::NodeFacts& facts) {
-  if (opt.engine != "nccl") return {};
+  if (opt.engine != rules::EngineKind::nccl) return {};
   if (std::any_of(opt.env.begin(), opt.env.end(),
                   [](const auto& kv) { return kv.first == "CUDA_VISIBLE_DEVICES"; }))
     return {};

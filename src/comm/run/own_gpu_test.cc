@@ -25,7 +25,6 @@ probe::NodeFacts node(int ngpu, const char* visible = nullptr) {
 }
 
 std::vector<std::string> values(const probe::NodeFacts& f, RunOptions opt = {}) {
-  if (opt.engine.empty()) opt.engine = "nccl";
   return own_gpu_values(opt, run_layout(opt, f), f);
 }
 
@@ -54,7 +53,7 @@ TEST(OwnGpu, KeepsTheNodesViewWhereNarrowingCouldChangeIt) {
   EXPECT_TRUE(values(node(4, "MIG-1234")).empty());
   EXPECT_TRUE(values(node(4, "")).empty());
   RunOptions gloo;
-  gloo.engine = "gloo";
+  gloo.engine = rules::EngineKind::gloo;
   EXPECT_TRUE(values(node(4), gloo).empty());
   RunOptions threads;
   threads.threads = true;
@@ -67,7 +66,6 @@ TEST(OwnGpu, KeepsTheNodesViewWhereNarrowingCouldChangeIt) {
 TEST(OwnGpu, WorkerSpecsAndPlanAgree) {
   const auto f = node(2);
   RunOptions opt;
-  opt.engine = "nccl";
   const RunLayout l = run_layout(opt, f);
   const Plan plan = make_plan(opt, l, f, "/nonexistent");
   EXPECT_TRUE(plan.own_gpu);

@@ -9,7 +9,7 @@ namespace {
 nlohmann::json run_to_json(const RunOptions& r) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& o : r.ops) ops.push_back(op_to_json(o));
-  return {{"engine", r.engine},
+  return {{"engine", rules::engine_name(r.engine)},
           {"ops", ops},
           {"init_timeout_ms", r.init_timeout.count()},
           {"store_url", r.store_url},
@@ -25,7 +25,7 @@ nlohmann::json run_to_json(const RunOptions& r) {
 
 RunOptions run_from_json(const nlohmann::json& j) {
   RunOptions r;
-  r.engine = j.value("engine", "nccl");
+  r.engine = rules::engine_from_name(j.value("engine", "nccl")).value_or(rules::EngineKind::nccl);
   for (const auto& o : j.value("ops", nlohmann::json::array())) r.ops.push_back(op_from_json(o));
   r.init_timeout = std::chrono::milliseconds(j.value("init_timeout_ms", int64_t(20000)));
   r.store_url = j.value("store_url", "");

@@ -39,7 +39,7 @@ std::vector<std::string> worker_argv(const RunOptions& opt, const std::vector<in
 }  // namespace
 
 int local_rank_count(const RunOptions& opt, const probe::NodeFacts& facts) {
-  return opt.nproc > 0 ? opt.nproc : (opt.engine == "nccl" ? rules::visible_gpu_count(facts) : 2);
+  return opt.nproc > 0 ? opt.nproc : (opt.engine == rules::EngineKind::nccl ? rules::visible_gpu_count(facts) : 2);
 }
 
 RunLayout run_layout(const RunOptions& opt, const probe::NodeFacts& facts) {
@@ -60,7 +60,7 @@ std::optional<report::Finding> layout_problem(const RunOptions& opt, const RunLa
   if (nlocal <= 0 || opt.first_rank < 0 || opt.first_rank + nlocal > l.world)
     return comm_failure("comm.gpu.none", "No GPU visible for the NCCL collective test", {},
                         "Run on a GPU node, or use --engine gloo.");
-  if (opt.engine != "nccl" || !facts.cuda.visible_devices_set) return std::nullopt;
+  if (opt.engine != rules::EngineKind::nccl || !facts.cuda.visible_devices_set) return std::nullopt;
   const int visible = rules::visible_gpu_count(facts);
   int need = 0;
   for (int i = 0; i < nlocal; ++i)
@@ -103,7 +103,7 @@ std::vector<process::WorkerSpec> worker_specs(const RunOptions& opt, const RunLa
     // also when this process is killed before its orphan guard learned of every worker (a TERM 3 s into a
     // 200-rank start left 91 workers spinning).
     s.die_with_parent = true;
-    if (opt.engine == "nccl" && opt.capture_nccl_log) {
+    if (opt.engine == rules::EngineKind::nccl && opt.capture_nccl_log) {
       if (!env_of(facts, "NCCL_DEBUG")) s.env.push_back({"NCCL_DEBUG", "INFO"});
       if (!env_of(facts, "NCCL_DEBUG_SUBSYS")) s.env.push_back({"NCCL_DEBUG_SUBSYS", "INIT,NET,GRAPH,ENV"});
       s.env.push_back({"NCCL_DEBUG_FILE", run_dir + "/nccl." + std::to_string(w) + ".%p.log"});

@@ -12,7 +12,7 @@ namespace dd::comm {
 
 TEST(RunTimingGloo, PhasesCoverTheRun) {
   CheckPassOptions co;
-  co.engine = "gloo";
+  co.engine = rules::EngineKind::gloo;
   co.nproc = 2;
   co.self_exe = DD_BINARY;
   co.bandwidth_bytes = 1 << 20;

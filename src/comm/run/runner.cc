@@ -94,7 +94,7 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
   for (const auto& w : sup.workers()) rec.alive_at_stop.push_back(!w.exited);
   sup.stop_all();
   out.library = watch.library();
-  if (opt.engine == "nccl" && opt.capture_nccl_log) out.nccl_log = parse_nccl_log_dir(dir);
+  if (opt.engine == rules::EngineKind::nccl && opt.capture_nccl_log) out.nccl_log = parse_nccl_log_dir(dir);
   bool all_complete = aggregate_ops(out, rec);
   name_failures(out, rec);
   out.ok = out.findings.empty() && all_complete;

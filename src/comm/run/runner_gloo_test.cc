@@ -14,7 +14,7 @@ namespace {
 
 RunOptions gloo_options(int nproc) {
   RunOptions o;
-  o.engine = "gloo";
+  o.engine = rules::EngineKind::gloo;
   o.nproc = nproc;
   o.self_exe = DD_BINARY;
   o.init_timeout = std::chrono::milliseconds(5000);

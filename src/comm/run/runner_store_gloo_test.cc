@@ -15,7 +15,7 @@ using testing::bare_node;
 namespace {
 RunOptions gloo_node(int first, const std::string& url, const std::string& token) {
   RunOptions o;
-  o.engine = "gloo";
+  o.engine = rules::EngineKind::gloo;
   o.nproc = 1;
   o.world = 2;
   o.first_rank = first;
