@@ -39,12 +39,15 @@ bool add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
   const std::string& why = choice.reason;
   co.engine = choice.engine;
   co.nproc = a.nproc_per_node;
-  co.nccl_lib = co.engine == "nccl" ? rules::choose_nccl_lib(f, a.nccl_lib).path : a.nccl_lib;
+  co.nccl_lib =
+      choice.engine == rules::EngineKind::nccl ? rules::choose_nccl_lib(f, a.nccl_lib).path : a.nccl_lib;
   co.init_timeout = std::chrono::milliseconds(int64_t(a.init_timeout_s * 1000));
-  if (co.engine == "gloo") co.bandwidth_bytes = 32ull << 20;  // TCP on one node: keep the pass short
+  if (choice.engine == rules::EngineKind::gloo)
+    co.bandwidth_bytes = 32ull << 20;  // TCP on one node: keep the pass short
   const probe::SelfProcess self = probe::read_self_process();
   auto res = comm::run_check_pass_measured(co, {f, probe::tool_env(), self});
-  r.notes.push_back("collectives: " + co.engine + " engine (" + why + ")");
+  r.notes.push_back(std::string("collectives: ") + rules::engine_name(choice.engine) + " engine (" + why +
+                    ")");
   for (auto& n : res.notes) r.notes.push_back(std::move(n));
   for (auto& x : res.findings) r.add(std::move(x));
   res.measurements["engine_reason"] = why;
@@ -153,6 +156,16 @@ cluster::CrossNodeHooks cross_node_hooks(const CheckArgs& a, const probe::NodeFa
   return h;
 }
 
+// The multi-node flow's outcome printed as --json, --summary, text and --metrics want it (report/emit.h).
+int emit_cluster(const CheckArgs& a, Result<cluster::ClusterCheckOutcome> out) {
+  if (!out) {
+    std::cerr << "distdoctor check: " << shown(out.error().message()) << "\n";
+    return report::kExitCannotRun;
+  }
+  if (!out->report) return report::kExitPass;  // rank 0 prints the verdict this rank shares
+  return report::emit_check_report(*out->report, cluster::emit_options(a), std::cout, std::cerr);
+}
+
 // Multi-node: plan who this process is, probe (everything on the facts publisher, identity elsewhere).
 int run_cluster(const CheckArgs& a, const probe::EnvMap& env) {
   auto plan = cluster::plan_cluster_check(a, env);
@@ -165,13 +178,13 @@ int run_cluster(const CheckArgs& a, const probe::EnvMap& env) {
   po.identity_only = !plan->publishes_facts();
   po.cuda_init = a.collectives && plan->publishes_facts();  // the GPUs the pass will use
   const probe::NodeFacts facts = probe::collect_node_facts(po, env);
-  if (!a.collectives) return cluster::run_cluster_check(a, *plan, facts);
+  if (!a.collectives) return emit_cluster(a, cluster::run_cluster_check(a, *plan, facts));
   const probe::SelfProcess self = probe::read_self_process();
   const std::string label = plan->spec.node_rank >= 0
                                 ? facts.host.hostname + "(" + std::to_string(plan->spec.node_rank) + ")"
                                 : facts.host.hostname;
   const cluster::CrossNodeHooks hooks = cross_node_hooks(a, facts, self, plan->spec.rank, label);
-  return cluster::run_cluster_check(a, *plan, facts, &hooks);
+  return emit_cluster(a, cluster::run_cluster_check(a, *plan, facts, &hooks));
 }
 
 // --facts FILE: a bare NodeFacts or a whole report with a "facts" member.

@@ -28,17 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-// The report as --json, --summary, text and --metrics want it (report/emit.h); returns the exit code.
-int print(report::Report r, const CheckArgs& args, nlohmann::json facts) {
-  r.facts = std::move(facts);
-  return report::emit_check_report(r, emit_options(args), std::cout, std::cerr);
-}
-
-int cannot_run(const std::string& msg) {
-  std::cerr << "distdoctor check: " << shown(msg) << "\n";
-  return report::kExitCannotRun;
-}
-
 std::string process_title(const JobSpec& spec) {
   return fmt::format("distdoctor check — {} {}", spec.by_hand ? "node rank" : "rank", spec.rank);
 }
@@ -79,14 +68,14 @@ JoinConfig make_join_config(const CheckArgs& args, const ClusterPlan& plan, cons
   return cfg;
 }
 
-// Under a launcher rank 0 prints the one verdict; other ranks print only what happened to them alone.
-int print_outcome(JoinOutcome& o, const CheckArgs& args, const JobSpec& spec) {
+// Under a launcher rank 0 has the one verdict; other ranks only what happened to them alone.
+ClusterCheckOutcome outcome_of(JoinOutcome& o, const JobSpec& spec) {
   bool alone = o.report.title.empty();
   if (alone) o.report.title = process_title(spec);
-  // Launchers (mpirun) kill the whole job when one rank exits non-zero, which would cut rank 0's report
-  // short: the other ranks exit 0 when they share rank 0's verdict, and rank 0 carries its exit code.
-  if (!spec.by_hand && !o.leader && !alone) return report::kExitPass;
-  return print(std::move(o.report), args, o.leader ? std::move(o.full) : nlohmann::json(nullptr));
+  // The other ranks share rank 0's verdict: they print nothing and exit 0; rank 0 carries the exit code.
+  if (!spec.by_hand && !o.leader && !alone) return {};
+  o.report.facts = o.leader ? std::move(o.full) : nlohmann::json(nullptr);
+  return {std::move(o.report)};
 }
 
 }  // namespace
@@ -95,12 +84,12 @@ Result<ClusterPlan> plan_cluster_check(const CheckArgs& args, const EnvMap& env)
   return plan_cluster(args.cluster, env);
 }
 
-int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const probe::NodeFacts& facts,
-                      const CrossNodeHooks* xn) {
+Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const ClusterPlan& plan,
+                                              const probe::NodeFacts& facts, const CrossNodeHooks* xn) {
   const auto start = Clock::now();
   JobSpec spec = plan.spec;
   auto tok = choose_token(args.cluster, spec, "check");
-  if (!tok) return cannot_run(tok.error().message());
+  if (!tok) return tok.error();
   std::vector<std::string> notes = spec.notes;
   notes.push_back(fmt::format("deadline: --timeout {:.0f} s for the whole run", args.cluster.timeout_s));
   notes.push_back(tok->note);
@@ -131,7 +120,7 @@ int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const prob
     r.title = process_title(spec);
     r.notes = notes;
     r.add(store_finding(opened.error(), spec.store_url, args.cluster.timeout_s, spec.serve));
-    return print(std::move(r), args, nullptr);
+    return ClusterCheckOutcome{std::move(r)};
   }
   notes.push_back("rendezvous: " + opened->description);
   if (!opened->listen_note.empty()) notes.push_back(opened->listen_note);
@@ -148,7 +137,7 @@ int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const prob
   cfg.master_desc = spec.print_command ? announce_master(args, facts, opened->port, *tok) : spec.store_url;
   JoinOutcome o = run_join(*opened->store, cfg);
   if (mesh) mesh->stop();
-  return print_outcome(o, args, spec);
+  return outcome_of(o, spec);
 }
 
 }  // namespace dd::cluster

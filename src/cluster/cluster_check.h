@@ -1,7 +1,9 @@
 // The multi-node `check` flow: resolve who we are, publish this node's facts, meet through the store, run
-// the mesh, print one verdict. cli/check.cc plans the run, probes this node's facts once (all of them on the
-// process that publishes them, only its identity on the others) and hands them in.
+// the mesh, come back with one verdict (cli/check.cc prints it; this flow prints only progress on stderr).
+// cli/check.cc plans the run, probes this node's facts once (all of them on the process that publishes them,
+// only its identity on the others) and hands them in.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "cluster/check_args.h"
@@ -11,14 +13,23 @@
 #include "cluster/session.h"
 #include "common/result.h"
 #include "probe/facts.h"
+#include "report/report.h"
 
 namespace dd::cluster {
 
 Result<ClusterPlan> plan_cluster_check(const CheckArgs& args, const EnvMap& env);
 
-// Returns the process exit code (the verdict's, or kExitCannotRun when the command line cannot work).
-// xn: the cross-node collective pass (--collectives), nullptr for none.
-int run_cluster_check(const CheckArgs& args, const ClusterPlan& plan, const probe::NodeFacts& facts,
-                      const CrossNodeHooks* xn = nullptr);
+// What this process has to print: the report (on the leader with every node's facts), or none, for a rank
+// under a launcher whose verdict rank 0 prints (it then exits 0: a launcher like mpirun kills the whole job
+// when one rank exits non-zero, which would cut rank 0's report short).
+struct ClusterCheckOutcome {
+  std::optional<report::Report> report;
+};
+
+// An Error when the command line cannot work (no token, say); xn: the cross-node collective pass
+// (--collectives), nullptr for none.
+Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const ClusterPlan& plan,
+                                              const probe::NodeFacts& facts,
+                                              const CrossNodeHooks* xn = nullptr);
 
 }  // namespace dd::cluster

@@ -62,48 +62,36 @@ TEST(TuneSearch, FailingSettingsLoseAndAreShown) {
   EXPECT_TRUE(shown);
 }
 
-TEST(TuneSearch, StopsAtTheTimeBudget) {
-  // A fake clock: every measurement takes 10 s; the budget is 35 s, so the 4th run would not fit.
+// The search over 10 candidates on a fake clock where every measurement takes 10 s; `t` counts the runs.
+TuneSearchResult search_on_fake_clock(Table& t, std::chrono::seconds budget, double reserved_runs) {
   auto now = std::chrono::steady_clock::time_point{};
-  Table t;
   auto measure = [&](const TuneCombo& c) {
     now += std::chrono::seconds(10);
     return t(c);
   };
   std::vector<TuneSetting> cands;
   for (int i = 0; i < 10; ++i) cands.push_back(env("K" + std::to_string(i), "1"));
-  auto r = run_tune_search(cands, {1e9}, measure, std::chrono::seconds(35), 0.005, [&] { return now; });
-  EXPECT_TRUE(r.budget_hit);
+  return run_tune_search(
+      cands, {1e9}, measure, budget, 0.005, [&] { return now; }, reserved_runs);
+}
+
+TEST(TuneSearch, StopsAtTheTimeBudget) {
+  // The budget is 35 s, so the 4th run would not fit.
+  Table t;
+  EXPECT_TRUE(search_on_fake_clock(t, std::chrono::seconds(35), 0).budget_hit);
   EXPECT_EQ(t.runs, 3);
 }
 
 TEST(TuneSearch, LeavesRoomForTheRunsAfterIt) {
-  // 10 s per run, a 60 s budget and 2 runs reserved for the confirmation of a winner: a trial starts only
-  // when it and the 2 reserved runs fit (t + 30 s <= 60 s), so 4 runs, ending at 40 s; the confirmation ends
-  // by 60 s.
-  auto now = std::chrono::steady_clock::time_point{};
+  // A 60 s budget and 2 runs reserved for the confirmation of a winner: a trial starts only when it and the 2
+  // reserved runs fit (t + 30 s <= 60 s), so 4 runs, ending at 40 s; the confirmation ends by 60 s.
   Table t;
-  auto measure = [&](const TuneCombo& c) {
-    now += std::chrono::seconds(10);
-    return t(c);
-  };
-  std::vector<TuneSetting> cands;
-  for (int i = 0; i < 10; ++i) cands.push_back(env("K" + std::to_string(i), "1"));
   t.gain["K0=1"] = 10;  // a winner from the first trial on: its confirmation will run
-  auto r = run_tune_search(
-      cands, {1e9}, measure, std::chrono::seconds(60), 0.005, [&] { return now; }, 2);
-  EXPECT_TRUE(r.budget_hit);
+  EXPECT_TRUE(search_on_fake_clock(t, std::chrono::seconds(60), 2).budget_hit);
   EXPECT_EQ(t.runs, 4);
   // Nothing beats the default: no confirmation follows, so the search may use the whole budget (6 runs).
   Table none;
-  now = {};
-  auto measure_none = [&](const TuneCombo& c) {
-    now += std::chrono::seconds(10);
-    return none(c);
-  };
-  r = run_tune_search(
-      cands, {1e9}, measure_none, std::chrono::seconds(60), 0.005, [&] { return now; }, 2);
-  EXPECT_TRUE(r.best.empty());
+  EXPECT_TRUE(search_on_fake_clock(none, std::chrono::seconds(60), 2).best.empty());
   EXPECT_EQ(none.runs, 6);
 }
 
