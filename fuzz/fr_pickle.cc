@@ -10,10 +10,10 @@
 #include <string>
 
 #include "common/safe_text.h"
-#include "logs/fr_analysis.h"
-#include "logs/fr_rules.h"
-#include "logs/fr_summary.h"
-#include "logs/pickle_reader.h"
+#include "logs/fr/fr_analysis.h"
+#include "logs/fr/fr_rules.h"
+#include "logs/fr/fr_summary.h"
+#include "logs/fr/pickle_reader.h"
 
 using namespace dd;
 using namespace dd::logs;

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "launch/report_test_util.h"
-#include "logs/fr_summary.h"
+#include "logs/fr/fr_summary.h"
 
 namespace dd::launch {
 namespace {

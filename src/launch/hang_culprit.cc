@@ -8,7 +8,7 @@
 
 #include "launch/python_stack.h"
 #include "launch/report_parts.h"
-#include "logs/fr_analysis.h"
+#include "logs/fr/fr_analysis.h"
 #include "logs/hang_trigger.h"
 
 namespace dd::launch {

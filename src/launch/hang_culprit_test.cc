@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "launch/python_stack.h"
-#include "logs/flight_recorder.h"
-#include "logs/fr_summary.h"
+#include "logs/fr/flight_recorder.h"
+#include "logs/fr/fr_summary.h"
 #include "common/test_files.h"
 
 namespace dd::launch {

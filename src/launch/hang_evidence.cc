@@ -18,8 +18,8 @@
 #include "common/redact.h"
 #include "common/wall_clock.h"
 #include "launch/attempt_agent.h"
-#include "logs/flight_recorder.h"
-#include "logs/fr_summary.h"
+#include "logs/fr/flight_recorder.h"
+#include "logs/fr/fr_summary.h"
 #include "logs/hang_trigger.h"
 
 namespace dd::launch {

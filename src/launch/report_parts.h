@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "launch/launch_facts.h"
-#include "logs/fr_analysis.h"
+#include "logs/fr/fr_analysis.h"
 #include "report/finding.h"
 
 namespace dd::launch::parts {

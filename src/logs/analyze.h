@@ -7,7 +7,7 @@
 
 #include "logs/catalogue.h"
 #include "logs/file_scan.h"
-#include "logs/flight_recorder.h"
+#include "logs/fr/flight_recorder.h"
 #include "report/finding_doc.h"
 #include "report/report.h"
 

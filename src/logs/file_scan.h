@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "logs/catalogue.h"
-#include "logs/flight_recorder.h"
+#include "logs/fr/flight_recorder.h"
 #include "logs/line_reader.h"
 #include "logs/log_facts.h"
 

@@ -7,7 +7,7 @@
 
 #include <set>
 
-#include "logs/fr_rules.h"
+#include "logs/fr/fr_rules.h"
 #include "rules/rule_util.h"
 
 namespace dd::logs {

@@ -1,6 +1,6 @@
 // Long forms of the logs.* finding ids (for `distdoctor explain`): data only, one row per id.
 #include "logs/analyze.h"
-#include "logs/fr_rules.h"
+#include "logs/fr/fr_rules.h"
 
 namespace dd::logs {
 

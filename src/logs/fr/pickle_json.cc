@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "logs/pickle_arena.h"
+#include "logs/fr/pickle_arena.h"
 
 namespace dd::logs::pickle {
 

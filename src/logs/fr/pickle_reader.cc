@@ -1,8 +1,8 @@
 // read_pickle: runs the machine (pickle_machine.h, opcodes in pickle_ops.cc) to STOP and turns the value into
 // JSON; GLOBAL and REDUCE are accepted only for the torch.jit._pickle wrappers pickle_reader.h names.
-#include "logs/pickle_reader.h"
+#include "logs/fr/pickle_reader.h"
 
-#include "logs/pickle_machine.h"
+#include "logs/fr/pickle_machine.h"
 
 namespace dd::logs {
 

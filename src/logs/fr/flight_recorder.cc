@@ -1,6 +1,6 @@
 // Reads a decoded Flight Recorder dump (pickle or JSON, any version seen: 2.x) into a FlightRecord, field by
 // field and tolerant of absence and of the JSON form's strings-for-numbers; names the rank from the file.
-#include "logs/flight_recorder.h"
+#include "logs/fr/flight_recorder.h"
 #include "common/json_limits.h"
 
 #include <fmt/format.h>

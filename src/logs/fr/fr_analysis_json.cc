@@ -1,6 +1,6 @@
 // The Flight Recorder analysis as JSON facts (`logs --json`, a launch report): groups with positions,
 // the first mismatch, the frontier, and the culprits with their stacks.
-#include "logs/fr_analysis.h"
+#include "logs/fr/fr_analysis.h"
 
 namespace dd::logs {
 

@@ -1,7 +1,7 @@
 // Tests of the Flight Recorder findings: `distdoctor logs DIR` on the real 4x H100 hang folders (torchrun
 // log, stacks and dumps side by side) names the odd rank with its stack; every logs.fr id has its explain
 // text; a clean record, dumps without collectives and an unreadable dump have their own findings.
-#include "logs/fr_rules.h"
+#include "logs/fr/fr_rules.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // One process group across ranks: members and their positions (issued, completed), the first disagreeing
 // collective sequence number in the digests' windows, and the frontier (the first seq someone waits on).
-#include "logs/fr_group_report.h"
+#include "logs/fr/fr_group_report.h"
 
 #include <algorithm>
 #include <map>

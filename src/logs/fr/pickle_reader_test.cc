@@ -1,7 +1,7 @@
 // Tests of the pickle reader: plain values of every protocol, memo semantics, the refused opcodes, the
 // torch.jit._pickle wrappers, limits (deep nesting, cycles, memo expansion, long strings), truncation at
 // every length, and a real Flight Recorder dump (fixtures/logs/h100x4_hangs, PyTorch 2.11 on 4x H100).
-#include "logs/pickle_reader.h"
+#include "logs/fr/pickle_reader.h"
 
 #include <gtest/gtest.h>
 

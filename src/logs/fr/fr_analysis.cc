@@ -1,6 +1,6 @@
 // The cause across process groups (fr_analysis.h lists the kinds): desyncs first, then, from the group the
 // most ranks wait in, the ranks that never issued what they wait for; ranks that wait are never blamed.
-#include "logs/fr_analysis.h"
+#include "logs/fr/fr_analysis.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "logs/fr_group_report.h"
+#include "logs/fr/fr_group_report.h"
 
 namespace dd::logs {
 

@@ -2,7 +2,7 @@
 // name the rank the recorder saw do it; the synthetic scenarios of fixtures/logs/fr (make_fr_fixtures.py)
 // cover sizes, a rank that went on past the desync, missing dumps, a matched hang, a healthy run; and the
 // node summaries, published as JSON and merged, give the same analysis as all dumps in one place.
-#include "logs/fr_analysis.h"
+#include "logs/fr/fr_analysis.h"
 
 #include <gtest/gtest.h>
 

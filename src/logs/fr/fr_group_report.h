@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "logs/fr_analysis.h"
+#include "logs/fr/fr_analysis.h"
 
 namespace dd::logs {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "logs/flight_recorder.h"
-#include "logs/fr_summary.h"
+#include "logs/fr/flight_recorder.h"
+#include "logs/fr/fr_summary.h"
 
 namespace dd::logs {
 

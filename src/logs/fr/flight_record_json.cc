@@ -1,7 +1,7 @@
 // FlightRecord's own JSON form (distdoctor's, not PyTorch's): field names as in flight_recorder.h, every
 // field written, absent fields read back as their defaults. from_json throws nlohmann's type errors on a
 // wrong type, as nlohmann converters do; callers with untrusted JSON catch them (fr_summary.h does).
-#include "logs/flight_recorder.h"
+#include "logs/fr/flight_recorder.h"
 
 namespace dd::logs {
 

@@ -1,7 +1,7 @@
 // Tests of the Flight Recorder dump reader: real dumps (fixtures/logs/h100x4_hangs, PyTorch 2.11, version
 // "2.10"), the synthetic JSON form and a Python-pickled dump (fixtures/logs/fr, made by make_fr_fixtures.py),
 // older and partial dumps, file names, and the record's own JSON round trip.
-#include "logs/flight_recorder.h"
+#include "logs/fr/flight_recorder.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // One pickle opcode (protocols 0-5, plain values only): what each pushes, pops or stores. Opcodes that would
 // import, call or build an object are refused by name; unknown opcodes are errors.
-#include "logs/pickle_machine.h"
+#include "logs/fr/pickle_machine.h"
 
 namespace dd::logs::pickle {
 

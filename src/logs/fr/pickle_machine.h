@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "logs/pickle_arena.h"
+#include "logs/fr/pickle_arena.h"
 
 namespace dd::logs::pickle {
 

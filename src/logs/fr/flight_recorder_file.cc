@@ -1,5 +1,5 @@
 // Reading one Flight Recorder dump file: the one regular-file opener with a size cap, then the parser.
-#include "logs/flight_recorder.h"
+#include "logs/fr/flight_recorder.h"
 #include "probe/regular_file.h"
 
 namespace dd::logs {

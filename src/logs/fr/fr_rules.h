@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "logs/analyze.h"
-#include "logs/fr_analysis.h"
+#include "logs/fr/fr_analysis.h"
 #include "report/finding.h"
 
 namespace dd::logs {

@@ -1,6 +1,6 @@
 // Flight Recorder findings: one per culprit of the analysis, titled with the rank, the op and the group,
 // evidence with every rank's position, the disagreeing signatures and the culprit's Python stack.
-#include "logs/fr_rules.h"
+#include "logs/fr/fr_rules.h"
 
 #include <fmt/format.h>
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "logs/flight_recorder.h"
+#include "logs/fr/flight_recorder.h"
 
 namespace dd::logs {
 

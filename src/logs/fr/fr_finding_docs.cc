@@ -1,5 +1,5 @@
 // Long forms of the logs.fr.* finding ids (Flight Recorder analysis), for `distdoctor explain`: data only.
-#include "logs/fr_rules.h"
+#include "logs/fr/fr_rules.h"
 
 namespace dd::logs {
 

@@ -3,7 +3,7 @@
 // every out-of-range index becomes an Error, sizes are capped.
 #include <fmt/format.h>
 
-#include "logs/fr_summary.h"
+#include "logs/fr/fr_summary.h"
 
 namespace dd::logs {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/result.h"
-#include "logs/pickle_reader.h"
+#include "logs/fr/pickle_reader.h"
 
 namespace dd::logs {
 

@@ -1,5 +1,5 @@
 // Digest of one rank's dump (fr_summary.h says what is kept and why) and the merge of node digests.
-#include "logs/fr_summary.h"
+#include "logs/fr/fr_summary.h"
 
 #include <fmt/format.h>
 
