@@ -9,7 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "common/signal_name.h"
@@ -29,8 +31,29 @@ std::string describe_wait_status(int ws) {
 
 WorkerSupervisor::~WorkerSupervisor() { stop_all(std::chrono::milliseconds(100)); }
 
+namespace {
+
+// Workers let exit unwatched (let_exit) that are not reaped yet, in this whole process: a new start waits for
+// them, so that a command making run after run (bench --tune, a sweep) never has one run's workers set up
+// beside the last run's still freeing their GPU memory.
+struct Exiting {
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t count = 0;
+};
+Exiting& exiting() {
+  static Exiting* e = new Exiting;  // never destroyed: reaper threads may outlive main
+  return *e;
+}
+
+}  // namespace
+
 Status WorkerSupervisor::start(const std::vector<WorkerSpec>& specs,
                                const std::vector<std::string>& base_env) {
+  {
+    std::unique_lock<std::mutex> lock(exiting().mu);
+    exiting().cv.wait_for(lock, std::chrono::seconds(10), [] { return exiting().count == 0; });
+  }
   for (const auto& spec : specs) {
     auto spawned = spawn_worker(spec, base_env);
     if (!spawned) return spawned.error();
@@ -123,9 +146,16 @@ bool WorkerSupervisor::watch(std::chrono::steady_clock::time_point deadline,
 void WorkerSupervisor::let_exit() {
   for (auto& w : w_) {
     if (w.exited) continue;
+    {
+      std::lock_guard<std::mutex> lock(exiting().mu);
+      ++exiting().count;
+    }
     std::thread([pid = w.pid] {
       while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
       }
+      std::lock_guard<std::mutex> lock(exiting().mu);
+      --exiting().count;
+      exiting().cv.notify_all();
     }).detach();
     w.exited = w.let_exit = w.group_empty = true;
     w.wait_status = 0;

@@ -41,8 +41,9 @@ std::string describe_wait_status(int wait_status);
 class WorkerSupervisor {
  public:
   ~WorkerSupervisor();
-  // Starts one process per spec, each in its own process group; each child's environment is base_env (the
-  // caller's, as read by probe::read_self_process) with spec.env laid over it. A program that cannot be run
+  // Starts one process per spec, each in its own process group (after the workers of an earlier let_exit()
+  // are reaped, at most 10 s); each child's environment is base_env (the caller's, as read by
+  // probe::read_self_process) with spec.env laid over it. A program that cannot be run
   // is an Error ("cannot run PROG: No such file or directory"); the workers started before it stay in
   // workers() for stop_all().
   Status start(const std::vector<WorkerSpec>& specs, const std::vector<std::string>& base_env);
@@ -60,6 +61,7 @@ class WorkerSupervisor {
                 const std::function<bool()>& cut_short = {});
   // Workers that told the caller they are done and only exit now: not waited for. Each is reaped by a
   // thread of its own, counts as exited with status 0 and is never signalled again (its pid may be reused).
+  // The next start() in this process waits (at most 10 s) until they are reaped.
   void let_exit();
   const std::vector<WorkerState>& workers() const { return w_; }
 

@@ -2,7 +2,6 @@
 // be run, no event pipe, the append-mode log, the signal mask, stop_all's first signal and SIGKILL, group
 // leftovers, and die_with_parent.
 #include "process/worker_supervisor.h"
-#include "common/test_files.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -16,6 +15,8 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+#include "common/test_files.h"
 
 namespace dd::process {
 namespace {
@@ -51,6 +52,34 @@ bool watch_all(WorkerSupervisor& sup, std::vector<std::string>* lines = nullptr)
         if (lines) lines->push_back(l);
       },
       nullptr, nullptr);
+}
+
+// Workers let exit unwatched count as done at once; the next start waits until they are reaped (a run after
+// run never overlaps the last run's workers still freeing their memory).
+TEST(WorkerSupervisor, LetExitReturnsAtOnceAndTheNextStartWaitsForThem) {
+  pid_t pid = -1;
+  auto t0 = std::chrono::steady_clock::now();
+  {
+    WorkerSupervisor sup;
+    ASSERT_TRUE(sup.start({sh("echo left >&3; exec 3>&-; sleep 1")}, {"PATH=/usr/bin:/bin"}));
+    pid = sup.workers()[0].pid;
+    std::vector<std::string> lines;
+    sup.watch(
+        std::chrono::steady_clock::now() + 5s, [&](int, const std::string& l) { lines.push_back(l); },
+        nullptr, [&] { return !lines.empty(); });
+    ASSERT_EQ(lines.size(), 1u);
+    sup.let_exit();
+    EXPECT_TRUE(sup.workers()[0].exited);
+    EXPECT_TRUE(sup.workers()[0].let_exit);
+    EXPECT_EQ(sup.workers()[0].wait_status, 0);
+  }  // the destructor signals nothing: the worker still sleeps
+  EXPECT_FALSE(not_running(pid));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 800ms);
+  WorkerSupervisor next;
+  ASSERT_TRUE(next.start({sh("exit 0")}, {"PATH=/usr/bin:/bin"}));
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, 950ms);  // it waited for the first worker's end
+  EXPECT_TRUE(not_running(pid));
+  EXPECT_TRUE(watch_all(next));
 }
 
 TEST(WorkerSupervisor, ExitStatusEventsAndReapTime) {
