@@ -181,8 +181,7 @@ nlohmann::json tune(const BenchArgs& a, const comm::BenchOptions& b, const comm:
   for (const auto& x : t.rows)
     rows.push_back({{"setting", x.name}, {"busbw_gbps", x.busbw}, {"busbw_gbps_per_size", x.per_size}});
   nlohmann::json colls = nlohmann::json::array();  // busbw_gbps_per_size: per collective, then per size
-  for (comm::Coll c : b.colls.empty() ? std::vector<comm::Coll>{comm::Coll::all_reduce} : b.colls)
-    colls.push_back(comm::coll_info(c).name);
+  for (comm::Coll c : t.colls) colls.push_back(comm::coll_info(c).name);
   return {{"tune", rows},   {"collectives", colls},         {"sizes", sizes},
           {"best", t.best}, {"default_busbw_gbps", t.base}, {"best_busbw_gbps", t.best_busbw}};
 }

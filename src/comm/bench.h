@@ -68,17 +68,19 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
 // --tune: NCCL settings at the user's sizes, searched greedily within `budget` (tune_search.h); prints each
 // row as it comes and returns the settings that beat the default.
 struct TuneRowResult {
-  std::string name;           // "NCCL_MIN_NCHANNELS=32 + NCCL_ALGO=Tree"
-  double busbw = 0;           // over all sizes (bus bytes / total time); 0: the run failed
+  std::string name;  // "NCCL_MIN_NCHANNELS=32 + NCCL_ALGO=Tree"
+  double busbw = 0;  // over all sizes (bus bytes / total time); 0: the run failed
   std::vector<double> per_size;
 };
 struct TuneResult {
+  std::vector<Coll>
+      colls;  // the collectives tuned (the --collectives, else all_reduce); per_size follows them
   std::vector<TuneRowResult> rows;
   std::string best;  // "" when the default is best
   double base = 0, best_busbw = 0;
   std::vector<report::Finding> findings;
 };
-TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes, std::chrono::milliseconds budget,
-                    std::ostream& progress, const NodeContext& node);
+TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
+                    std::chrono::milliseconds budget, std::ostream& progress, const NodeContext& node);
 
 }  // namespace dd::comm

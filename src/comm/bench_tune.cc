@@ -4,9 +4,9 @@
 #include <cstdio>
 
 #include "comm/bench.h"
+#include "comm/engine/units.h"
 #include "comm/run/comm_finding.h"
 #include "comm/tune_search.h"
-#include "comm/engine/units.h"
 
 namespace dd::comm {
 
@@ -99,16 +99,17 @@ class Measurer {
 TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
                     std::chrono::milliseconds budget, std::ostream& progress, const NodeContext& node) {
   TuneResult t;
-  const std::vector<Coll> colls = b.colls.empty() ? std::vector<Coll>{Coll::all_reduce} : b.colls;
+  t.colls = b.colls.empty() ? std::vector<Coll>{Coll::all_reduce} : b.colls;
+  const std::vector<Coll>& colls = t.colls;
   const int world = b.run.world > 0 ? b.run.world : std::max(b.run.nproc, 2);
   std::vector<double> bus_bytes;  // per (collective, size), the order of the measured busbw
   for (Coll c : colls)
     for (uint64_t s : sizes) bus_bytes.push_back(double(s) * coll_info(c).busbw_factor(world));
   const std::vector<TuneSetting> cands = tune_candidates(b.run.engine);
   if (cands.empty()) {
-    t.findings.push_back(
-        comm_finding("comm.tune.default_best", Severity::info,
-                     std::string("--tune searches NCCL's settings; the ") + rules::engine_name(b.run.engine) + " engine has none to try"));
+    t.findings.push_back(comm_finding("comm.tune.default_best", Severity::info,
+                                      std::string("--tune searches NCCL's settings; the ") +
+                                          rules::engine_name(b.run.engine) + " engine has none to try"));
     return t;
   }
   progress << "# tune: " << colls_text(colls) << " at " << sizes_text(sizes)

@@ -37,15 +37,12 @@ std::vector<report::Finding> run_check_pass(const CheckPassOptions& opt, const N
 
 namespace {
 
-bool node_env_has(const probe::NodeFacts& facts, const std::string& name) {
-  return facts.env.count(name) > 0;
-}
-
 // Every collective once at 1 MiB with its data verified, then (bandwidth_bytes > 0) one unchecked
 // all_reduce bandwidth point.
 RunOptions check_pass_run(const CheckPassOptions& opt, const probe::NodeFacts& facts) {
   RunOptions ro;
-  ro.engine = opt.engine ? *opt.engine : rules::choose_engine(facts, "", opt.nccl_lib, nccl_engine_built()).engine;
+  ro.engine =
+      opt.engine ? *opt.engine : rules::choose_engine(facts, "", opt.nccl_lib, nccl_engine_built()).engine;
   ro.nproc = opt.nproc;
   ro.threads = opt.threads;
   ro.nccl_lib = opt.nccl_lib;
@@ -54,7 +51,7 @@ RunOptions check_pass_run(const CheckPassOptions& opt, const probe::NodeFacts& f
   // A 1 MiB alltoall or send/recv needs no more than a few P2P channels, and each channel to each peer is a
   // connection set up on the first P2P op (on 4x H100 NVLink, 1.15 s for the alltoall with NCCL's default).
   // Only when the user has not chosen: the job's own setting is what the pass should exercise.
-  if (ro.engine == rules::EngineKind::nccl && !node_env_has(facts, "NCCL_MAX_P2P_NCHANNELS"))
+  if (ro.engine == rules::EngineKind::nccl && !facts.env.count("NCCL_MAX_P2P_NCHANNELS"))
     ro.env.push_back({"NCCL_MAX_P2P_NCHANNELS", std::to_string(kPassP2pChannels)});
   for (const auto& c : collectives()) {
     OpRequest r;

@@ -52,6 +52,9 @@ class Search {
     return false;
   }
 
+  // A setting beat the default by the gain that counts: from now on the confirmation's runs are reserved.
+  void found_winner() { winner_ = true; }
+
   double try_combo(const TuneCombo& c) {
     const auto t0 = now_();
     auto per_size = measure_(c);
@@ -71,11 +74,7 @@ class Search {
   const TuneClock& now_;
   std::chrono::steady_clock::time_point end_;
   double reserved_runs_ = 0;
-
- public:
   bool winner_ = false;  // some setting beat the default: the runs after the search will be made
-
- private:
   std::chrono::milliseconds slowest_{0};
   TuneSearchResult& out_;
 };
@@ -127,7 +126,7 @@ TuneSearchResult run_tune_search(const std::vector<TuneSetting>& cands, const st
   for (size_t i = 0; i < cands.size() && s.time_left(); ++i) {
     double v = s.try_combo({cands[i]});
     if (v > out.base) gains.push_back({v, i});
-    s.winner_ |= v > out.base * (1 + min_gain);
+    if (v > out.base * (1 + min_gain)) s.found_winner();
   }
   std::sort(gains.rbegin(), gains.rend());
   if (!gains.empty() && gains[0].first > out.base * (1 + min_gain)) {

@@ -5,29 +5,21 @@
 
 #include "comm/run/run_setup.h"
 #include "rules/cuda_visible.h"
+#include "rules/engine_choice.h"
 
 namespace dd::comm {
 
 namespace {
 
-// The node's CUDA_VISIBLE_DEVICES split into its entries, when CUDA reads every entry (else empty).
-std::vector<std::string> clean_entries(const probe::NodeFacts& facts) {
+// Whether CUDA reads the node's CUDA_VISIBLE_DEVICES to its end, so that its entries can be handed out one by
+// one (unset: yes).
+bool every_entry_read(const probe::NodeFacts& facts) {
+  if (!facts.cuda.visible_devices_set) return true;
   using rules::CudaVisible;
   const int ngpu = int(facts.gpu.gpus.size());
   const CudaVisible cv = rules::parse_cuda_visible_devices(facts.cuda.visible_devices, facts.gpu.gpus,
                                                            facts.gpu.gpus.empty() ? -1 : ngpu);
-  if (cv.mode == CudaVisible::Mode::mig || cv.stop_pos >= 0 || cv.duplicate || cv.count <= 0) return {};
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : facts.cuda.visible_devices + ",") {
-    if (c != ',') {
-      if (c != ' ' && c != '\t') cur += c;
-      continue;
-    }
-    out.push_back(cur);
-    cur.clear();
-  }
-  return out;
+  return cv.mode != CudaVisible::Mode::mig && cv.stop_pos < 0 && !cv.duplicate && cv.count > 0;
 }
 
 }  // namespace
@@ -38,11 +30,8 @@ std::vector<std::string> own_gpu_values(const RunOptions& opt, const RunLayout& 
   if (std::any_of(opt.env.begin(), opt.env.end(),
                   [](const auto& kv) { return kv.first == "CUDA_VISIBLE_DEVICES"; }))
     return {};
-  std::vector<std::string> entries;
-  if (facts.cuda.visible_devices_set) {
-    entries = clean_entries(facts);
-    if (entries.empty()) return {};
-  }
+  if (!every_entry_read(facts)) return {};
+  const std::vector<std::string> entries = rules::visible_gpu_ids(facts);  // as launch --bind-gpu hands out
   std::vector<std::string> out;
   for (const auto& group : layout.groups) {
     if (group.size() != 1) return {};
@@ -50,12 +39,7 @@ std::vector<std::string> own_gpu_values(const RunOptions& opt, const RunLayout& 
     if (at == layout.local.end()) return {};
     const size_t local = size_t(at - layout.local.begin());
     const int dev = local < opt.devices.size() ? opt.devices[local] : int(local);
-    if (dev < 0) return {};
-    if (!facts.cuda.visible_devices_set) {
-      out.push_back(std::to_string(dev));
-      continue;
-    }
-    if (size_t(dev) >= entries.size()) return {};
+    if (dev < 0 || size_t(dev) >= entries.size()) return {};
     out.push_back(entries[dev]);
   }
   return out;

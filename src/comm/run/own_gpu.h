@@ -16,7 +16,8 @@ struct RunLayout;
 // One value per worker (in layout.groups order), or empty when the workers keep the node's view: not the
 // NCCL engine, a worker serving several ranks (--threads), the caller's own CUDA_VISIBLE_DEVICES in the run's
 // environment, or a CUDA_VISIBLE_DEVICES on the node that CUDA would not read to its end (a bad entry, a
-// duplicate, MIG ids), so that the workers' error names the node's value as CUDA sees it.
+// duplicate, MIG ids), or a worker's device beyond the GPUs the facts list, so that the workers' error names
+// the node's value as CUDA sees it.
 std::vector<std::string> own_gpu_values(const RunOptions& opt, const RunLayout& layout,
                                         const probe::NodeFacts& facts);
 

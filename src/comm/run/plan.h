@@ -17,9 +17,9 @@ struct Plan {
   std::vector<int> devices;  // CUDA device of each global rank
   std::string store_dir;     // DirStore directory shared by the workers (when run.store_url is empty)
   std::optional<std::string> cuda_visible_devices;  // the node's CUDA_VISIBLE_DEVICES (facts), for messages
-  // Each worker's CUDA_VISIBLE_DEVICES holds its own GPU only (run_setup: own_gpu_entry), so CUDA sets up one
-  // device instead of every GPU of the node; the worker's GPU is then CUDA device 0, `devices` still names
-  // it.
+  // Each worker's CUDA_VISIBLE_DEVICES holds its own GPU only (own_gpu.h: own_gpu_values), so CUDA sets up
+  // one device instead of every GPU of the node; the worker's GPU is then CUDA device 0, `devices` still
+  // names it.
   bool own_gpu = false;
 };
 
