@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <map>
 
-#include "comm/run/comm_finding.h"
+#include "comm/engine/units.h"
 #include "comm/op_json.h"
+#include "comm/run/comm_finding.h"
 #include "comm/run/run_findings.h"
 #include "comm/run/run_setup.h"
 #include "comm/svg_plot.h"
-#include "comm/engine/units.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
 

@@ -4,9 +4,9 @@
 #include <set>
 
 #include "comm/bench.h"
+#include "comm/engine/units.h"
 #include "comm/run/comm_finding.h"
 #include "comm/run/run_setup.h"
-#include "comm/engine/units.h"
 
 namespace dd::comm {
 

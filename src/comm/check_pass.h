@@ -13,9 +13,9 @@ namespace dd::comm {
 
 struct CheckPassOptions {
   std::optional<rules::EngineKind> engine;  // none: rules::choose_engine
-  int nproc = 0;         // 0 = one per visible GPU (gloo: 2)
-  bool threads = false;  // one process serves every rank (bench --quick --threads)
-  std::string nccl_lib;  // the library to load (rules::choose_nccl_lib)
+  int nproc = 0;                            // 0 = one per visible GPU (gloo: 2)
+  bool threads = false;                     // one process serves every rank (bench --quick --threads)
+  std::string nccl_lib;                     // the library to load (rules::choose_nccl_lib)
   std::chrono::milliseconds init_timeout{10000};
   uint64_t bandwidth_bytes = 256ull << 20;         // 0 = no bandwidth point
   std::chrono::milliseconds bandwidth_timeout{0};  // the bandwidth point's deadline; 0 = from its size

@@ -191,7 +191,8 @@ nlohmann::json cross_node_plan(const rules::ClusterView& view, CrossNodeView& xn
   } else if (done == 1) {
     plan = verify_plan(nodes, xn.phases[0], xn.world);
   } else if (done == 2) {
-    plan = bandwidth_plan(verify_plan(nodes, xn.phases[0], xn.world), xn.phases[1], xn.engine == rules::EngineKind::gloo);
+    plan = bandwidth_plan(verify_plan(nodes, xn.phases[0], xn.world), xn.phases[1],
+                          xn.engine == rules::EngineKind::gloo);
   }
   if (plan.is_null()) return nullptr;
   if (done > 0) plan["init_timeout_ms"] = measured_init_ms(xn.phases.back(), s);

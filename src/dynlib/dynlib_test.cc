@@ -12,8 +12,8 @@
 
 #include "dynlib/library.h"
 #include "dynlib/nvml.h"
-#include "process/child.h"
 #include "probe/nccl_probe.h"
+#include "process/child.h"
 
 namespace dd::dynlib {
 namespace {

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "launch/launch_facts.h"
-#include "report/report.h"
 #include "report/finding_doc.h"
+#include "report/report.h"
 
 namespace dd::launch {
 

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/test_files.h"
 #include "launch/python_stack.h"
 #include "logs/fr/flight_recorder.h"
 #include "logs/fr/fr_summary.h"
-#include "common/test_files.h"
 
 namespace dd::launch {
 namespace {

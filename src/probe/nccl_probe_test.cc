@@ -112,10 +112,10 @@ TEST(NcclProbe, VersionStrings) {
 }
 
 TEST(NcclProbe, VersionChildOnBadFiles) {
-  auto ans =
-      process::run_children({[] { return nccl_version_child(kNcclRoot + "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3"); },
-                    [] { return nccl_version_child("/nonexistent/libnccl.so.2"); }},
-                   5000);
+  auto ans = process::run_children(
+      {[] { return nccl_version_child(kNcclRoot + "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3"); },
+       [] { return nccl_version_child("/nonexistent/libnccl.so.2"); }},
+      5000);
   NcclLib fake, missing;
   apply_nccl_answer(ans[0], fake);
   apply_nccl_answer(ans[1], missing);

@@ -177,7 +177,8 @@ TEST(StoreSecurity, WrongTokensPauseTheirAddress) {
     EXPECT_EQ(c.error().kind, ErrorKind::auth);
   }
   const auto paused_at = Clock::now();  // just after the pause began (at the fourth refusal)
-  // The server logs the pause after it answered the fourth guess: on a loaded machine that comes a little later.
+  // The server logs the pause after it answered the fourth guess: on a loaded machine that comes a little
+  // later.
   EXPECT_TRUE(log_soon(*s, "127.0.0.1 sent 4 wrong tokens within 3 s: its connections are refused for 3 s"));
   // A guess in the pause is refused before its token is looked at (it keeps retrying: closed, not refused).
   auto guess = TcpStoreClient::connect({"127.0.0.1", s->port()}, "guess-5", deadline_in(500ms));

@@ -121,8 +121,9 @@ Finding verified(const ClusterView& view, const CrossNodeView& xn, const XnPhase
                         xn.world, view.nodes.size(), engine_name(xn.engine))};
   f.evidence.push_back(std::string("engine: ") + engine_name(xn.engine) + " (" + xn.engine_reason + ")");
   for (size_t i = 0; i < ph.nodes.size(); ++i)
-    f.evidence.push_back(fmt::format("{}: {}, {}", node_label(view.nodes[i]), ranks_of(ph.nodes[i]),
-                                     ph.nodes[i].library.empty() ? engine_name(xn.engine) : ph.nodes[i].library));
+    f.evidence.push_back(
+        fmt::format("{}: {}, {}", node_label(view.nodes[i]), ranks_of(ph.nodes[i]),
+                    ph.nodes[i].library.empty() ? engine_name(xn.engine) : ph.nodes[i].library));
   return f;
 }
 

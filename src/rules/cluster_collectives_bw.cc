@@ -165,7 +165,8 @@ std::vector<Finding> bandwidth_findings(const ClusterView& view, const CrossNode
   }
   std::vector<Finding> out{info};
   const std::vector<PathBw> same_size =
-      equal_sizes ? paths_of(view, verify, *equal_sizes, xn.engine == EngineKind::nccl) : std::vector<PathBw>{};
+      equal_sizes ? paths_of(view, verify, *equal_sizes, xn.engine == EngineKind::nccl)
+                  : std::vector<PathBw>{};
   for (auto& f : slow_pairs(view, verify, ps, same_size)) out.push_back(std::move(f));
   for (const auto& p : ps) {
     if (xn.engine != EngineKind::nccl || p.path != "inter" || p.link_gbps <= 0 || p.busbw < 0) continue;

@@ -8,7 +8,7 @@ namespace dd::rules {
 
 const std::vector<ClusterRule>& cluster_rules() {
   static const std::vector<ClusterRule> table = {
-      cluster_identity_rule(), cluster_versions_rule(), cluster_env_rule(),  cluster_shape_rule(),
+      cluster_identity_rule(), cluster_versions_rule(), cluster_env_rule(),         cluster_shape_rule(),
       cluster_network_rule(),  cluster_mesh_rule(),     cluster_collectives_rule(),
   };
   return table;

@@ -12,9 +12,9 @@ namespace dd::rules {
 
 // What the user asked for, beyond the facts (flags of `check`).
 struct CheckOptions {
-  int nproc_per_node = 0;  // processes the job will start on this node; 0 = not given
-  int nnodes = 0;          // nodes in the check (cluster runs set it); 0 or 1 = this node alone
-  bool collective_pass = false;  // a collective pass follows: its workers initialise CUDA themselves
+  int nproc_per_node = 0;           // processes the job will start on this node; 0 = not given
+  int nnodes = 0;                   // nodes in the check (cluster runs set it); 0 or 1 = this node alone
+  bool collective_pass = false;     // a collective pass follows: its workers initialise CUDA themselves
   bool collectives_passed = false;  // that pass ran and passed (its result outranks predictions)
 };
 

@@ -49,7 +49,9 @@ std::vector<std::string> warning_evidence(const RunOutcome& out) {
   return ev;
 }
 
-std::string engine_label(const RunOptions& opt) { return opt.engine == rules::EngineKind::nccl ? "NCCL" : "Gloo"; }
+std::string engine_label(const RunOptions& opt) {
+  return opt.engine == rules::EngineKind::nccl ? "NCCL" : "Gloo";
+}
 
 Finding died_worker_finding(const RunRecord& rec, int w) {
   const auto& ws = rec.sup.workers()[w];
@@ -60,8 +62,8 @@ Finding died_worker_finding(const RunRecord& rec, int w) {
   std::vector<std::string> ev = {"pid " + std::to_string(ws.pid) + ", " +
                                  process::describe_wait_status(ws.wait_status)};
   if (!tail.empty()) ev.push_back("its last output: " + tail);
-  if (rec.opt.engine == rules::EngineKind::gloo && WIFSIGNALED(ws.wait_status) && WTERMSIG(ws.wait_status) == SIGABRT &&
-      !s.init_done)
+  if (rec.opt.engine == rules::EngineKind::gloo && WIFSIGNALED(ws.wait_status) &&
+      WTERMSIG(ws.wait_status) == SIGABRT && !s.init_done)
     ev.push_back(
         "Gloo aborts a process that cannot connect to a peer: check that the interface (" +
         (rec.opt.gloo_iface.empty() ? std::string("GLOO_SOCKET_IFNAME or --gloo-host") : rec.opt.gloo_iface) +

@@ -1,8 +1,9 @@
-// Per-op aggregation: each op's time (mean over ranks), bandwidth and wrong elements, and its comm.data.wrong finding.
+// Per-op aggregation: each op's time (mean over ranks), bandwidth and wrong elements, and its comm.data.wrong
+// finding.
 #include "comm/run/run_findings.h"
 
-#include "comm/run/comm_finding.h"
 #include "comm/engine/units.h"
+#include "comm/run/comm_finding.h"
 
 namespace dd::comm {
 

@@ -39,7 +39,8 @@ std::vector<std::string> worker_argv(const RunOptions& opt, const std::vector<in
 }  // namespace
 
 int local_rank_count(const RunOptions& opt, const probe::NodeFacts& facts) {
-  return opt.nproc > 0 ? opt.nproc : (opt.engine == rules::EngineKind::nccl ? rules::visible_gpu_count(facts) : 2);
+  return opt.nproc > 0 ? opt.nproc
+                       : (opt.engine == rules::EngineKind::nccl ? rules::visible_gpu_count(facts) : 2);
 }
 
 RunLayout run_layout(const RunOptions& opt, const probe::NodeFacts& facts) {

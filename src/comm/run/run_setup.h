@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "comm/run/plan.h"
 #include "comm/engine/run_options.h"
-#include "process/worker_supervisor.h"
+#include "comm/run/plan.h"
 #include "probe/facts.h"
+#include "process/worker_supervisor.h"
 #include "report/finding.h"
 
 namespace dd::comm {
@@ -36,7 +36,7 @@ Plan make_plan(const RunOptions& opt, const RunLayout& layout, const probe::Node
 // One spec per worker: `<wrap...> <exe> bench --as-worker PLAN --worker-ranks R`, its log file and the
 // settings it gets on top of the inherited environment (NCCL debug log capture, opt.env, the store token).
 std::vector<process::WorkerSpec> worker_specs(const RunOptions& opt, const RunLayout& layout,
-                                             const probe::NodeFacts& facts, const std::string& run_dir,
-                                             const std::string& plan_path, const std::string& self_exe);
+                                              const probe::NodeFacts& facts, const std::string& run_dir,
+                                              const std::string& plan_path, const std::string& self_exe);
 
 }  // namespace dd::comm

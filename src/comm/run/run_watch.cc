@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "comm/engine/collective.h"
-#include "comm/run/op_deadline.h"
 #include "comm/engine/units.h"
+#include "comm/run/op_deadline.h"
 #include "comm/run/worker_events.h"
 #include "common/json_limits.h"
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "comm/run/nccl_log.h"
 #include "comm/engine/run_options.h"
+#include "comm/run/nccl_log.h"
 #include "comm/run/run_timing.h"
 #include "probe/facts.h"
 #include "probe/self_probe.h"

@@ -1,13 +1,14 @@
 // Reads a decoded Flight Recorder dump (pickle or JSON, any version seen: 2.x) into a FlightRecord, field by
 // field and tolerant of absence and of the JSON form's strings-for-numbers; names the rank from the file.
 #include "logs/fr/flight_recorder.h"
-#include "common/json_limits.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+
+#include "common/json_limits.h"
 
 namespace dd::logs {
 

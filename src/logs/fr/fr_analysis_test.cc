@@ -4,9 +4,8 @@
 // node summaries, published as JSON and merged, give the same analysis as all dumps in one place.
 #include "logs/fr/fr_analysis.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <functional>
@@ -163,8 +162,8 @@ TEST(FrAnalysis, UnevenGatherAndScatterAreNotMismatches) {
   };
   EXPECT_TRUE(analyze_fr_summary(completed_world(scatter)).culprits.empty());
   auto twice = [](int r) {  // the recorded fault: rank 3 gathers twice the elements into its outputs
-    return FrSignature{"all_gather", r == 3 ? "in [[2]] out [[2],[2],[2],[2]]" : "in [[1]] out [[1],[1],[1],[1]]",
-                       "Float"};
+    return FrSignature{"all_gather",
+                       r == 3 ? "in [[2]] out [[2],[2],[2],[2]]" : "in [[1]] out [[1],[1],[1],[1]]", "Float"};
   };
   FrAnalysis a = analyze_fr_summary(completed_world(twice));
   ASSERT_EQ(a.culprits.size(), 1u);
