@@ -52,7 +52,10 @@ ncclResult_t send_recv_group(const NcclApi& api, const OpRequest& req, const Siz
 void NcclGroup::free_buffer(NcclRank& r, char*& p, size_t& cap, void*& reg) {
   if (reg)
     symmetric_windows ? api->ncclCommWindowDeregister(r.comm, reg) : api->ncclCommDeregister(r.comm, reg);
-  if (p) symmetric_windows ? api->ncclMemFree(p) : cudaFree(p);
+  if (p && symmetric_windows)
+    api->ncclMemFree(p);
+  else if (p)
+    cudaFree(p);
   p = nullptr;
   reg = nullptr;
   cap = 0;
