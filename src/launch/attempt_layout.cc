@@ -8,6 +8,7 @@
 #include "launch/job_settings.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
+#include "report/first_failure.h"
 
 namespace dd::launch {
 
@@ -56,18 +57,24 @@ Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {
 void settle_root_cause(AttemptRecord& rec) {
   const bool scheduler_stop = rec.stop.cause == StopCause::scheduler_failed;
   if (rec.stop.cause != StopCause::worker_failed && !scheduler_stop) return;
-  // MindSpore's scheduler (rank -1) competes with the ranks: whichever failed first is the cause.
-  const RankRecord* first = nullptr;
-  bool first_is_scheduler = false;
+  // MindSpore's scheduler (rank -1) competes with the ranks: whichever failed first is the cause
+  // (report::first_failure, by the wall-clock time each ended).
+  std::vector<const RankRecord*> failed;
+  std::vector<bool> is_scheduler;
+  std::vector<report::Failure> failures;
   const auto consider = [&](const RankRecord& r, bool scheduler) {
-    if (!r.failed() || (first && r.end_wall_ms >= first->end_wall_ms)) return;
-    first = &r;
-    first_is_scheduler = scheduler;
+    if (!r.failed()) return;
+    failed.push_back(&r);
+    is_scheduler.push_back(scheduler);
+    failures.push_back({.time = r.end_wall_ms});
   };
   for (const auto& n : rec.nodes) {
     for (const auto& r : n.ranks) consider(r, false);
     if (n.scheduler.pid > 0) consider(n.scheduler, true);
   }
+  const auto cause = report::first_failure(failures);
+  const RankRecord* first = cause ? failed[*cause] : nullptr;
+  const bool first_is_scheduler = cause && is_scheduler[*cause];
   if (!first || (first_is_scheduler ? scheduler_stop : !scheduler_stop && first->rank == rec.stop.rank))
     return;
   if (rec.stop.root.end_wall_ms > 0 && rec.stop.root.end_wall_ms <= first->end_wall_ms) return;

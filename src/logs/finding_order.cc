@@ -1,10 +1,11 @@
-// Root-cause-first ordering of findings (finding_order.h): a stable sort of causes, then the consequences.
+// Root-cause-first ordering of findings (finding_order.h): a stable sort of causes, the root named by
+// report::first_failure, then the consequences marked by report::mark_consequence.
 #include "logs/finding_order.h"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+
+#include "report/first_failure.h"
 
 namespace dd::logs {
 
@@ -54,11 +55,13 @@ std::vector<report::Finding> root_cause_first(std::vector<TimedFinding> v, bool 
   std::vector<TimedFinding> causes, later, consequences;
   for (auto& t : v) (is_consequence_kind(t.finding.id) ? later : causes).push_back(std::move(t));
   std::stable_sort(causes.begin(), causes.end(), fo_before);
-  const bool has_root = !causes.empty() && causes.front().finding.severity == report::Severity::fail;
+  // The root: the first failure among the causes (report::first_failure), when it is a fail.
+  std::vector<report::Failure> failures;
+  for (const auto& t : causes) failures.push_back({t.time, t.finding.severity, false});
+  const auto root = report::first_failure(failures, {.consequence_may_lead = false});
+  const bool has_root = root && causes[*root].finding.severity == report::Severity::fail;
+  if (has_root) std::rotate(causes.begin(), causes.begin() + long(*root), causes.begin() + long(*root) + 1);
   const int64_t root_time = has_root ? causes.front().time : -1;
-  const std::string root_line =
-      has_root ? fmt::format("consequence of {}: {}", causes.front().finding.id, causes.front().finding.title)
-               : "";
   for (auto& t : later) {
     // A consequence kind that happened before the root cause is not its consequence.
     bool follows = has_root && (t.time < 0 || root_time < 0 || t.time >= root_time);
@@ -66,11 +69,7 @@ std::vector<report::Finding> root_cause_first(std::vector<TimedFinding> v, bool 
       causes.push_back(std::move(t));
       continue;
     }
-    if (lower) {  // appended: the evidence keeps its order, the title says what it follows from
-      t.finding.evidence.push_back(root_line);
-      t.finding.title += " (" + root_line.substr(0, root_line.find(':')) + ")";
-      t.finding.severity = std::min(t.finding.severity, report::Severity::info);
-    }
+    if (lower) report::mark_consequence(t.finding, causes.front().finding);  // the evidence keeps its order
     consequences.push_back(std::move(t));
   }
   // The root stays in front; the causes behind it (and earlier consequence kinds) by severity and time.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "report/first_failure.h"
 #include "rules/cluster_collectives_util.h"
 
 namespace dd::rules {
@@ -48,28 +49,32 @@ Finding silent_node(const ClusterView& view, const XnPhase& ph, size_t i, const 
   return f;
 }
 
-// The unreported nodes of a phase, the cause first: a node that stopped (no result, no heartbeat) leads; a
-// node still beating but unfinished then only waited for its ranks: a consequence (info), never the cause.
+// The unreported nodes of a phase, the cause first (report::first_failure): a node that stopped (no result,
+// no heartbeat) leads; a node still beating but unfinished then only waited for its ranks: a consequence
+// (info), never the cause.
 void add_silent_nodes(std::vector<Finding>& out, const ClusterView& view, const XnPhase& ph) {
-  const XnNodeResult* stopped = nullptr;
-  size_t stopped_i = 0;
-  for (size_t i = 0; i < ph.nodes.size() && !stopped; ++i)
-    if (!ph.nodes[i].reported && !ph.nodes[i].alive) stopped = &ph.nodes[i], stopped_i = i;
-  std::string cause;
-  if (stopped) {
-    out.push_back(silent_node(view, ph, stopped_i, ranks_of(*stopped)));
-    cause = "consequence of cluster.collectives.node_silent: " + out.back().title;
+  std::vector<size_t> silent;
+  std::vector<report::Failure> failures;
+  for (size_t i = 0; i < ph.nodes.size(); ++i)
+    if (!ph.nodes[i].reported) {
+      silent.push_back(i);
+      failures.push_back({.consequence = ph.nodes[i].alive});
+    }
+  const auto cause = report::first_failure(failures, {.consequence_may_lead = false});
+  std::optional<Finding> stopped;
+  if (cause) {
+    stopped = silent_node(view, ph, silent[*cause], ranks_of(ph.nodes[silent[*cause]]));
+    out.push_back(*stopped);
   }
-  for (size_t i = 0; i < ph.nodes.size(); ++i) {
-    if (ph.nodes[i].reported || &ph.nodes[i] == stopped) continue;
+  for (size_t k = 0; k < silent.size(); ++k) {
+    if (cause && k == *cause) continue;
+    const size_t i = silent[k];
     Finding f = silent_node(view, ph, i, ranks_of(ph.nodes[i]));
     if (stopped && ph.nodes[i].alive) {
-      f.evidence.push_back(cause);
-      const std::string cause_node = node_label(view.nodes[stopped_i]);
-      f.title =
-          fmt::format("{} ({}) was still waiting for {}'s ranks when the {} phase ended (consequence of {})",
-                      f.node, ranks_of(ph.nodes[i]), cause_node, ph.name, cause_node);
-      f.severity = Severity::info;
+      const std::string cause_node = node_label(view.nodes[silent[*cause]]);
+      f.title = fmt::format("{} ({}) was still waiting for {}'s ranks when the {} phase ended", f.node,
+                            ranks_of(ph.nodes[i]), cause_node, ph.name);
+      report::mark_consequence(f, *stopped, cause_node);
     }
     out.push_back(std::move(f));
   }
@@ -91,20 +96,16 @@ bool rank_cause(const std::string& id) {
   return id == "comm.worker.stopped" || id == "comm.worker.stuck" || id == "comm.worker.died";
 }
 
-// The failures of one phase's nodes, the cause first: when one node names a rank that stopped or died,
-// the others' failures follow as its consequences (after it, lowered to info, saying what they follow).
+// The failures of one phase's nodes, the cause first (report::first_failure): when one node names a rank that
+// stopped or died, the others' failures follow as its consequences (after it, lowered to info, saying what
+// they follow).
 void add_node_failures(std::vector<Finding>& out, std::vector<Finding> failures) {
-  auto cause =
-      std::find_if(failures.begin(), failures.end(), [](const Finding& f) { return rank_cause(f.id); });
-  if (cause != failures.end()) {
-    std::rotate(failures.begin(), cause, cause + 1);
-    const std::string line = "consequence of " + failures[0].id + ": " + failures[0].title;
-    for (size_t k = 1; k < failures.size(); ++k) {
-      if (rank_cause(failures[k].id)) continue;
-      failures[k].title += " (consequence of " + failures[0].id + ")";
-      failures[k].evidence.push_back(line);
-      failures[k].severity = std::min(failures[k].severity, Severity::info);
-    }
+  std::vector<report::Failure> seen;
+  for (const auto& f : failures) seen.push_back({.severity = f.severity, .consequence = !rank_cause(f.id)});
+  if (const auto cause = report::first_failure(seen, {.consequence_may_lead = false})) {
+    std::rotate(failures.begin(), failures.begin() + long(*cause), failures.begin() + long(*cause) + 1);
+    for (size_t k = 1; k < failures.size(); ++k)
+      if (!rank_cause(failures[k].id)) report::mark_consequence(failures[k], failures[0]);
   }
   for (auto& f : failures) out.push_back(std::move(f));
 }

@@ -11,6 +11,7 @@
 #include "comm/run/op_deadline.h"
 #include "comm/run/worker_events.h"
 #include "common/json_limits.h"
+#include "report/first_failure.h"
 
 namespace dd::comm {
 
@@ -97,8 +98,8 @@ bool RunWatch::aborted(int w) const {
   return WIFSIGNALED(s) && (WTERMSIG(s) == SIGABRT || WTERMSIG(s) == SIGPIPE);
 }
 
-// The first worker to die abnormally is the cause; an abort right after another death, or after another
-// rank's error, is a consequence.
+// The deaths of workers that sent no error, for died_worker(). An abort after another rank's error or death
+// is a consequence and never the cause.
 void RunWatch::on_exit(int w) {
   const auto& ws = sup_.workers()[w];
   bool clean = WIFEXITED(ws.wait_status) && WEXITSTATUS(ws.wait_status) == 0;
@@ -108,16 +109,32 @@ void RunWatch::on_exit(int w) {
   stuck_watch_.sample(w, ws.pid, probe::ProcSnapshot{}, now);  // reaped: no longer stuck
   for (auto& s : st_)
     if (s.worker == w) s.seen.emplace("exit", now);
-  if (!clean && !had_error) {
-    if (died_worker_ < 0 && !(first_trouble_ && aborted(w))) {
-      died_worker_ = w;
-      died_at_ = now;
-    } else if (died_worker_ >= 0 && aborted(died_worker_) && !aborted(w) &&
-               now - died_at_ < std::chrono::milliseconds(100)) {
-      died_worker_ = w;
-    }
-  }
+  if (!clean && !had_error && !(first_trouble_ && aborted(w))) deaths_.push_back({w, now, aborted(w)});
   if (!clean && !first_trouble_) first_trouble_ = now;
+}
+
+// The first worker to die abnormally is the cause; when it only aborted, a worker that died otherwise within
+// 100 ms (the abort's likely cause) takes its place.
+std::optional<size_t> RunWatch::cause_of_death() const {
+  std::vector<report::Failure> failures;
+  for (const Death& d : deaths_)
+    failures.push_back(
+        {.time = std::chrono::duration_cast<std::chrono::nanoseconds>(d.at.time_since_epoch()).count(),
+         .consequence = d.aborted});
+  return report::first_failure(
+      failures,
+      {.window =
+           std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::milliseconds(100)).count()});
+}
+
+int RunWatch::died_worker() const {
+  const auto c = cause_of_death();
+  return c ? deaths_[*c].worker : -1;
+}
+
+rendezvous::Clock::time_point RunWatch::died_at() const {
+  const auto c = cause_of_death();
+  return c ? deaths_[*c].at : rendezvous::Clock::time_point{};
 }
 
 std::optional<int> RunWatch::find_overdue_op() const {
@@ -197,9 +214,9 @@ bool RunWatch::should_stop() const {
     for (const RankState& s : st_)
       if (s.worker >= 0 && !s.init_done && s.error.empty()) init_overdue_ = true;
   if (init_overdue_) return true;
-  if (died_worker_ >= 0)  // a dead worker: stop the others at once (after 100 ms if it only aborted,
-    return !aborted(died_worker_) ||  // to see whether another rank's death caused that)
-           Clock::now() - died_at_ > std::chrono::milliseconds(100);
+  if (const int died = died_worker(); died >= 0)  // a dead worker: stop the others at once (after 100 ms
+    return !aborted(died) ||                      // if it only aborted, to see whether another rank's
+           Clock::now() - died_at() > std::chrono::milliseconds(100);  // death caused that)
   return first_trouble_ && Clock::now() > *first_trouble_ + std::chrono::milliseconds(300);
 }
 

@@ -79,9 +79,11 @@ class RunWatch {
   const std::vector<RankState>& ranks() const { return st_; }
   const std::map<int, std::map<int, RankResult>>& results() const { return results_; }  // op -> rank
   const std::string& library() const { return library_; }
-  std::string op_label(int op) const;               // "all_reduce 1 MiB", "... in-place"
-  int died_worker() const { return died_worker_; }  // -1 none
-  rendezvous::Clock::time_point died_at() const { return died_at_; }
+  std::string op_label(int op) const;  // "all_reduce 1 MiB", "... in-place"
+  // The worker whose death is the cause (report::first_failure over the abnormal deaths seen), -1 none, and
+  // when it died.
+  int died_worker() const;
+  rendezvous::Clock::time_point died_at() const;
 
  private:
   bool aborted(int worker) const;
@@ -103,8 +105,14 @@ class RunWatch {
   std::map<int, std::map<int, RankResult>> results_;
   std::string library_;
   std::optional<rendezvous::Clock::time_point> first_trouble_;
-  int died_worker_ = -1;
-  rendezvous::Clock::time_point died_at_;
+  // The abnormal deaths of workers that sent no error, in the order they were reaped.
+  struct Death {
+    int worker;
+    rendezvous::Clock::time_point at;
+    bool aborted;  // SIGABRT or SIGPIPE: often a consequence of another death
+  };
+  std::vector<Death> deaths_;
+  std::optional<size_t> cause_of_death() const;
 };
 
 }  // namespace dd::comm
