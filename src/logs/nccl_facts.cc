@@ -75,9 +75,8 @@ void absorb_net_using(ProcessFacts& p, std::string_view name, std::string_view l
 }
 
 void absorb_channel(ProcessFacts& p, std::string_view msg) {
-  size_t v = msg.find(" via ");
-  if (v == std::string_view::npos) return;
-  std::string_view t = first_token(msg.substr(v + 5));
+  std::string_view t = channel_transport(msg);
+  if (t.empty()) return;
   // Keep two components: P2P/CUMEM, P2P/IPC, P2P/direct, SHM/direct, NET/IB, NET/Socket, CollNet/...
   size_t s1 = t.find('/');
   std::string_view key = t;
@@ -90,6 +89,11 @@ void absorb_channel(ProcessFacts& p, std::string_view msg) {
 }
 
 }  // namespace
+
+std::string_view channel_transport(std::string_view msg) {
+  size_t v = msg.find(" via ");
+  return v == std::string_view::npos ? std::string_view{} : first_token(msg.substr(v + 5));
+}
 
 void split_if_addr(std::string_view tok, std::string& ifname, std::string& addr) {
   size_t c = tok.find(':');

@@ -14,6 +14,10 @@ std::string_view absorb_nccl_info(ProcessFacts& p, std::string_view msg, const W
 // Parses "AllReduce: opCount ..." and returns "AllReduce", or empty.
 std::string_view coll_op_name(std::string_view msg);
 
+// The transport of a channel line as NCCL writes it: "P2P/CUMEM/read" from "Channel 00/0 : 0[0] -> 1[1] via
+// P2P/CUMEM/read" (also "NET/Socket/0", "NET/IB/0/GDRDMA"); empty for any other line.
+std::string_view channel_transport(std::string_view msg);
+
 // Splits "eth0:10.0.0.1<0>" into interface and address.
 void split_if_addr(std::string_view tok, std::string& ifname, std::string& addr);
 

@@ -43,7 +43,7 @@ struct XnNodeResult {
   std::vector<XnOp> ops;
   std::vector<report::Finding> findings;  // the node's own comm findings (local rank numbers are global)
   std::string nccl_network, nccl_bootstrap;
-  std::vector<std::string> nccl_nics, nccl_warnings;
+  std::vector<std::string> nccl_nics, nccl_warnings;  // nics: "eth0:198.18.0.1", "mlx5_0:1/IB"
   std::map<std::string, int> nccl_transports;
 };
 

@@ -118,7 +118,7 @@ TEST(ClusterCollectives, NcclBelowLinkAndSocketWhereIbIsUp) {
   dev.ports = {port};
   v.nodes[1].facts.ib.devices = {dev};
   CrossNodeView xn = three_nodes(10.0, 9.0, 9.5, "nccl");  // 80 Gb/s of 100 Gb/s Ethernet: fine
-  for (auto& n : xn.phases[0].nodes) n.nccl_network = "Socket", n.nccl_nics = {"[0]eth0:198.18.0.1<0>"};
+  for (auto& n : xn.phases[0].nodes) n.nccl_network = "Socket", n.nccl_nics = {"eth0:198.18.0.1"};
   auto fs = cluster_collectives_findings(v, xn);
   ASSERT_TRUE(find_finding(fs, "cluster.collectives.transport"));
   const auto* sock = find_finding(fs, "cluster.collectives.socket_not_ib");

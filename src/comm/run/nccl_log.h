@@ -12,8 +12,8 @@ struct NcclLogSummary {
   std::string version;                    // "2.28.9+cuda13.0"
   std::map<std::string, int> transports;  // "P2P/CUMEM/read" -> channel connections seen
   std::string network;                    // "Socket", "IB" (from "Using network X")
-  std::vector<std::string> nics;          // "[0]eth0:10.0.0.2<0>" from NET/Socket or NET/IB "Using"
-  std::string bootstrap;                  // "eth0:10.0.0.2<0>"
+  std::vector<std::string> nics;          // "eth0:10.0.0.2", "mlx5_0:1/IB" from NET/<name> "Using"
+  std::string bootstrap;                  // "eth0:10.0.0.2"
   std::vector<std::string> warnings;      // "NCCL WARN ..." lines, text after "WARN "
   int lines = 0;
 };

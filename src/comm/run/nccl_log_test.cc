@@ -1,4 +1,5 @@
-// Tests of the NCCL debug-log parser on lines in the shapes NCCL 2.2x prints.
+// Tests of the NCCL debug-log summary of a run (read through logs/nccl_facts) on lines in the shapes NCCL 2.2x
+// prints.
 #include "comm/run/nccl_log.h"
 
 #include <gtest/gtest.h>
@@ -19,10 +20,10 @@ TEST(NcclLog, ExtractsTransportsNetworkAndWarnings) {
       "host:1:9 [0] NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1a000\n";
   NcclLogSummary s = parse_nccl_log(log);
   EXPECT_EQ(s.version, "2.28.9+cuda13.0");
-  EXPECT_EQ(s.bootstrap, "eth0:198.18.0.2<0>");
+  EXPECT_EQ(s.bootstrap, "eth0:198.18.0.2");  // logs/nccl_facts reads the interface and address
   EXPECT_EQ(s.network, "Socket");
   ASSERT_EQ(s.nics.size(), 2u);
-  EXPECT_EQ(s.nics[1], "[1]eth1:198.19.0.2<0>");
+  EXPECT_EQ(s.nics[1], "eth1:198.19.0.2");
   EXPECT_EQ(s.transports["P2P/CUMEM/read"], 2);
   EXPECT_EQ(s.transports["NET/Socket/0"], 1);
   ASSERT_EQ(s.warnings.size(), 1u);  // duplicates folded
