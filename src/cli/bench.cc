@@ -13,6 +13,7 @@
 #include "cli/bench_args.h"
 #include "cli/command.h"
 #include "cli/flag_values.h"
+#include "cli/print_report.h"
 #include "cli/request_limits.h"
 #include "comm/check_pass.h"
 #include "comm/engine/engine.h"
@@ -56,13 +57,7 @@ int run_as_worker(const BenchArgs& a) {
 }
 
 int render(report::Report& r, bool json, std::ostream& out) {
-  if (json) {
-    out << output_json(report::render_json(r)) << "\n";
-  } else {
-    report::TextOptions to;
-    to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
-    report::render_text(r, out, to);
-  }
+  show_report(r, {.json = json}, out);
   return r.exit_code();
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli/command.h"
 #include "cli/flag_values.h"
+#include "cli/print_report.h"
 #include "cluster/check_args.h"
 #include "cluster/cluster_check.h"
 #include "comm/check_pass.h"
@@ -30,6 +31,16 @@
 namespace dd::cli {
 
 namespace {
+
+// How check's report is printed: its flags, with colour from the terminal and NO_COLOR (print_report.h).
+report::EmitOptions emit_options(const cluster::CheckArgs& a) {
+  return {.json = a.json,
+          .brief = a.brief,
+          .summary = a.summary,
+          .color = color_for(1),
+          .fail_on = a.fail_on,
+          .metrics_file = a.metrics_file};
+}
 using cluster::CheckArgs;
 
 // Runs the pass into `r` (its notes, findings and measurements); true when every collective passed.
@@ -163,7 +174,7 @@ int emit_cluster(const CheckArgs& a, Result<cluster::ClusterCheckOutcome> out) {
     return report::kExitCannotRun;
   }
   if (!out->report) return report::kExitPass;  // rank 0 prints the verdict this rank shares
-  return report::emit_check_report(*out->report, cluster::emit_options(a), std::cout, std::cerr);
+  return report::emit_check_report(*out->report, emit_options(a), std::cout, std::cerr);
 }
 
 // Multi-node: plan who this process is, probe (everything on the facts publisher, identity elsewhere).
@@ -242,7 +253,7 @@ int run_node(const CheckArgs& a, const probe::EnvMap& env) {
     r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
   }
   r.facts = facts;
-  return report::emit_check_report(r, cluster::emit_options(a), std::cout, std::cerr);
+  return report::emit_check_report(r, emit_options(a), std::cout, std::cerr);
 }
 }  // namespace
 

@@ -9,6 +9,7 @@
 
 #include "cli/command.h"
 #include "cli/finding_registry.h"
+#include "cli/print_report.h"
 #include "cli/verbatim_args.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
@@ -32,7 +33,7 @@ void print_json(std::vector<report::Finding> findings) {
   report::Report r;
   r.title = "distdoctor explain";
   r.findings = std::move(findings);
-  std::cout << output_json(report::render_json(r)) << "\n";
+  show_report(r, {.json = true});
 }
 
 int print_list(const std::vector<report::FindingDoc>& docs, const logs::Catalogue& cat, bool json) {

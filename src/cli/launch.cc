@@ -7,7 +7,9 @@
 
 #include "cli/command.h"
 #include "cli/flag_values.h"
+#include "cli/print_report.h"
 #include "cli/request_limits.h"
+#include "common/safe_text.h"
 #include "launch/launch_args.h"
 #include "launch/launch_flow.h"
 #include "launch/stop_signals.h"
@@ -109,9 +111,13 @@ int run(const launch::LaunchArgs& parsed) {
     return report::kExitCannotRun;
   }
   const probe::SelfProcess self = probe::read_self_process();
-  int rc = launch::run_launch({a, facts, self, env, guard->get()});
+  launch::LaunchInputs in{a, facts, self, env, guard->get()};
+  in.show_warnings = [](const report::Report& r) { show_report(r, {.brief = true}, std::cerr); };
+  launch::LaunchOutcome out = launch::run_launch(in);
   (*guard)->dismiss();
-  return rc;
+  if (!out.cannot_run.empty()) std::cerr << "distdoctor launch: " << shown(out.cannot_run) << "\n";
+  if (out.report) show_report(*out.report, {.json = a.json, .extra = std::move(out.extra)});
+  return out.exit_code;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cli/command.h"
+#include "cli/print_report.h"
 #include "cli/verbatim_args.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
@@ -141,18 +142,14 @@ int run_logs(const LogsCommandOptions& opt) {
     return report::kExitCannotRun;
   }
   if (opt.json) {
-    auto j = report::render_json(rep);
-    j["facts"] = logs::logs_facts_json(r);  // moved in: one tree of every process, not two
-    if (nothing_read) j["verdict"] = "could not run";
-    std::cout << output_json(std::move(j)) << "\n";
+    // The facts moved in: one tree of every process, not two.
+    nlohmann::json extra{{"facts", logs::logs_facts_json(r)}};
+    if (nothing_read) extra["verdict"] = "could not run";
+    show_report(rep, {.json = true, .extra = std::move(extra)});
   } else {
-    report::TextOptions to;
-    to.color = report::want_color(1, probe::tool_env().no_color, probe::tool_env().term);
-    to.show_ok = to.show_info = !opt.brief;
     if (!opt.brief) print_summary(r, opt, std::cout);
-    report::render_text(rep, std::cout, to);
+    show_report(rep, {.brief = opt.brief});
   }
-  std::cout.flush();
   if (nothing_read) return report::kExitCannotRun;
   return rep.exit_code();
 }

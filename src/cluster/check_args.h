@@ -27,7 +27,4 @@ struct CheckArgs {
   std::string metrics_file;                       // --metrics FILE: Prometheus text
 };
 
-// How the report is printed (colour from the terminal and NO_COLOR), with the run's end time.
-report::EmitOptions emit_options(const CheckArgs& a);
-
 }  // namespace dd::cluster

@@ -19,7 +19,6 @@
 #include "launch/preflight.h"
 #include "launch/run_dir.h"
 #include "probe/path_lookup.h"
-#include "probe/tool_env.h"
 #include "rules/engine_choice.h"
 
 namespace dd::launch {
@@ -28,9 +27,8 @@ namespace {
 
 constexpr const char* kWho = "distdoctor launch: ";
 
-int launch_cannot_run(const std::string& msg) {
-  std::cerr << kWho << shown(msg) << "\n";
-  return report::kExitCannotRun;
+LaunchOutcome launch_cannot_run(const std::string& msg) {
+  return {.exit_code = report::kExitCannotRun, .cannot_run = msg};
 }
 
 // The log directory must take the workers' logs: refused before any node waits on this one (a read-only
@@ -42,22 +40,6 @@ std::string log_dir_problem(const std::string& dir) {
   if (::access(dir.c_str(), W_OK) != 0)
     return fmt::format("cannot write the log directory {}: {} (--log-dir)", dir, std::strerror(errno));
   return "";
-}
-
-void print_report(const report::Report& r, bool json, const nlohmann::json& extra, bool brief = false,
-                  std::ostream& out = std::cout) {
-  if (json) {
-    auto j = report::render_json(r);
-    for (auto& [k, v] : extra.items()) j[k] = v;
-    out << output_json(std::move(j)) << "\n";
-  } else {
-    report::TextOptions to;
-    to.color =
-        report::want_color(&out == &std::cout ? 1 : 2, probe::tool_env().no_color, probe::tool_env().term);
-    to.show_ok = to.show_info = !brief;
-    report::render_text(r, out, to);
-  }
-  out.flush();
 }
 
 std::string make_job_id() {
@@ -114,19 +96,20 @@ JobSettings wanted_settings(const LaunchArgs& a, const cluster::ClusterPlan& pla
   return s;
 }
 
-// The preflight's verdict: stop (printed on stdout, exit 2) or its warnings on stderr.
-bool preflight_stops(const LaunchInputs& in, const JoinedNodes& joined, const cluster::ClusterPlan& plan,
-                     int nproc, nlohmann::json& extra) {
+// The preflight's verdict: the report that stops the launch (printed on stdout, exit 2), or nothing (its
+// warnings shown through in.show_warnings).
+std::optional<report::Report> preflight_stops(const LaunchInputs& in, const JoinedNodes& joined,
+                                              const cluster::ClusterPlan& plan, int nproc,
+                                              nlohmann::json& extra) {
   PreflightResult pf = run_preflight(joined, in.args, plan, in.facts, nproc);
   extra["preflight"] = report::render_json(pf.report);
   if (pf.stop) {
     pf.report.notes.insert(pf.report.notes.begin(),
                            "the launch was stopped before any worker started (--no-preflight skips this)");
-    print_report(pf.report, in.args.json, {});
-    return true;
+    return std::move(pf.report);
   }
-  if (pf.report.verdict() == report::Verdict::warn) print_report(pf.report, false, {}, true, std::cerr);
-  return false;
+  if (pf.report.verdict() == report::Verdict::warn && in.show_warnings) in.show_warnings(pf.report);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -146,7 +129,7 @@ Result<int> resolve_nproc(const std::string& v, const probe::NodeFacts& facts) {
   return Error{fmt::format("--nproc-per-node must be a count (1-4096) or \"gpu\", not \"{}\"", v)};
 }
 
-int run_launch(const LaunchInputs& in) {
+LaunchOutcome run_launch(const LaunchInputs& in) {
   const LaunchArgs& a = in.args;
   auto nproc = resolve_nproc(a.nproc, in.facts);
   if (!nproc) return launch_cannot_run(nproc.error().message());
@@ -169,11 +152,12 @@ int run_launch(const LaunchInputs& in) {
     r.title = "distdoctor launch — could not meet the other nodes";
     r.notes = joined.notes;
     r.add(*joined.failure);
-    print_report(r, a.json, {});
-    return report::kExitCannotRun;
+    return {.exit_code = report::kExitCannotRun, .report = std::move(r)};
   }
-  nlohmann::json extra;
-  if (joined.job.preflight && preflight_stops(in, joined, *plan, *nproc, extra)) return report::kExitFail;
+  nlohmann::json extra = nlohmann::json::object();
+  if (joined.job.preflight)
+    if (auto stop = preflight_stops(in, joined, *plan, *nproc, extra))
+      return {.exit_code = report::kExitFail, .report = std::move(*stop)};
   if (joined.job.command.empty()) return launch_cannot_run("node rank 0 gave no command to run");
   const std::string path_env = probe::env_get(in.env, "PATH");
   const std::string program = probe::find_on_path(joined.job.command.front(), path_env);
@@ -213,8 +197,7 @@ int run_launch(const LaunchInputs& in) {
     r.notes.push_back(fmt::format("this node stopped its workers {:.2f} s after it learned of the stop",
                                   attempts.back().stop_latency_s));
   extra["attempts"] = attempts;
-  print_report(r, a.json, extra);
-  return launch_exit_code(attempts.back());
+  return {.exit_code = launch_exit_code(attempts.back()), .report = std::move(r), .extra = std::move(extra)};
 }
 
 }  // namespace dd::launch

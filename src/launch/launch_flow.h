@@ -1,11 +1,16 @@
 // `distdoctor launch` from start to exit code: who this node is, the rendezvous of the node agents, the
-// preflight, the attempts (restarts included) and the report every node prints.
+// preflight, the attempts (restarts included) and the report every node prints (cli/ prints it).
 #pragma once
+#include <functional>
+#include <optional>
+#include <string>
+
 #include "launch/launch_args.h"
-#include "process/orphan_guard.h"
 #include "probe/env_probe.h"
 #include "probe/facts.h"
 #include "probe/self_probe.h"
+#include "process/orphan_guard.h"
+#include "report/report.h"
 
 namespace dd::launch {
 
@@ -15,11 +20,20 @@ struct LaunchInputs {
   const probe::SelfProcess& self;
   const probe::EnvMap& env;  // the whole environment, as the env probe read it
   process::OrphanGuard* guard = nullptr;
+  // The preflight's warnings, shown (brief, on stderr) before the workers start; the launch goes on.
+  std::function<void(const report::Report&)> show_warnings;
 };
 
-// Returns the exit code: the failing worker's (128+signal for a signal), 124 for a hang, 0 when every worker
-// exited 0; 2 when the preflight stops the launch; 3 when the command line or the rendezvous cannot work.
-int run_launch(const LaunchInputs& in);
+struct LaunchOutcome {
+  // The exit code: the failing worker's (128+signal for a signal), 124 for a hang, 0 when every worker
+  // exited 0; 2 when the preflight stops the launch; 3 when the command line or the rendezvous cannot work.
+  int exit_code = 0;
+  std::optional<report::Report> report;             // what this node prints on stdout (none with cannot_run)
+  nlohmann::json extra = nlohmann::json::object();  // JSON members beside the report: attempts, preflight
+  std::string cannot_run;                           // one line on stderr instead of a report
+};
+
+LaunchOutcome run_launch(const LaunchInputs& in);
 
 // --nproc-per-node: a count, or "gpu" for the visible GPUs. Error text on bad input.
 Result<int> resolve_nproc(const std::string& value, const probe::NodeFacts& facts);

@@ -1,4 +1,4 @@
-// emit_check_report (see emit.h).
+// print_report and emit_check_report (see emit.h).
 #include "report/emit.h"
 
 #include "common/atomic_file.h"
@@ -15,18 +15,27 @@ int exit_code_for(Verdict v, FailOn fail_on) {
   return kExitPass;
 }
 
-int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, std::ostream& err) {
-  nlohmann::json j;
-  if (o.json || !o.metrics_file.empty()) j = render_json(r);
-  if (o.summary) {
-    out << summary_line(r, "check") << "\n";
-  } else if (o.json) {
-    out << output_json(j) << "\n";
+void print_report(const Report& r, const PrintOptions& o, std::ostream& out) {
+  if (o.json) {
+    nlohmann::json j = render_json(r);
+    for (const auto& [k, v] : o.extra.items()) j[k] = v;
+    out << output_json(std::move(j)) << "\n";
   } else {
     TextOptions to;
     to.color = o.color;
     to.show_ok = to.show_info = !o.brief;
     render_text(r, out, to);
+  }
+  out.flush();
+}
+
+int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, std::ostream& err) {
+  nlohmann::json j;
+  if (o.json || !o.metrics_file.empty()) j = render_json(r);
+  if (o.summary) {
+    out << summary_line(r, "check") << "\n";
+  } else {
+    print_report(r, {.json = o.json, .brief = o.brief, .color = o.color}, out);
   }
   out.flush();
   int rc = exit_code_for(r.verdict(), o.fail_on);

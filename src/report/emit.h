@@ -1,6 +1,7 @@
-// How a check's report leaves the process, the same for one node and for a cluster's rank 0: text (with
-// colour where wanted), JSON, or the one summary line on stdout; the metrics file when asked; and the exit
-// code the chosen --fail-on gives. The caller decides colour (report/ reads no environment).
+// How a report leaves the process, one way for every command: text (with colour where wanted) or JSON with
+// the command's extra members (print_report); for check also the one summary line, the metrics file and the
+// exit code the chosen --fail-on gives (emit_check_report). The caller decides colour (report/ reads no
+// environment).
 #pragma once
 #include <ostream>
 #include <string>
@@ -23,6 +24,16 @@ struct EmitOptions {
 };
 
 int exit_code_for(Verdict v, FailOn fail_on);
+
+struct PrintOptions {
+  bool json = false;
+  bool brief = false;  // text: hide ok and info findings
+  bool color = false;
+  nlohmann::json extra = nlohmann::json::object();  // JSON: members set beside (or over) the report's own
+};
+
+// Text or JSON of `r` on `out`, flushed.
+void print_report(const Report& r, const PrintOptions& o, std::ostream& out);
 
 // Prints `r` to `out` and writes the metrics file. Returns exit_code_for(r's verdict), or kExitCannotRun with
 // a message on `err` when the metrics file could not be written (the report is printed all the same).
