@@ -14,8 +14,8 @@
 #include "logs/catalogue.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
+#include "probe/stray_children.h"
 #include "probe/system_probe.h"
-#include "process/strays.h"
 
 namespace dd::launch {
 
@@ -182,7 +182,7 @@ NodeRecord AttemptAgent::node_record() {
   // Launch is a child subreaper: what the workers started and left outside their groups came back to it.
   std::vector<pid_t> own;
   if (s_.guard) own.push_back(s_.guard->pid());
-  if (auto strays = process::find_strays(own); !strays.empty()) {
+  if (auto strays = probe::find_strays(own); !strays.empty()) {
     process::stop_strays(strays,
                          std::chrono::milliseconds(int64_t(std::min(joined().job.grace_s, 2.0) * 1000)));
     for (const auto& s : strays) n.strays.push_back(fmt::format("pid {}: {}", s.pid, s.command));

@@ -17,6 +17,7 @@ std::optional<ProcIds> parse_proc_stat_ids(const std::string& stat) {
   std::istringstream rest(stat.substr(paren + 1));
   std::string state;
   if (!(rest >> state >> ids.ppid >> ids.pgid >> ids.sid)) return std::nullopt;
+  ids.state = state.empty() ? '?' : state[0];
   return ids;
 }
 

@@ -6,19 +6,19 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <vector>
+
+#include "probe/regular_file.h"
 
 namespace dd::probe {
 namespace {
 
+// /proc/PID/{stat,wchan} through the one safe opener (a few hundred bytes; capped at 64 KiB all the same).
 std::string read_small_file(const std::string& path, bool& ok) {
-  std::ifstream f(path);
-  ok = bool(f);
-  std::stringstream ss;
-  if (ok) ss << f.rdbuf();
-  return ss.str();
+  auto text = read_regular_file(path, ReadLimits{.max_bytes = 64 << 10, .deadline = std::chrono::seconds(1)});
+  ok = bool(text);
+  return ok ? std::move(text->text) : std::string();
 }
 
 const char* proc_state_word(char state) {

@@ -1,6 +1,6 @@
-// find_strays names live children outside this process's group (not those inside it, not excluded ones, not
-// zombies); stop_strays ends them, SIGKILL for one that ignores SIGTERM, and reaps them.
-#include "process/strays.h"
+// probe::find_strays names live children outside this process's group (not those inside it, not excluded
+// ones, not zombies); process::stop_strays ends them, SIGKILL for one that ignores SIGTERM, and reaps them.
+#include "probe/stray_children.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -8,9 +8,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
-namespace dd::process {
+namespace dd::probe {
+using process::stop_strays;
+using process::Stray;
 namespace {
 
 using namespace std::chrono_literals;
@@ -52,5 +56,33 @@ TEST(Strays, ChildrenOutsideOurGroupAreNamedAndStopped) {
   ::waitpid(inside, nullptr, 0);
 }
 
+// A recorded /proc: pid 10 (us) has children 11 (own group), 12 (own session, name with spaces and a paren,
+// no command line), 13 (a zombie outside the group) and 14 (outside, with a command); 15 is another's child.
+TEST(Strays, RecordedProcTree) {
+  char tmpl[] = "/tmp/dd-strays-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string root = tmpl;
+  auto put = [&](const std::string& pid, const std::string& stat, const std::string& cmd) {
+    std::filesystem::create_directories(root + "/proc/" + pid);
+    std::ofstream(root + "/proc/" + pid + "/stat") << stat;
+    std::ofstream(root + "/proc/" + pid + "/cmdline", std::ios::binary) << cmd;
+  };
+  put("11", "11 (python) S 10 10 10 0", std::string("python\0a.py\0", 12));
+  put("12", "12 (my (odd) job) S 10 12 12 0", "");
+  put("13", "13 (gone) Z 10 13 13 0", "");
+  put("14", "14 (sleep) S 10 14 14 0", std::string("sleep") + '\0' + "300" + '\0');
+  put("15", "15 (other) S 1 15 15 0", "");
+  std::filesystem::create_directories(root + "/proc/self");
+  auto fs = make_real_fs(root);
+  auto v = find_strays(*fs, 10, 10);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].pid, 12);
+  EXPECT_EQ(v[0].command, "(my (odd) job)");
+  EXPECT_EQ(v[1].pid, 14);
+  EXPECT_EQ(v[1].command, "sleep 300");
+  EXPECT_TRUE(find_strays(*fs, 10, 10, {12, 14}).empty());
+  std::filesystem::remove_all(root);
+}
+
 }  // namespace
-}  // namespace dd::process
+}  // namespace dd::probe

@@ -1,6 +1,7 @@
 // Strays: processes a launcher adopted as a child subreaper (PR_SET_CHILD_SUBREAPER) that left its workers'
 // process groups (a `setsid` child, a daemon) and so outlived the group kill; found by their parent and group
-// in /proc, named, and stopped (SIGTERM, then SIGKILL after a grace) and reaped.
+// in /proc (probe/stray_children.h: only probe/ reads the machine), and stopped here (SIGTERM, then SIGKILL
+// after a grace) and reaped.
 #pragma once
 #include <sys/types.h>
 
@@ -14,9 +15,6 @@ struct Stray {
   pid_t pid = 0;
   std::string command;  // its command line (at most 160 characters), or "(name)" when that is empty
 };
-
-// Live children of this process outside its own process group, except `exclude` (e.g. the orphan guard).
-std::vector<Stray> find_strays(const std::vector<pid_t>& exclude = {});
 
 // SIGTERM to each stray and its process group, up to `grace` for them to go, then SIGKILL; reaps them.
 void stop_strays(const std::vector<Stray>& strays, std::chrono::milliseconds grace);

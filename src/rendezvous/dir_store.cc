@@ -10,20 +10,20 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
+#include "probe/regular_file.h"
 #include "rendezvous/memory_store.h"  // parse_counter, add_counter: the contract of add
 
 namespace dd::rendezvous {
 
 namespace {
+// A key's file, through the one safe opener (probe/regular_file.h): something other than a regular file put
+// in the folder is refused, never opened; a value past the opener's cap (64 MiB) counts as unreadable.
 bool read_file(const std::string& p, std::string* out) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  *out = ss.str();
+  auto text = probe::read_regular_file(p);
+  if (!text || text->truncated) return false;
+  *out = std::move(text->text);
   return true;
 }
 }  // namespace
