@@ -160,7 +160,7 @@ void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream
       char c[96];
       if (!o) return "         -        -        -       -";
       if (!o->complete)
-        return o->status == "failed" ? "    FAILED        -        -       -"
+        return o->status == OpStatus::failed ? "    FAILED        -        -       -"
                                      : "   not run        -        -       -";
       snprintf(c, sizeof c, "%10.1f %8.2f %8.2f %7s", o->time_us, o->algbw, o->busbw,
                o->req.check ? std::to_string(o->wrong).c_str() : "N/A");
@@ -171,7 +171,7 @@ void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream
     out << line;
   }
   for (const auto& o : run.ops)
-    if (o.status == "failed") out << "# FAILED: " << op_label(o.req) << ": " << shown(o.error) << "\n";
+    if (o.status == OpStatus::failed) out << "# FAILED: " << op_label(o.req) << ": " << shown(o.error) << "\n";
 }
 
 nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {

@@ -52,7 +52,7 @@ void expect_every_element_checked(const RunOutcome& r) {
   for (const auto& o : r.ops) {
     const std::string what = op_label(o.req);
     EXPECT_TRUE(o.complete) << what;
-    EXPECT_EQ(o.status, "ok") << what << ": " << o.error;
+    EXPECT_EQ(o.status, OpStatus::ok) << what << ": " << o.error;
     EXPECT_EQ(o.wrong, 0) << what;
     EXPECT_GT(o.busbw, 0) << what;
     ASSERT_EQ(int(o.ranks.size()), r.world) << what;

@@ -51,12 +51,12 @@ TEST(BenchReport, FailedSizeIsShownAsFailed) {
   ok.req.coll = failed.req.coll = skipped.req.coll = Coll::reduce_scatter;
   ok.req.bytes = ok.bytes = 1 << 30;
   ok.complete = true;
-  ok.status = "ok";
+  ok.status = OpStatus::ok;
   ok.time_us = 1000;
   ok.busbw = 500;
   failed.req.bytes = failed.bytes = 2ull << 30;
   failed.req.in_place = true;
-  failed.status = "failed";
+  failed.status = OpStatus::failed;
   failed.error = "reduce_scatter: an illegal memory access was encountered";
   skipped.req.bytes = skipped.bytes = 4ull << 30;
   r.run.ops = {ok, failed, skipped};

@@ -12,7 +12,7 @@ nlohmann::json op_outcome_json(const OpOutcome& o) {
           {"dtype", dtype_name(o.req.dtype)},
           {"bytes", o.bytes},
           {"complete", o.complete},
-          {"status", o.status},
+          {"status", op_status_name(o.status)},
           {"error", o.error.empty() ? nlohmann::json() : nlohmann::json(o.error)},
           {"time_us", measured(o.time_us)},
           {"algbw_gbps", measured(o.algbw)},

@@ -92,11 +92,11 @@ std::string error_during(const RunRecord& rec, int i) {
 
 void set_status(OpOutcome& o, const RunRecord& rec, int i) {
   if (o.complete) {
-    o.status = o.wrong > 0 ? "wrong" : "ok";
+    o.status = o.wrong > 0 ? OpStatus::wrong : OpStatus::ok;
     return;
   }
   o.error = error_during(rec, i);
-  o.status = o.error.empty() ? "not_run" : "failed";
+  o.status = o.error.empty() ? OpStatus::not_run : OpStatus::failed;
 }
 
 }  // namespace
@@ -118,6 +118,20 @@ bool aggregate_ops(RunOutcome& out, const RunRecord& rec) {
     if (o.wrong > 0) out.findings.push_back(wrong_data_finding(o));
   }
   return all_complete;
+}
+
+const char* op_status_name(OpStatus s) {
+  switch (s) {
+    case OpStatus::ok:
+      return "ok";
+    case OpStatus::wrong:
+      return "wrong";
+    case OpStatus::failed:
+      return "failed";
+    case OpStatus::not_run:
+      break;
+  }
+  return "not_run";
 }
 
 }  // namespace dd::comm

@@ -15,6 +15,11 @@
 
 namespace dd::comm {
 
+// How one op of a run ended: ok, wrong (complete, some element wrong), failed (the run failed during this
+// op: OpOutcome::error says how) or not_run (an earlier op failed, so this one never ran).
+enum class OpStatus { ok, wrong, failed, not_run };
+const char* op_status_name(OpStatus s);  // "ok", "wrong", "failed", "not_run" (the JSON's words)
+
 struct OpOutcome {
   OpRequest req;
   bool complete = false;  // every participating rank reported a result
@@ -23,9 +28,7 @@ struct OpOutcome {
   double time_us = 0;           // mean over participating ranks (nccl-tests -a 1)
   double algbw = 0, busbw = 0;  // GB/s
   int64_t wrong = 0;
-  // "ok", "wrong" (complete, some element wrong), "failed" (the run failed during this op: `error` says
-  // how) or "not_run" (an earlier op failed, so this one never ran).
-  std::string status = "not_run";
+  OpStatus status = OpStatus::not_run;
   std::string error;
 };
 

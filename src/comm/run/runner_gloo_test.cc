@@ -152,7 +152,7 @@ TEST(GlooRunner, StoppedWorkerIsNamedAsTheCause) {
   EXPECT_EQ(f.rank, 2);
   EXPECT_EQ(f.title.rfind("rank 2 stopped (state T, SIGSTOP) \u2014 ranks 0, 1 waited for it ", 0), 0u)
       << f.title;
-  EXPECT_EQ(r.ops[1].status, "failed");
+  EXPECT_EQ(r.ops[1].status, OpStatus::failed);
   EXPECT_LT(r.wall_s, 8.0);
 }
 
