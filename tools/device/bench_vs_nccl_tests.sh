@@ -1,17 +1,18 @@
 #!/bin/bash
-# Issue 26's bench parity on every GPU of this node: busbw of six collectives at 1-8 GiB, distdoctor `bench`
+# Bench parity on every GPU of this node (issue 26 on 4x H100; issue10_round2.sh runs it on 2 GPUs): busbw of six collectives at 1-8 GiB, distdoctor `bench`
 # against nccl-tests (same NCCL, PyTorch's; built here from its source, with and without MPI, kept in
 # .devcarry/nt-build for the next call while the machine stays warm), ROUNDS rounds per mode with the tools
 # interleaved, in two like-for-like modes: one process driving every GPU (--threads vs nccl-tests -g N) and
 # one process per GPU (the default vs nccl-tests under mpirun -np N); busbw_compare.py gives the ratios.
-# Usage (repo root on the device): tools/device/issue26_bench.sh DD_DIR NCCL_TESTS_SRC. MODES (procs threads),
-# ROUNDS (3). Writes $OUT/bench26/: summary.txt, busbw_vs_nccl_tests_MODE.md, raw.tar.gz.
+# Usage (repo root on the device): tools/device/bench_vs_nccl_tests.sh DD_DIR NCCL_TESTS_SRC. MODES (procs
+# threads), ROUNDS (3). Writes $BENCH_OUT (default $OUT/bench): summary.txt, busbw_vs_nccl_tests_MODE.md,
+# raw.tar.gz.
 set -u
 DIR=$(cd "${1:?distdoctor dir}" && pwd)
 NT_SRC=$(cd "${2:?nccl-tests source}" && pwd)
 ROUNDS=${ROUNDS:-3}
 HERE=$(cd "$(dirname "$0")" && pwd)
-FINAL=${OUT:-${TMPDIR:-/tmp}/dd-issue26}/bench26
+FINAL=${BENCH_OUT:-${OUT:-${TMPDIR:-/tmp}/dd-bench}/bench}
 mkdir -p "$FINAL"
 O=$(mktemp -d)
 S=$O/summary.txt
