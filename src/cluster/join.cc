@@ -80,7 +80,7 @@ JoinOutcome run_join(rendezvous::Store& s, const JoinConfig& cfg) {
   if (dup) {
     (void)s.set(cfg.keys.dup(cfg.self.rank, *claim), json_text(me), end);
   } else {
-    // One round trip: the live key (gone with our connection: see gone_ranks), the facts, then the member
+    // One round trip (publish_member): the live key (gone with our connection), the facts, then the member
     // key the master counts, so a member's facts are always there before it.
     std::vector<rendezvous::StoreOp> facts;
     if (cfg.self.has_facts)

@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <thread>
 
 #include "cluster/join_steps.h"
 #include "cluster/mesh.h"
