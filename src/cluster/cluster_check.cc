@@ -1,4 +1,6 @@
-// Multi-node check flow (see cluster_check.h): token -> mesh listeners -> store -> join -> one verdict.
+// Multi-node check flow (see cluster_check.h): the meeting (token, store: meeting.h) -> mesh listeners ->
+// join
+// -> one verdict.
 #include "cluster/cluster_check.h"
 
 #include <fmt/format.h>
@@ -9,16 +11,13 @@
 
 #include "cluster/advertise.h"
 #include "cluster/join.h"
+#include "cluster/meeting.h"
 #include "cluster/mesh.h"
 #include "cluster/session.h"
 #include "cluster/token_handoff.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
-#include "probe/tool_env.h"
-#include "rendezvous/auth.h"
-#include "rendezvous/open_store.h"
 #include "report/report.h"
-#include "rules/rule_util.h"
 
 namespace dd::cluster {
 
@@ -87,16 +86,27 @@ Result<ClusterPlan> plan_cluster_check(const CheckArgs& args, const EnvMap& env)
 Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const ClusterPlan& plan,
                                               const probe::NodeFacts& facts, const CrossNodeHooks* xn) {
   const auto start = Clock::now();
-  JobSpec spec = plan.spec;
-  auto tok = choose_token(args.cluster, spec, "check");
-  if (!tok) return tok.error();
+  const JobSpec& spec = plan.spec;
+  const auto deadline =
+      start + std::chrono::milliseconds(static_cast<int64_t>(args.cluster.timeout_s * 1000));
+  auto meeting = open_meeting(MeetingPlace{args.cluster, spec, facts, "check", "distdoctor", deadline});
+  if (!meeting) return meeting.error();
   std::vector<std::string> notes = spec.notes;
   notes.push_back(fmt::format("deadline: --timeout {:.0f} s for the whole run", args.cluster.timeout_s));
-  notes.push_back(tok->note);
+  notes.insert(notes.end(), meeting->notes.begin(), meeting->notes.end());
+  if (meeting->failure) {
+    report::Report r;
+    r.title = process_title(spec);
+    r.notes = std::move(notes);
+    r.add(std::move(*meeting->failure));
+    return ClusterCheckOutcome{std::move(r)};
+  }
+  const TokenChoice& tok = meeting->token;
+  const rendezvous::OpenedStore& opened = meeting->opened;
 
   Member self = make_self(plan, facts);
   std::unique_ptr<MeshServer> mesh;
-  const uint64_t tag = fnv1a(spec.job_id + "|" + tok->token);
+  const uint64_t tag = fnv1a(spec.job_id + "|" + tok.token);
   if (self.has_facts) {
     auto m = MeshServer::start(mesh_candidates(facts.net, self.nccl_ifname_setting), tag, spec.rank);
     if (m) {
@@ -104,38 +114,18 @@ Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const Clust
       self.endpoints = mesh->endpoints();
     }
   }
-  // etcd outlives the run and may serve several jobs: each job gets its own key prefix unless one is given.
-  bool etcd = spec.store_url.rfind("etcd://", 0) == 0;
-  if (etcd && spec.store_url.find('/', 7) == std::string::npos)
-    spec.store_url += fmt::format("/distdoctor-{:016x}", fnv1a(tok->token + "|" + spec.job_id));
-  const auto deadline =
-      start + std::chrono::milliseconds(static_cast<int64_t>(args.cluster.timeout_s * 1000));
-  auto opened = rendezvous::open_store(
-      store_open_url(args.cluster, spec, facts), tok->token,
-      spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient, deadline,
-      rendezvous::OpenOptions{.listen_all = args.cluster.listen_all,
-                              .expected_clients = static_cast<size_t>(spec.world)});
-  if (!opened) {
-    report::Report r;
-    r.title = process_title(spec);
-    r.notes = notes;
-    r.add(store_finding(opened.error(), spec.store_url, args.cluster.timeout_s, spec.serve));
-    return ClusterCheckOutcome{std::move(r)};
-  }
-  notes.push_back("rendezvous: " + opened->description);
-  if (!opened->listen_note.empty()) notes.push_back(opened->listen_note);
   JoinConfig cfg = make_join_config(args, plan, facts, std::move(self), tag, start);
   std::optional<CrossNodeHooks> hooks;  // the collective workers meet through this run's store and token
   if (xn) {
     hooks = *xn;
-    hooks->store_url = opened->url;
-    hooks->store_token = tok->token;
+    hooks->store_url = opened.url;
+    hooks->store_token = tok.token;
     cfg.cross_node = &*hooks;
   }
   cfg.notes = std::move(notes);
-  cfg.cleanup = etcd;
-  cfg.master_desc = spec.print_command ? announce_master(args, facts, opened->port, *tok) : spec.store_url;
-  JoinOutcome o = run_join(*opened->store, cfg);
+  cfg.cleanup = opened.kind == "etcd";  // etcd outlives the run: the leader removes the run's keys
+  cfg.master_desc = spec.print_command ? announce_master(args, facts, opened.port, tok) : meeting->url;
+  JoinOutcome o = run_join(*opened.store, cfg);
   if (mesh) mesh->stop();
   return outcome_of(o, spec);
 }

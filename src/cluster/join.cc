@@ -1,4 +1,4 @@
-// Join protocol entry (see join.h): claim a rank, publish, then lead (rank 0) or follow. Keys: join_steps.h.
+// Join protocol entry (see join.h): claim a rank, publish, then lead (rank 0) or follow. Keys: cfg.keys.
 #include "cluster/join.h"
 
 #include <fmt/format.h>
@@ -8,6 +8,7 @@
 #include "cluster/join_steps.h"
 #include "common/json_limits.h"
 #include "common/safe_text.h"
+#include "rendezvous/meeting_join.h"
 
 namespace dd::cluster {
 
@@ -21,14 +22,15 @@ namespace {
 JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
   // The leader decides; this is only the safety net (the cross-node pass extends the run).
   auto end = cfg.start + cfg.timeout + 5s + (cfg.cross_node ? cfg.cross_node->max_budget : 0ms);
-  auto go = s.get(kGo, end);
+  const rendezvous::MeetingKeys& keys = cfg.keys;
+  auto go = s.get(keys.at("go"), end);
   if (!go) return alone(cfg, lost_master(cfg, "while waiting for the other nodes", go.error(), end));
   if (*go == "mesh" && cfg.self.has_facts && !dup) {
-    auto plan = s.get(kPlan, end);
+    auto plan = s.get(keys.at("plan"), end);
     if (!plan) return alone(cfg, lost_master(cfg, "while reading the mesh plan", plan.error(), end));
     try {
       auto probes = my_mesh(dd::parse_json(*plan), cfg, cfg.start + cfg.timeout - 1s);
-      (void)s.set(k("mesh", cfg.self.rank), json_text(nlohmann::json(probes)), end);
+      (void)s.set(keys.of("mesh", cfg.self.rank), json_text(nlohmann::json(probes)), end);
     } catch (const std::exception& e) {
       return alone(
           cfg,
@@ -43,13 +45,13 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
   if (!cfg.by_hand) {
     // Under a launcher only rank 0 prints: the others need to know the run is over, not the whole verdict
     // (fetching it on thousands of ranks costs more than the rest of the run).
-    auto d = s.get(kDone, end);
+    auto d = s.get(keys.at("done"), end);
     if (!d) return alone(cfg, lost_master(cfg, "while waiting for the verdict", d.error(), end));
     o.report.title = "distdoctor check — verdict printed by rank 0";
-    (void)s.add(kRead, 1, end);
+    (void)s.add(keys.at("read"), 1, end);
     return o;
   }
-  auto v = s.get(kVerdict, end);
+  auto v = s.get(keys.at("verdict"), end);
   if (!v) return alone(cfg, lost_master(cfg, "while waiting for the verdict", v.error(), end));
   try {
     auto j = dd::parse_json(*v);
@@ -63,7 +65,7 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
     return alone(
         cfg, Finding{"cluster.join.store_error", Severity::fail, "the verdict was unreadable", {e.what()}});
   }
-  (void)s.add(kRead, 1, end);
+  (void)s.add(keys.at("read"), 1, end);
   return o;
 }
 
@@ -71,20 +73,19 @@ JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
 
 JoinOutcome run_join(rendezvous::Store& s, const JoinConfig& cfg) {
   auto end = cfg.start + cfg.timeout;
-  auto claim = s.add(k("claim", cfg.self.rank), 1, end);
+  auto claim = rendezvous::claim_rank(s, cfg.keys, cfg.self.rank, end);
   if (!claim) return alone(cfg, lost_master(cfg, "while claiming a rank", claim.error(), end));
   bool dup = *claim > 1;
   nlohmann::json me = cfg.self;
   if (dup) {
-    (void)s.set(fmt::format("dd/dup/{}/{}", cfg.self.rank, *claim), json_text(me), end);
+    (void)s.set(cfg.keys.dup(cfg.self.rank, *claim), json_text(me), end);
   } else {
-    // One round trip (Store::pipeline): the live key (gone with our connection: see gone_ranks), the
-    // facts, then the member key the master counts, so a member's facts are always there before it.
-    std::vector<rendezvous::StoreOp> ops{rendezvous::StoreOp::set(k("~live", cfg.self.rank), "1")};
+    // One round trip (publish_member): the live key (gone with our connection), the facts, then the member
+    // key the master counts, so a member's facts are always there before it.
+    std::vector<rendezvous::StoreOp> facts;
     if (cfg.self.has_facts)
-      ops.push_back(rendezvous::StoreOp::set(k("facts", cfg.self.rank), cfg.facts_json));
-    ops.push_back(rendezvous::StoreOp::set(k("member", cfg.self.rank), json_text(me)));
-    if (auto st = s.pipeline(ops, end); !st)
+      facts.push_back(rendezvous::StoreOp::set(cfg.keys.of("facts", cfg.self.rank), cfg.facts_json));
+    if (auto st = rendezvous::publish_member(s, cfg.keys, cfg.self.rank, json_text(me), facts, end); !st)
       return alone(cfg, lost_master(cfg, cfg.self.has_facts ? "while publishing facts" : "while joining",
                                     st.error(), end));
   }

@@ -1,6 +1,7 @@
 // The join protocol of a cluster run over any Store: claim a rank, publish identity (+ node facts), wait for
-// everyone under one deadline, run the TCP mesh, and let the leader (first claimer of rank 0) publish one
-// verdict that every process prints. Passing the deadline, a lost master or a refused token end as findings.
+// everyone under one deadline (the meeting steps of rendezvous/meeting_*.h, keys under cfg.keys), run the TCP
+// mesh, and let the leader (first claimer of rank 0) publish one verdict that every process prints. Passing
+// the deadline, a lost master or a refused token end as findings.
 #pragma once
 #include <chrono>
 #include <functional>
@@ -11,12 +12,14 @@
 #include "cluster/cross_node_step.h"
 #include "cluster/rank_ranges.h"
 #include "cluster/view.h"
+#include "rendezvous/meeting_keys.h"
 #include "rendezvous/store.h"
 #include "report/report.h"
 
 namespace dd::cluster {
 
 struct JoinConfig {
+  rendezvous::MeetingKeys keys{"dd/"};       // where the run's keys live (launch's preflight: its own prefix)
   int world = 0;                             // processes expected (by hand: nodes)
   bool by_hand = true;                       // ranks are nodes
   Member self;                               // rank, identity, mesh endpoints

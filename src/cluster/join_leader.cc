@@ -4,15 +4,15 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <thread>
 
 #include "cluster/join_steps.h"
 #include "cluster/mesh.h"
+#include "common/json_limits.h"
 #include "common/safe_text.h"
 #include "probe/facts_json.h"
+#include "rendezvous/meeting_wait.h"
 #include "rules/cluster_rule.h"
 #include "rules/rule_util.h"
-#include "common/json_limits.h"
 
 namespace dd::cluster::join_detail {
 
@@ -30,38 +30,27 @@ Clock::time_point join_window_end(const JoinConfig& cfg) {
   return cfg.start + cfg.timeout - reserve;
 }
 
-void report_waiting(const JoinConfig& cfg, const std::vector<double>& seen, Clock::time_point join_deadline) {
-  std::vector<int> m;
-  for (int r = 0; r < cfg.world; ++r)
-    if (seen[r] < 0) m.push_back(r);
-  cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)",
-                           who(cfg.by_hand) + (m.size() > 1 ? "s" : ""), rank_ranges(m),
-                           secs(Clock::now() - cfg.start), secs(join_deadline - cfg.start)));
-}
-
-// Polls the member keys until everyone has joined or the window closes. seen[r]: seconds after the start
-// when rank r was first seen, -1 never.
+// Waits for every member key (rendezvous::wait_for_all) until everyone has joined or the window closes,
+// saying every 5 s who is missing. seen[r]: seconds after the start when rank r was first seen, -1 never.
 Result<std::vector<double>> watch_arrivals(rendezvous::Store& s, const JoinConfig& cfg,
                                            Clock::time_point join_deadline) {
-  std::vector<std::string> keys;
-  for (int r = 0; r < cfg.world; ++r) keys.push_back(k("member", r));
+  rendezvous::WaitForAll w{.ranks = rendezvous::all_ranks(cfg.world),
+                           .until = join_deadline,
+                           .store_deadline = cfg.start + cfg.timeout,
+                           .poll = cfg.world > 256 ? 100ms : 30ms,
+                           .progress_every = 5s};
+  if (cfg.progress)
+    w.progress = [&](const rendezvous::WaitProgress& p) {
+      cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)",
+                               who(cfg.by_hand) + (p.missing.size() > 1 ? "s" : ""), rank_ranges(p.missing),
+                               secs(Clock::now() - cfg.start), secs(join_deadline - cfg.start)));
+    };
+  auto waited = rendezvous::wait_for_all(s, cfg.keys, w);
+  if (!waited) return waited.error();
   std::vector<double> seen(cfg.world, -1);
-  auto last_progress = Clock::now();
-  for (;;) {
-    auto have = s.check(keys, cfg.start + cfg.timeout);
-    if (!have) return have.error();
-    int missing = 0;
-    for (int r = 0; r < cfg.world; ++r) {
-      if ((*have)[r] && seen[r] < 0) seen[r] = secs(Clock::now() - cfg.start);
-      missing += seen[r] < 0;
-    }
-    if (missing == 0 || Clock::now() >= join_deadline) return seen;
-    if (cfg.progress && Clock::now() - last_progress >= 5s) {
-      last_progress = Clock::now();
-      report_waiting(cfg, seen, join_deadline);
-    }
-    std::this_thread::sleep_for(cfg.world > 256 ? 100ms : 30ms);
-  }
+  for (int r = 0; r < cfg.world; ++r)
+    if (const auto& t = waited->arrived[r]) seen[r] = secs(*t - cfg.start);
+  return seen;
 }
 
 // Every member that joined (with its arrival time); the ranks that did not go to *missing.
@@ -72,7 +61,7 @@ void read_members(rendezvous::Store& s, const JoinConfig& cfg, const std::vector
       missing->push_back(r);
       continue;
     }
-    auto m = s.get(k("member", r), Clock::now() + 2s);
+    auto m = s.get(cfg.keys.member(r), Clock::now() + 2s);
     if (!m) continue;
     if (auto mem = dd::parse_record<Member>(*m)) {
       mem->joined_after_s = seen[r];
@@ -82,8 +71,9 @@ void read_members(rendezvous::Store& s, const JoinConfig& cfg, const std::vector
 }
 
 // Ranks claimed twice: every extra claimer left its identity under dup/R/N.
-void read_dup_claims(rendezvous::Store& s, ClusterView& view, Clock::time_point end) {
-  auto dups = s.list("dd/dup/", end);
+void read_dup_claims(rendezvous::Store& s, const rendezvous::MeetingKeys& keys, ClusterView& view,
+                     Clock::time_point end) {
+  auto dups = s.list(keys.at("dup/"), end);
   if (!dups) return;
   for (const auto& key : *dups) {
     auto v = s.get(key, Clock::now() + 1s);
@@ -146,11 +136,11 @@ JoinOutcome incomplete_outcome(const JoinConfig& cfg, const ClusterView& view,
 }
 
 // Groups the members into nodes and reads each node's published facts.
-void read_nodes(rendezvous::Store& s, ClusterView& view) {
+void read_nodes(rendezvous::Store& s, const rendezvous::MeetingKeys& keys, ClusterView& view) {
   std::map<int, std::string> facts_json;
   for (const auto& m : view.members)
     if (m.has_facts)
-      if (auto f = s.get(k("facts", m.rank), Clock::now() + 2s)) facts_json[m.rank] = *f;
+      if (auto f = s.get(keys.of("facts", m.rank), Clock::now() + 2s)) facts_json[m.rank] = *f;
   view.nodes = group_nodes(view.members);
   for (auto& n : view.nodes) {
     auto it = facts_json.find(n.lead.rank);
@@ -205,15 +195,15 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
   view.expected_world = cfg.world;
   std::vector<int> missing;
   read_members(s, cfg, *seen, view, &missing);
-  read_dup_claims(s, view, end);
+  read_dup_claims(s, cfg.keys, view, end);
   int readers = static_cast<int>(view.members.size()) - 1;
   for (const auto& [r, l] : view.dup_claims) readers += static_cast<int>(l.size()) - 1;
   if (!missing.empty()) {
     JoinOutcome o = incomplete_outcome(cfg, view, missing, join_deadline);
-    publish_verdict(s, o.report, "abort", readers, end, cfg.cleanup);
+    publish_verdict(s, cfg.keys, o.report, "abort", readers, end, cfg.cleanup);
     return o;
   }
-  read_nodes(s, view);
+  read_nodes(s, cfg.keys, view);
   const MeshStep mesh = run_cluster_mesh(s, cfg, view, end);
   readers -= static_cast<int>(mesh.lost.size());  // a process that is gone reads no verdict
   const bool all_facts =
@@ -232,7 +222,7 @@ JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
     }
     o.full["collectives"] = xn;
   }
-  publish_verdict(s, o.report, "done", readers, std::max(end, Clock::now() + 5s), cfg.cleanup);
+  publish_verdict(s, cfg.keys, o.report, "done", readers, std::max(end, Clock::now() + 5s), cfg.cleanup);
   return o;
 }
 

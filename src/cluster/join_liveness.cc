@@ -1,5 +1,5 @@
-// Liveness during the join protocol: which members left after they joined (their live key went with their
-// store connection), waits that stop waiting for them, and the finding that names them.
+// The finding that names the members who left the run after they joined (their live key went with their store
+// connection: rendezvous::gone_ranks, rendezvous::wait_for_all with liveness).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -8,41 +8,6 @@
 #include "cluster/join_steps.h"
 
 namespace dd::cluster::join_detail {
-
-using namespace std::chrono_literals;
-
-std::vector<int> gone_ranks(rendezvous::Store& s, const std::vector<int>& ranks, Clock::time_point until) {
-  std::vector<std::string> keys;
-  for (int r : ranks) keys.push_back(k("~live", r));
-  auto have = s.check(keys, until);
-  std::vector<int> gone;
-  if (!have) return gone;  // the store itself failed: the callers' own deadlines name that
-  for (size_t i = 0; i < ranks.size() && i < have->size(); ++i)
-    if (!(*have)[i]) gone.push_back(ranks[i]);
-  return gone;
-}
-
-std::vector<int> wait_unless_gone(rendezvous::Store& s, std::vector<int> ranks,
-                                  const std::function<std::string(int)>& key_of, Clock::time_point until) {
-  std::vector<int> lost;
-  while (!ranks.empty()) {
-    std::vector<std::string> keys;
-    for (int r : ranks) keys.push_back(key_of(r));
-    if (s.wait(keys, std::min(until, Clock::now() + 250ms))) break;
-    if (Clock::now() >= until) break;
-    auto have = s.check(keys, until);
-    if (!have) break;
-    std::vector<int> waiting;
-    for (size_t i = 0; i < ranks.size(); ++i)
-      if (!(*have)[i]) waiting.push_back(ranks[i]);
-    for (int r : gone_ranks(s, waiting, until)) {
-      lost.push_back(r);
-      std::erase(waiting, r);
-    }
-    ranks = std::move(waiting);
-  }
-  return lost;
-}
 
 report::Finding lost_members_finding(const JoinConfig& cfg, const std::vector<Member>& members,
                                      const std::vector<int>& lost) {

@@ -5,6 +5,8 @@
 #include "cluster/join_steps.h"
 #include "cluster/mesh.h"
 #include "common/json_limits.h"
+#include "common/safe_text.h"
+#include "rendezvous/meeting_wait.h"
 #include "rules/rule_util.h"
 
 namespace dd::cluster::join_detail {
@@ -35,30 +37,33 @@ nlohmann::json mesh_plan(const ClusterView& view) {
 MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterView& view,
                           Clock::time_point end) {
   const nlohmann::json plan = mesh_plan(view);
-  (void)s.set(kPlan, json_text(plan), end);
-  (void)s.set(kGo, "mesh", end);
+  (void)s.set(cfg.keys.at("plan"), json_text(plan), end);
+  (void)s.set(cfg.keys.at("go"), "mesh", end);
   std::vector<std::string> mesh_keys;
   std::vector<int> mesh_ranks, member_ranks;
   for (const auto& n : view.nodes)
     if (n.has_facts && !n.lead.endpoints.empty()) {
-      mesh_keys.push_back(k("mesh", n.lead.rank));
+      mesh_keys.push_back(cfg.keys.of("mesh", n.lead.rank));
       mesh_ranks.push_back(n.lead.rank);
     }
   if (cfg.self.has_facts) {  // the master's own result: stored even if probing ran up to the deadline
     auto mine = json_text(nlohmann::json(my_mesh(plan, cfg, end - 1s)));
-    (void)s.set(k("mesh", cfg.self.rank), mine, std::max(end, Clock::now() + 1s));
+    (void)s.set(cfg.keys.of("mesh", cfg.self.rank), mine, std::max(end, Clock::now() + 1s));
   }
   view.mesh.ran = !mesh_keys.empty();
   MeshStep step;
-  step.lost = wait_unless_gone(
-      s, mesh_ranks, [](int r) { return k("mesh", r); }, end - 500ms);
+  // Every node's results, without waiting for a node that left (its live key went with its connection).
+  auto waited = rendezvous::wait_for_all(
+      s, cfg.keys,
+      {.ranks = mesh_ranks, .what = "mesh", .until = end - 500ms, .poll = 20ms, .liveness = true});
+  if (waited) step.lost = waited->gone;
   for (const auto& m : view.members)
     if (std::find(step.lost.begin(), step.lost.end(), m.rank) == step.lost.end())
       member_ranks.push_back(m.rank);
   // Reading what already arrived is quick, but `end` may have passed while this node probed a dead link:
   // give the reads a second of their own, or every result would count as missing.
   const auto read_by = std::max(end, Clock::now() + 1s);
-  for (int r : gone_ranks(s, member_ranks, read_by)) step.lost.push_back(r);
+  for (int r : rendezvous::gone_ranks(s, cfg.keys, member_ranks, read_by)) step.lost.push_back(r);
   std::sort(step.lost.begin(), step.lost.end());
   auto have = s.check(mesh_keys, read_by);
   std::vector<int> lost_nodes;  // node indexes: probes to and from them say nothing about the links
@@ -69,7 +74,7 @@ MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterVi
   for (size_t i = 0; i < mesh_keys.size(); ++i) {
     if (!have || !(*have)[i]) {
       if (std::find(step.lost.begin(), step.lost.end(), mesh_ranks[i]) == step.lost.end())
-        no_mesh.push_back(mesh_keys[i].substr(8));
+        no_mesh.push_back(std::to_string(mesh_ranks[i]));
       continue;
     }
     auto v = s.get(mesh_keys[i], Clock::now() + 1s);

@@ -1,4 +1,4 @@
-// Join protocol helpers (see join_steps.h): keys, lost-master findings, the mesh step, the verdict hand-off.
+// Join protocol helpers (see join_steps.h): lost-master findings, the mesh step, the verdict hand-off.
 #include "cluster/join_steps.h"
 
 #include <fmt/format.h>
@@ -15,8 +15,6 @@ namespace dd::cluster::join_detail {
 using report::Finding;
 using report::Severity;
 using namespace std::chrono_literals;
-
-std::string k(const char* what, int r) { return fmt::format("dd/{}/{}", what, r); }
 
 double secs(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
@@ -74,28 +72,28 @@ std::vector<MeshProbe> my_mesh(const nlohmann::json& plan, const JoinConfig& cfg
   return me < 0 ? std::vector<MeshProbe>{} : run_mesh(targets, o);
 }
 
-void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::string& go, int readers,
-                     Clock::time_point end, bool cleanup) {
+void publish_verdict(rendezvous::Store& s, const rendezvous::MeetingKeys& keys, const report::Report& r,
+                     const std::string& go, int readers, Clock::time_point end, bool cleanup) {
   nlohmann::json v{{"title", r.title}, {"notes", r.notes}, {"findings", r.findings}};
   // At most 3 s past the run's deadline, but never less than 2 s from now: a master that reaches this point
   // late (a slow mesh test) must still publish, or the nodes waiting for its verdict see it vanish.
   auto until = std::max(Clock::now() + 2s, std::min(end + 3s, Clock::now() + 5s));
-  // In this order, in one round trip: a node woken by kGo finds the verdict there.
-  (void)s.pipeline(
-      {rendezvous::StoreOp::set(kVerdict, json_text(v)),
-       rendezvous::StoreOp::set(kDone, std::to_string(r.exit_code())), rendezvous::StoreOp::set(kGo, go)},
-      until);
+  // In this order, in one round trip: a node woken by "go" finds the verdict there.
+  (void)s.pipeline({rendezvous::StoreOp::set(keys.at("verdict"), json_text(v)),
+                    rendezvous::StoreOp::set(keys.at("done"), std::to_string(r.exit_code())),
+                    rendezvous::StoreOp::set(keys.at("go"), go)},
+                   until);
   bool all_read = readers <= 0;
   while (!all_read && Clock::now() < until) {
-    auto n = s.add(kRead, 0, until);
+    auto n = s.add(keys.at("read"), 0, until);
     if (!n) break;
     all_read = *n >= readers;
     if (!all_read) std::this_thread::sleep_for(20ms);
   }
   // A shared store (etcd) outlives the run: remove its keys once everyone has the verdict.
   if (cleanup && all_read)
-    if (auto keys = s.list("dd/", until))
-      for (const auto& key : *keys) (void)s.remove(key, until);
+    if (auto all = s.list(keys.prefix(), until))
+      for (const auto& key : *all) (void)s.remove(key, until);
 }
 
 }  // namespace dd::cluster::join_detail

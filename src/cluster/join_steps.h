@@ -12,10 +12,8 @@ namespace dd::cluster::join_detail {
 
 using Clock = std::chrono::steady_clock;
 
-// Keys, all under "dd/": claim/R, member/R, facts/R, dup/R/N, mesh/R, ~live/R and the single ones below.
-std::string k(const char* what, int r);
-inline const std::string kPlan = "dd/plan", kGo = "dd/go", kVerdict = "dd/verdict", kRead = "dd/read",
-                         kDone = "dd/done";
+// Keys (cfg.keys, rendezvous/meeting_keys.h): claim/R, member/R, ~live/R, dup/R/N, facts/R, mesh/R, and the
+// single keys plan, go, verdict, done, read.
 
 double secs(Clock::duration d);
 std::string who(bool by_hand);  // "node rank" by hand, "rank" under a launcher
@@ -28,8 +26,8 @@ report::Finding lost_master(const JoinConfig& cfg, const char* phase, const Erro
 // This node's part of the mesh, from the leader's plan.
 std::vector<MeshProbe> my_mesh(const nlohmann::json& plan, const JoinConfig& cfg, Clock::time_point end);
 // Publishes the verdict and waits (briefly) until `readers` processes have read it; cleanup removes the keys.
-void publish_verdict(rendezvous::Store& s, const report::Report& r, const std::string& go, int readers,
-                     Clock::time_point end, bool cleanup);
+void publish_verdict(rendezvous::Store& s, const rendezvous::MeetingKeys& keys, const report::Report& r,
+                     const std::string& go, int readers, Clock::time_point end, bool cleanup);
 
 JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg);  // join_leader.cc
 
@@ -42,15 +40,9 @@ struct MeshStep {
 MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterView& view,
                           Clock::time_point end);
 
-// Liveness (join_liveness.cc). Every member sets k("~live", R) before it joins; on the embedded TCP store
-// that key goes with its connection (rendezvous::is_live_key), so a member whose process died is seen gone.
-// The ranks among `ranks` whose live key is gone now.
-std::vector<int> gone_ranks(rendezvous::Store& s, const std::vector<int>& ranks, Clock::time_point until);
-// Waits for one key per rank (key_of(rank)) until `until`, in short slices; stops waiting for a rank whose
-// live key is gone and returns those ranks.
-std::vector<int> wait_unless_gone(rendezvous::Store& s, std::vector<int> ranks,
-                                  const std::function<std::string(int)>& key_of, Clock::time_point until);
-// The finding for members that left after they joined.
+// Liveness: every member sets its live key when it joins (rendezvous::publish_member); on the embedded TCP
+// store it goes with its connection, so rendezvous::wait_for_all (liveness on) and rendezvous::gone_ranks see
+// a member whose process died. The finding for members that left after they joined (join_liveness.cc):
 report::Finding lost_members_finding(const JoinConfig& cfg, const std::vector<Member>& members,
                                      const std::vector<int>& lost);
 

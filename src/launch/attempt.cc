@@ -41,9 +41,9 @@ void AttemptAgent::raise_stop(StopEvent ev) {
   stop_ = ev;
   if (ev.cause == StopCause::master_lost) return;  // nobody to tell
   const auto deadline = Clock::now() + 2s;
-  auto n = joined().store->add(keys::in_attempt(attempt_, "stopn"), 1, deadline);
+  auto n = joined().store->add(attempt_keys(attempt_).at("stopn"), 1, deadline);
   if (n && *n == 1)
-    (void)joined().store->set(keys::in_attempt(attempt_, "stop"), json_text(nlohmann::json(ev)), deadline);
+    (void)joined().store->set(attempt_keys(attempt_).at("stop"), json_text(nlohmann::json(ev)), deadline);
 }
 
 void AttemptAgent::note_store_error(const Error& e, const char* during) {
@@ -163,7 +163,7 @@ void AttemptAgent::on_worker_exit(int i) {
 
 void AttemptAgent::poll_stop_key() {
   if (stop_) return;
-  auto key = keys::in_attempt(attempt_, "stop");
+  auto key = attempt_keys(attempt_).at("stop");
   auto have = joined().store->check({key}, Clock::now() + 3s);
   if (!have) return note_store_error(have.error(), "while watching for a stop");
   if (!(*have)[0]) return;
@@ -186,13 +186,13 @@ void AttemptAgent::poll_done() {
     for (const auto& w : sup_.workers())
       if (!w.exited || WIFSIGNALED(w.wait_status) || WEXITSTATUS(w.wait_status) != 0) return;
     done_set_ = true;
-    if (auto st = joined().store->set(keys::in_attempt(attempt_, "done", joined().node_rank), "1",
+    if (auto st = joined().store->set(attempt_keys(attempt_).of("done", joined().node_rank), "1",
                                       Clock::now() + 3s);
         !st)
       return note_store_error(st.error(), "while reporting success");
   }
   std::vector<std::string> names;
-  for (int n = 0; n < joined().nnodes; ++n) names.push_back(keys::in_attempt(attempt_, "done", n));
+  for (int n = 0; n < joined().nnodes; ++n) names.push_back(attempt_keys(attempt_).of("done", n));
   auto have = joined().store->check(names, Clock::now() + 3s);
   if (!have) return note_store_error(have.error(), "while waiting for the other nodes to finish");
   all_done_ = std::all_of(have->begin(), have->end(), [](bool b) { return b; });

@@ -33,7 +33,7 @@ Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {
   nlohmann::json js = {{"ports", slot.ports}};
   if (j.node_rank == 0) js["master_port"] = j.job.job_port ? j.job.job_port : ports->back();
   const auto deadline = Clock::now() + std::chrono::milliseconds(int64_t(s.args.cluster.timeout_s * 1000));
-  if (auto st = j.store->set(keys::in_attempt(attempt, "slot", j.node_rank), json_text(js), deadline); !st)
+  if (auto st = j.store->set(attempt_keys(attempt).of("slot", j.node_rank), json_text(js), deadline); !st)
     return st.error();
   JobLayout layout;
   layout.master_addr = j.job.master_addr;
@@ -41,7 +41,7 @@ Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {
   layout.attempt = attempt;
   layout.max_restarts = j.job.max_restarts;
   for (int n = 0; n < j.nnodes; ++n) {
-    auto v = j.store->get(keys::in_attempt(attempt, "slot", n), deadline);
+    auto v = j.store->get(attempt_keys(attempt).of("slot", n), deadline);
     if (!v)
       return Error::make(v.error().kind, fmt::format("node rank {} did not start attempt {}: {}", n, attempt,
                                                      v.error().message()));

@@ -61,7 +61,7 @@ void AttemptAgent::heartbeat() {
   }
   b.silent_s = secs(now - last);
   if (joined().node_rank == 0) return lead_checks(b);
-  if (auto st = joined().store->set(keys::in_attempt(attempt_, "beat", joined().node_rank),
+  if (auto st = joined().store->set(attempt_keys(attempt_).of("beat", joined().node_rank),
                                     json_text(nlohmann::json(b)), now + 3s);
       !st)
     note_store_error(st.error(), "while sending a heartbeat");
@@ -71,7 +71,7 @@ void AttemptAgent::lead_checks(const Beat& mine) {
   const auto now = Clock::now();
   board_->update(0, mine, now);
   for (int n = 1; n < joined().nnodes; ++n) {
-    auto key = keys::in_attempt(attempt_, "beat", n);
+    auto key = attempt_keys(attempt_).of("beat", n);
     auto have = joined().store->check({key}, now + 1s);
     if (!have || !(*have)[0]) continue;
     auto v = joined().store->get(key, now + 1s);
@@ -216,7 +216,7 @@ void AttemptAgent::gather(AttemptRecord& rec) {
     return;
   }
   const auto deadline = Clock::now() + std::chrono::milliseconds(int64_t(j.job.grace_s * 1000)) + 10s;
-  (void)j.store->set(keys::in_attempt(attempt_, "record", j.node_rank), json_text(nlohmann::json(mine)),
+  (void)j.store->set(attempt_keys(attempt_).of("record", j.node_rank), json_text(nlohmann::json(mine)),
                      deadline);
   const int lost = rec.stop.cause == StopCause::node_lost ? rec.stop.node_rank : -1;
   for (int n = 0; n < j.nnodes; ++n) {
@@ -225,7 +225,7 @@ void AttemptAgent::gather(AttemptRecord& rec) {
       continue;
     }
     auto v = n == lost ? Result<std::string>(Error{"lost"})
-                       : j.store->get(keys::in_attempt(attempt_, "record", n), deadline);
+                       : j.store->get(attempt_keys(attempt_).of("record", n), deadline);
     auto record = v ? dd::parse_record<NodeRecord>(*v) : std::nullopt;
     if (!record) {  // silent, or a record of the wrong shape
       rec.silent_nodes.push_back(n);
@@ -233,12 +233,12 @@ void AttemptAgent::gather(AttemptRecord& rec) {
     }
     rec.nodes.push_back(std::move(*record));
   }
-  (void)j.store->add(keys::in_attempt(attempt_, "read"), 1, deadline);
+  (void)j.store->add(attempt_keys(attempt_).at("read"), 1, deadline);
   if (j.node_rank != 0) return;
   // Node rank 0 serves the store: stay until every node has read the records (briefly).
   const int readers = j.nnodes - (lost >= 0 ? 1 : 0);
   for (auto until = Clock::now() + 5s; Clock::now() < until;) {
-    auto r = j.store->add(keys::in_attempt(attempt_, "read"), 0, until);
+    auto r = j.store->add(attempt_keys(attempt_).at("read"), 0, until);
     if (!r || *r >= readers) break;
     std::this_thread::sleep_for(20ms);
   }

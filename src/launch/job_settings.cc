@@ -75,13 +75,6 @@ std::map<std::string, std::string> env_for_compare(const std::map<std::string, s
   return out;
 }
 
-namespace keys {
-std::string claim(int node) { return fmt::format("launch/claim/{}", node); }
-std::string hello(int node) { return fmt::format("launch/node/{}", node); }
-std::string in_attempt(int attempt, const char* what) { return fmt::format("launch/a{}/{}", attempt, what); }
-std::string in_attempt(int attempt, const char* what, int node) {
-  return fmt::format("launch/a{}/{}/{}", attempt, what, node);
-}
-}  // namespace keys
+rendezvous::MeetingKeys attempt_keys(int attempt) { return kLaunchKeys.sub(fmt::format("a{}", attempt)); }
 
 }  // namespace dd::launch

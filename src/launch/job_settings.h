@@ -1,10 +1,13 @@
 // What every node agent of one launch agrees on, and the store keys they meet under. Node rank 0 publishes
-// the JobSettings (its command, restarts, hang timeout... rule the job); each node publishes a NodeHello.
+// the JobSettings (its command, restarts, hang timeout... rule the job); each node publishes a NodeHello (its
+// member record).
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "rendezvous/meeting_keys.h"
 
 namespace dd::launch {
 
@@ -46,13 +49,12 @@ void from_json(const nlohmann::json& j, NodeHello& h);
 // that different secrets on two nodes still show as a difference).
 std::map<std::string, std::string> env_for_compare(const std::map<std::string, std::string>& env);
 
-// Store keys (all under "launch/").
-namespace keys {
-inline const std::string kJob = "launch/job";
-std::string claim(int node);                                      // counter: a node rank claimed twice
-std::string hello(int node);                                      // NodeHello
-std::string in_attempt(int attempt, const char* what);            // "launch/a3/stop"
-std::string in_attempt(int attempt, const char* what, int node);  // "launch/a3/beat/1"
-}  // namespace keys
+// The launch's store keys: the meeting key scheme of check as well (rendezvous/meeting_keys.h), all under
+// "launch/": claim/N, member/N (node N's NodeHello), ~live/N, job (node rank 0's JobSettings), preflight/...
+// (the preflight's join, cluster/join.h), and aA/... for attempt A (attempt_keys).
+inline const rendezvous::MeetingKeys kLaunchKeys{"launch/"};
+// Attempt A's keys: at("stop"), at("stopn"), at("read"), of("done", N), of("slot", N), of("beat", N),
+// of("record", N): "launch/a3/beat/1".
+rendezvous::MeetingKeys attempt_keys(int attempt);
 
 }  // namespace dd::launch

@@ -1,19 +1,22 @@
-// join_nodes (see launch_join.h): store, rank claim, settings from node rank 0, hellos, the waiting line.
+// join_nodes (see launch_join.h): the meeting check uses too (cluster/meeting.h, rendezvous/meeting_*.h)
+// under the launch's keys: store, rank claim, settings from node rank 0, hellos, the waiting line.
 #include "launch/launch_join.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <iostream>
-#include <thread>
 
 #include "cluster/advertise.h"
-#include "cluster/join.h"
+#include "cluster/meeting.h"
+#include "cluster/rank_ranges.h"
 #include "cluster/token_handoff.h"
+#include "common/json_limits.h"
 #include "common/safe_text.h"
 #include "launch/stop_signals.h"
+#include "rendezvous/meeting_join.h"
+#include "rendezvous/meeting_wait.h"
 #include "rendezvous/memory_store.h"
-#include "common/json_limits.h"
 
 namespace dd::launch {
 
@@ -83,72 +86,65 @@ void announce(const JoinInput& in, const JoinedNodes& j, int port) {
   std::cerr << out << "\n" << std::flush;
 }
 
-// Waits for every hello, printing who is missing when the count changes (and every 10 s).
+// Waits for every node's hello (its member record: rendezvous::wait_for_all), printing who is missing when
+// the count changes (and every 10 s), then reads them.
 Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
-  std::vector<std::string> names;
-  for (int n = 0; n < j.nnodes; ++n) names.push_back(keys::hello(n));
-  int last_count = -1;
-  auto last_print = Clock::now();
-  std::vector<int> missing;  // as of the last answer: named when the deadline passes inside a check
-  for (;;) {
-    if (int sig = stop_signal())
-      return Error::make(ErrorKind::other, fmt::format("stopped by signal {} while waiting for nodes", sig));
-    auto have = j.store->check(names, std::min(deadline, Clock::now() + 5s));
-    if (!have && Clock::now() >= deadline && !missing.empty())
-      return Error::make(ErrorKind::timeout,
-                         fmt::format("node rank {} did not join", cluster::rank_ranges(missing)));
-    if (!have) return have.error();
-    missing.clear();
-    for (int n = 0; n < j.nnodes; ++n)
-      if (!(*have)[n]) missing.push_back(n);
-    if (missing.empty()) break;
-    int count = j.nnodes - int(missing.size());
-    if (talk && (count != last_count || Clock::now() - last_print > 10s)) {
+  rendezvous::WaitForAll w{.ranks = rendezvous::all_ranks(j.nnodes),
+                           .until = deadline,
+                           .call_slice = 5s,
+                           .poll = 100ms,
+                           .progress_every = 10s,
+                           .progress_on_change = true,
+                           .stop = [] { return stop_signal() != 0; }};
+  if (talk)
+    w.progress = [&](const rendezvous::WaitProgress& p) {
       std::cerr << fmt::format("distdoctor launch: waiting for nodes: {}/{} joined (missing: rank {})\n",
-                               count, j.nnodes, cluster::rank_ranges(missing))
+                               p.arrived, j.nnodes, cluster::rank_ranges(p.missing))
                 << std::flush;
-      last_count = count;
-      last_print = Clock::now();
-    }
-    if (Clock::now() > deadline)
-      return Error::make(ErrorKind::timeout,
-                         fmt::format("node rank {} did not join", cluster::rank_ranges(missing)));
-    std::this_thread::sleep_for(100ms);
-  }
+    };
+  auto waited = rendezvous::wait_for_all(*j.store, kLaunchKeys, w);
+  if (!waited) return waited.error();
+  if (waited->stopped)
+    return Error::make(ErrorKind::other,
+                       fmt::format("stopped by signal {} while waiting for nodes", stop_signal()));
+  if (!waited->missing.empty())
+    return Error::make(ErrorKind::timeout,
+                       fmt::format("node rank {} did not join", cluster::rank_ranges(waited->missing)));
   for (int n = 0; n < j.nnodes; ++n) {
-    auto h = j.store->get(names[n], deadline);
+    auto h = j.store->get(kLaunchKeys.member(n), deadline);
     if (!h) return h.error();
     std::string why;
     auto hello = dd::parse_record<NodeHello>(*h, &why);
     if (!hello)
-      return Error::make(ErrorKind::protocol, fmt::format("node rank {} sent an unreadable hello: {}", n, why));
+      return Error::make(ErrorKind::protocol,
+                         fmt::format("node rank {} sent an unreadable hello: {}", n, why));
     j.nodes.push_back(std::move(*hello));
   }
   return ok_status();
 }
 
-// Opens the store this node meets the others through; a single node keeps it in memory.
+// Opens the store this node meets the others through (cluster/meeting.h); node rank 0 of a by-hand job
+// prints the command for the others.
 Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
-  const cluster::JobSpec& spec = in.plan.spec;
-  j.store_url = j.nnodes == 1 ? "memory://" : cluster::store_open_url(in.args.cluster, spec, in.facts);
-  bool etcd = j.store_url.rfind("etcd://", 0) == 0;
-  if (etcd && j.store_url.find('/', 7) == std::string::npos)
-    j.store_url +=
-        fmt::format("/distdoctor-launch-{:016x}", cluster::fnv1a(j.token.token + "|" + spec.job_id));
-  auto opened = rendezvous::open_store(
-      j.store_url, j.token.token,
-      spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient, deadline,
-      rendezvous::OpenOptions{.listen_all = in.args.cluster.listen_all,
-                              .expected_clients = static_cast<size_t>(spec.world)});
-  if (!opened) {
-    j.failure = cluster::store_finding(opened.error(), j.store_url, in.args.cluster.timeout_s, spec.serve);
-    return opened.error();
+  auto m = cluster::open_meeting(cluster::MeetingPlace{in.args.cluster, in.plan.spec, in.facts, "launch",
+                                                       "distdoctor-launch", deadline});
+  if (!m) {
+    j.failure = join_failure(
+        "no usable job token", m.error(),
+        "Set DISTDOCTOR_TOKEN to the token node rank 0 printed, or point the token-file option at "
+        "a regular file that holds it; every node needs the same token.");
+    return m.error();
   }
-  j.store = opened->store;
-  j.server = opened->server;
-  j.notes.push_back("rendezvous: " + opened->description);
-  if (!opened->listen_note.empty()) j.notes.push_back(opened->listen_note);
-  if (spec.print_command) announce(in, j, opened->port);
+  j.token = m->token;
+  j.store_url = m->url;
+  j.notes.insert(j.notes.end(), m->notes.begin(), m->notes.end());
+  if (m->failure) {
+    j.failure = std::move(m->failure);
+    return Error::make(ErrorKind::other, "the store could not be opened");
+  }
+  j.store = m->opened.store;
+  j.server = m->opened.server;
+  if (in.plan.spec.print_command) announce(in, j, m->opened.port);
   return ok_status();
 }
 
@@ -168,18 +164,8 @@ JoinedNodes join_nodes(const JoinInput& in) {
     j.nodes = {in.me};
     return j;
   }
-  auto tok = cluster::choose_token(in.args.cluster, in.plan.spec, "launch");
-  if (!tok) {
-    j.failure =
-        join_failure("no usable job token", tok.error(),
-                     "Set DISTDOCTOR_TOKEN to the token node rank 0 printed, or point the token-file option at "
-                     "a regular file that holds it; every node needs the same token.");
-    return j;
-  }
-  j.token = *tok;
-  if (!j.token.note.empty()) j.notes.push_back(j.token.note);
   if (!open(in, j, deadline)) return j;
-  auto claim = j.store->add(keys::claim(j.node_rank), 1, deadline);
+  auto claim = rendezvous::claim_rank(*j.store, kLaunchKeys, j.node_rank, deadline);
   if (claim && *claim > 1) {
     j.failure = Finding{"launch.join.rank_taken",
                         Severity::fail,
@@ -189,15 +175,15 @@ JoinedNodes join_nodes(const JoinInput& in) {
     return j;
   }
   Status st = claim ? ok_status() : Status(claim.error());
-  if (st) {  // node rank 0's job settings, then our hello, in one round trip (Store::pipeline)
-    std::vector<rendezvous::StoreOp> ops;
+  if (st) {  // node rank 0's job settings, then our hello, in one round trip (rendezvous::publish_member)
+    std::vector<rendezvous::StoreOp> job;
     if (j.node_rank == 0)
-      ops.push_back(rendezvous::StoreOp::set(keys::kJob, json_text(nlohmann::json(in.wanted))));
-    ops.push_back(rendezvous::StoreOp::set(keys::hello(j.node_rank), json_text(nlohmann::json(in.me))));
-    if (auto r = j.store->pipeline(ops, deadline); !r) st = r.error();
+      job.push_back(rendezvous::StoreOp::set(kLaunchKeys.at("job"), json_text(nlohmann::json(in.wanted))));
+    st = rendezvous::publish_member(*j.store, kLaunchKeys, j.node_rank, json_text(nlohmann::json(in.me)), job,
+                                    deadline);
   }
   if (st) {
-    auto settings = j.store->get(keys::kJob, deadline);
+    auto settings = j.store->get(kLaunchKeys.at("job"), deadline);
     if (!settings)
       st = settings.error();
     else if (std::string why; auto job = dd::parse_record<JobSettings>(*settings, &why))

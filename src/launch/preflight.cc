@@ -1,11 +1,9 @@
-// run_preflight (see preflight.h): node rules alone, or cluster::run_join under the "launch/preflight/"
-// prefix.
+// run_preflight (see preflight.h): node rules alone, or cluster::run_join under the keys "launch/preflight/".
 #include "launch/preflight.h"
 
 #include "cluster/join.h"
 #include "cluster/mesh.h"
 #include "common/safe_text.h"
-#include "rendezvous/prefix_store.h"
 #include "rules/rule.h"
 
 namespace dd::launch {
@@ -42,8 +40,8 @@ PreflightResult run_preflight(const JoinedNodes& joined, const LaunchArgs& args,
       mesh = std::move(*m);
       cfg.self.endpoints = mesh->endpoints();
     }
-    rendezvous::PrefixStore store("launch/preflight/", joined.store);
-    cluster::JoinOutcome o = cluster::run_join(store, cfg);
+    cfg.keys = kLaunchKeys.sub("preflight");  // the nodes' own join, beside the launch's keys
+    cluster::JoinOutcome o = cluster::run_join(*joined.store, cfg);
     if (mesh) mesh->stop();
     out.report = std::move(o.report);
   }
