@@ -30,8 +30,7 @@ report::Report analyze_cluster(const ClusterView& view, const JoinConfig& cfg) {
   for (const auto& n : view.nodes) {
     if (!n.has_facts) continue;
     rules::CheckOptions co;
-    const int by_hand_nproc = cfg.args ? cfg.args->nproc_per_node : 0;
-    co.nproc_per_node = view.by_hand ? by_hand_nproc : static_cast<int>(n.ranks.size());
+    co.nproc_per_node = view.by_hand ? cfg.nproc_per_node : static_cast<int>(n.ranks.size());
     co.nnodes = static_cast<int>(view.nodes.size());
     for (auto& f : rules::run_node_rules(n.facts, co)) {
       auto key = std::make_tuple(f.id, static_cast<int>(f.severity), f.title);

@@ -61,7 +61,7 @@ JoinConfig make_join_config(const CheckArgs& args, const ClusterPlan& plan, cons
   cfg.bandwidth_bytes =
       args.cluster.mesh_bandwidth ? static_cast<size_t>(args.cluster.bandwidth_mib) << 20 : 0;
   cfg.expected_hosts = spec.expected_hosts;
-  cfg.args = &args;
+  cfg.nproc_per_node = args.nproc_per_node;
   if (spec.rank == 0)
     cfg.progress = [](const std::string& line) { std::cerr << "distdoctor: " << shown(line) << "\n"; };
   return cfg;

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "cluster/check_args.h"
 #include "cluster/cross_node_step.h"
 #include "cluster/rank_ranges.h"
 #include "cluster/view.h"
@@ -32,8 +31,7 @@ struct JoinConfig {
   std::vector<std::string> expected_hosts;  // by node rank, when known (Slurm node list)
   std::vector<std::string> notes;           // context lines for the report (leader's go into the verdict)
   std::string master_desc;                  // "198.18.0.1:29500" for findings
-  const CheckArgs* args = nullptr;          // the check command's options (--nproc-per-node for the node
-                                            // rules); nullptr in protocol tests
+  int nproc_per_node = 0;                   // by hand: check's --nproc-per-node, for the node rules (0: none)
   bool cleanup = false;                     // leader removes the run's keys at the end (shared stores: etcd)
   std::function<void(const std::string&)> progress;  // leader's "waiting for ..." lines (stderr)
   const CrossNodeHooks* cross_node = nullptr;        // --collectives: the cross-node pass after the mesh

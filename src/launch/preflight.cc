@@ -11,10 +11,6 @@ namespace dd::launch {
 PreflightResult run_preflight(const JoinedNodes& joined, const LaunchArgs& args,
                               const cluster::ClusterPlan& plan, const probe::NodeFacts& facts, int nproc) {
   PreflightResult out;
-  cluster::CheckArgs check;
-  check.nproc_per_node = nproc;
-  check.nccl_lib = args.nccl_lib;
-  check.cluster = args.cluster;
   if (joined.nnodes == 1) {
     rules::CheckOptions co;
     co.nproc_per_node = nproc;
@@ -31,7 +27,7 @@ PreflightResult run_preflight(const JoinedNodes& joined, const LaunchArgs& args,
     cfg.facts_json = json_text(nlohmann::json(facts));
     cfg.timeout = std::chrono::milliseconds(int64_t(args.cluster.timeout_s * 1000));
     cfg.job_tag = cluster::fnv1a(joined.job.job_id + "|" + joined.token.token);
-    cfg.args = &check;
+    cfg.nproc_per_node = nproc;
     cfg.master_desc = joined.store_url;
     std::unique_ptr<cluster::MeshServer> mesh;
     auto m = cluster::MeshServer::start(cluster::mesh_candidates(facts.net, cfg.self.nccl_ifname_setting),
