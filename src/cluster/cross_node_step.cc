@@ -9,6 +9,7 @@
 
 #include "common/json_limits.h"
 #include "common/safe_text.h"
+#include "rendezvous/meeting_keys.h"
 
 namespace dd::cluster {
 
@@ -17,9 +18,12 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::string xn_plan_key(int phase) { return fmt::format("dd/xn/plan/{}", phase); }
-std::string xn_result_key(int phase, int rank) { return fmt::format("dd/xn/res/{}/{}", phase, rank); }
-std::string xn_beat_key(int phase, int rank) { return fmt::format("dd/xn/beat/{}/{}", phase, rank); }
+// The step's keys (rendezvous/meeting_keys.h), under check's join prefix: dd/xn/plan/P, dd/xn/res/P/R,
+// dd/xn/beat/P/R, and dd/xn/P/ for what the phase's workers exchange (the plan's "prefix").
+const rendezvous::MeetingKeys kXnKeys{"dd/xn"};
+std::string xn_plan_key(int phase) { return kXnKeys.of("plan", phase); }
+std::string xn_result_key(int phase, int rank) { return kXnKeys.sub("res").of(std::to_string(phase), rank); }
+std::string xn_beat_key(int phase, int rank) { return kXnKeys.sub("beat").of(std::to_string(phase), rank); }
 constexpr auto kBeatEvery = 300ms;
 
 // This node's part of a phase in a thread, while this thread (the store's only user) counts a heartbeat,
@@ -127,6 +131,7 @@ rules::CrossNodeView lead_cross_node(rendezvous::Store& s, const CrossNodeHooks&
   for (;; ++phase) {
     nlohmann::json plan = h.plan(view, xn);
     if (plan.is_null() || Clock::now() >= end) break;
+    plan["prefix"] = kXnKeys.sub(std::to_string(phase)).prefix();  // the phase's workers meet under it
     const auto phase_end = std::min(end, Clock::now() + h.budget(plan));
     if (!s.set(xn_plan_key(phase), json_text(plan), phase_end)) break;
     rules::XnPhase ph;

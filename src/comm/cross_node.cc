@@ -199,7 +199,6 @@ nlohmann::json cross_node_plan(const rules::ClusterView& view, CrossNodeView& xn
   plan["engine"] = rules::engine_name(xn.engine);
   plan["world"] = xn.world;
   plan["nodes"] = nodes;
-  plan["prefix"] = fmt::format("dd/xn/{}/", xn.phases.size());
   return plan;
 }
 
