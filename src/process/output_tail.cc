@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -106,8 +107,18 @@ void split_lines(SourceState& st, const char* data, size_t n, size_t keep, std::
 // Reads at most max bytes of st's file; false when nothing came (or the file does not exist yet).
 bool read_source(SourceState& st, size_t max, size_t keep, std::string& echo, std::vector<char>& buf) {
   if (st.finished) return false;
-  if (st.fd < 0) st.fd = ::open(st.src.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (st.fd < 0) return false;
+  if (st.fd < 0) {
+    // Never blocks on a FIFO put in the log's place, and follows only a regular file (not /dev/zero).
+    st.fd = ::open(st.src.path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (st.fd < 0) return false;
+    struct stat sb {};
+    if (::fstat(st.fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+      ::close(st.fd);
+      st.fd = -1;
+      st.finished = true;
+      return false;
+    }
+  }
   size_t total = 0;
   while (total < max) {
     size_t want = std::min(max - total, kReadChunk);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -152,6 +153,20 @@ TEST_F(OutputTailTest, ClosedTerminalIsIgnored) {
   EXPECT_EQ(tail.last_lines(0).size(), 2u);
 }
 
+// A FIFO (or a device) put in a log's place neither blocks the tail nor is followed; the other file still is.
+TEST_F(OutputTailTest, FifoInTheLogsPlaceIsNotFollowed) {
+  ASSERT_EQ(::mkfifo((dir_ + "/fifo").c_str(), 0600), 0);
+  append("a", "one\n");
+  OutputTail tail({{dir_ + "/fifo", "[f] ", true}, {dir_ + "/a", "[a] ", true}}, out_);
+  EXPECT_TRUE(tail.poll());  // returns: before, opening the FIFO without a writer blocked here for ever
+  tail.finish(0);
+  tail.finish(1);
+  EXPECT_TRUE(tail.last_lines(0).empty());
+  EXPECT_EQ(tail.bytes_read(0), 0u);
+  ASSERT_EQ(tail.last_lines(1).size(), 1u);
+  EXPECT_EQ(tail.last_lines(1).front(), "one");
+}
+
 TEST_F(OutputTailTest, Reads200MBThroughPoll) {
   const size_t kBytes = 200u << 20;
   {
@@ -176,8 +191,8 @@ TEST_F(OutputTailTest, Reads200MBThroughPoll) {
   EXPECT_EQ(tail.bytes_read(0), kBytes);
   EXPECT_EQ(tail.last_lines(0).size(), 4u);
   EXPECT_EQ(tail.last_lines(0).back().substr(0, 3), "###");
-  // No time bound here: under TSan this takes 30+ s on a shared 2-core machine. The speed target is measured by
-  // bench/tail_speed on a release build; a quadratic tail would still hit ctest's per-test limit.
+  // No time bound here: under TSan this takes 30+ s on a shared 2-core machine. The speed target is measured
+  // by bench/tail_speed on a release build; a quadratic tail would still hit ctest's per-test limit.
   std::printf("tailed 200 MB in %.2f s (%.0f MB/s, this build's flags)\n", s, 200 / s);
 }
 
