@@ -12,7 +12,9 @@ std::optional<ProcIds> parse_proc_stat_ids(const std::string& stat) {
   size_t paren = stat.rfind(')');
   if (paren == std::string::npos) return std::nullopt;
   ProcIds ids;
-  std::istringstream head(stat.substr(0, stat.find('(')));
+  const size_t open = stat.find('(');
+  if (open < paren) ids.name = stat.substr(open + 1, paren - open - 1);
+  std::istringstream head(stat.substr(0, open));
   if (!(head >> ids.pid)) return std::nullopt;
   std::istringstream rest(stat.substr(paren + 1));
   std::string state;

@@ -17,6 +17,7 @@ struct ProcIds {
   int64_t pgid = 0;
   int64_t sid = 0;
   char state = '?';  // R S D T Z ...
+  std::string name;  // the command name between the parentheses
 };
 
 // Fields 1 and 4-6 of a /proc/PID/stat line (parsed after the last ')': the name may hold spaces and

@@ -18,6 +18,8 @@ TEST(ProcIds, ParsesAfterTheLastParenthesis) {
   EXPECT_EQ(ids->ppid, 4200);
   EXPECT_EQ(ids->pgid, 4100);
   EXPECT_EQ(ids->sid, 4000);
+  EXPECT_EQ(ids->state, 'S');
+  EXPECT_EQ(ids->name, "python (rank 0)");
   EXPECT_FALSE(parse_proc_stat_ids("garbage").has_value());
   EXPECT_FALSE(parse_proc_stat_ids("12 (x) S").has_value());
 }
@@ -33,7 +35,8 @@ TEST(ProcIds, LineageFromRecordedTree) {
   put("self", "300 (distdoctor) R 200 300 100 0 0");
   put("200", "200 (python) S 100 200 100 0 0");
   put("100", "100 (bash) S 1 100 100 0 0");
-  std::ofstream(root + "/proc/200/cmdline") << std::string("python\0-m\0torch.distributed.run\0train.py\0", 41);
+  std::ofstream(root + "/proc/200/cmdline")
+      << std::string("python\0-m\0torch.distributed.run\0train.py\0", 41);
   HostFacts h;
   read_process_lineage(*make_real_fs(root), h);
   std::filesystem::remove_all(root);

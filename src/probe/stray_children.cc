@@ -16,18 +16,13 @@ namespace {
 constexpr size_t kCommandChars = 160;
 
 // Its command line, NULs and control characters as spaces (read_proc_command redacts secrets), else "(name)".
-std::string command_of(const Fs& fs, const std::string& pid) {
+std::string command_of(const Fs& fs, const std::string& pid, const std::string& name) {
   std::string cmd = read_proc_command(fs, pid).substr(0, kCommandChars);
   for (char& c : cmd)
     if (!std::isprint(static_cast<unsigned char>(c))) c = ' ';
   while (!cmd.empty() && cmd.back() == ' ') cmd.pop_back();
   if (!cmd.empty()) return cmd;
-  auto stat = fs.read("/proc/" + pid + "/stat");
-  if (!stat) return "(?)";
-  const size_t open = stat->find('('), close = stat->rfind(')');
-  return open == std::string::npos || close == std::string::npos || close < open
-             ? "(?)"
-             : "(" + stat->substr(open + 1, close - open - 1) + ")";
+  return name.empty() ? "(?)" : "(" + name + ")";
 }
 
 }  // namespace
@@ -45,7 +40,7 @@ std::vector<process::Stray> find_strays(const Fs& fs, pid_t self, pid_t group,
     if (!ids || ids->ppid != self || ids->pgid == group || ids->state == 'Z') continue;
     const pid_t pid = pid_t(ids->pid);
     if (std::find(exclude.begin(), exclude.end(), pid) != exclude.end()) continue;
-    out.push_back({pid, command_of(fs, name)});
+    out.push_back({pid, command_of(fs, name, ids->name)});
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.pid < b.pid; });
   return out;

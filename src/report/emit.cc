@@ -30,8 +30,6 @@ void print_report(const Report& r, const PrintOptions& o, std::ostream& out) {
 }
 
 int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, std::ostream& err) {
-  nlohmann::json j;
-  if (o.json || !o.metrics_file.empty()) j = render_json(r);
   if (o.summary) {
     out << summary_line(r, "check") << "\n";
   } else {
@@ -40,6 +38,7 @@ int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, 
   out.flush();
   int rc = exit_code_for(r.verdict(), o.fail_on);
   if (!o.metrics_file.empty()) {
+    nlohmann::json j = render_json(r);
     redact_json(j);
     auto written = write_file_atomically(o.metrics_file, check_metrics(j, unix_seconds_now()));
     if (!written) {

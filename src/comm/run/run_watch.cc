@@ -113,8 +113,13 @@ void RunWatch::on_exit(int w) {
   if (!clean && !first_trouble_) first_trouble_ = now;
 }
 
+namespace {
+// How long after a worker aborted another's own death may still be its cause (and the run waits to see one).
+constexpr std::chrono::milliseconds kAbortWindow{100};
+}  // namespace
+
 // The first worker to die abnormally is the cause; when it only aborted, a worker that died otherwise within
-// 100 ms (the abort's likely cause) takes its place.
+// kAbortWindow (the abort's likely cause) takes its place.
 std::optional<size_t> RunWatch::cause_of_death() const {
   std::vector<report::Failure> failures;
   for (const Death& d : deaths_)
@@ -122,9 +127,7 @@ std::optional<size_t> RunWatch::cause_of_death() const {
         {.time = std::chrono::duration_cast<std::chrono::nanoseconds>(d.at.time_since_epoch()).count(),
          .consequence = d.aborted});
   return report::first_failure(
-      failures,
-      {.window =
-           std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::milliseconds(100)).count()});
+      failures, {.window = std::chrono::duration_cast<std::chrono::nanoseconds>(kAbortWindow).count()});
 }
 
 int RunWatch::died_worker() const {
@@ -214,9 +217,10 @@ bool RunWatch::should_stop() const {
     for (const RankState& s : st_)
       if (s.worker >= 0 && !s.init_done && s.error.empty()) init_overdue_ = true;
   if (init_overdue_) return true;
-  if (const int died = died_worker(); died >= 0)  // a dead worker: stop the others at once (after 100 ms
-    return !aborted(died) ||                      // if it only aborted, to see whether another rank's
-           Clock::now() - died_at() > std::chrono::milliseconds(100);  // death caused that)
+  // A dead worker: stop the others at once (after kAbortWindow if it only aborted, to see whether another
+  // rank's death caused that).
+  if (const auto c = cause_of_death())
+    return !deaths_[*c].aborted || Clock::now() - deaths_[*c].at > kAbortWindow;
   return first_trouble_ && Clock::now() > *first_trouble_ + std::chrono::milliseconds(300);
 }
 
