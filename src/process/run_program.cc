@@ -44,7 +44,8 @@ bool read_until_eof(int out_r, int err_r, Clock::time_point deadline, const Prog
   const size_t cap[2] = {lim.stdout_cap, lim.stderr_cap};
   char buf[65536];
   while (p[0].fd >= 0 || p[1].fd >= 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now())
+                          .count();  // up: 0.7 ms left is not 0
     if (left <= 0) return false;
     if (::poll(p, 2, int(left)) <= 0) continue;
     for (int i = 0; i < 2; ++i) {
