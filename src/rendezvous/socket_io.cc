@@ -49,7 +49,8 @@ Result<HostPort> parse_host_port(const std::string& s) {
 }
 
 int remaining_ms(Deadline deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  // Rounded up: 0.7 ms left is a 1 ms poll, not a poll that returns at once and reads as a timeout.
+  auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
   return left <= 0 ? 0 : left > INT32_MAX ? INT32_MAX : static_cast<int>(left);
 }
 
