@@ -89,4 +89,18 @@ size=$(stat -c %s "$T/logs/flood/0/node0.rank0.log")
   { echo "FAIL: rank 0's log has $size bytes"; fails=$((fails + 1)); }
 expect "rank 1 finished its work" "$T/logs/flood/0/node0.rank1.log" "rank 1 work took"
 echo "info: $(cat "$T/logs/flood/0/node0.rank1.log") while rank 0 flooded; the launch took $((SECONDS - fstart)) s"
+# A rank that fails while its process is still ending (its main thread gone, a thread still exiting, as a
+# killed CUDA process's for seconds): launch names it as it ends, from /proc, without waiting for waitpid.
+# Before, 4 ranks on 4x H100 with one SIGKILLed read as a hang "none stands out" after --hang-timeout.
+estart=$SECONDS
+check "a rank whose process ends slowly: its status" 7 L --nproc-per-node 3 --job-id slow_exit --hang-timeout 20 \
+  --grace 2 --json -- python3 "$HERE/launch/slow_exit.py"
+took=$((SECONDS - estart))
+Q finding launch.rank.failed >"$T/f"
+expect "it names rank 1 and its status" "$T/f" "rank 1 (local rank 1) on node 0"
+expect "with the status of its main thread" "$T/f" "exited with status 7"
+expect "and says its process was still ending" "$T/f" "seen in /proc as it ended (state Z (zombie))"
+Q finding launch.rank.stopped >"$T/f"
+expect "launch stopped the two that waited" "$T/f" "launch stopped 2 ranks after rank 1 failed"
+[ $took -le 10 ] && echo "ok: reported in $took s (its process lived 60 s)" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
 cli_finish launch_faults_test

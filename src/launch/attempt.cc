@@ -121,6 +121,9 @@ bool AttemptAgent::start_workers() {
     specs.push_back(std::move(w));
   }
   cpu_.resize(specs.size());
+  ending_status_.assign(specs.size(), -1);
+  ending_since_.assign(specs.size(), {});
+  ending_state_.assign(specs.size(), "");
   lines_seen_.assign(specs.size(), 0);
   bytes_seen_.assign(specs.size(), 0);
   tail_ = std::make_unique<process::OutputTail>(sources, s_.out_fd, 200);
@@ -151,10 +154,30 @@ void AttemptAgent::on_worker_exit(int i) {
   tail_->finish(size_t(i));
   bool failed = !w.killed_by_us && (WIFSIGNALED(w.wait_status) || WEXITSTATUS(w.wait_status) != 0);
   if (!failed || stop_) return;
+  raise_worker_failed(size_t(i));
+}
+
+void AttemptAgent::check_ending() {
+  if (stop_) return;
+  for (size_t i = 0; i < sup_.workers().size(); ++i) {
+    const process::WorkerState& w = sup_.workers()[i];
+    if (w.exited || w.killed_by_us || ending_status_[i] >= 0) continue;
+    const probe::ProcSnapshot p = probe::read_proc(w.pid);
+    // A status of 0 is a clean end (or only the main thread gone, the rest running on): waitpid tells.
+    if (!p.ok || !p.exiting || p.exit_status <= 0) continue;
+    ending_status_[i] = p.exit_status;
+    ending_since_[i] = Clock::now();
+    ending_state_[i] = p.state_name;
+    tail_->poll();  // what it printed before it ended, for its record
+    return raise_worker_failed(i);
+  }
+}
+
+void AttemptAgent::raise_worker_failed(size_t i) {
   StopEvent ev;
   ev.cause = StopCause::worker_failed;
-  ev.rank = ranks_[size_t(i)];
-  ev.root = rank_record(size_t(i));
+  ev.rank = ranks_[i];
+  ev.root = rank_record(i);
   std::string text;
   for (const auto& l : ev.root.tail) text += l + "\n";
   ev.diagnosis = logs::match_text(text, logs::Catalogue::builtin());
@@ -208,6 +231,7 @@ void AttemptAgent::watch_loop() {
     else
       sup_.watch(
           Clock::now() + 50ms, nullptr, [this](int i) { on_worker_exit(i); }, [] { return true; });
+    check_ending();  // before the others' NCCL errors about it can read as a hang
     tail_->poll();
     check_triggers();
     poll_scheduler();

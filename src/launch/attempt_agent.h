@@ -24,6 +24,11 @@ class AttemptAgent {
   bool start_workers();
   void watch_loop();
   void on_worker_exit(int i);
+  // A worker whose process is ending with a failure (a signal, a non-zero status) before waitpid can reap it:
+  // a killed CUDA process stays so for seconds while its threads exit. /proc shows it (probe::read_proc); the
+  // stop is raised then, not after the teardown (nor, as before, after --hang-timeout as a hang).
+  void check_ending();
+  void raise_worker_failed(size_t i);
   void raise_stop(StopEvent ev);  // publishes it (first one wins) and ends the loop
   void poll_stop_key();
   void heartbeat();
@@ -62,6 +67,11 @@ class AttemptAgent {
   std::vector<int> ranks_;  // global rank of each local worker
   std::vector<std::string> logs_;
   std::vector<CpuWindow> cpu_;
+  // Per worker: the failing wait status /proc showed while its process was ending (check_ending), -1 = none;
+  // when that was first seen, and the process state then.
+  std::vector<int> ending_status_;
+  std::vector<Clock::time_point> ending_since_;
+  std::vector<std::string> ending_state_;
   DebugHookPaths hooks_;
   DebugHookOptions hook_opt_;
   std::vector<uint64_t> lines_seen_;            // per worker: lines already checked for triggers

@@ -106,13 +106,19 @@ RankRecord AttemptAgent::rank_record(size_t i) {
   r.local_rank = int(i);
   r.node_rank = joined().node_rank;
   r.pid = w.pid;
-  r.running = !w.exited;
-  r.stopped_by_us = w.killed_by_us;
-  if (w.exited && WIFEXITED(w.wait_status)) r.exit_code = WEXITSTATUS(w.wait_status);
-  if (w.exited && WIFSIGNALED(w.wait_status)) r.signal = WTERMSIG(w.wait_status);
-  if (w.exited) {
-    r.end_s = secs(w.ended - t0_);
-    r.end_wall_ms = wall_ms(w.ended);
+  // Seen failing while its process was still ending (check_ending): that status and moment, not launch's
+  // own stop signal that may have reached its lingering threads later.
+  const bool ending = ending_status_[i] > 0;
+  r.running = !w.exited && !ending;
+  r.stopped_by_us = w.killed_by_us && !ending;
+  r.ending_state = ending_state_[i];
+  const int status = ending ? ending_status_[i] : w.wait_status;
+  if (!r.running && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (!r.running && WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  if (!r.running) {
+    const Clock::time_point end = ending ? ending_since_[i] : w.ended;
+    r.end_s = secs(end - t0_);
+    r.end_wall_ms = wall_ms(end);
   }
   r.log_path = logs_[i];
   std::vector<std::string> lines(tail_->last_lines(i).begin(), tail_->last_lines(i).end());

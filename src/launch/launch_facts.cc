@@ -53,7 +53,8 @@ void to_json(nlohmann::json& j, const RankRecord& r) {
                      {"stack", r.stack},
                      {"stack_source", r.stack_source},
                      {"stack_error", r.stack_error},
-                     {"fr_dump", r.fr_dump}};
+                     {"fr_dump", r.fr_dump},
+                     {"ending_state", r.ending_state}};
 }
 
 void from_json(const nlohmann::json& j, RankRecord& r) {
@@ -81,6 +82,7 @@ void from_json(const nlohmann::json& j, RankRecord& r) {
   r.stack_error = j.value("stack_error", d.stack_error);
   r.stack_source = j.value("stack_source", d.stack_source);
   r.fr_dump = j.value("fr_dump", d.fr_dump);
+  r.ending_state = j.value("ending_state", d.ending_state);
 }
 
 void to_json(nlohmann::json& j, const NodeRecord& n) {

@@ -35,6 +35,9 @@ struct RankRecord {
   std::string stack_source;  // "faulthandler" or "py-spy"
   std::string stack_error;   // why no stack ("no stack hook registered, py-spy not on PATH")
   std::string fr_dump;       // its Flight Recorder dump file when one was written, "" = none
+  // Its /proc state when launch saw it fail while its process was still ending ("Z (zombie)": the main thread
+  // gone, other threads still exiting, so waitpid could not reap it yet); "" = reaped as it ended.
+  std::string ending_state;
   bool failed() const { return !running && !stopped_by_us && (signal != 0 || exit_code != 0); }
 };
 

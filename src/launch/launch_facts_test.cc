@@ -29,6 +29,8 @@ RankRecord full_rank() {
   r.collectives = 1200;
   r.stack = "Thread 1 (idle)";
   r.stack_error = "";
+  r.fr_dump = "logs/j/0/fr_rank5";
+  r.ending_state = "Z (zombie)";
   return r;
 }
 
@@ -47,6 +49,7 @@ TEST(LaunchFacts, RankRecordRoundTrip) {
   EXPECT_EQ(back.end_wall_ms, 1790000000123);
   EXPECT_EQ(back.collectives, 1200);
   EXPECT_EQ(back.tail, r.tail);
+  EXPECT_EQ(back.ending_state, "Z (zombie)");
 }
 
 TEST(LaunchFacts, AttemptRecordRoundTrip) {

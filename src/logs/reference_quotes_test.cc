@@ -109,7 +109,9 @@ TEST(ReferenceQuotes, TheSameLineInALogGivesTheSameFirstFinding) {
     auto findings = logs_findings(analyze_logs(opt, cat), cat);
     const report::Finding* first = first_known_error(findings, cat);
     if (is_reading(q.id)) {
-      if (first) EXPECT_LT(first->severity, report::Severity::warn) << "line " << q.line << ": " << first->id;
+      if (first) {
+        EXPECT_LT(first->severity, report::Severity::warn) << "line " << q.line << ": " << first->id;
+      }
     } else {
       ASSERT_NE(first, nullptr) << "line " << q.line << ": nothing found in a log holding " << q.text;
       EXPECT_EQ(first->id, q.id) << "line " << q.line << ": " << q.text;

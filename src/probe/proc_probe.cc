@@ -46,11 +46,14 @@ const char* proc_state_word(char state) {
   }
 }
 
-// Field 52 of a stat line (exit_code: a stopped thread's stop signal), given its fields from 3 on; 0 when
-// absent.
-int exit_code_field(const std::vector<std::string>& fields) {
-  return fields.size() >= 52 - 2 ? int(std::strtol(fields[52 - 3].c_str(), nullptr, 10)) : 0;
+// Field 52 of a stat line (exit_code: a stopped thread's stop signal, an exiting one's wait status), given its
+// fields from 3 on; `absent` when the line has no such field.
+int exit_code_field(const std::vector<std::string>& fields, int absent = 0) {
+  return fields.size() >= 52 - 2 ? int(std::strtol(fields[52 - 3].c_str(), nullptr, 10)) : absent;
 }
+
+// PF_EXITING in the flags of stat field 9 (include/linux/sched.h): set as do_exit begins.
+constexpr unsigned long kPfExiting = 0x4;
 
 // Fields from 3 (state) on of a stat line; false when it cannot be parsed.
 bool stat_fields(const std::string& stat, std::vector<std::string>& fields) {
@@ -108,6 +111,9 @@ ProcSnapshot read_proc(pid_t pid, const std::string& proc_root) {
     snap.stop_signal = exit_code_field(fields);
     if (snap.stop_signal <= 0 || snap.stop_signal >= 65) snap.stop_signal = stop_signal_of_threads(dir);
   }
+  snap.exiting = snap.state == 'Z' || snap.state == 'X' ||
+                 (std::strtoul(fields[9 - 3].c_str(), nullptr, 10) & kPfExiting) != 0;
+  if (snap.exiting) snap.exit_status = exit_code_field(fields, -1);
   std::string wchan = read_small_file(dir + "/wchan", ok);
   while (!wchan.empty() && (wchan.back() == '\n' || wchan.back() == ' ')) wchan.pop_back();
   snap.wchan = wchan == "0" ? "" : wchan;

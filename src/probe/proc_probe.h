@@ -18,6 +18,13 @@ struct ProcSnapshot {
   // State T (stopped) or t (tracing stop): the signal that stopped it (SIGSTOP 19, SIGTSTP 20, ...), from the
   // exit_code field of the stat of the thread that took it; 0 unknown (kernels before 3.5).
   int stop_signal = 0;
+  // The process is ending: the kernel flag PF_EXITING (stat field 9) or state Z/X. A killed process stays in
+  // this state while its threads finish (a CUDA process: seconds, while the driver releases its memory) and
+  // cannot be reaped until they have; its main thread shows Z meanwhile.
+  bool exiting = false;
+  // exiting: the wait status it ends with (stat field 52, as waitpid reports it: WIFSIGNALED, WEXITSTATUS),
+  // -1 unknown (kernels before 3.5, or a stat without the field).
+  int exit_status = -1;
 };
 
 // proc_root: "/proc" (tests pass a recorded tree).

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +49,26 @@ TEST_F(ProcProbe, RecordedTreeWithAwkwardCommandName) {
   EXPECT_DOUBLE_EQ(s.cpu_s, 300.0 / double(sysconf(_SC_CLK_TCK)));
   EXPECT_EQ(s.threads, 7);
   EXPECT_EQ(s.wchan, "futex_wait_queue");
+  EXPECT_FALSE(s.exiting);  // flags 4194304 (PF_RANDOMIZE) without PF_EXITING
+  EXPECT_EQ(s.exit_status, -1);
+}
+
+// A SIGKILLed process whose main thread is still in the kernel's exit path (state D, PF_EXITING in the flags
+// of field 9), as when a GPU driver frees its memory; field 52 already holds the status (9).
+TEST_F(ProcProbe, RecordedExitingProcessShowsItsWaitStatus) {
+  std::string fields_4_to_51;
+  for (int f = 4; f <= 51; ++f) fields_4_to_51 += f == 9 ? " 4210756" : " 0";
+  write_file("51/stat", "51 (python3) D" + fields_4_to_51 + " 9\n");
+  ProcSnapshot s = read_proc(51, dir_);
+  ASSERT_TRUE(s.ok) << s.error;
+  EXPECT_TRUE(s.exiting);
+  EXPECT_TRUE(WIFSIGNALED(s.exit_status));
+  EXPECT_EQ(WTERMSIG(s.exit_status), SIGKILL);
+  // The same line without PF_EXITING (4210752 = 4210756 - 4) is a live process: field 52 is not read.
+  write_file("52/stat", "52 (python3) D" + fields_4_to_51.replace(fields_4_to_51.find("4210756"), 7, "4210752") +
+                            " 9\n");
+  EXPECT_FALSE(read_proc(52, dir_).exiting);
+  EXPECT_EQ(read_proc(52, dir_).exit_status, -1);
 }
 
 TEST_F(ProcProbe, RecordedTreeWithoutWchanAndBrokenStat) {
@@ -85,11 +106,48 @@ TEST_F(ProcProbe, RealProcSleepingChildAndZombie) {
 #endif
   EXPECT_EQ(s.threads, 1 + runtime_threads);
   EXPECT_GE(s.cpu_s, 0);
+  EXPECT_FALSE(s.exiting);
   kill(kid, SIGKILL);
   for (int i = 0; i < 100 && read_proc(kid).state != 'Z'; ++i) std::this_thread::sleep_for(5ms);
-  EXPECT_EQ(read_proc(kid).state_name, "Z (zombie)");
+  ProcSnapshot z = read_proc(kid);
+  EXPECT_EQ(z.state_name, "Z (zombie)");
+  EXPECT_TRUE(z.exiting);
+  EXPECT_TRUE(WIFSIGNALED(z.exit_status)) << z.exit_status;
+  EXPECT_EQ(WTERMSIG(z.exit_status), SIGKILL);
   waitpid(kid, nullptr, 0);
   EXPECT_EQ(read_proc(kid).error, "no such process");
+}
+
+// A process whose main thread has ended while another thread runs on: Z, with the main thread's status, though
+// waitpid cannot reap it yet. launch reads this to see a rank fail before its process is gone.
+TEST_F(ProcProbe, RealProcMainThreadEndedWhileAThreadRuns) {
+  int go[2];
+  ASSERT_EQ(pipe(go), 0);
+  pid_t kid = fork();
+  ASSERT_GE(kid, 0);
+  if (kid == 0) {
+    std::thread([fd = go[0]] {
+      char c;
+      (void)!read(fd, &c, 1);  // until the test has looked
+      _exit(7);
+    }).detach();
+    syscall(SYS_exit, 7);  // this thread only
+  }
+  ProcSnapshot z;
+  for (int i = 0; i < 200 && z.state != 'Z'; ++i) {
+    std::this_thread::sleep_for(5ms);
+    z = read_proc(kid);
+  }
+  EXPECT_TRUE(z.exiting);
+  EXPECT_TRUE(WIFEXITED(z.exit_status)) << z.exit_status;
+  EXPECT_EQ(WEXITSTATUS(z.exit_status), 7);
+  int status = 0;
+  EXPECT_EQ(waitpid(kid, &status, WNOHANG), 0);  // not reapable while its other thread runs
+  (void)!write(go[1], "x", 1);
+  EXPECT_EQ(waitpid(kid, &status, 0), kid);
+  EXPECT_EQ(WEXITSTATUS(status), 7);
+  close(go[0]);
+  close(go[1]);
 }
 
 TEST_F(ProcProbe, RealProcStoppedChildNamesItsStopSignal) {

@@ -43,8 +43,11 @@ TEST(Strays, ChildrenOutsideOurGroupAreNamedAndStopped) {
   EXPECT_TRUE(found(strays, outside));
   EXPECT_TRUE(found(strays, stubborn));
   EXPECT_FALSE(found(strays, inside));  // in our own group: not a stray
-  for (const auto& s : strays)
-    if (s.pid == outside) EXPECT_EQ(s.command, "sleep 300");
+  for (const auto& s : strays) {
+    if (s.pid == outside) {
+      EXPECT_EQ(s.command, "sleep 300");
+    }
+  }
   EXPECT_FALSE(found(find_strays({outside}), outside));  // excluded
   const auto t0 = std::chrono::steady_clock::now();
   stop_strays(strays, 300ms);
