@@ -1,6 +1,7 @@
 # Runs the same PyTorch job (launch_train.py) under `distdoctor launch` and under torchrun for each fault case and
 # records, per run: exit code, time from the fault to the launcher's report and to the last process gone, and
-# what the report says. Usage: python3 launch_compare.py DISTDOCTOR OUTDIR [CASE...]
+# what the report says. Usage: [NPROC=4] python3 launch_compare.py DISTDOCTOR OUTDIR [CASE...] (NPROC ranks,
+# default 2; dup_gpu needs one GPU for two ranks).
 import json
 import os
 import subprocess
@@ -11,6 +12,7 @@ import time
 DD, OUT = sys.argv[1], sys.argv[2]
 CASES = sys.argv[3:] or ["healthy", "kill", "sleep", "bad_ifname", "dup_gpu"]
 HERE = os.path.dirname(os.path.abspath(__file__))
+NPROC = os.environ.get("NPROC", "2")
 TRAIN = os.path.join(HERE, "launch_train.py")
 REPORT_START = {"distdoctor": "distdoctor launch", "torchrun": "ChildFailedError"}
 
@@ -35,13 +37,13 @@ def run(launcher, case):
     env = dict(os.environ, CASE=case, FAULT_FILE=fault_file, DD_CMP_MARK=mark, NCCL_SOCKET_IFNAME="lo",
                PG_TIMEOUT="60", NCCL_DEBUG="WARN")
     if launcher == "distdoctor":
-        cmd = [DD, "launch", "--nproc-per-node", "2", "--log-dir", os.path.join(OUT, "logs"), "--job-id", case,
+        cmd = [DD, "launch", "--nproc-per-node", NPROC, "--log-dir", os.path.join(OUT, "logs"), "--job-id", case,
                "--hang-timeout", "10", "--grace", "5"]
         if case != "dup_gpu":
             cmd.append("--no-preflight")  # two ranks on one GPU on purpose (NCCL_HOSTID)
         cmd += ["--", sys.executable, TRAIN]
     else:
-        cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", TRAIN]
+        cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", NPROC, TRAIN]
     lines = []
     t0 = time.time()
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
