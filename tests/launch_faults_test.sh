@@ -103,4 +103,12 @@ expect "and says its process was still ending" "$T/f" "seen in /proc as it ended
 Q finding launch.rank.stopped >"$T/f"
 expect "launch stopped the two that waited" "$T/f" "launch stopped 2 ranks after rank 1 failed"
 [ $took -le 10 ] && echo "ok: reported in $took s (its process lived 60 s)" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
+# The same end after a watchdog timeout line: a witness of a hang, not its cause; the line starts the hang
+# diagnosis, as when such a rank is reaped at once.
+check "a rank that ends after printing a watchdog timeout: a hang" 124 L WITNESS=1 --nproc-per-node 3 \
+  --job-id witness --hang-timeout 20 --grace 2 --json -- python3 "$HERE/launch/slow_exit.py"
+Q ids >"$T/f"
+expect "the report is a hang" "$T/f" "launch.hang"
+grep -q "launch.rank.failed" "$T/f" && { echo "FAIL: the witness was named as the failed rank"; fails=$((fails + 1)); } ||
+  echo "ok: the witness is not named as the failed rank"
 cli_finish launch_faults_test

@@ -165,10 +165,13 @@ void AttemptAgent::check_ending() {
     const probe::ProcSnapshot p = probe::read_proc(w.pid);
     // A status of 0 is a clean end (or only the main thread gone, the rest running on): waitpid tells.
     if (!p.ok || !p.exiting || p.exit_status <= 0) continue;
+    tail_->poll();  // what it printed before it ended
+    // A rank that timed out in the watchdog, or saw a peer's NCCL error, and then aborted is a witness: the
+    // trigger line starts the hang diagnosis, which names the cause (as when it is reaped after its line).
+    if (printed_trigger(i)) return check_triggers();
     ending_status_[i] = p.exit_status;
     ending_since_[i] = Clock::now();
     ending_state_[i] = p.state_name;
-    tail_->poll();  // what it printed before it ended, for its record
     return raise_worker_failed(i);
   }
 }

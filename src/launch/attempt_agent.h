@@ -39,6 +39,9 @@ class AttemptAgent {
   // hang_evidence.cc: the first watchdog/NCCL-error line any worker printed starts a hang stop; before the
   // stop, every live worker is asked for its Python stacks and a Flight Recorder dump, and given a moment.
   void check_triggers();  // also keeps last_output_: the silence --hang-timeout measures
+  // Worker i printed a trigger line (a watchdog timeout, NCCL's error about a peer) among its last lines: its
+  // own end follows a failure it saw, so it is a witness, not the cause.
+  bool printed_trigger(size_t i) const;
   void gather_hang_evidence();
   void request_fr_dumps();          // a byte into each live local worker's request FIFO (the hook's)
   double fresh_dump_after() const;  // epoch seconds: older dump files do not show this hang

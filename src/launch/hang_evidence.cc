@@ -73,6 +73,12 @@ void AttemptAgent::check_triggers() {
   }
 }
 
+bool AttemptAgent::printed_trigger(size_t i) const {
+  for (const std::string& l : tail_->last_lines(i))
+    if (logs::hang_trigger(l)) return true;
+  return false;
+}
+
 void AttemptAgent::gather_hang_evidence() {
   std::vector<size_t> asked;
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
