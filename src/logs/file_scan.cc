@@ -62,6 +62,7 @@ class Scanner {
     if (l.fw_rank >= 0 && p.rank < 0) p.rank = l.fw_rank;
     if (p.cuda_dev < 0 && l.dev >= 0) p.cuda_dev = l.dev;
     if (l.level == nccl::NcclLevel::info) {
+      ++p.infos;
       absorb_nccl_info(p, l.msg, at_);
       if (cat_.has_info_entries()) {
         matches_.clear();

@@ -38,6 +38,13 @@ constexpr std::array<std::string_view, 25> kConsequenceIds = {"nccl.remote_close
                                                               "pytorch.elastic_closing_signal",
                                                               "paddle.launch.exit_signal"};
 
+// Whether a time may be at or after the root's. Keys are microseconds; one on a whole second most likely came
+// from a clock printed to the second (NCCL's "[2026-11-27 23:01:33]"), so it stands for that whole second.
+bool may_follow(int64_t t, int64_t root) {
+  constexpr int64_t kSecond = 1'000'000;
+  return t >= root || (t % kSecond == 0 && t + kSecond > root);
+}
+
 bool fo_before(const TimedFinding& a, const TimedFinding& b) {
   if (a.finding.severity != b.finding.severity) return a.finding.severity > b.finding.severity;
   int64_t ta = a.time < 0 ? INT64_MAX : a.time, tb = b.time < 0 ? INT64_MAX : b.time;
@@ -64,7 +71,7 @@ std::vector<report::Finding> root_cause_first(std::vector<TimedFinding> v, bool 
   const int64_t root_time = has_root ? causes.front().time : -1;
   for (auto& t : later) {
     // A consequence kind that happened before the root cause is not its consequence.
-    bool follows = has_root && (t.time < 0 || root_time < 0 || t.time >= root_time);
+    bool follows = has_root && (t.time < 0 || root_time < 0 || may_follow(t.time, root_time));
     if (!follows) {
       causes.push_back(std::move(t));
       continue;

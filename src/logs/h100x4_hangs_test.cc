@@ -70,6 +70,9 @@ INSTANTIATE_TEST_SUITE_P(
                  3,
                  {"rank 3 was late to ALLREDUCE SeqNum=7", "ranks 0, 1, 2", "enqueued only up to 6"}},
         HangCase{"sigkill", "logs.rank.stopped_first", 2, {"rank 2 stopped first", "SIGKILL"}},
+        // rank 1 printed nothing: only torchrun's summary knows it (and NCCL_DEBUG=WARN: no Init COMPLETE
+        // lines, whose absence must raise no alarm)
+        HangCase{"silent_kill", "logs.rank.stopped_first", 1, {"rank 1 stopped first", "SIGKILL"}},
         HangCase{"exception",
                  "logs.rank.stopped_first",
                  1,
@@ -84,6 +87,16 @@ INSTANTIATE_TEST_SUITE_P(
                  {"no-such-master.invalid", "29511", "Temporary failure in name resolution"}},
         HangCase{"rdzv_port_in_use", "pytorch.store_port_in_use", -1, {"port 29512", "already in use"}}),
     [](const ::testing::TestParamInfo<HangCase>& i) { return std::string(i.param.name); });
+
+// silent_kill: besides rank 1's stop, only consequences (info): the peers' "connection closed", torchrun's
+// summary, and no "never reached Init COMPLETE" for processes that printed no INFO line at all.
+TEST(H100x4HangsSilentKill, EverythingElseIsAConsequence) {
+  auto fs = run_logs({"silent_kill/torchrun.log"});
+  ASSERT_FALSE(fs.empty());
+  for (size_t i = 1; i < fs.size(); ++i)
+    EXPECT_LT(fs[i].severity, report::Severity::warn) << fs[i].id << ": " << fs[i].title;
+  for (const auto& f : fs) EXPECT_NE(f.id, "logs.init.incomplete") << f.title;
+}
 
 // The job finished (exit 0): nothing above info. late_init says that ranks 0-2 were asked for a dump (the
 // recorder's on-demand trigger) while rank 3 had no process group yet; the torchrun log does not name rank 3.

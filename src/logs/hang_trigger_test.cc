@@ -59,8 +59,11 @@ TEST(HangTrigger, HealthyAndCrashLogsHaveNone) {
   for (const char* c : {"sigkill", "exception", "dataloader", "late_init", "desync_size"})
     EXPECT_TRUE(triggers_in(kTriggerHangs + c + "/torchrun.log").empty()) << c;
   for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(DD_FIXTURE_DIR) +
-                                                                      "/logs/healthy"))
-    if (e.is_regular_file()) EXPECT_TRUE(triggers_in(e.path().string()).empty()) << e.path();
+                                                                      "/logs/healthy")) {
+    if (e.is_regular_file()) {
+      EXPECT_TRUE(triggers_in(e.path().string()).empty()) << e.path();
+    }
+  }
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ void init_rules(const LogsResult& r, std::vector<Finding>& out) {
       "A communicator began init but its Init COMPLETE is missing: the job stopped (or the log was cut) "
       "while creating it. Check that every rank creates the same process groups in the same order.");
   for (const auto& p : r.processes) {
-    if (p.nccl_lines == 0) continue;
+    // Init COMPLETE is an INFO line: without INFO output (NCCL_DEBUG=WARN) its absence says nothing.
+    if (p.nccl_lines == 0 || p.infos == 0) continue;
     bool started = p.comm_inits > 0 || !p.bootstrap_if.empty() || !p.nccl_version.empty() || p.warns > 0;
     if (p.init_complete == 0 && started) {
       never.evidence.push_back(never_completed_evidence(r, p));

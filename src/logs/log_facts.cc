@@ -38,6 +38,7 @@ void to_json(nlohmann::json& j, const ProcessFacts& p) {
                      {"init_timings", p.init_timings},
                      {"coll_counts", p.coll_counts},
                      {"nccl_lines", p.nccl_lines},
+                     {"infos", p.infos},
                      {"warns", p.warns},
                      {"first_warn", p.first_warn},
                      {"error_trace", p.error_trace}};

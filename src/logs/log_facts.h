@@ -46,6 +46,7 @@ struct ProcessFacts {
   OpCounts coll_counts;              // NCCL_DEBUG_SUBSYS=COLL: op -> calls
   std::vector<OpCounts> iterations;  // the same, split on --iteration-pattern
   uint64_t nccl_lines = 0;
+  uint64_t infos = 0;  // NCCL INFO lines: none under NCCL_DEBUG=WARN, where Init COMPLETE is never printed
   uint64_t warns = 0;
   std::string first_warn;
   Where first_warn_at;

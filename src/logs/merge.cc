@@ -2,6 +2,7 @@
 // filled in from torchrun's summary, processes sorted by rank.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "logs/analyze.h"
@@ -41,6 +42,7 @@ void merge_into(ProcessFacts& a, ProcessFacts&& b) {
   for (auto& [k, v] : b.coll_counts) a.coll_counts[k] += v;
   if (a.iterations.empty()) a.iterations = std::move(b.iterations);
   a.nccl_lines += b.nccl_lines;
+  a.infos += b.infos;
   if (a.warns == 0) {
     a.first_warn = std::move(b.first_warn);
     a.first_warn_at = b.first_warn_at;
@@ -75,6 +77,21 @@ void resolve_exit_ranks(LogsResult& r) {
       if (p.pid == e.pid && p.rank >= 0) e.rank = p.rank;
     for (const auto& c : r.child_failures)
       if (e.rank < 0 && c.pid == e.pid && c.rank >= 0) e.rank = c.rank;
+  }
+}
+
+// A worker that printed nothing before it died (SIGKILLed on 4x H100 with NCCL_DEBUG=WARN) is known only from
+// torchrun's summary: it gets a RankProgress of no lines, so the progress rules can name it.
+void add_silent_ranks(LogsResult& r) {
+  std::set<int> known;
+  for (const auto& p : r.ranks)
+    if (p.rank >= 0) known.insert(p.rank);
+  for (const auto& c : r.child_failures) {
+    if (c.rank < 0 || !known.insert(c.rank).second) continue;
+    RankProgress p;
+    p.rank = c.rank;
+    p.file = c.at.file;
+    r.ranks.push_back(std::move(p));
   }
 }
 
@@ -125,6 +142,7 @@ LogsResult merge_results(std::vector<FileResult> files, const Catalogue& cat) {
     return a.rank < b.rank;
   });
   resolve_exit_ranks(r);
+  add_silent_ranks(r);
   std::stable_sort(r.ranks.begin(), r.ranks.end(), [](const RankProgress& a, const RankProgress& b) {
     if ((a.rank < 0) != (b.rank < 0)) return a.rank >= 0;
     return a.rank < b.rank;
