@@ -209,5 +209,45 @@ TEST(LogsAnalyze, InputsDirectoriesMissingAndBadFiles) {
   fs::remove_all(d);
 }
 
+// A `distdoctor launch` run directory as 4x H100 left it after rank 1 was SIGKILLed (NCCL_DEBUG=WARN; only
+// ranks 0 and 2 printed): launch's own files (the hidden marker and hooks, the stack files) are not logs, and
+// two empty logs leave the logs unable to say which rank stopped first: both are named.
+TEST(LogsAnalyze, LaunchRunDirectoryWithTwoSilentRanks) {
+  namespace fs = std::filesystem;
+  fs::path d = fs::path(::testing::TempDir()) / ("dd_logs_run_" + std::to_string(getpid()));
+  fs::create_directories(d / "0" / ".pyhooks");
+  fs::create_directories(d / "0" / "stacks");
+  std::ofstream(d / ".distdoctor-run") << "distdoctor run\n";
+  std::ofstream(d / "0" / ".pyhooks" / "sitecustomize.py") << "def _distdoctor_hooks():\n    pass\n";
+  for (int r = 0; r < 4; ++r)
+    std::ofstream(d / "0" / ("stacks/node0.rank" + std::to_string(r) + ".txt"))
+        << "# distdoctor: stack hook pid " << 990 + r << "\n";
+  for (int r : {0, 2})
+    std::ofstream(d / "0" / ("node0.rank" + std::to_string(r) + ".log"))
+        << "NCCL version 2.28.9+cuda13.0\n[2026-11-27 23:00:55] vm:99" << r << ":1049 [" << r
+        << "] misc/socket.cc:72 NCCL WARN socketProgress: Connection closed by remote peer localhost<58367>\n[rank"
+        << r << "]:[E1127 23:00:55.352711361 ProcessGroupNCCL.cpp:612] [Rank " << r
+        << "] Collective WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=4194304, NumelOut=4194304, "
+           "Timeout(ms)=60000) raised the following async exception: NCCL error: remote process exited or there "
+           "was a network error, NCCL version 2.28.9\n";
+  for (int r : {1, 3}) std::ofstream(d / "0" / ("node0.rank" + std::to_string(r) + ".log")).close();
+  LogsOptions opt;
+  opt.paths = {d.string()};
+  opt.jobs = 1;
+  LogsResult r = analyze_logs(opt, Catalogue::builtin());
+  EXPECT_EQ(r.files.size(), 8u);  // 4 logs, 4 stack files; not the hidden two
+  auto fs_ = logs_findings(r, Catalogue::builtin());
+  ASSERT_FALSE(fs_.empty());
+  const report::Finding& first = fs_.front();
+  EXPECT_EQ(first.id, "logs.rank.stopped_first");
+  EXPECT_EQ(first.rank, -1);
+  EXPECT_NE(first.title.find("rank 1 or rank 3 stopped first"), std::string::npos) << first.title;
+  for (const auto& e : first.evidence) {
+    EXPECT_EQ(e.find("stacks/"), std::string::npos) << e;  // a stack file is not where a rank's log ends
+    EXPECT_EQ(e.find(".pyhooks"), std::string::npos) << e;
+  }
+  fs::remove_all(d);
+}
+
 }  // namespace
 }  // namespace dd::logs

@@ -19,6 +19,7 @@ namespace {
 
 constexpr size_t kMaxProcesses = 65536;   // per file
 constexpr size_t kMaxIterations = 20000;  // per process, with --iteration-pattern
+constexpr std::string_view kStackHookMarker = "# distdoctor: stack hook pid ";
 
 class Scanner {
  public:
@@ -31,6 +32,10 @@ class Scanner {
   // A log line is untrusted text: its secrets ("Authorization: Bearer X", "--api-key X") are hidden here,
   // where it enters, before any finding quotes it (the outputs only redact what needs no context).
   void line(std::string_view text, uint64_t lineno) {
+    // `distdoctor launch`'s stack file (stacks/nodeN.rankR.txt, first line "# distdoctor: stack hook pid P"):
+    // faulthandler's dumps of that rank, not its output, so not where its log ends.
+    if (lineno == 1 && text.starts_with(kStackHookMarker)) stack_file_ = true;
+    if (stack_file_) return;
     std::string_view raw = text;
     if (might_hold_secret(text)) {
       redacted_ = redact_text(std::string(text));
@@ -204,6 +209,7 @@ class Scanner {
   std::string last_host_;
   std::string pending_version_;
   std::string redacted_;  // the current line, when redaction changed it
+  bool stack_file_ = false;  // launch's stack file: its lines are not read as log output
   std::vector<CatalogueMatch> matches_;
   FrameworkScanner fw_;
   ProgressScanner progress_;

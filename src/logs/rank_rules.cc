@@ -74,20 +74,27 @@ void stopped_first_rule(std::vector<RankState>& st, std::vector<Finding>& out) {
   if (stopped.empty() || st.size() < 2) return;
   std::stable_sort(stopped.begin(), stopped.end(), rr_first);
   const RankState& first = *stopped.front();
+  // Ranks nothing orders apart (no time, no torchrun mark: two empty logs): all of them are named.
+  size_t tied = 1;
+  while (tied < stopped.size() && !rr_first(stopped.front(), stopped[tied])) ++tied;
   std::string waiters;
   for (const auto* s : waiting) waiters += (waiters.empty() ? "" : ", ") + s->who;
   std::string why_wait = waiting.empty() ? ""
                                          : fmt::format(" while {} waited ({}: {})", waiters,
                                                        waiting.front()->who, waiting.front()->waits);
+  std::string who = first.who;
+  for (size_t i = 1; i < tied; ++i) who += (i + 1 == tied ? " or " : ", ") + stopped[i]->who;
+  const std::string title = tied > 1
+                                ? fmt::format("{} stopped first{}; the logs do not tell which", who, why_wait)
+                                : fmt::format("{} stopped first: {}{}", first.who, first.stopped, why_wait);
   Finding f = logs_finding(
-      "logs.rank.stopped_first", Severity::fail,
-      fmt::format("{} stopped first: {}{}", first.who, first.stopped, why_wait),
+      "logs.rank.stopped_first", Severity::fail, title,
       fmt::format(
           "Start from {}'s own output: its error (or, when it printed none, its exit status: dmesg for "
           "the OOM killer, the launcher's exit codes) is the root cause. The other ranks' timeouts, "
           "connection errors and SIGTERMs follow from it.",
-          first.who));
-  f.rank = first.progress->rank;
+          who));
+  f.rank = tied > 1 ? -1 : first.progress->rank;
   f.evidence.push_back(rr_state_line(first));
   for (const auto& s : st)
     if (&s != &first && f.evidence.size() < 16) f.evidence.push_back(rr_state_line(s));
