@@ -5,7 +5,9 @@
 # exit 5); SIGTERM to node 0's launcher (node 1's workers stop too, both exit 143); node 1's launcher killed
 # with SIGKILL (node 0 reports the lost node; nothing left on node 1); and the same job under Slurm's variables
 # (srun --ntasks-per-node=1: node ranks and meeting point from SLURM_* and MASTER_ADDR, no flags); node 1 started
-# with --nnodes 3 against node 0's 2 (both name the difference at once and exit 3).
+# with --nnodes 3 against node 0's 2 (both name the difference at once and exit 3); node 0 started torchrun's
+# way, with --node-rank 0 and --master but no token (it makes one and prints the command, as when started
+# alone; it used to stop with "no usable job token").
 # Needs root; exits 77 (skipped) otherwise.
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
@@ -19,12 +21,12 @@ W="$HERE/launch/worker.sh"
 LOGS="$NL_DIR/logs"
 
 # start_pair NAME ENV... -- : node 0 starts; its printed command is run on node 1 (with the same ENV; EDIT, a
-# sed expression, changes the command first).
+# sed expression, changes the command first; N0_FLAGS, more flags for node 0).
 start_pair() {
   local name=$1 cmd=""
   shift
-  nl_start 0 xnode0 ${name}0 -- env "$@" "$BIN" launch --nnodes 2 --nproc-per-node 2 --log-dir "$LOGS" \
-    --job-id "$name" --timeout 30 --grace 1 -- sh "$W"
+  nl_start 0 xnode0 ${name}0 -- env "$@" "$BIN" launch --nnodes 2 ${N0_FLAGS:-} --nproc-per-node 2 \
+    --log-dir "$LOGS" --job-id "$name" --timeout 30 --grace 1 -- sh "$W"
   for _ in $(seq 100); do
     cmd=$(grep -m1 '^  DISTDOCTOR_TOKEN=' "$NL_DIR/${name}0.err" 2>/dev/null) && break
     sleep 0.1
@@ -43,6 +45,14 @@ for i in 0 1; do
 done
 grep -q "worker rank 3 of 4 starting" "$LOGS/ok/0/node1.rank3.log" || { echo "FAIL: rank 3's log"; exit 1; }
 echo "ok: the pasted command joined node 1; 4 ranks on 2 nodes exited 0"
+
+N0_FLAGS="--node-rank 0 --master 198.18.0.1:29411" start_pair tr OTHERS_ACTION=ok
+nl_wait_nodes 40 tr0 tr1
+for i in 0 1; do
+  [ "$(nl_rc tr$i)" = 0 ] || { echo "FAIL: torchrun-style node 0, node $i exit $(nl_rc tr$i)"; nl_out tr$i; cat "$NL_DIR/tr$i.err"; exit 1; }
+done
+grep -q -- "--master 198.18.0.1:29411" "$NL_DIR/tr0.err" || { echo "FAIL: node 0 did not print its --master"; exit 1; }
+echo "ok: node 0 with --node-rank 0 --master and no token made one, printed the command; both exited 0"
 
 start_pair f WORKER_RANK=3 WORKER_ACTION=exit:5
 nl_wait_nodes 40 f0 f1

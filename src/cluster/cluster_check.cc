@@ -32,10 +32,8 @@ std::string process_title(const JobSpec& spec) {
 }
 
 // By hand, the first node prints the command every other node runs.
-std::string announce_master(const CheckArgs& args, const probe::NodeFacts& facts, int port,
-                            const TokenChoice& token) {
+std::string announce_master(const CheckArgs& args, const std::string& master, const TokenChoice& token) {
   const ClusterArgs& c = args.cluster;
-  std::string master = fmt::format("{}:{}", pick_advertise_addr(facts), port);
   TokenHandoff h = hand_off_token(token.token, token.generated, ::isatty(STDERR_FILENO) == 1);
   std::cerr << fmt::format(
       "distdoctor: master of a {}-node check listening on {} (timeout {:.0f} s).\n{}"
@@ -124,7 +122,14 @@ Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const Clust
   }
   cfg.notes = std::move(notes);
   cfg.cleanup = opened.kind == "etcd";  // etcd outlives the run: the leader removes the run's keys
-  cfg.master_desc = spec.print_command ? announce_master(args, facts, opened.port, tok) : meeting->url;
+  // Node rank 0 that made the token prints the command for the others: at the address it advertises, or at
+  // the --master it was given.
+  if (spec.print_command)
+    cfg.master_desc = announce_master(args, fmt::format("{}:{}", pick_advertise_addr(facts), opened.port), tok);
+  else if (tok.generated)
+    cfg.master_desc = announce_master(args, args.cluster.master, tok);
+  else
+    cfg.master_desc = meeting->url;
   JoinOutcome o = run_join(*opened.store, cfg);
   if (mesh) mesh->stop();
   return outcome_of(o, spec);

@@ -32,6 +32,7 @@ Result<JobSpec> resolve_by_hand(const ClusterArgs& a) {
     j.rank = 0;
     j.serve = true;
     j.print_command = true;
+    j.make_token = true;
     j.store_url = "0.0.0.0:0";
     j.notes.push_back(fmt::format("by hand: {} node(s); this is the master (node rank 0)", a.nnodes));
     j.node_rank = j.rank;
@@ -45,6 +46,7 @@ Result<JobSpec> resolve_by_hand(const ClusterArgs& a) {
   j.store_url = a.master;
   bool etcd = a.master.rfind("etcd://", 0) == 0;
   j.serve = !etcd && a.node_rank == 0;
+  j.make_token = j.serve;
   j.notes.push_back(fmt::format("by hand: node rank {} of {} (from --node-rank), master {} (from --master)",
                                 a.node_rank, a.nnodes, a.master));
   j.node_rank = j.rank;

@@ -28,6 +28,9 @@ struct JobSpec {
   std::string store_url;       // what open_store gets
   bool serve = false;          // start the embedded TCP server here
   bool print_command = false;  // first node started with --nnodes alone: print the command for the others
+  // Node rank 0 by hand (--nnodes alone, or --node-rank 0 with --master, serving the store): makes the job
+  // token when none was given, and then prints the command for the others.
+  bool make_token = false;
   bool token_derived = false;  // launcher without a token: derived from the job id
   std::string job_id;
   std::vector<std::string> expected_hosts;  // by node rank

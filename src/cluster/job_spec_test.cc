@@ -25,6 +25,7 @@ TEST(ClusterJobSpec, ByHand) {
   auto first = ok(a);
   EXPECT_TRUE(first.serve);
   EXPECT_TRUE(first.print_command);
+  EXPECT_TRUE(first.make_token);
   EXPECT_EQ(first.store_url, "0.0.0.0:0");
   EXPECT_EQ(first.world, 4);
 
@@ -34,10 +35,12 @@ TEST(ClusterJobSpec, ByHand) {
   auto master = ok(a);
   EXPECT_TRUE(master.serve);
   EXPECT_FALSE(master.print_command);
+  EXPECT_TRUE(master.make_token);  // torchrun's way (--node-rank 0 --master): it makes the token all the same
   EXPECT_EQ(master.store_url, "10.1.2.3:29500");  // the store binds that address (open_store)
   a.node_rank = 3;
   auto worker = ok(a);
   EXPECT_FALSE(worker.serve);
+  EXPECT_FALSE(worker.make_token);  // it needs node rank 0's
   EXPECT_EQ(worker.store_url, "10.1.2.3:29500");
   EXPECT_EQ(worker.rank, 3);
   a.node_rank = 4;
@@ -45,6 +48,7 @@ TEST(ClusterJobSpec, ByHand) {
   a.node_rank = 0;
   a.master = "etcd://10.0.0.1:2379";
   EXPECT_FALSE(ok(a).serve);  // etcd: nobody serves
+  EXPECT_FALSE(ok(a).make_token);  // nor makes the token: every node needs the one given
 
   ClusterArgs b;
   b.nnodes = 2;

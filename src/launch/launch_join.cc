@@ -70,8 +70,7 @@ Finding nnodes_finding(int me, int mine, int other, int theirs, const std::strin
   return f;
 }
 
-void announce(const JoinInput& in, const JoinedNodes& j, int port) {
-  std::string master = fmt::format("{}:{}", cluster::pick_advertise_addr(in.facts), port);
+void announce(const JoinInput& in, const JoinedNodes& j, const std::string& master) {
   const cluster::TokenHandoff h =
       cluster::hand_off_token(j.token.token, j.token.generated, ::isatty(STDERR_FILENO) == 1);
   std::string out = fmt::format(
@@ -144,7 +143,12 @@ Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
   }
   j.store = m->opened.store;
   j.server = m->opened.server;
-  if (in.plan.spec.print_command) announce(in, j, m->opened.port);
+  // Node rank 0 that made the token prints the command for the others: at the address it advertises, or at
+  // the --master it was given.
+  if (in.plan.spec.print_command)
+    announce(in, j, fmt::format("{}:{}", cluster::pick_advertise_addr(in.facts), m->opened.port));
+  else if (j.token.generated)
+    announce(in, j, in.args.cluster.master);
   return ok_status();
 }
 
