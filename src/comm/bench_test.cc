@@ -118,4 +118,28 @@ TEST(Link, FindingsFlagFarBelowTheLink) {
   EXPECT_TRUE(link_findings(run, l).empty());
 }
 
+// 4x H100 (bench/results/sendrecv_h100x4.md): a healthy sendrecv at 64 MiB reaches 34% of NVLink (as under
+// nccl-tests) and must not read as far below it; with P2P disabled it reaches 5% and must.
+TEST(Link, SixtyFourMiBIsJudgedByWhatAHealthyNodeReachesThere) {
+  RunOutcome run;
+  run.world = 4;
+  OpOutcome o;
+  o.req.coll = Coll::sendrecv;
+  o.complete = true;
+  o.bytes = 64ull << 20;
+  o.busbw = 155.0;
+  run.ops = {o};
+  LinkLimit l{450, "NVLink 4 x18 = 450 GB/s per direction"};
+  auto f = link_findings(run, l);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "comm.bw.link") << f[0].title;
+  run.ops[0].busbw = 22.3;
+  f = link_findings(run, l);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "comm.bw.low") << f[0].title;
+  run.ops[0].bytes = 1ull << 30;  // at 1 GiB the healthy figure is 360 GB/s: 155 is far below
+  run.ops[0].busbw = 155.0;
+  EXPECT_EQ(link_findings(run, l)[0].id, "comm.bw.low");
+}
+
 }  // namespace dd::comm
