@@ -84,9 +84,14 @@ else echo "ok: nothing the workers started outlived the launch"; fi
 
 fstart=$SECONDS
 check "200 MiB from rank 0" 0 L FLOOD_MB=200 --nproc-per-node 2 --job-id flood --tee none -- sh "$HERE/launch/flood.sh"
-size=$(stat -c %s "$T/logs/flood/0/node0.rank0.log")
+# The worker's bytes, then launch's line saying how it ended (logs/launch_end_line.h), after a newline of its
+# own: the worker's last line (200 MiB folded at 99) has none.
+end_line=$(tail -n 1 "$T/logs/flood/0/node0.rank0.log")
+size=$(( $(stat -c %s "$T/logs/flood/0/node0.rank0.log") - ${#end_line} - 2 ))
 [ "$size" = $((200 * 1048576 + 200 * 1048576 / 99)) ] && echo "ok: every byte of rank 0's 200 MiB in its log" ||
-  { echo "FAIL: rank 0's log has $size bytes"; fails=$((fails + 1)); }
+  { echo "FAIL: rank 0's log has $size bytes before launch's end line"; fails=$((fails + 1)); }
+[[ "$end_line" == *" distdoctor launch: rank 0 (pid "*") exited with status 0" ]] &&
+  echo "ok: launch's end line closes the log" || { echo "FAIL: last line: $end_line"; fails=$((fails + 1)); }
 expect "rank 1 finished its work" "$T/logs/flood/0/node0.rank1.log" "rank 1 work took"
 echo "info: $(cat "$T/logs/flood/0/node0.rank1.log") while rank 0 flooded; the launch took $((SECONDS - fstart)) s"
 # A rank that fails while its process is still ending (its main thread gone, a thread still exiting, as a
@@ -103,6 +108,11 @@ expect "and says its process was still ending" "$T/f" "seen in /proc as it ended
 Q finding launch.rank.stopped >"$T/f"
 expect "launch stopped the two that waited" "$T/f" "launch stopped 2 ranks after rank 1 failed"
 [ $took -le 10 ] && echo "ok: reported in $took s (its process lived 60 s)" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
+for r in 0 1 2; do  # the slow-exit job: how each rank ended, in its own log, for `distdoctor logs` later
+  want="was stopped by launch (SIGTERM)"; [ $r = 1 ] && want="exited with status 7"
+  grep -q "distdoctor launch: rank $r (pid [0-9]*) $want" "$T/logs/slow_exit/0/node0.rank$r.log" &&
+    echo "ok: rank $r's log ends with: $want" || { echo "FAIL: rank $r's log lacks '$want'"; fails=$((fails + 1)); }
+done
 # The same end after a watchdog timeout line: a witness of a hang, not its cause; the line starts the hang
 # diagnosis, as when such a rank is reaped at once.
 check "a rank that ends after printing a watchdog timeout: a hang" 124 L WITNESS=1 --nproc-per-node 3 \

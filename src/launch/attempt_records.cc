@@ -1,7 +1,10 @@
 // The node agent's heartbeat, hang and lost-node checks, stop, and the records it publishes and gathers.
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <thread>
 
@@ -12,6 +15,7 @@
 #include "launch/stop_signals.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
+#include "logs/launch_end_line.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
 #include "probe/stray_children.h"
@@ -24,6 +28,25 @@ using namespace std::chrono_literals;
 namespace {
 
 double secs(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// Appends launch's account of how a rank ended to its log (logs/launch_end_line.h), on a line of its own.
+void append_end_line(const std::string& path, const RankRecord& r) {
+  if (r.running || path.empty() || r.end_wall_ms <= 0) return;
+  const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return;  // the log is gone or not ours to write: the report still says it
+  std::string text = logs::launch_end_line({.rank = r.rank,
+                                            .pid = r.pid,
+                                            .exit_code = r.exit_code,
+                                            .signal = r.signal,
+                                            .stopped_by_launch = r.stopped_by_us,
+                                            .wall_ms = r.end_wall_ms});
+  struct stat st {};
+  char last = '\n';
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) (void)!::pread(fd, &last, 1, st.st_size - 1);
+  if (last != '\n') text.insert(text.begin(), '\n');  // the worker's last line had no newline
+  if (S_ISREG(st.st_mode)) (void)!::write(fd, text.data(), text.size());
+  ::close(fd);
+}
 
 // NCCL collective calls a worker's log shows (NCCL_DEBUG_SUBSYS=COLL), -1 when it shows none.
 int64_t collectives_in(const std::string& log_path) {
@@ -195,6 +218,7 @@ NodeRecord AttemptAgent::node_record() {
   }
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     RankRecord r = rank_record(i);
+    append_end_line(logs_[i], r);  // how it ended (a hang snapshot below keeps the state at the hang)
     auto snap = snapshots_.find(i);
     if (snap != snapshots_.end()) {
       RankRecord s = snap->second;  // running stays true: the state at the moment the hang was declared

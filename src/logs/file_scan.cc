@@ -8,6 +8,7 @@
 
 #include "common/redact.h"
 #include "logs/framework.h"
+#include "logs/launch_end_line.h"
 #include "logs/nccl_facts.h"
 #include "logs/progress_scan.h"
 #include "nccl/log_line.h"
@@ -36,6 +37,11 @@ class Scanner {
     // faulthandler's dumps of that rank, not its output, so not where its log ends.
     if (lineno == 1 && text.starts_with(kStackHookMarker)) stack_file_ = true;
     if (stack_file_) return;
+    if (is_launch_end_line(text)) {  // how launch saw the rank end: an exit, not the rank's own output
+      at_.line = lineno;
+      if (auto e = read_launch_end_line(text, at_)) progress_.add_exit(*e);
+      return;
+    }
     std::string_view raw = text;
     if (might_hold_secret(text)) {
       redacted_ = redact_text(std::string(text));

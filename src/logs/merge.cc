@@ -81,18 +81,22 @@ void resolve_exit_ranks(LogsResult& r) {
 }
 
 // A worker that printed nothing before it died (SIGKILLed on 4x H100 with NCCL_DEBUG=WARN) is known only from
-// torchrun's summary: it gets a RankProgress of no lines, so the progress rules can name it.
+// the launcher's account (torchrun's summary, a launcher's exit line): it gets a RankProgress of no lines, so
+// the progress rules can name it.
 void add_silent_ranks(LogsResult& r) {
   std::set<int> known;
   for (const auto& p : r.ranks)
     if (p.rank >= 0) known.insert(p.rank);
-  for (const auto& c : r.child_failures) {
-    if (c.rank < 0 || !known.insert(c.rank).second) continue;
+  const auto add = [&](int rank, const std::string& file) {
+    if (rank < 0 || !known.insert(rank).second) return;
     RankProgress p;
-    p.rank = c.rank;
-    p.file = c.at.file;
+    p.rank = rank;
+    p.file = file;
     r.ranks.push_back(std::move(p));
-  }
+  };
+  for (const auto& c : r.child_failures) add(c.rank, c.at.file);
+  for (const auto& e : r.exits)
+    if (e.code != 0) add(e.rank, e.at.file);
 }
 
 void merge_hits(EntryHits& a, EntryHits&& b, size_t cap) {

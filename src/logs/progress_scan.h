@@ -20,6 +20,10 @@ class ProgressScanner {
   // prefix's rank or -1.
   void nccl_line(std::string_view raw, bool warn, std::string_view msg, int fw_rank, const Where& at);
   void other_line(std::string_view raw, std::string_view msg, int fw_rank, const Where& at);
+  // An exit a launcher recorded in a line of its own (launch_end_line.h): not the rank's output.
+  void add_exit(const ExitEvent& e) {
+    if (exits_.size() < 4096) exits_.push_back(e);
+  }
 
   // Resolves unprefixed lines to the file's rank and hands the results over.
   void finish(const std::vector<ProcessFacts>& procs, std::vector<RankProgress>& ranks,

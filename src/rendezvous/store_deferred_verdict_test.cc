@@ -75,13 +75,13 @@ TEST(DeferredVerdict, DroppedBeforeTheVerdictIsRetried) {
     if (fd < 0) return;
     std::string ch = challenge_frame();
     ::send(fd, ch.data(), ch.size(), MSG_NOSIGNAL);
-    FrameStream a{fd, {}};
+    FrameStream a{fd, wire::FrameReader{wire::Limits{}}};
     for (int i = 0; i < 3; ++i) first_conn.push_back(a.next().op);
     ::close(fd);  // overloaded: gone before the verdict
     fd = ::accept(lfd, nullptr, nullptr);
     if (fd < 0) return;
     ::send(fd, ch.data(), ch.size(), MSG_NOSIGNAL);
-    FrameStream b{fd, {}};
+    FrameStream b{fd, wire::FrameReader{wire::Limits{}}};
     wire::Message h = b.next(), auth = b.next(), req = b.next();
     second_conn = {h.op, auth.op, req.op};
     wire::Message ok;

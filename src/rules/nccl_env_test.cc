@@ -49,11 +49,11 @@ TEST(NcclEnvRule, AlgoBogusFailsNamingTheValueAndTheValidNames) {
 }
 
 TEST(NcclEnvRule, AlgoAndProtoValuesNcclAccepts) {
-  for (const std::string& ok :
+  for (const char* ok :
        {"ring", "Tree,Ring", "^nvls", "ring;allreduce:tree,collnetdirect;broadcast:ring", "allreduce:^tree",
         "NVLS,NVLSTree,Ring"})
     EXPECT_TRUE(has(with("NCCL_ALGO", ok), "nccl.env.ok")) << ok;
-  for (const std::string& ok : {"LL,Simple", "^LL128", "LL,Simple;allreduce:^LL", "simple"})
+  for (const char* ok : {"LL,Simple", "^LL128", "LL,Simple;allreduce:^LL", "simple"})
     EXPECT_TRUE(has(with("NCCL_PROTO", ok), "nccl.env.ok")) << ok;
   auto ll256 = with("NCCL_PROTO", "LL256");
   auto* p = find(ll256, "nccl.proto.invalid");
