@@ -119,6 +119,12 @@ for d in sorted(x for x in (logs / "sets").iterdir() if x.is_dir()):
     joined = b"\f".join(f.read_bytes() for f in files)
     if files and len(joined) <= MAX_SEED:
         put("nccl_log", "set_" + d.name, joined)
+# A launch run folder's shapes: launch's end lines (logs/launch_end_line.h) and a stack file's header.
+put("nccl_log", "launch_end_lines",
+    b"rank 1 step 1\n2026-11-27 23:00:55.352 distdoctor launch: rank 1 (pid 993) was killed by signal 9 (SIGKILL)\n"
+    b"\f2026-11-27 23:00:55.400 distdoctor launch: rank 0 (pid 992) was stopped by launch (SIGTERM)\n"
+    b"\f2026-11-27 23:00:55.401 distdoctor launch: rank 2 (pid 994) exited with status 7\n"
+    b"\f# distdoctor: stack hook pid 7\nThread 0x1 (most recent call first):\n  File \"x.py\", line 3 in <module>\n")
 
 
 # --- Flight Recorder dumps (fr_pickle): real 4x H100 dumps (PyTorch 2.11), the synthetic ones of fixtures/logs/fr
