@@ -96,15 +96,21 @@ TEST(Link, NvmlVersionsAndPcie) {
   EXPECT_NEAR(l.gbps, 63.0, 0.1);
 }
 
-TEST(Link, FindingsFlagFarBelowTheLink) {
+// A run of one complete, out-of-place op of `coll` at `bytes` reaching `busbw` GB/s.
+RunOutcome one_op_run(int world, Coll coll, uint64_t bytes, double busbw) {
   RunOutcome run;
-  run.world = 2;
+  run.world = world;
   OpOutcome o;
-  o.req.coll = Coll::all_reduce;
+  o.req.coll = coll;
   o.complete = true;
-  o.bytes = 1ull << 30;
-  o.busbw = 100;
+  o.bytes = bytes;
+  o.busbw = busbw;
   run.ops = {o};
+  return run;
+}
+
+TEST(Link, FindingsFlagFarBelowTheLink) {
+  RunOutcome run = one_op_run(2, Coll::all_reduce, 1ull << 30, 100);
   LinkLimit l{450, "NVLink 4 x18 = 450 GB/s per direction"};
   auto f = link_findings(run, l);
   ASSERT_EQ(f.size(), 1u);
@@ -121,14 +127,7 @@ TEST(Link, FindingsFlagFarBelowTheLink) {
 // 4x H100 (bench/results/sendrecv_h100x4.md): a healthy sendrecv at 64 MiB reaches 34% of NVLink (as under
 // nccl-tests) and must not read as far below it; with P2P disabled it reaches 5% and must.
 TEST(Link, SixtyFourMiBIsJudgedByWhatAHealthyNodeReachesThere) {
-  RunOutcome run;
-  run.world = 4;
-  OpOutcome o;
-  o.req.coll = Coll::sendrecv;
-  o.complete = true;
-  o.bytes = 64ull << 20;
-  o.busbw = 155.0;
-  run.ops = {o};
+  RunOutcome run = one_op_run(4, Coll::sendrecv, 64ull << 20, 155.0);
   LinkLimit l{450, "NVLink 4 x18 = 450 GB/s per direction"};
   auto f = link_findings(run, l);
   ASSERT_EQ(f.size(), 1u);
