@@ -125,7 +125,8 @@ Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const Clust
   // Node rank 0 that made the token prints the command for the others: at the address it advertises, or at
   // the --master it was given.
   if (spec.print_command)
-    cfg.master_desc = announce_master(args, fmt::format("{}:{}", pick_advertise_addr(facts), opened.port), tok);
+    cfg.master_desc =
+        announce_master(args, fmt::format("{}:{}", pick_advertise_addr(facts), opened.port), tok);
   else if (tok.generated)
     cfg.master_desc = announce_master(args, args.cluster.master, tok);
   else

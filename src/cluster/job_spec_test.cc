@@ -47,7 +47,7 @@ TEST(ClusterJobSpec, ByHand) {
   EXPECT_NE(err(a).find("outside 0..3"), std::string::npos);
   a.node_rank = 0;
   a.master = "etcd://10.0.0.1:2379";
-  EXPECT_FALSE(ok(a).serve);  // etcd: nobody serves
+  EXPECT_FALSE(ok(a).serve);       // etcd: nobody serves
   EXPECT_FALSE(ok(a).make_token);  // nor makes the token: every node needs the one given
 
   ClusterArgs b;

@@ -176,7 +176,7 @@ void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream
       if (!o) return "         -        -        -       -";
       if (!o->complete)
         return o->status == OpStatus::failed ? "    FAILED        -        -       -"
-                                     : "   not run        -        -       -";
+                                             : "   not run        -        -       -";
       snprintf(c, sizeof c, "%10.1f %8.2f %8.2f %7s", o->time_us, o->algbw, o->busbw,
                o->req.check ? std::to_string(o->wrong).c_str() : "N/A");
       return c;
@@ -186,7 +186,8 @@ void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream
     out << line;
   }
   for (const auto& o : run.ops)
-    if (o.status == OpStatus::failed) out << "# FAILED: " << op_label(o.req) << ": " << shown(o.error) << "\n";
+    if (o.status == OpStatus::failed)
+      out << "# FAILED: " << op_label(o.req) << ": " << shown(o.error) << "\n";
 }
 
 nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {

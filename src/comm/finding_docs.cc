@@ -79,10 +79,10 @@ const std::vector<report::FindingDoc>& comm_finding_docs() {
        "speed, "
        "or PCIe generation x width, read from NVML). NCCL usually reaches 75-85% of NVLink."},
       {"comm.bw.low", "Bus bandwidth far below the link",
-       "busbw at the largest size tested is under 40% of what the link allows (under 20% when that size is "
-       "64-255 MiB, where even a healthy send/recv has not reached the link's rate: 34% on 4x H100 at 64 MiB): "
-       "P2P may be disabled (NCCL_P2P_DISABLE, IOMMU/ACS; 5% on 4x H100), traffic may take SHM or the network "
-       "instead of NVLink, or a link is degraded. Check the transport finding."},
+       "busbw at the largest size tested is under 40% of what the link allows (under 20% when that size "
+       "is 64-255 MiB, where even a healthy send/recv has not reached the link's rate: 34% on 4x H100 at "
+       "64 MiB): P2P may be disabled (NCCL_P2P_DISABLE, IOMMU/ACS; 5% on 4x H100), traffic may take SHM "
+       "or the network instead of NVLink, or a link is degraded. Check the transport finding."},
       {"comm.bw.slow_pair", "A pair of GPUs is much slower than the others",
        "In the per-pair send/recv matrix this pair reached under half the median pair: a degraded NVLink or "
        "a "

@@ -42,7 +42,8 @@ void append_end_line(const std::string& path, const RankRecord& r) {
                                             .wall_ms = r.end_wall_ms});
   struct stat st {};
   char last = '\n';
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) (void)!::pread(fd, &last, 1, st.st_size - 1);
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    (void)!::pread(fd, &last, 1, st.st_size - 1);
   if (last != '\n') text.insert(text.begin(), '\n');  // the worker's last line had no newline
   if (S_ISREG(st.st_mode)) (void)!::write(fd, text.data(), text.size());
   ::close(fd);

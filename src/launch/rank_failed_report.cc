@@ -95,8 +95,9 @@ Finding root_finding(const AttemptRecord& a, const RankRecord& root, size_t othe
   f.evidence.push_back(order_text(a, root, others_failed));
   if (!root.ending_state.empty())
     f.evidence.push_back(fmt::format(
-        "seen in /proc as it ended (state {}): its process was not gone yet (a CUDA process's threads can take "
-        "seconds to exit while the driver frees its GPU memory); launch stopped the others without waiting",
+        "seen in /proc as it ended (state {}): its process was not gone yet (a CUDA process's threads can "
+        "take seconds to exit while the driver frees its GPU memory); launch stopped the others without "
+        "waiting",
         root.ending_state));
   if (!a.command.empty()) f.evidence.push_back("command: " + command_text(a.command));
   const std::string log = root.log_path.empty() ? "(no log file)" : root.log_path;

@@ -1,7 +1,6 @@
 // End-to-end tests of the logs engine on realistic excerpts: facts per rank, and the cross-rank findings
 // (init incomplete, desync with iteration splitting, transport/interface disagreements, watchdog, torchrun).
 #include "logs/analyze.h"
-#include "common/test_files.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "common/test_files.h"
 
 namespace dd::logs {
 namespace {
@@ -225,11 +226,12 @@ TEST(LogsAnalyze, LaunchRunDirectoryWithTwoSilentRanks) {
   for (int r : {0, 2})
     std::ofstream(d / "0" / ("node0.rank" + std::to_string(r) + ".log"))
         << "NCCL version 2.28.9+cuda13.0\n[2026-11-27 23:00:55] vm:99" << r << ":1049 [" << r
-        << "] misc/socket.cc:72 NCCL WARN socketProgress: Connection closed by remote peer localhost<58367>\n[rank"
+        << "] misc/socket.cc:72 NCCL WARN socketProgress: Connection closed by remote peer "
+           "localhost<58367>\n[rank"
         << r << "]:[E1127 23:00:55.352711361 ProcessGroupNCCL.cpp:612] [Rank " << r
         << "] Collective WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=4194304, NumelOut=4194304, "
-           "Timeout(ms)=60000) raised the following async exception: NCCL error: remote process exited or there "
-           "was a network error, NCCL version 2.28.9\n";
+           "Timeout(ms)=60000) raised the following async exception: NCCL error: remote process exited or "
+           "there was a network error, NCCL version 2.28.9\n";
   for (int r : {1, 3}) std::ofstream(d / "0" / ("node0.rank" + std::to_string(r) + ".log")).close();
   LogsOptions opt;
   opt.paths = {d.string()};

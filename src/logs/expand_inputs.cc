@@ -1,5 +1,6 @@
 // Input expansion for `distdoctor logs`: a regular file, every regular file under a directory (sorted, hidden
-// entries left out), or "-". A FIFO, device or socket named directly is refused with an input error (it could block or never end).
+// entries left out), or "-". A FIFO, device or socket named directly is refused with an input error (it could
+// block or never end).
 #include <algorithm>
 #include <filesystem>
 
@@ -37,7 +38,7 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
           break;
         }
         std::error_code e2;
-        // Hidden entries are tools' own files, not logs (`distdoctor launch`'s .distdoctor-run and .pyhooks/).
+        // Hidden entries are tools' own files (launch's .distdoctor-run and .pyhooks/), not logs.
         if (it->path().filename().string().starts_with(".")) {
           if (it->is_directory(e2)) it.disable_recursion_pending();
           continue;

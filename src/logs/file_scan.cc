@@ -214,7 +214,7 @@ class Scanner {
   int64_t last_pid_ = -1;
   std::string last_host_;
   std::string pending_version_;
-  std::string redacted_;  // the current line, when redaction changed it
+  std::string redacted_;     // the current line, when redaction changed it
   bool stack_file_ = false;  // launch's stack file: its lines are not read as log output
   std::vector<CatalogueMatch> matches_;
   FrameworkScanner fw_;

@@ -33,9 +33,10 @@ TEST(HangTrigger, FirstWatchdogLineOfTheRealDesync) {
 }
 
 TEST(HangTrigger, DumpRequestsAreNotTriggers) {
-  EXPECT_FALSE(hang_trigger("[rank3]:[E1127 00:28:12.664228250 ProcessGroupNCCL.cpp:1628] [PG ID 0 PG GUID "
-                            "0(default_pg) Rank 3] ProcessGroupNCCL preparing to dump debug info. Include "
-                            "stack trace: 1, only active collectives: 0"));
+  EXPECT_FALSE(
+      hang_trigger("[rank3]:[E1127 00:28:12.664228250 ProcessGroupNCCL.cpp:1628] [PG ID 0 PG GUID "
+                   "0(default_pg) Rank 3] ProcessGroupNCCL preparing to dump debug info. Include "
+                   "stack trace: 1, only active collectives: 0"));
   auto t = hang_trigger(
       "[rank0]:[E1127 00:28:17.995163061 ProcessGroupNCCL.cpp:1849] [PG ID 0 PG GUID 0(default_pg) Rank 0] "
       "Observed flight recorder dump signal from another rank via TCPStore.");
@@ -46,9 +47,10 @@ TEST(HangTrigger, DumpRequestsAreNotTriggers) {
 }
 
 TEST(HangTrigger, RankFromTheBracketWithoutAPrefix) {
-  auto t = hang_trigger("[E1127 00:28:17.968307486 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) "
-                        "Rank 2]  failure detected by watchdog at work sequence id: 7 PG status: last "
-                        "enqueued work: 8, last completed work: 6");
+  auto t = hang_trigger(
+      "[E1127 00:28:17.968307486 ProcessGroupNCCL.cpp:2303] [PG ID 0 PG GUID 0(default_pg) "
+      "Rank 2]  failure detected by watchdog at work sequence id: 7 PG status: last "
+      "enqueued work: 8, last completed work: 6");
   ASSERT_TRUE(t);
   EXPECT_EQ(t->rank, 2);
   EXPECT_EQ(t->seq, 7);
@@ -58,8 +60,8 @@ TEST(HangTrigger, RankFromTheBracketWithoutAPrefix) {
 TEST(HangTrigger, HealthyAndCrashLogsHaveNone) {
   for (const char* c : {"sigkill", "exception", "dataloader", "late_init", "desync_size"})
     EXPECT_TRUE(triggers_in(kTriggerHangs + c + "/torchrun.log").empty()) << c;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(DD_FIXTURE_DIR) +
-                                                                      "/logs/healthy")) {
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(std::string(DD_FIXTURE_DIR) + "/logs/healthy")) {
     if (e.is_regular_file()) {
       EXPECT_TRUE(triggers_in(e.path().string()).empty()) << e.path();
     }

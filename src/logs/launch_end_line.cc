@@ -56,7 +56,9 @@ std::optional<ExitEvent> read_launch_end_line(std::string_view line, const Where
   if (pid != INT64_MIN) e.pid = pid;
   if (rest.find(kStopped) != std::string_view::npos) {
     const size_t open = rest.rfind('(');
-    const int sig = open == std::string_view::npos ? 0 : signal_number(rest.substr(open + 1, rest.find(')', open) - open - 1));
+    const int sig = open == std::string_view::npos
+                        ? 0
+                        : signal_number(rest.substr(open + 1, rest.find(')', open) - open - 1));
     e.code = -(sig ? sig : 15);
     e.by_launcher = true;
   } else if (const int64_t sig = end_line_number_after(rest, kKilled); sig != INT64_MIN) {

@@ -1,7 +1,7 @@
 // The line `distdoctor launch` appends to a rank's log once the rank has ended, and its reader. The log then
-// says how the rank ended (killed by a signal, an exit status, stopped by launch), so `distdoctor logs RUN_DIR`
-// later knows what launch knew: which rank failed and which ones launch only stopped, even when the rank
-// printed nothing. Example:
+// says how the rank ended (killed by a signal, an exit status, stopped by launch), so `distdoctor logs
+// RUN_DIR` later knows what launch knew: which rank failed and which ones launch only stopped, even when the
+// rank printed nothing. Example:
 //   2026-11-27 23:00:55.352 distdoctor launch: rank 1 (pid 993) was killed by signal 9 (SIGKILL)
 #pragma once
 #include <cstdint>

@@ -42,7 +42,8 @@ TEST(LaunchEndLine, EveryEndRoundTrips) {
 
 TEST(LaunchEndLine, TheLineReadsAsALogLineOfItsTime) {
   const std::string line = launch_end_line({.rank = 1, .pid = 2, .signal = 9, .wall_ms = 1795819876752});
-  EXPECT_NE(line.find(" distdoctor launch: rank 1 (pid 2) was killed by signal 9 (SIGKILL)"), std::string::npos)
+  EXPECT_NE(line.find(" distdoctor launch: rank 1 (pid 2) was killed by signal 9 (SIGKILL)"),
+            std::string::npos)
       << line;
   EXPECT_GE(log_time_key(line), 0) << line;
 }

@@ -7,10 +7,11 @@ namespace dd::logs {
 const std::vector<report::FindingDoc>& logs_finding_docs() {
   static const std::vector<report::FindingDoc> docs = {
       {"logs.init.incomplete", "A process printed NCCL INFO output but never reached Init COMPLETE",
-       "NCCL prints '... - Init COMPLETE' (an INFO line) when a communicator is ready. A process that printed "
-       "INFO lines of init (bootstrap, version, comm lines) but never that one stopped or hung inside "
-       "ncclCommInitRank: a peer never arrived, sockets could not connect, or it crashed. Its last line and "
-       "first WARN are the evidence. Under NCCL_DEBUG=WARN no INFO line is printed, so nothing is judged."},
+       "NCCL prints '... - Init COMPLETE' (an INFO line) when a communicator is ready. A process that "
+       "printed INFO lines of init (bootstrap, version, comm lines) but never that one stopped or hung "
+       "inside ncclCommInitRank: a peer never arrived, sockets could not connect, or it crashed. Its last "
+       "line and first WARN are the evidence. Under NCCL_DEBUG=WARN no INFO line is printed, so nothing is "
+       "judged."},
       {"logs.init.partial", "A communicator init began without its Init COMPLETE",
        "More communicator inits started than completed in one process: the job stopped while creating a "
        "process "

@@ -46,8 +46,8 @@ const char* proc_state_word(char state) {
   }
 }
 
-// Field 52 of a stat line (exit_code: a stopped thread's stop signal, an exiting one's wait status), given its
-// fields from 3 on; `absent` when the line has no such field.
+// Field 52 of a stat line (exit_code: a stopped thread's stop signal, an exiting one's wait status), given
+// its fields from 3 on; `absent` when the line has no such field.
 int exit_code_field(const std::vector<std::string>& fields, int absent = 0) {
   return fields.size() >= 52 - 2 ? int(std::strtol(fields[52 - 3].c_str(), nullptr, 10)) : absent;
 }

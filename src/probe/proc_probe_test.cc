@@ -65,8 +65,8 @@ TEST_F(ProcProbe, RecordedExitingProcessShowsItsWaitStatus) {
   EXPECT_TRUE(WIFSIGNALED(s.exit_status));
   EXPECT_EQ(WTERMSIG(s.exit_status), SIGKILL);
   // The same line without PF_EXITING (4210752 = 4210756 - 4) is a live process: field 52 is not read.
-  write_file("52/stat", "52 (python3) D" + fields_4_to_51.replace(fields_4_to_51.find("4210756"), 7, "4210752") +
-                            " 9\n");
+  write_file("52/stat", "52 (python3) D" +
+                            fields_4_to_51.replace(fields_4_to_51.find("4210756"), 7, "4210752") + " 9\n");
   EXPECT_FALSE(read_proc(52, dir_).exiting);
   EXPECT_EQ(read_proc(52, dir_).exit_status, -1);
 }
@@ -118,8 +118,8 @@ TEST_F(ProcProbe, RealProcSleepingChildAndZombie) {
   EXPECT_EQ(read_proc(kid).error, "no such process");
 }
 
-// A process whose main thread has ended while another thread runs on: Z, with the main thread's status, though
-// waitpid cannot reap it yet. launch reads this to see a rank fail before its process is gone.
+// A process whose main thread has ended while another thread runs on: Z, with the main thread's status,
+// though waitpid cannot reap it yet. launch reads this to see a rank fail before its process is gone.
 TEST_F(ProcProbe, RealProcMainThreadEndedWhileAThreadRuns) {
   int go[2];
   ASSERT_EQ(pipe(go), 0);

@@ -49,9 +49,8 @@ TEST(NcclEnvRule, AlgoBogusFailsNamingTheValueAndTheValidNames) {
 }
 
 TEST(NcclEnvRule, AlgoAndProtoValuesNcclAccepts) {
-  for (const char* ok :
-       {"ring", "Tree,Ring", "^nvls", "ring;allreduce:tree,collnetdirect;broadcast:ring", "allreduce:^tree",
-        "NVLS,NVLSTree,Ring"})
+  for (const char* ok : {"ring", "Tree,Ring", "^nvls", "ring;allreduce:tree,collnetdirect;broadcast:ring",
+                         "allreduce:^tree", "NVLS,NVLSTree,Ring"})
     EXPECT_TRUE(has(with("NCCL_ALGO", ok), "nccl.env.ok")) << ok;
   for (const char* ok : {"LL,Simple", "^LL128", "LL,Simple;allreduce:^LL", "simple"})
     EXPECT_TRUE(has(with("NCCL_PROTO", ok), "nccl.env.ok")) << ok;
