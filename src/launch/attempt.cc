@@ -162,7 +162,7 @@ void AttemptAgent::check_ending() {
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     const process::WorkerState& w = sup_.workers()[i];
     if (w.exited || w.killed_by_us || ending_status_[i] >= 0) continue;
-    const probe::ProcSnapshot p = probe::read_proc(w.pid);
+    const probe::ProcSnapshot p = probe::read_proc_stat(w.pid);
     // A status of 0 is a clean end (or only the main thread gone, the rest running on): waitpid tells.
     if (!p.ok || !p.exiting || p.exit_status <= 0) continue;
     tail_->poll();  // what it printed before it ended

@@ -77,7 +77,7 @@ void AttemptAgent::heartbeat() {
     b.alive++;
     b.all_spoke = b.all_spoke && last_output_[i] > t0_;
     if (window <= 0) continue;
-    probe::ProcSnapshot p = probe::read_proc(w.pid);
+    probe::ProcSnapshot p = probe::read_proc_stat(w.pid);  // only its CPU time
     if (!p.ok) continue;
     cpu_[i].sample(now, p.cpu_s);
     double used = cpu_[i].used_over(window, now);

@@ -1,5 +1,5 @@
-// read_proc: /proc/PID/stat parsed after the last ')' (the command name may hold spaces and parentheses) and
-// /proc/PID/wchan.
+// read_proc_stat: /proc/PID/stat parsed after the last ')' (the command name may hold spaces and
+// parentheses); read_proc adds /proc/PID/wchan and a stopped process's stop signal from its threads.
 #include "probe/proc_probe.h"
 
 #include <dirent.h>
@@ -86,7 +86,7 @@ int stop_signal_of_threads(const std::string& dir) {
 
 }  // namespace
 
-ProcSnapshot read_proc(pid_t pid, const std::string& proc_root) {
+ProcSnapshot read_proc_stat(pid_t pid, const std::string& proc_root) {
   ProcSnapshot snap;
   const std::string dir = proc_root + "/" + std::to_string(pid);
   bool ok = false;
@@ -107,17 +107,24 @@ ProcSnapshot read_proc(pid_t pid, const std::string& proc_root) {
   snap.cpu_s = (std::strtod(fields[14 - 3].c_str(), nullptr) + std::strtod(fields[15 - 3].c_str(), nullptr)) /
                (ticks > 0 ? ticks : 100);
   snap.threads = int(std::strtol(fields[20 - 3].c_str(), nullptr, 10));
-  if (snap.state == 'T' || snap.state == 't') {
-    snap.stop_signal = exit_code_field(fields);
-    if (snap.stop_signal <= 0 || snap.stop_signal >= 65) snap.stop_signal = stop_signal_of_threads(dir);
-  }
+  if (snap.state == 'T' || snap.state == 't') snap.stop_signal = exit_code_field(fields);
   snap.exiting = snap.state == 'Z' || snap.state == 'X' ||
                  (std::strtoul(fields[9 - 3].c_str(), nullptr, 10) & kPfExiting) != 0;
   if (snap.exiting) snap.exit_status = exit_code_field(fields, -1);
+  snap.ok = true;
+  return snap;
+}
+
+ProcSnapshot read_proc(pid_t pid, const std::string& proc_root) {
+  ProcSnapshot snap = read_proc_stat(pid, proc_root);
+  if (!snap.ok) return snap;
+  const std::string dir = proc_root + "/" + std::to_string(pid);
+  if ((snap.state == 'T' || snap.state == 't') && (snap.stop_signal <= 0 || snap.stop_signal >= 65))
+    snap.stop_signal = stop_signal_of_threads(dir);
+  bool ok = false;
   std::string wchan = read_small_file(dir + "/wchan", ok);
   while (!wchan.empty() && (wchan.back() == '\n' || wchan.back() == ' ')) wchan.pop_back();
   snap.wchan = wchan == "0" ? "" : wchan;
-  snap.ok = true;
   return snap;
 }
 

@@ -30,6 +30,10 @@ struct ProcSnapshot {
 // proc_root: "/proc" (tests pass a recorded tree).
 ProcSnapshot read_proc(pid_t pid, const std::string& proc_root = "/proc");
 
+// Only what /proc/PID/stat says, for callers that poll often (launch, every 50 ms): no wchan, and a stopped
+// process's stop signal only when its main thread took it (read_proc also looks through its threads).
+ProcSnapshot read_proc_stat(pid_t pid, const std::string& proc_root = "/proc");
+
 struct PyStack {
   bool ok = false;
   std::string text;   // py-spy's output

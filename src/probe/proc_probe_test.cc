@@ -1,5 +1,6 @@
-// read_proc on recorded /proc trees (a command name with spaces and parentheses) and on the real /proc (a
-// sleeping child, a zombie, a missing pid); py_spy_dump with fake py-spy scripts on a temp PATH.
+// read_proc (and read_proc_stat, its stat-only part) on recorded /proc trees (a command name with spaces and
+// parentheses) and on the real /proc (a sleeping child, a zombie, a missing pid); py_spy_dump with fake
+// py-spy scripts on a temp PATH.
 #include "probe/proc_probe.h"
 
 #include <gtest/gtest.h>
@@ -51,6 +52,11 @@ TEST_F(ProcProbe, RecordedTreeWithAwkwardCommandName) {
   EXPECT_EQ(s.wchan, "futex_wait_queue");
   EXPECT_FALSE(s.exiting);  // flags 4194304 (PF_RANDOMIZE) without PF_EXITING
   EXPECT_EQ(s.exit_status, -1);
+  ProcSnapshot stat_only = read_proc_stat(4242, dir_);  // the same stat fields, no wchan read
+  ASSERT_TRUE(stat_only.ok) << stat_only.error;
+  EXPECT_EQ(stat_only.state_name, "D (disk sleep)");
+  EXPECT_EQ(stat_only.threads, 7);
+  EXPECT_EQ(stat_only.wchan, "");
 }
 
 // A SIGKILLed process whose main thread is still in the kernel's exit path (state D, PF_EXITING in the flags
@@ -64,6 +70,8 @@ TEST_F(ProcProbe, RecordedExitingProcessShowsItsWaitStatus) {
   EXPECT_TRUE(s.exiting);
   EXPECT_TRUE(WIFSIGNALED(s.exit_status));
   EXPECT_EQ(WTERMSIG(s.exit_status), SIGKILL);
+  EXPECT_TRUE(read_proc_stat(51, dir_).exiting);  // what launch polls
+  EXPECT_EQ(read_proc_stat(51, dir_).exit_status, s.exit_status);
   // The same line without PF_EXITING (4210752 = 4210756 - 4) is a live process: field 52 is not read.
   write_file("52/stat", "52 (python3) D" +
                             fields_4_to_51.replace(fields_4_to_51.find("4210756"), 7, "4210752") + " 9\n");
