@@ -121,9 +121,7 @@ bool AttemptAgent::start_workers() {
     specs.push_back(std::move(w));
   }
   cpu_.resize(specs.size());
-  ending_status_.assign(specs.size(), -1);
-  ending_since_.assign(specs.size(), {});
-  ending_state_.assign(specs.size(), "");
+  ending_.assign(specs.size(), std::nullopt);
   lines_seen_.assign(specs.size(), 0);
   bytes_seen_.assign(specs.size(), 0);
   tail_ = std::make_unique<process::OutputTail>(sources, s_.out_fd, 200);
@@ -161,7 +159,7 @@ void AttemptAgent::check_ending() {
   if (stop_) return;
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     const process::WorkerState& w = sup_.workers()[i];
-    if (w.exited || w.killed_by_us || ending_status_[i] >= 0) continue;
+    if (w.exited || w.killed_by_us || ending_[i]) continue;
     const probe::ProcSnapshot p = probe::read_proc_stat(w.pid);
     // A status of 0 is a clean end (or only the main thread gone, the rest running on): waitpid tells.
     if (!p.ok || !p.exiting || p.exit_status <= 0) continue;
@@ -169,9 +167,7 @@ void AttemptAgent::check_ending() {
     // A rank that timed out in the watchdog, or saw a peer's NCCL error, and then aborted is a witness: the
     // trigger line starts the hang diagnosis, which names the cause (as when it is reaped after its line).
     if (printed_trigger(i)) return check_triggers();
-    ending_status_[i] = p.exit_status;
-    ending_since_[i] = Clock::now();
-    ending_state_[i] = p.state_name;
+    ending_[i] = Ending{p.exit_status, Clock::now(), p.state_name};
     return raise_worker_failed(i);
   }
 }

@@ -70,11 +70,13 @@ class AttemptAgent {
   std::vector<int> ranks_;  // global rank of each local worker
   std::vector<std::string> logs_;
   std::vector<CpuWindow> cpu_;
-  // Per worker: the failing wait status /proc showed while its process was ending (check_ending), -1 = none;
-  // when that was first seen, and the process state then.
-  std::vector<int> ending_status_;
-  std::vector<Clock::time_point> ending_since_;
-  std::vector<std::string> ending_state_;
+  // A worker seen failing in /proc while its process was still ending (check_ending).
+  struct Ending {
+    int status = 0;  // the wait status it showed (a signal or a non-zero exit)
+    Clock::time_point since;
+    std::string state;  // "Z (zombie)"
+  };
+  std::vector<std::optional<Ending>> ending_;  // per worker
   DebugHookPaths hooks_;
   DebugHookOptions hook_opt_;
   std::vector<uint64_t> lines_seen_;            // per worker: lines already checked for triggers

@@ -41,11 +41,12 @@ void append_end_line(const std::string& path, const RankRecord& r) {
                                             .stopped_by_launch = r.stopped_by_us,
                                             .wall_ms = r.end_wall_ms});
   struct stat st {};
-  char last = '\n';
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    (void)!::pread(fd, &last, 1, st.st_size - 1);
-  if (last != '\n') text.insert(text.begin(), '\n');  // the worker's last line had no newline
-  if (S_ISREG(st.st_mode)) (void)!::write(fd, text.data(), text.size());
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    char last = '\n';
+    if (st.st_size > 0) (void)!::pread(fd, &last, 1, st.st_size - 1);
+    if (last != '\n') text.insert(text.begin(), '\n');  // the worker's last line had no newline
+    (void)!::write(fd, text.data(), text.size());
+  }
   ::close(fd);
 }
 
@@ -132,15 +133,15 @@ RankRecord AttemptAgent::rank_record(size_t i) {
   r.pid = w.pid;
   // Seen failing while its process was still ending (check_ending): that status and moment, not launch's
   // own stop signal that may have reached its lingering threads later.
-  const bool ending = ending_status_[i] > 0;
+  const std::optional<Ending>& ending = ending_[i];
   r.running = !w.exited && !ending;
   r.stopped_by_us = w.killed_by_us && !ending;
-  r.ending_state = ending_state_[i];
-  const int status = ending ? ending_status_[i] : w.wait_status;
+  if (ending) r.ending_state = ending->state;
+  const int status = ending ? ending->status : w.wait_status;
   if (!r.running && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (!r.running && WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   if (!r.running) {
-    const Clock::time_point end = ending ? ending_since_[i] : w.ended;
+    const Clock::time_point end = ending ? ending->since : w.ended;
     r.end_s = secs(end - t0_);
     r.end_wall_ms = wall_ms(end);
   }

@@ -13,6 +13,7 @@
 
 #include <deque>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "common/redact.h"
@@ -36,10 +37,11 @@ double mtime_of(const std::string& path) {
   return double(st.st_mtim.tv_sec) + double(st.st_mtim.tv_nsec) / 1e9;
 }
 
-bool printed_timeout(const std::deque<std::string>& lines) {
+// Whether the lines hold a hang trigger (of `kind` only, when given).
+bool printed(const std::deque<std::string>& lines,
+             std::optional<logs::HangTrigger::Kind> kind = std::nullopt) {
   for (const std::string& l : lines)
-    if (auto t = logs::hang_trigger(l); t && t->kind == logs::HangTrigger::Kind::watchdog_timeout)
-      return true;
+    if (auto t = logs::hang_trigger(l); t && (!kind || t->kind == *kind)) return true;
   return false;
 }
 
@@ -73,11 +75,7 @@ void AttemptAgent::check_triggers() {
   }
 }
 
-bool AttemptAgent::printed_trigger(size_t i) const {
-  for (const std::string& l : tail_->last_lines(i))
-    if (logs::hang_trigger(l)) return true;
-  return false;
-}
+bool AttemptAgent::printed_trigger(size_t i) const { return printed(tail_->last_lines(i)); }
 
 void AttemptAgent::gather_hang_evidence() {
   std::vector<size_t> asked;
@@ -100,7 +98,8 @@ void AttemptAgent::gather_hang_evidence() {
     if (watchdog && tail_) {  // the other ranks print their own timeouts within moments: wait for them
       tail_->poll();
       for (size_t i = 0; i < sup_.workers().size() && all; ++i)
-        if (!sup_.workers()[i].exited) all = printed_timeout(tail_->last_lines(i));
+        if (!sup_.workers()[i].exited)
+          all = printed(tail_->last_lines(i), logs::HangTrigger::Kind::watchdog_timeout);
     }
     for (size_t i : asked) all = all && !answered_stack(read_stack_file(stack_files_[i])).empty();
     for (size_t i = 0; i < fr_asked_.size() && all; ++i)
