@@ -9,7 +9,6 @@
 #include <iostream>
 #include <optional>
 
-#include "cluster/advertise.h"
 #include "cluster/join.h"
 #include "cluster/meeting.h"
 #include "cluster/mesh.h"
@@ -122,15 +121,8 @@ Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const Clust
   }
   cfg.notes = std::move(notes);
   cfg.cleanup = opened.kind == "etcd";  // etcd outlives the run: the leader removes the run's keys
-  // Node rank 0 that made the token prints the command for the others: at the address it advertises, or at
-  // the --master it was given.
-  if (spec.print_command)
-    cfg.master_desc =
-        announce_master(args, fmt::format("{}:{}", pick_advertise_addr(facts), opened.port), tok);
-  else if (tok.generated)
-    cfg.master_desc = announce_master(args, args.cluster.master, tok);
-  else
-    cfg.master_desc = meeting->url;
+  cfg.master_desc =
+      meeting->announce_master.empty() ? meeting->url : announce_master(args, meeting->announce_master, tok);
   JoinOutcome o = run_join(*opened.store, cfg);
   if (mesh) mesh->stop();
   return outcome_of(o, spec);

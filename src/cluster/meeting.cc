@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "cluster/advertise.h"
+
 namespace dd::cluster {
 
 std::string etcd_job_url(const std::string& url, const std::string& etcd_name, const std::string& token,
@@ -31,6 +33,10 @@ Result<Meeting> open_meeting(const MeetingPlace& p) {
   m.opened = std::move(*opened);
   m.notes.push_back("rendezvous: " + m.opened.description);
   if (!m.opened.listen_note.empty()) m.notes.push_back(m.opened.listen_note);
+  if (p.spec.print_command)
+    m.announce_master = fmt::format("{}:{}", pick_advertise_addr(p.facts), m.opened.port);
+  else if (m.token.generated)
+    m.announce_master = p.args.master;
   return m;
 }
 

@@ -35,6 +35,9 @@ struct Meeting {
   rendezvous::OpenedStore opened;  // store, server (master of an embedded store), port, local url
   std::vector<std::string> notes;  // the token's source, "rendezvous: ...", the listen note
   std::optional<report::Finding> failure;  // the store could not be opened (opened is then empty)
+  // Node rank 0 that made the token prints the others' command with this master: the address it advertises
+  // and the port it opened, or the --master it was given; "" when it prints none.
+  std::string announce_master;
 };
 
 // An Error when there is no usable token (the command line cannot work); a store that cannot be opened is a

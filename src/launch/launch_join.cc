@@ -7,7 +7,6 @@
 
 #include <iostream>
 
-#include "cluster/advertise.h"
 #include "cluster/meeting.h"
 #include "cluster/rank_ranges.h"
 #include "cluster/token_handoff.h"
@@ -143,12 +142,7 @@ Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
   }
   j.store = m->opened.store;
   j.server = m->opened.server;
-  // Node rank 0 that made the token prints the command for the others: at the address it advertises, or at
-  // the --master it was given.
-  if (in.plan.spec.print_command)
-    announce(in, j, fmt::format("{}:{}", cluster::pick_advertise_addr(in.facts), m->opened.port));
-  else if (j.token.generated)
-    announce(in, j, in.args.cluster.master);
+  if (!m->announce_master.empty()) announce(in, j, m->announce_master);
   return ok_status();
 }
 
