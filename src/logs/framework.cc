@@ -16,13 +16,6 @@ bool contains(std::string_view s, std::string_view n) {
   return memmem(s.data(), s.size(), n.data(), n.size());
 }
 
-int64_t int_after(std::string_view s, std::string_view key) {
-  size_t k = s.find(key);
-  if (k == std::string_view::npos) return -1;
-  int64_t v;
-  return nccl::parse_int(s.substr(k + key.size()), v) ? v : -1;
-}
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -116,16 +109,16 @@ void FrameworkScanner::watchdog_timeout(std::string_view msg, int fw_rank, const
   w.at = at;
   w.rank = rank_in_brackets(msg);
   if (w.rank < 0) w.rank = fw_rank;
-  w.seq = int_after(msg, "SeqNum=");
+  w.seq = nccl::int_after(msg, "SeqNum=");
   size_t k = msg.find("OpType=");
   if (k != std::string_view::npos) {
     std::string_view op = msg.substr(k + 7);
     w.op = std::string(op.substr(0, op.find_first_of(", )")));
   }
-  w.numel_in = int_after(msg, "NumelIn=");
-  w.numel_out = int_after(msg, "NumelOut=");
-  w.timeout_ms = int_after(msg, "Timeout(ms)=");
-  w.ran_ms = int_after(msg, "ran for ");
+  w.numel_in = nccl::int_after(msg, "NumelIn=");
+  w.numel_out = nccl::int_after(msg, "NumelOut=");
+  w.timeout_ms = nccl::int_after(msg, "Timeout(ms)=");
+  w.ran_ms = nccl::int_after(msg, "ran for ");
   w.pg = pg_in_brackets(msg);
   w.time = log_time_key(msg);
   // The watchdog restates its timeout when it ends ("Process group watchdog thread terminated with exception:
@@ -140,9 +133,9 @@ void FrameworkScanner::watchdog_timeout(std::string_view msg, int fw_rank, const
 
 void FrameworkScanner::work_status(std::string_view tail, int rank, std::string pg, const Where& at,
                                    int64_t time) {
-  int64_t enq = int_after(tail, "work: ");
+  int64_t enq = nccl::int_after(tail, "work: ");
   size_t kc = tail.find("last completed ");
-  int64_t done = kc == std::string_view::npos ? -1 : int_after(tail.substr(kc), "work: ");
+  int64_t done = kc == std::string_view::npos ? -1 : nccl::int_after(tail.substr(kc), "work: ");
   for (auto it = watchdogs.rbegin(); it != watchdogs.rend(); ++it) {
     if (it->rank != rank || it->dump_only) continue;
     if (!it->pg.empty() && !pg.empty() && it->pg != pg) continue;
@@ -184,11 +177,11 @@ void FrameworkScanner::child_field(std::string_view key, std::string_view value,
     c.time = std::string(value);
   else if (key == "rank") {
     if (nccl::parse_int(value, v)) c.rank = static_cast<int>(v);
-    int64_t lr = int_after(value, "local_rank: ");
+    int64_t lr = nccl::int_after(value, "local_rank: ");
     if (lr >= 0) c.local_rank = static_cast<int>(lr);
   } else if (key == "exitcode") {
     if (nccl::parse_int(value, v)) c.exitcode = static_cast<int>(v);
-    c.pid = int_after(value, "pid: ");
+    c.pid = nccl::int_after(value, "pid: ");
   }
 }
 

@@ -28,13 +28,6 @@ constexpr std::array kPatterns = {
     Pattern{"ncclRemoteError", HangTrigger::Kind::comm_error},
 };
 
-int64_t number_after(std::string_view s, std::string_view key) {
-  size_t k = s.find(key);
-  if (k == std::string_view::npos) return -1;
-  int64_t v;
-  return nccl::parse_int(s.substr(k + key.size()), v) ? v : -1;
-}
-
 // "[rank3]:" at the start (PyTorch's prefix of a worker's stderr); strips it from *rest.
 int leading_rank(std::string_view line, std::string_view* rest) {
   *rest = line;
@@ -100,8 +93,8 @@ std::optional<HangTrigger> hang_trigger(std::string_view line) {
     std::string_view rest;
     t.rank = leading_rank(line, &rest);
     if (t.rank < 0) t.rank = bracket_rank(rest);
-    t.seq = number_after(rest, "SeqNum=");
-    if (t.seq < 0) t.seq = number_after(rest, "work sequence id: ");
+    t.seq = nccl::int_after(rest, "SeqNum=");
+    if (t.seq < 0) t.seq = nccl::int_after(rest, "work sequence id: ");
     t.op = op_type(rest);
     t.text = std::string(rest.substr(0, 400));
     return t;

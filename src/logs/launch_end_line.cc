@@ -18,12 +18,6 @@ constexpr std::string_view kStopped = "was stopped by launch";
 constexpr std::string_view kKilled = "was killed by signal ";
 constexpr std::string_view kExited = "exited with status ";
 
-int64_t end_line_number_after(std::string_view s, std::string_view key) {
-  const size_t k = s.find(key);
-  int64_t v;
-  return k != std::string_view::npos && nccl::parse_int(s.substr(k + key.size()), v) ? v : INT64_MIN;
-}
-
 }  // namespace
 
 std::string launch_end_line(const RankEnd& e) {
@@ -50,7 +44,8 @@ std::optional<ExitEvent> read_launch_end_line(std::string_view line, const Where
   if (!is_launch_end_line(line)) return std::nullopt;
   const std::string_view rest = line.substr(line.find(kMark));
   ExitEvent e{.at = at, .time = log_time_key(line)};
-  const int64_t rank = end_line_number_after(rest, kMark), pid = end_line_number_after(rest, "(pid ");
+  const int64_t rank = nccl::int_after(rest, kMark, INT64_MIN),
+                pid = nccl::int_after(rest, "(pid ", INT64_MIN);
   if (rank == INT64_MIN || rank < 0 || rank > (1 << 24)) return std::nullopt;
   e.rank = int(rank);
   if (pid != INT64_MIN) e.pid = pid;
@@ -61,9 +56,9 @@ std::optional<ExitEvent> read_launch_end_line(std::string_view line, const Where
                         : signal_number(rest.substr(open + 1, rest.find(')', open) - open - 1));
     e.code = -(sig ? sig : 15);
     e.by_launcher = true;
-  } else if (const int64_t sig = end_line_number_after(rest, kKilled); sig != INT64_MIN) {
+  } else if (const int64_t sig = nccl::int_after(rest, kKilled, INT64_MIN); sig != INT64_MIN) {
     e.code = -int(sig);
-  } else if (const int64_t code = end_line_number_after(rest, kExited); code != INT64_MIN) {
+  } else if (const int64_t code = nccl::int_after(rest, kExited, INT64_MIN); code != INT64_MIN) {
     e.code = int(code);
   } else {
     return std::nullopt;

@@ -26,20 +26,13 @@ std::string_view word_after(std::string_view s, std::string_view key) {
 }
 
 // Value of the integer after `key` (e.g. " rank "), or -1.
-int64_t int_after(std::string_view s, std::string_view key) {
-  size_t k = s.find(key);
-  if (k == std::string_view::npos) return -1;
-  int64_t v;
-  return nccl::parse_int(s.substr(k + key.size()), v) ? v : -1;
-}
-
 std::string_view first_token(std::string_view s) {
   size_t sp = s.find(' ');
   return sp == std::string_view::npos ? s : s.substr(0, sp);
 }
 
 void set_rank(ProcessFacts& p, std::string_view msg, std::string_view rank_key, std::string_view nranks_key) {
-  int64_t r = int_after(msg, rank_key), n = int_after(msg, nranks_key);
+  int64_t r = nccl::int_after(msg, rank_key), n = nccl::int_after(msg, nranks_key);
   if (p.rank < 0 && r >= 0) p.rank = static_cast<int>(r);
   if (p.nranks < 0 && n > 0) p.nranks = static_cast<int>(n);
 }
@@ -194,7 +187,7 @@ bool absorb_by_first_byte(ProcessFacts& p, std::string_view msg) {
         absorb_channel(p, msg);
       else if (starts(msg, "Connected all rings")) {
         // A comm-wide flag, not per NIC; NET/Socket moves host memory only, so it never means GDR there.
-        int64_t g = int_after(msg, " GDR ");
+        int64_t g = nccl::int_after(msg, " GDR ");
         if (g >= 0 && p.gdr < 0) p.gdr = g && p.network != "Socket" ? 1 : 0;
       }
       return true;

@@ -19,14 +19,6 @@ constexpr size_t kMaxLastLine = 200;
 
 bool ps_has(std::string_view s, std::string_view n) { return memmem(s.data(), s.size(), n.data(), n.size()); }
 
-int64_t ps_int_after(std::string_view s, std::string_view key) {
-  const void* hit = memmem(s.data(), s.size(), key.data(), key.size());
-  if (!hit) return INT64_MIN;
-  size_t k = static_cast<const char*>(hit) - s.data() + key.size();
-  int64_t v;
-  return nccl::parse_int(s.substr(k), v) ? v : INT64_MIN;
-}
-
 // A launcher's own traceback (torchrun's ChildFailedError, its SignalException) is not a rank's failure.
 bool launcher_traceback(std::string_view tb) {
   return ps_has(tb, "ChildFailedError") || ps_has(tb, "SignalException") ||
@@ -145,7 +137,7 @@ void ProgressScanner::markers(Bucket& b, std::string_view msg, const Where& at) 
   if (nccl && ps_has(msg, "Start initializing NCCL communicator")) b.p.init_marker_at = at;
   if (peer && ps_has(msg, "Waiting peer start")) b.p.waiting_peers = true;
   if (nccl && b.p.waiting_in.empty() && ps_has(msg, "WorkNCCL(SeqNum=")) {
-    int64_t seq = ps_int_after(msg, "SeqNum=");
+    int64_t seq = nccl::int_after(msg, "SeqNum=", INT64_MIN);
     size_t k = msg.find("OpType=");
     std::string op = k == std::string_view::npos
                          ? ""
@@ -164,22 +156,24 @@ void ProgressScanner::markers(Bucket& b, std::string_view msg, const Where& at) 
 void ProgressScanner::exit_line(std::string_view msg, const Where& at) {
   ExitEvent e{.at = at, .time = file_time_};
   int64_t v;
-  if (ps_has(msg, "closing signal SIGTERM") && (v = ps_int_after(msg, "Sending process ")) != INT64_MIN) {
+  if (ps_has(msg, "closing signal SIGTERM") &&
+      (v = nccl::int_after(msg, "Sending process ", INT64_MIN)) != INT64_MIN) {
     e.pid = v, e.code = -15, e.by_launcher = true;
-  } else if ((v = ps_int_after(msg, "(exitcode: ")) != INT64_MIN) {
+  } else if ((v = nccl::int_after(msg, "(exitcode: ", INT64_MIN)) != INT64_MIN) {
     e.code = static_cast<int>(v);
-    int64_t lr = ps_int_after(msg, "local_rank: "), pid = ps_int_after(msg, "(pid: ");
+    int64_t lr = nccl::int_after(msg, "local_rank: ", INT64_MIN),
+            pid = nccl::int_after(msg, "(pid: ", INT64_MIN);
     if (lr != INT64_MIN) e.local_rank = static_cast<int>(lr);
     if (pid != INT64_MIN) e.pid = pid;
-  } else if ((v = ps_int_after(msg, "exited on signal ")) != INT64_MIN) {
+  } else if ((v = nccl::int_after(msg, "exited on signal ", INT64_MIN)) != INT64_MIN) {
     e.code = -static_cast<int>(v);
-    int64_t r = ps_int_after(msg, "process rank ");
+    int64_t r = nccl::int_after(msg, "process rank ", INT64_MIN);
     if (r != INT64_MIN) e.rank = static_cast<int>(r);
-  } else if ((v = ps_int_after(msg, "xit code ")) !=
+  } else if ((v = nccl::int_after(msg, "xit code ", INT64_MIN)) !=
              INT64_MIN) {  // Paddle "Exit code -15", Slurm "exit code 1"
     e.code = static_cast<int>(v);
     e.by_launcher = v == -15;
-    int64_t r = ps_int_after(msg, "task ");
+    int64_t r = nccl::int_after(msg, "task ", INT64_MIN);
     if (r != INT64_MIN) e.rank = static_cast<int>(r);
   } else {
     return;

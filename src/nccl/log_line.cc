@@ -5,6 +5,12 @@
 
 namespace dd::nccl {
 
+int64_t int_after(std::string_view s, std::string_view key, int64_t missing) {
+  const size_t k = s.find(key);
+  int64_t v;
+  return k != std::string_view::npos && parse_int(s.substr(k + key.size()), v) ? v : missing;
+}
+
 bool parse_int(std::string_view s, int64_t& out, size_t* used) {
   size_t i = 0;
   bool neg = false;

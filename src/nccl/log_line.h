@@ -27,4 +27,8 @@ NcclLine parse_nccl_line(std::string_view line);
 // Parses a leading decimal integer; returns false if none.
 bool parse_int(std::string_view s, int64_t& out, size_t* used = nullptr);
 
+// The integer right after the first `key` in s, as parse_int reads it ("SeqNum=" in "WorkNCCL(SeqNum=7,
+// ..."); `missing` when s has no key, or no number after it.
+int64_t int_after(std::string_view s, std::string_view key, int64_t missing = -1);
+
 }  // namespace dd::nccl
