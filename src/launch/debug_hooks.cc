@@ -10,13 +10,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "logs/file_scan.h"
 #include "probe/regular_file.h"
 
 namespace dd::launch {
 
 namespace {
 
-constexpr const char* kMarker = "# distdoctor: stack hook pid ";
 constexpr const char* kRequest = "# distdoctor: stacks requested";
 
 // Each line is Python; the hook must never break the worker, so every step is inside try.
@@ -202,7 +202,7 @@ std::string write_debug_hooks(const DebugHookPaths& p) {
 
 std::vector<int> stack_hook_pids(const std::string& text) {
   std::vector<int> pids;
-  const std::string marker = kMarker;
+  const std::string_view marker = logs::kStackHookMarker;  // the hook's first line (kSiteCustomize writes it)
   for (size_t k = text.find(marker); k != std::string::npos; k = text.find(marker, k + 1)) {
     if (k != 0 && text[k - 1] != '\n') continue;
     int pid = 0;
@@ -216,7 +216,7 @@ std::vector<int> stack_hook_pids(const std::string& text) {
 
 std::string last_stack_dump(const std::string& text) {
   size_t from = 0;
-  for (const char* m : {kMarker, kRequest}) {
+  for (const std::string_view m : {logs::kStackHookMarker, std::string_view(kRequest)}) {
     size_t k = text.rfind(m);
     if (k != std::string::npos) {
       size_t nl = text.find('\n', k);

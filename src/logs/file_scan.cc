@@ -20,7 +20,6 @@ namespace {
 
 constexpr size_t kMaxProcesses = 65536;   // per file
 constexpr size_t kMaxIterations = 20000;  // per process, with --iteration-pattern
-constexpr std::string_view kStackHookMarker = "# distdoctor: stack hook pid ";
 
 class Scanner {
  public:

@@ -13,6 +13,11 @@
 
 namespace dd::logs {
 
+// The first line of `distdoctor launch`'s stack files (stacks/nodeN.rankR.txt, written by its hook, read by
+// launch/debug_hooks.cc): such a file holds faulthandler's dumps of a rank, not its output, and is not
+// scanned.
+inline constexpr std::string_view kStackHookMarker = "# distdoctor: stack hook pid ";
+
 struct Hit {
   std::string file;
   uint64_t line = 0;
