@@ -74,6 +74,16 @@ expect "check node without a token: says so" "$T/err" "no job token"
 check "launch node without a token" 3 env -u DISTDOCTOR_TOKEN "$BIN" launch --nnodes 2 --node-rank 1 --master 198.18.0.1:29500 -- touch "$T/started"
 expect "launch node without a token: says so" "$T/out" "no job token"
 expect "launch node without a token: the sentence is not redacted" "$T/out" "The store refuses nodes without it"
+# A node other than rank 0 needs its own command: no node runs one it read from the store (it used to adopt
+# node rank 0's).
+check "launch node without a command" 3 env DISTDOCTOR_TOKEN=0123456789abcdef0123 "$BIN" launch --nnodes 2 \
+  --node-rank 1 --master 198.18.0.1:29500
+expect "launch node without a command: says so" "$T/err" "each node runs its own command line"
+# A launcher job with no token and no place for the per-user secret stops with the command that makes one.
+check "launcher job without HOME" 3 env -u DISTDOCTOR_TOKEN -u HOME -u XDG_CONFIG_HOME OMPI_COMM_WORLD_RANK=1 \
+  OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_RANK=1 OMPI_COMM_WORLD_LOCAL_SIZE=2 OMPI_MCA_ess_base_jobid=77 \
+  "$BIN" check --timeout 2
+expect "launcher job without HOME: the command to run" "$T/err" "umask 077; openssl rand -hex 32 >"
 # A one-letter token is accepted but named as easy to guess (it was accepted without a word).
 check "check node with a 1-character token" 2 env DISTDOCTOR_TOKEN=x "$BIN" check --nnodes 2 --node-rank 1 \
   --master 198.18.0.1:1 --timeout 1

@@ -7,7 +7,8 @@ BIN=$(realpath "${1:-build/distdoctor}")
 command -v mpirun >/dev/null || { echo "SKIP: mpirun not installed"; exit 77; }
 mpirun --version 2>/dev/null | grep -q "Open MPI" || { echo "SKIP: mpirun is not Open MPI"; exit 77; }
 OUT=$(mktemp "${TMPDIR:-/tmp}/ddmpi.XXXXXX")
-trap 'rm -f "$OUT" "$OUT.json"' EXIT
+export XDG_CONFIG_HOME=$(mktemp -d "${TMPDIR:-/tmp}/ddmpi-cfg.XXXXXX")  # the per-user job secret, not the tester's
+trap 'rm -rf "$OUT" "$OUT.json" "$XDG_CONFIG_HOME"' EXIT
 ROOT=$([ "$(id -u)" = 0 ] && echo --allow-run-as-root)
 unset MASTER_ADDR MASTER_PORT RANK WORLD_SIZE
 # --oversubscribe: CI machines may have fewer cores than ranks.

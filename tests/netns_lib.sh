@@ -10,6 +10,7 @@ NL_NODES=()
 NL_PIDS=()
 NL_DIR="$(mktemp -d "${TMPDIR:-/tmp}/${NL_ID}.XXXX")"
 export TMPDIR="$NL_DIR"  # what the tool writes there (token files of a by-hand master) goes with it
+export XDG_CONFIG_HOME="$NL_DIR/config"  # the per-user job secret of launcher runs (not the tester's own)
 trap 'rm -rf "$NL_DIR"' EXIT  # nl_setup replaces this with nl_cleanup
 
 nl_require() {

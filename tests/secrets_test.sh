@@ -62,8 +62,9 @@ expect "the worker's line is shown, the value hidden" "$T/outputs/launch_value.o
 # The tool's own sentences keep their words: only untrusted text loses the word a secret word announces
 # (issue 28: this note read "pass --token <redacted> DISTDOCTOR_TOKEN").
 env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_LOCAL_RANK=0 OMPI_COMM_WORLD_LOCAL_SIZE=2 \
-  OMPI_MCA_ess_base_jobid=4242 "${planted[@]}" "$BIN" check --timeout 1 >"$T/outputs/check_launcher.out" 2>&1
-expect "a tool sentence is not redacted" "$T/outputs/check_launcher.out" "pass --token or DISTDOCTOR_TOKEN"
+  OMPI_MCA_ess_base_jobid=4242 XDG_CONFIG_HOME="$T/config" "${planted[@]}" "$BIN" check --timeout 1 \
+  >"$T/outputs/check_launcher.out" 2>&1
+expect "a tool sentence is not redacted" "$T/outputs/check_launcher.out" "job token derived from the job id and your secret in"
 # Every output distdoctor wrote: stdout, stderr, and its records under the log dir (not the workers' own
 # logs: those hold what the user's program printed, byte for byte).
 leaks=$(grep -rl "s3cr3t" "$T/outputs" $(find "$T/launch" -type f ! -name '*.log' 2>/dev/null))

@@ -83,11 +83,12 @@ int run(const launch::LaunchArgs& parsed) {
   launch::LaunchArgs a = parsed;
   const TrailingCommand& tc = trailing_command();
   a.command = tc.words;
-  bool follower = a.cluster.node_rank > 0;
-  if (a.command.empty() && !follower) {
-    std::cerr
-        << "distdoctor launch: give the command to run after --, e.g. distdoctor launch --nproc-per-node 2 "
-           "-- python train.py\n";
+  if (a.command.empty()) {
+    std::cerr << (a.cluster.node_rank > 0
+                      ? "distdoctor launch: give the job's command after --, the same as node rank 0's (the "
+                        "command node rank 0 printed ends with it): each node runs its own command line\n"
+                      : "distdoctor launch: give the command to run after --, e.g. distdoctor launch "
+                        "--nproc-per-node 2 -- python train.py\n");
     return report::kExitCannotRun;
   }
   // First: the guard must be forked before any thread exists, and signals counted before workers start.

@@ -100,6 +100,7 @@ Result<JobSpec> resolve_under_launcher(const ClusterArgs& a, const LauncherInfo&
                              li.errors.empty() ? "rank or size missing" : li.errors.front())};
   JobSpec j;
   j.by_hand = false;
+  j.launcher = li.launcher;
   j.world = li.world_size.value;
   j.rank = li.rank.value;
   if (j.rank >= j.world) return Error{fmt::format("rank {} is not below world size {}", j.rank, j.world)};

@@ -28,6 +28,7 @@ Result<Meeting> open_meeting(const MeetingPlace& p) {
                               .expected_clients = static_cast<size_t>(p.spec.world)});
   if (!opened) {
     m.failure = store_finding(opened.error(), m.url, p.args.timeout_s, p.spec.serve);
+    add_secret_hint(*m.failure, m.token);
     return m;
   }
   m.opened = std::move(*opened);

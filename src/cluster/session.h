@@ -25,11 +25,18 @@ Result<ClusterPlan> plan_cluster(const ClusterArgs& args, const EnvMap& env);
 
 struct TokenChoice {
   std::string token;
-  std::string note;        // where it came from, for the report
-  bool generated = false;  // made by this node (the first of a by-hand job): hand it off (token_handoff.h)
+  std::string note;         // where it came from, for the report
+  bool generated = false;   // made by this node (the first of a by-hand job): hand it off (token_handoff.h)
+  std::string secret_path;  // derived from this per-user secret file (a launcher job with no token given)
 };
 
-// Token: flag, file, env; the first node of a by-hand job makes one; a launcher job derives one. command
+// The token of a launcher job that was given none: HMAC of the job id and user id, keyed by the user's secret
+// (probe/user_secret.h). Anyone can compute the job id; only this user (on every node, through a shared home)
+// holds the secret.
+std::string derived_job_token(const std::string& user_secret, const std::string& job_id);
+
+// Token: flag, file, env; the first node of a by-hand job makes one; a launcher job derives one from the
+// user's secret (made on first use), or stops with the command that makes it. command
 // ("check", "launch") prefixes the warning printed for a token file readable by others.
 Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, const std::string& command);
 
@@ -42,5 +49,9 @@ Member make_self(const ClusterPlan& plan, const probe::NodeFacts& facts);
 
 // The finding for a store that could not be opened: refused token, port taken, master unreachable.
 report::Finding store_finding(const Error& e, const std::string& url, double timeout_s, bool serve);
+
+// A refused token that was derived from the per-user secret: the likely reason (nodes that do not share that
+// file) added to the finding's fix.
+void add_secret_hint(report::Finding& f, const TokenChoice& token);
 
 }  // namespace dd::cluster

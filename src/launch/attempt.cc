@@ -92,7 +92,7 @@ bool AttemptAgent::start_workers() {
   for (int lr = 0; lr < me.nproc; ++lr) {
     int rank = layout_.first_rank(node) + lr;
     process::WorkerSpec w;
-    w.argv = joined().job.command;
+    w.argv = s_.args.command;  // this node's own command line, never one read from the store
     w.argv[0] = s_.program;
     w.env = worker_env(layout_, node, lr, eo);
     for (auto& kv : mindspore_worker_env(layout_, node, lr, ms)) w.env.push_back(std::move(kv));
@@ -258,7 +258,7 @@ void AttemptAgent::watch_loop() {
 AttemptRecord AttemptAgent::run() {
   AttemptRecord rec;
   rec.attempt = attempt_;
-  rec.command = redact_argv(joined().job.command);
+  rec.command = redact_argv(s_.args.command);
   if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
   if (start_workers() && !stop_) watch_loop();
   if (stop_)

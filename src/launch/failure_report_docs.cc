@@ -106,6 +106,14 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "and "
        "node rank 0 stops when such a node's hello arrives; each names the other. Start every node with the "
        "same --nnodes (the command node rank 0 printed)."},
+      {"launch.join.command_differs", "Nodes of one job were started with different commands",
+       "No node runs a command it read from the store: each runs the command given on its own command line, "
+       "and publishes only its SHA-256 (node rank 0 with the job settings, every node with its hello). A "
+       "node "
+       "whose digest differs from node rank 0's stops before starting any worker, and node rank 0 stops when "
+       "such a hello arrives; each names the other. A digest the store holds that no node sent (someone else "
+       "wrote the key) stops the job the same way instead of running another command. Start every node with "
+       "the same command after -- (the one node rank 0 printed)."},
       {"launch.mindspore.scheduler", "MindSpore's scheduler process failed, or did not end by itself",
        "With --mindspore, node rank 0 starts the job's command once more as MindSpore's scheduler (MS_ROLE="
        "MS_SCHED, as msrun does). It is not a rank: it waits in mindspore.communication.init() until every "

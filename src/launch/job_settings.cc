@@ -6,13 +6,14 @@
 #include "cluster/job_spec.h"
 #include "common/redact.h"
 #include "launch/worker_env.h"
+#include "rendezvous/auth.h"
 
 namespace dd::launch {
 
 void to_json(nlohmann::json& j, const JobSettings& s) {
   j = {{"job_id", s.job_id},
        {"run_id", s.run_id},
-       {"command", s.command},
+       {"command_digest", s.command_digest},
        {"max_restarts", s.max_restarts},
        {"hang_timeout_s", s.hang_timeout_s},
        {"grace_s", s.grace_s},
@@ -28,7 +29,7 @@ void to_json(nlohmann::json& j, const JobSettings& s) {
 void from_json(const nlohmann::json& j, JobSettings& s) {
   s.job_id = j.value("job_id", "");
   s.run_id = j.value("run_id", "");
-  s.command = j.value("command", std::vector<std::string>{});
+  s.command_digest = j.value("command_digest", "");
   s.max_restarts = j.value("max_restarts", 0);
   s.hang_timeout_s = j.value("hang_timeout_s", 0.0);
   s.grace_s = j.value("grace_s", 5.0);
@@ -42,8 +43,15 @@ void from_json(const nlohmann::json& j, JobSettings& s) {
 }
 
 void to_json(nlohmann::json& j, const NodeHello& h) {
-  j = {{"node_rank", h.node_rank}, {"host", h.host}, {"addr", h.addr}, {"nproc", h.nproc},
-       {"gpu_ids", h.gpu_ids},     {"env", h.env},   {"pid", h.pid},   {"nnodes", h.nnodes}};
+  j = {{"node_rank", h.node_rank},
+       {"host", h.host},
+       {"addr", h.addr},
+       {"nproc", h.nproc},
+       {"gpu_ids", h.gpu_ids},
+       {"env", h.env},
+       {"pid", h.pid},
+       {"nnodes", h.nnodes},
+       {"command_digest", h.command_digest}};
 }
 
 void from_json(const nlohmann::json& j, NodeHello& h) {
@@ -55,6 +63,13 @@ void from_json(const nlohmann::json& j, NodeHello& h) {
   h.env = j.value("env", std::map<std::string, std::string>{});
   h.pid = j.value("pid", int64_t(0));
   h.nnodes = j.value("nnodes", 0);
+  h.command_digest = j.value("command_digest", "");
+}
+
+std::string command_digest(const std::vector<std::string>& command) {
+  std::string framed;
+  for (const auto& w : command) framed += std::to_string(w.size()) + ":" + w + "\n";
+  return rendezvous::sha256_hex(framed);
 }
 
 std::map<std::string, std::string> env_for_compare(const std::map<std::string, std::string>& env) {

@@ -1,6 +1,7 @@
 // What every node agent of one launch agrees on, and the store keys they meet under. Node rank 0 publishes
-// the JobSettings (its command, restarts, hang timeout... rule the job); each node publishes a NodeHello (its
-// member record).
+// the JobSettings (restarts, hang timeout... rule the job); each node publishes a NodeHello (its member
+// record). No node runs a command it read from the store: each runs its own command line, and the store
+// carries only its digest, which every node compares with its own (launch.join.command_differs).
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>
@@ -14,7 +15,7 @@ namespace dd::launch {
 struct JobSettings {
   std::string job_id;
   std::string run_id;  // this run of the job (node rank 0's, random): names its log folder (run_dir.h)
-  std::vector<std::string> command;
+  std::string command_digest;  // command_digest(node rank 0's command)
   int max_restarts = 0;
   double hang_timeout_s = 0;
   double grace_s = 5;
@@ -35,8 +36,13 @@ struct NodeHello {
   std::vector<std::string> gpu_ids;        // visible GPUs (for --bind-gpu)
   std::map<std::string, std::string> env;  // compared variables, redacted (env_for_compare)
   int64_t pid = 0;
-  int nnodes = 0;  // the node count this node was started with (0: a launcher that did not say)
+  int nnodes = 0;              // the node count this node was started with (0: a launcher that did not say)
+  std::string command_digest;  // command_digest(this node's command)
 };
+
+// SHA-256 (hex) of a command line, word by word with their lengths: what nodes compare instead of sending
+// the command itself.
+std::string command_digest(const std::vector<std::string>& command);
 
 void to_json(nlohmann::json& j, const JobSettings& s);
 void from_json(const nlohmann::json& j, JobSettings& s);

@@ -76,7 +76,7 @@ JobSettings wanted_settings(const LaunchArgs& a, const cluster::ClusterPlan& pla
   JobSettings s;
   s.job_id = !a.job_id.empty() ? a.job_id : !plan.spec.job_id.empty() ? plan.spec.job_id : make_job_id();
   s.run_id = make_run_id();
-  s.command = a.command;
+  s.command_digest = command_digest(a.command);
   s.max_restarts = a.max_restarts;
   s.hang_timeout_s = a.hang_timeout_s;
   s.grace_s = a.grace_s;
@@ -145,6 +145,7 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
   me.env = env_for_compare(in.env);
   me.pid = getpid();
   me.nnodes = plan->spec.world;
+  me.command_digest = command_digest(a.command);
   JoinInput ji{a, *plan, in.facts, in.self, me, wanted_settings(a, *plan, in.facts)};
   JoinedNodes joined = join_nodes(ji);
   if (joined.failure) {
@@ -158,9 +159,9 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
   if (joined.job.preflight)
     if (auto stop = preflight_stops(in, joined, *plan, *nproc, extra))
       return {.exit_code = report::kExitFail, .report = std::move(*stop)};
-  if (joined.job.command.empty()) return launch_cannot_run("node rank 0 gave no command to run");
+  if (a.command.empty()) return launch_cannot_run("no command to run (give it after --)");
   const std::string path_env = probe::env_get(in.env, "PATH");
-  const std::string program = probe::find_on_path(joined.job.command.front(), path_env);
+  const std::string program = probe::find_on_path(a.command.front(), path_env);
   // The job token stays with the launcher: workers run the user's code.
   std::vector<std::string> base_env;
   for (const auto& e : in.self.environment)
@@ -170,7 +171,7 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
                                joined.job.run_id.empty() ? joined.job.job_id : joined.job.run_id);
   if (!run_dir) return launch_cannot_run(run_dir.error().message());
   AttemptSetup setup{a,        joined,   in.facts,
-                     base_env, *run_dir, program.empty() ? joined.job.command.front() : program,
+                     base_env, *run_dir, program.empty() ? a.command.front() : program,
                      path_env, in.guard, a.json ? 2 : 1};
   std::vector<AttemptRecord> attempts;
   for (int attempt = 0;; ++attempt) {

@@ -12,6 +12,7 @@
 #include "cluster/token_handoff.h"
 #include "common/json_limits.h"
 #include "common/safe_text.h"
+#include "launch/report_parts.h"
 #include "launch/stop_signals.h"
 #include "rendezvous/meeting_join.h"
 #include "rendezvous/meeting_wait.h"
@@ -66,6 +67,28 @@ Finding nnodes_finding(int me, int mine, int other, int theirs, const std::strin
   f.fix =
       "Start every node with the same --nnodes (paste the command node rank 0 printed); under a scheduler, "
       "check that the node count of the allocation and of the launch line agree.";
+  return f;
+}
+
+// launch.join.command_differs: node `other` was started with another command line than this node. Only
+// digests travel: the store never carries a command a node would run.
+Finding command_finding(const JoinInput& in, int other, const std::string& theirs, const std::string& host) {
+  const std::string& mine = in.me.command_digest;
+  Finding f{"launch.join.command_differs", Severity::fail, "", {}, ""};
+  f.title = fmt::format("node rank {}{} was started with another command than this node (rank {})", other,
+                        host.empty() ? "" : " (" + host + ")", in.me.node_rank);
+  f.evidence.push_back(fmt::format("this node's command: {} (sha256 {})",
+                                   parts::command_text(in.args.command), mine.substr(0, 16)));
+  f.evidence.push_back(
+      theirs.empty()
+          ? fmt::format("node rank {} sent no command digest (an older distdoctor, "
+                        "or a value written by something else)",
+                        other)
+          : fmt::format("node rank {}'s command: sha256 {}", other, printable(theirs.substr(0, 16))));
+  f.fix =
+      "Start every node with the same command after -- (paste the command node rank 0 printed, with the same "
+      "distdoctor version). Each node runs its own command line; no node takes one from the store, so a "
+      "difference stops the job instead of running something else.";
   return f;
 }
 
@@ -193,15 +216,25 @@ JoinedNodes join_nodes(const JoinInput& in) {
     j.failure = nnodes_finding(j.node_rank, j.nnodes, 0, j.job.nnodes, "");
     return j;
   }
+  if (st && j.node_rank != 0 && j.job.command_digest != in.me.command_digest) {
+    j.failure = command_finding(in, 0, j.job.command_digest, "");
+    return j;
+  }
   if (st) st = wait_for_nodes(j, deadline, j.node_rank == 0 || j.nnodes <= 8);
   for (const NodeHello& h : j.nodes)
     if (st && h.nnodes > 0 && h.nnodes != j.nnodes) {
       j.failure = nnodes_finding(j.node_rank, j.nnodes, h.node_rank, h.nnodes, h.host);
       return j;
     }
-  if (!st && st.error().kind == ErrorKind::auth)  // the master's verdict on our token came with the claim
+  for (const NodeHello& h : j.nodes)
+    if (st && h.command_digest != in.me.command_digest) {
+      j.failure = command_finding(in, h.node_rank, h.command_digest, h.host);
+      return j;
+    }
+  if (!st && st.error().kind == ErrorKind::auth) {  // the master's verdict on our token came with the claim
     j.failure = cluster::store_finding(st.error(), j.store_url, in.args.cluster.timeout_s, false);
-  else if (!st)
+    cluster::add_secret_hint(*j.failure, j.token);
+  } else if (!st)
     j.failure =
         join_failure(fmt::format("node rank {} could not meet the other nodes within {:.0f} s", j.node_rank,
                                  in.args.cluster.timeout_s),

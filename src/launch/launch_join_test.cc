@@ -53,21 +53,36 @@ TEST(LaunchJoin, ComparedEnvironmentKeepsJobVariablesAndHidesSecrets) {
   EXPECT_EQ(out.at("HF_TOKEN").find("hf_secret"), std::string::npos);
 }
 
-TEST(LaunchJoin, SettingsRoundTripThroughJson) {
+TEST(LaunchJoin, SettingsRoundTripThroughJsonWithoutTheCommand) {
   JobSettings s;
   s.job_id = "j1";
-  s.command = {"python", "x.py"};
+  s.command_digest = command_digest({"python", "x.py"});
   s.max_restarts = 2;
   s.hang_timeout_s = 30;
   s.job_port = 29500;
   s.master_addr = "198.18.0.1";
   s.preflight = false;
-  JobSettings back = nlohmann::json(s).get<JobSettings>();
+  const nlohmann::json j(s);
+  EXPECT_FALSE(j.contains("command")) << "the store must never carry a command a node would run";
+  JobSettings back = j.get<JobSettings>();
   EXPECT_EQ(back.job_id, "j1");
-  EXPECT_EQ(back.command, s.command);
+  EXPECT_EQ(back.command_digest, s.command_digest);
   EXPECT_EQ(back.max_restarts, 2);
   EXPECT_EQ(back.job_port, 29500);
   EXPECT_FALSE(back.preflight);
+  NodeHello h;
+  h.command_digest = s.command_digest;
+  EXPECT_EQ(nlohmann::json(h).get<NodeHello>().command_digest, s.command_digest);
+}
+
+TEST(LaunchJoin, CommandDigestTellsWordsApart) {
+  const std::string d = command_digest({"python", "train.py"});
+  EXPECT_EQ(d.size(), 64u);
+  EXPECT_EQ(d, command_digest({"python", "train.py"}));
+  EXPECT_NE(d, command_digest({"python train.py"}));
+  EXPECT_NE(d, command_digest({"python", "train.py", ""}));
+  EXPECT_NE(d, command_digest({"sh", "-c", "touch pwned"}));
+  EXPECT_NE(command_digest({}), command_digest({""}));
 }
 
 }  // namespace dd::launch

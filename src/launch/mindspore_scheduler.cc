@@ -41,7 +41,7 @@ bool AttemptAgent::start_scheduler() {
   const int node = joined().node_rank;
   if (!opt.on || node != 0) return true;
   process::WorkerSpec spec;
-  spec.argv = joined().job.command;
+  spec.argv = s_.args.command;
   spec.argv[0] = s_.program;
   spec.env = mindspore_scheduler_env(layout_, opt);
   bool unbuffered = false;

@@ -25,7 +25,8 @@ Result<JobToken> resolve_token(const std::string& flag_token, const std::string&
   }
   if (!token_file.empty()) {
     auto text = read_file(token_file);
-    if (!text) return Error{fmt::format("cannot read token file {}: {}", token_file, text.error().message()), 0};
+    if (!text)
+      return Error{fmt::format("cannot read token file {}: {}", token_file, text.error().message()), 0};
     t.token = std::move(*text);
     while (!t.token.empty() && std::isspace(static_cast<unsigned char>(t.token.back()))) t.token.pop_back();
     while (!t.token.empty() && std::isspace(static_cast<unsigned char>(t.token.front()))) t.token.erase(0, 1);
@@ -100,6 +101,20 @@ std::string hmac_sha256(const std::string& key, const std::string& data) {
   unsigned int one_shot = 0;  // no EVP_MAC here: the one-shot call
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), d, data.size(), md, &one_shot);
   return std::string(reinterpret_cast<char*>(md), one_shot);
+}
+
+std::string to_hex(const std::string& bytes) {
+  std::string s;
+  s.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) s += fmt::format("{:02x}", c);
+  return s;
+}
+
+std::string sha256_hex(const std::string& data) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(data.data(), data.size(), md, &len, EVP_sha256(), nullptr);
+  return to_hex(std::string(reinterpret_cast<char*>(md), len));
 }
 
 namespace {

@@ -36,6 +36,12 @@ std::string random_bytes(size_t n);
 
 std::string hmac_sha256(const std::string& key, const std::string& data);
 
+// SHA-256 of data as 64 lowercase hex digits (digests nodes compare, e.g. of a command line).
+std::string sha256_hex(const std::string& data);
+
+// Bytes as lowercase hex.
+std::string to_hex(const std::string& bytes);
+
 // Proofs bind both nonces and a direction label, so a proof for one side cannot be replayed as the other's.
 std::string server_proof(const std::string& token, const std::string& client_nonce,
                          const std::string& server_nonce);

@@ -6,10 +6,11 @@
 #include <random>
 #include <thread>
 
+#include "common/json_limits.h"
 #include "common/safe_text.h"
 #include "rendezvous/http.h"
 #include "rendezvous/memory_store.h"
-#include "common/json_limits.h"
+#include "rendezvous/value_seal.h"
 
 namespace dd::rendezvous {
 
@@ -27,7 +28,9 @@ std::string etcd_prefix_end(const std::string& prefix) {
   return std::string(1, '\0');  // every key
 }
 
-Result<std::unique_ptr<EtcdStore>> EtcdStore::open(const std::string& url, Deadline deadline) {
+Result<std::unique_ptr<EtcdStore>> EtcdStore::open(const std::string& url, const std::string& token,
+                                                   Deadline deadline) {
+  if (token.empty()) return Error::invalid("etcd store: no job token to seal its values with");
   std::string rest = url.substr(url.find("://") + 3);
   std::string prefix;
   if (auto slash = rest.find('/'); slash != std::string::npos) {
@@ -38,7 +41,7 @@ Result<std::unique_ptr<EtcdStore>> EtcdStore::open(const std::string& url, Deadl
   }
   auto hp = parse_host_port(rest);
   if (!hp) return Error::invalid(fmt::format("etcd address '{}': {}", url, hp.error().what));
-  auto store = std::make_unique<EtcdStore>(*hp, prefix);
+  auto store = std::make_unique<EtcdStore>(*hp, prefix, token);
   auto backoff = std::chrono::milliseconds(20);
   while (true) {
     auto probe = store->range_one(prefix + "distdoctor-probe",
@@ -90,8 +93,10 @@ Result<EtcdStore::Kv> EtcdStore::range_one(const std::string& full_key, Deadline
 }
 
 Status EtcdStore::set(const std::string& key, const std::string& value, Deadline deadline) {
-  auto j =
-      rpc("/v3/kv/put", {{"key", base64_encode(prefix_ + key)}, {"value", base64_encode(value)}}, deadline);
+  auto j = rpc("/v3/kv/put",
+               {{"key", base64_encode(prefix_ + key)},
+                {"value", base64_encode(seal_value(token_, prefix_ + key, value))}},
+               deadline);
   if (!j) return j.error();
   return ok_status();
 }
@@ -114,7 +119,7 @@ Result<std::string> EtcdStore::get(const std::string& key, Deadline deadline) {
   while (true) {
     auto kv = range_one(prefix_ + key, std::max(deadline, Clock::now() + std::chrono::seconds(2)));
     if (!kv) return kv.error();
-    if (kv->found) return kv->value;
+    if (kv->found) return unseal_value(token_, prefix_ + key, kv->value);
     if (Clock::now() >= deadline)
       return missing_keys_error({key},
                                 std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
@@ -130,7 +135,9 @@ Result<int64_t> EtcdStore::add(const std::string& key, int64_t delta, Deadline d
     int64_t now = delta;
     json cmp;
     if (kv->found) {
-      auto old = parse_counter(key, kv->value);
+      auto plain = unseal_value(token_, full, kv->value);
+      if (!plain) return plain.error();
+      auto old = parse_counter(key, *plain);
       if (!old) return old.error();
       auto sum = add_counter(key, *old, delta);
       if (!sum) return sum.error();
@@ -147,7 +154,8 @@ Result<int64_t> EtcdStore::add(const std::string& key, int64_t delta, Deadline d
         {"compare", json::array({cmp})},
         {"success",
          json::array({{{"request_put",
-                        {{"key", base64_encode(full)}, {"value", base64_encode(std::to_string(now))}}}}})}};
+                        {{"key", base64_encode(full)},
+                         {"value", base64_encode(seal_value(token_, full, std::to_string(now)))}}}}})}};
     auto r = rpc("/v3/kv/txn", txn, deadline);
     if (!r) return r.error();
     if (r->value("succeeded", false)) return now;  // lost the race: read again and retry

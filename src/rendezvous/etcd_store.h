@@ -1,5 +1,7 @@
 // EtcdStore: a Store on an existing etcd cluster (v3 API through its JSON gateway over plain HTTP/1.1), for
-// clusters that already run etcd or outgrow one master. Waits poll with backoff until the deadline.
+// clusters that already run etcd or outgrow one master. Waits poll with backoff until the deadline. Every
+// user of that etcd can list and write the job's keys, so each value (counters too) is sealed with the job
+// token (value_seal.h) and a value whose seal does not verify is an error, never data.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -10,9 +12,12 @@ namespace dd::rendezvous {
 
 class EtcdStore : public Store {
  public:
-  // url: etcd://HOST:PORT[/prefix]. Retries until etcd answers or the deadline passes.
-  static Result<std::unique_ptr<EtcdStore>> open(const std::string& url, Deadline deadline);
-  EtcdStore(HostPort server, std::string prefix) : server_(std::move(server)), prefix_(std::move(prefix)) {}
+  // url: etcd://HOST:PORT[/prefix]; token: the job token the values are sealed with (must not be empty).
+  // Retries until etcd answers or the deadline passes.
+  static Result<std::unique_ptr<EtcdStore>> open(const std::string& url, const std::string& token,
+                                                 Deadline deadline);
+  EtcdStore(HostPort server, std::string prefix, std::string token)
+      : server_(std::move(server)), prefix_(std::move(prefix)), token_(std::move(token)) {}
 
   Status set(const std::string& key, const std::string& value, Deadline deadline) override;
   Result<std::string> get(const std::string& key, Deadline deadline) override;
@@ -35,6 +40,7 @@ class EtcdStore : public Store {
 
   HostPort server_;
   std::string prefix_;  // "" or "prefix/"
+  std::string token_;   // secret: seals every value
 };
 
 // The smallest key greater than every key starting with prefix (etcd's range_end for a prefix scan).

@@ -73,7 +73,7 @@ Result<OpenedStore> open_store(const std::string& url, const std::string& token,
     return out;
   }
   if (url.starts_with("etcd://")) {
-    auto etcd = EtcdStore::open(url, deadline);
+    auto etcd = EtcdStore::open(url, token, deadline);
     if (!etcd) return etcd.error();
     out.description = fmt::format("etcd at {}", (*etcd)->describe());
     out.store = std::move(*etcd);

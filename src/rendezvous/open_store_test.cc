@@ -60,7 +60,7 @@ TEST(OpenStore, BadAddressesAreErrors) {
 
 TEST(OpenStore, EtcdUnreachableFailsAtTheDeadline) {
   auto start = Clock::now();
-  auto r = open_store("etcd://127.0.0.1:" + std::to_string(testing::free_port()), "", StoreRole::kClient,
+  auto r = open_store("etcd://127.0.0.1:" + std::to_string(testing::free_port()), "t", StoreRole::kClient,
                       deadline_in(600ms));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().what.find("not reachable"), std::string::npos) << r.error().message();

@@ -61,7 +61,7 @@ Fixture make(const std::string& kind) {
     if (!etcd) return f;
     std::string url = etcd->url(ns);
     f.open = [url]() -> std::shared_ptr<Store> {
-      auto s = open_store(url, "", StoreRole::kClient, deadline_in(5s));
+      auto s = open_store(url, "conformance-token", StoreRole::kClient, deadline_in(5s));
       EXPECT_TRUE(s.ok()) << s.error().message();
       return s->store;
     };

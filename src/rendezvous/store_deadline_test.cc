@@ -115,7 +115,7 @@ TEST(EtcdStoreDeadline, CallsToASilentGatewayTimeOut) {
   uint16_t port = 0;
   int fd = silent_listener(&port);
   ASSERT_GE(fd, 0);
-  EtcdStore etcd({"127.0.0.1", port}, "");
+  EtcdStore etcd({"127.0.0.1", port}, "", "t");
   std::string peer = "127.0.0.1:" + std::to_string(port);
   expect_timeout(
       "set", [&](Deadline d) { return error_of(etcd.set("k", "v", d)); }, peer);

@@ -130,7 +130,7 @@ class EtcdProcess {
       ::_exit(127);
     }
     if (pid_ < 0) return false;
-    auto store = EtcdStore::open(url(), deadline_in(std::chrono::seconds(15)));
+    auto store = EtcdStore::open(url(), "etcd-test-token", deadline_in(std::chrono::seconds(15)));
     return store.ok();
   }
 
