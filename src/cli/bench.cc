@@ -6,13 +6,13 @@
 
 #include <unistd.h>
 
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli/bench_args.h"
 #include "cli/command.h"
 #include "cli/flag_values.h"
+#include "cli/output_paths.h"
 #include "cli/print_report.h"
 #include "cli/request_limits.h"
 #include "comm/check_pass.h"
@@ -146,13 +146,6 @@ int run_quick(const BenchArgs& a, const comm::RunOptions& run, const comm::NodeC
   return render(r, a.json, std::cout);
 }
 
-// Whether a file can be created beside `path` (in its directory).
-bool directory_writable(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  return ::access(dir.c_str(), W_OK | X_OK) == 0;
-}
-
 // --metrics: the sweep's figures (the JSON document, redacted) as Prometheus text; a failed write is an
 // error.
 int write_bench_metrics(const std::string& path, nlohmann::json j, int rc) {
@@ -181,9 +174,10 @@ nlohmann::json tune(const BenchArgs& a, const comm::BenchOptions& b, const comm:
           {"best", t.best}, {"default_busbw_gbps", t.base}, {"best_busbw_gbps", t.best_busbw}};
 }
 
-// The sweep, then the extra passes it asks for (--plot, --pairs, --transport).
+// The sweep, then the extra passes it asks for (--plot, --pairs, --transport). A plot that could not be
+// written sets *plot_failed (exit 3).
 nlohmann::json sweep(const BenchArgs& a, const comm::BenchOptions& b, const comm::NodeContext& node,
-                     report::Report& r) {
+                     report::Report& r, bool* plot_failed) {
   comm::BenchResult res = comm::run_bench(b, node);
   if (!a.json) comm::print_bench_table(res, b, std::cout);
   nlohmann::json j = comm::bench_json(res, b);
@@ -193,9 +187,10 @@ nlohmann::json sweep(const BenchArgs& a, const comm::BenchOptions& b, const comm
   }
   r.findings = res.findings;
   if (!a.plot.empty()) {
-    std::ofstream out(a.plot);
-    out << comm::bench_svg(res, b);
-    if (!out) std::cerr << "distdoctor bench: cannot write " << a.plot << "\n";
+    if (auto written = write_file_atomically(a.plot, comm::bench_svg(res, b)); !written) {
+      std::cerr << "distdoctor bench: --plot: " << shown(written.error().message()) << "\n";
+      *plot_failed = true;
+    }
   }
   if (a.pairs && res.run.ok) {
     comm::PairMatrix m = comm::run_pair_matrix(b, b.max_bytes, node);
@@ -236,18 +231,18 @@ int run_bench_command(const BenchArgs& a) {
     std::cerr << "distdoctor bench: " << b.error().message() << "\n";
     return report::kExitCannotRun;
   }
-  if (!a.plot.empty() && !std::ofstream(a.plot)) {  // refuse before the run, not after it
-    std::cerr << "distdoctor bench: --plot " << a.plot << ": cannot write this file\n";
-    return report::kExitCannotRun;
-  }
-  if (!a.metrics_file.empty() && !directory_writable(a.metrics_file)) {  // refuse before the run
-    std::cerr << "distdoctor bench: --metrics " << shown(a.metrics_file)
-              << ": cannot write in its directory\n";
-    return report::kExitCannotRun;
+  for (const auto& [flag, path] : {std::pair{"--plot", a.plot}, std::pair{"--metrics", a.metrics_file}}) {
+    const std::string problem = path.empty() ? "" : output_path_problem(flag, path);
+    if (!problem.empty()) {  // refused before the run, not after it
+      std::cerr << "distdoctor bench: " << shown(problem) << "\n";
+      return report::kExitCannotRun;
+    }
   }
   report::Report r;
   r.title = "distdoctor bench";
-  nlohmann::json j = a.tune ? tune(a, *b, node, a.json ? std::cerr : std::cout, r) : sweep(a, *b, node, r);
+  bool plot_failed = false;
+  nlohmann::json j =
+      a.tune ? tune(a, *b, node, a.json ? std::cerr : std::cout, r) : sweep(a, *b, node, r, &plot_failed);
   int rc;
   if (a.json) {
     nlohmann::json rep = report::render_json(r);
@@ -259,6 +254,7 @@ int run_bench_command(const BenchArgs& a) {
     std::cout << "\n";
     rc = render(r, false, std::cout);
   }
+  if (plot_failed) rc = report::kExitCannotRun;
   return a.metrics_file.empty() ? rc : write_bench_metrics(a.metrics_file, std::move(j), rc);
 }
 

@@ -13,6 +13,7 @@
 #include "common/safe_text.h"
 #include "common/signal_name.h"
 #include "launch/attempt_agent.h"
+#include "launch/run_dir.h"
 #include "launch/stop_signals.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
@@ -82,8 +83,22 @@ bool AttemptAgent::start_workers() {
       std::filesystem::path(worker_log_path(s_.run_dir, attempt_, node, layout_.first_rank(node)))
           .parent_path()
           .string());
+  // Every log file of this node exists before anything starts: a full or read-only log folder is named as
+  // such (exit 3), not as a worker that "failed with status 127".
+  std::vector<std::string> log_paths;
+  for (int lr = 0; lr < me.nproc; ++lr)
+    log_paths.push_back(worker_log_path(s_.run_dir, attempt_, node, layout_.first_rank(node) + lr));
+  if (ms.on && node == 0) log_paths.push_back(scheduler_log_path(s_.run_dir, attempt_, node));
+  if (auto st = prepare_attempt_logs(hooks_.dir, log_paths); !st) {
+    StopEvent ev;
+    ev.cause = StopCause::cannot_start;
+    ev.detail = st.error().message();
+    raise_stop(ev);
+    return false;
+  }
   if (hook_opt_.flight_recorder) {
-    if (std::string err = write_debug_hooks(hooks_); !err.empty()) {
+    if (Status st = write_debug_hooks(hooks_); !st) {
+      const std::string err = write_problem(st.error(), hooks_.dir);
       hook_opt_.flight_recorder = false;  // the job runs as without the hooks; say why once
       std::string msg = "distdoctor launch: no stack hook or Flight Recorder for this attempt: " + err + "\n";
       (void)!::write(2, msg.data(), msg.size());
@@ -112,8 +127,6 @@ bool AttemptAgent::start_workers() {
     w.log_path = worker_log_path(s_.run_dir, attempt_, node, rank);
     w.event_fd = -1;
     w.die_with_parent = true;
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(w.log_path).parent_path(), ec);
     bool echo = tee == "all" || tee == std::to_string(rank);
     sources.push_back({w.log_path, fmt::format("[{}:{}] ", node, rank), echo});
     ranks_.push_back(rank);

@@ -7,9 +7,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 
+#include "common/atomic_file.h"
+#include "common/output_file.h"
+#include "common/own_dir.h"
 #include "logs/file_scan.h"
 #include "probe/regular_file.h"
 
@@ -187,17 +188,23 @@ std::string make_fr_request_fifo(const std::string& path) {
   return "";
 }
 
-std::string write_debug_hooks(const DebugHookPaths& p) {
-  std::error_code ec;
-  for (const std::string& d : {p.site_dir, p.dir + "/flight_recorder", p.dir + "/stacks"}) {
-    std::filesystem::create_directories(d, ec);
-    if (ec) return d + ": " + ec.message();
-  }
-  std::ofstream out(p.site_dir + "/sitecustomize.py", std::ios::trunc);
-  out << kSiteCustomize;
-  out.close();
-  if (!out) return p.site_dir + "/sitecustomize.py: could not be written";
-  return "";
+Status write_debug_hooks(const DebugHookPaths& p) {
+  // The hook folder is the owner's alone (0700) and the file is replaced whole, never through a link: what
+  // the job's Python runs at start-up is no one else's to change, whatever the umask.
+  const std::pair<std::string, mode_t> folders[] = {
+      {p.site_dir, 0700}, {p.dir + "/flight_recorder", 0755}, {p.dir + "/stacks", 0755}};
+  for (const auto& [d, mode] : folders)
+    if (auto st = make_own_dir(d, mode); !st) return st;
+  return write_file_atomically(p.site_dir + "/sitecustomize.py", kSiteCustomize,
+                               {.mode = 0600, .symlinks = Symlinks::refuse});
+}
+
+void note_stack_request(const std::string& stack_file) {
+  auto fd = open_output_file(stack_file, {.create = false});  // the hook's own file, never a link's target
+  if (!fd) return;
+  const std::string line = std::string(kRequest) + "\n";
+  (void)!::write(*fd, line.data(), line.size());
+  ::close(*fd);
 }
 
 std::vector<int> stack_hook_pids(const std::string& text) {

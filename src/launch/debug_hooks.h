@@ -6,8 +6,8 @@
 //   PyTorch's own on-demand dump (TORCH_NCCL_DEBUG_INFO_PIPE_FILE) symbolized them for about 6 s, and a
 //   worker that exited meanwhile died of SIGSEGV (4x H200, PyTorch 2.11).
 // - Python's faulthandler on SIGUSR2, registered at interpreter start by a sitecustomize.py on PYTHONPATH
-//   (which then runs the user's own sitecustomize, if any): every thread's Python stack into a file, even when
-//   the main thread is blocked inside NCCL or CUDA. The hook writes a marker line with its pid when it
+//   (which then runs the user's own sitecustomize, if any): every thread's Python stack into a file, even
+//   when the main thread is blocked inside NCCL or CUDA. The hook writes a marker line with its pid when it
 //   registers, so the launcher signals only processes that asked for it (SIGUSR2's default action kills).
 // The env is a pure function; writing the hook file and reading what the workers wrote is file I/O in the
 // attempt's own log folder.
@@ -15,17 +15,18 @@
 #include <string>
 #include <vector>
 
+#include "common/result.h"
 #include "launch/worker_env.h"
 
 namespace dd::launch {
 
 struct DebugHookPaths {
-  std::string dir;         // the attempt's log folder (DIR/JOB/ATTEMPT)
-  std::string fr_prefix;   // DIR/JOB/ATTEMPT/flight_recorder/rank   (PyTorch appends the global rank)
+  std::string dir;             // the attempt's log folder (DIR/JOB/ATTEMPT)
+  std::string fr_prefix;       // DIR/JOB/ATTEMPT/flight_recorder/rank   (PyTorch appends the global rank)
   std::string request_prefix;  // DIR/JOB/ATTEMPT/flight_recorder/request_ (+ "RANK.fifo": the hook's FIFO)
   std::string asked_prefix;    // DIR/JOB/ATTEMPT/flight_recorder/asked_rank (+ rank: a dump launch asked for)
   std::string exit_prefix;     // DIR/JOB/ATTEMPT/flight_recorder/exit_rank (+ rank: the dump at a clean exit)
-  std::string site_dir;    // DIR/JOB/ATTEMPT/.pyhooks (holds sitecustomize.py)
+  std::string site_dir;        // DIR/JOB/ATTEMPT/.pyhooks (holds sitecustomize.py)
   std::string stack_file(int node_rank, int rank) const;  // DIR/JOB/ATTEMPT/stacks/node{N}.rank{R}.txt
 };
 DebugHookPaths debug_hook_paths(const std::string& attempt_dir);
@@ -42,8 +43,9 @@ struct DebugHookOptions {
 EnvPairs debug_hook_env(const DebugHookPaths& p, const DebugHookOptions& o, int node_rank, int rank,
                         const std::vector<std::string>& base_env);
 
-// Where PyTorch's own Flight Recorder dump (on a watchdog timeout) will land: the user's TORCH_FR_DUMP_TEMP_FILE (or the older
-// TORCH_NCCL_DEBUG_INFO_TEMP_FILE) + rank when set, else ours; "" when the Flight Recorder is off.
+// Where PyTorch's own Flight Recorder dump (on a watchdog timeout) will land: the user's
+// TORCH_FR_DUMP_TEMP_FILE (or the older TORCH_NCCL_DEBUG_INFO_TEMP_FILE) + rank when set, else ours; "" when
+// the Flight Recorder is off.
 std::string fr_dump_path(const DebugHookPaths& p, const DebugHookOptions& o, int rank,
                          const std::vector<std::string>& base_env);
 // The hook's request FIFO of a rank: a byte written into it asks the worker for a dump, without Python
@@ -59,8 +61,11 @@ std::string fr_exit_path(const DebugHookPaths& p, const DebugHookOptions& o, int
 // Makes that FIFO (replacing a stale one); "" or the error. Nothing for "".
 std::string make_fr_request_fifo(const std::string& path);
 
-// Writes DIR/.pyhooks/sitecustomize.py and makes the flight_recorder/ and stacks/ folders. "" or the error.
-std::string write_debug_hooks(const DebugHookPaths& p);
+// Writes DIR/.pyhooks/sitecustomize.py (folder 0700, file 0600, whatever the umask; never through a link)
+// and makes the flight_recorder/ and stacks/ folders (0755).
+Status write_debug_hooks(const DebugHookPaths& p);
+// Appends the "stacks requested" line to a worker's stack file (which the hook made), before its SIGUSR2.
+void note_stack_request(const std::string& stack_file);
 
 // The pids that registered the stack hook in a stack file (its marker lines), in order.
 std::vector<int> stack_hook_pids(const std::string& stack_file_text);

@@ -1,10 +1,14 @@
-// debug_hook_env() and the stack file's markers; the hook file itself is run by a real Python in
-// tests/launch_hang_test.sh.
+// debug_hook_env(), the stack file's markers and the hook's modes under umask 002; the hook file itself is
+// run by a real Python in tests/launch_hang_test.sh.
 #include "launch/debug_hooks.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <filesystem>
 #include <map>
+
+#include "common/test_files.h"
 
 namespace dd::launch {
 namespace {
@@ -31,7 +35,8 @@ TEST(DebugHooks, FlightRecorderAndStackHookByDefault) {
 
 TEST(DebugHooks, TheUsersSettingsWin) {
   auto p = debug_hook_paths("d");
-  const std::vector<std::string> base = {"TORCH_NCCL_TRACE_BUFFER_SIZE=500", "TORCH_FR_DUMP_TEMP_FILE=/x/fr_"};
+  const std::vector<std::string> base = {"TORCH_NCCL_TRACE_BUFFER_SIZE=500",
+                                         "TORCH_FR_DUMP_TEMP_FILE=/x/fr_"};
   auto env = hook_env_map(debug_hook_env(p, {}, 0, 2, base));
   EXPECT_EQ(env.count("TORCH_FR_BUFFER_SIZE"), 0u) << "the user sized it under the older name";
   EXPECT_EQ(env.count("TORCH_FR_DUMP_TEMP_FILE"), 0u);
@@ -57,15 +62,40 @@ TEST(DebugHooks, MarkersAndTheLastDump) {
       "# distdoctor: stacks requested\n"
       "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n";
   EXPECT_EQ(stack_hook_pids(text), (std::vector<int>{4242, 4300}));
-  EXPECT_EQ(last_stack_dump(text), "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n");
+  EXPECT_EQ(last_stack_dump(text),
+            "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n");
   EXPECT_TRUE(stack_hook_pids("x # distdoctor: stack hook pid 7\n").empty()) << "a marker starts a line";
   const std::string two =
       "# distdoctor: stacks requested\n"
       "Thread 0x2 (most recent call first):\n  File \"d/.pyhooks/sitecustomize.py\", line 44 in serve\n"
       "  File \"threading.py\", line 982 in run\n\n"
       "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n";
-  EXPECT_EQ(answered_stack(two), "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n")
+  EXPECT_EQ(answered_stack(two),
+            "Current thread 0x1 (most recent call first):\n  File \"a.py\", line 9 in <module>\n")
       << "the hook's own thread is launch's, not the job's";
+}
+
+mode_t hook_mode(const std::string& p) {
+  struct stat st {};
+  return ::lstat(p.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
+TEST(DebugHooks, TheHookIsTheOwnersAloneWhateverTheUmask) {
+  test_files::ScratchDir d;
+  const auto p = debug_hook_paths(d.path.string());
+  const mode_t old = ::umask(002);
+  const Status written = write_debug_hooks(p);
+  ::umask(old);
+  ASSERT_TRUE(written.ok()) << written.error().message();
+  EXPECT_EQ(hook_mode(p.site_dir), 0700u);
+  EXPECT_EQ(hook_mode(p.site_dir + "/sitecustomize.py"), 0600u);
+  EXPECT_EQ(hook_mode(d / "stacks"), 0755u);
+  EXPECT_EQ(hook_mode(d / "flight_recorder"), 0755u);
+  // A link planted where the hook goes is refused, and its target is not written.
+  std::filesystem::remove(p.site_dir + "/sitecustomize.py");
+  std::filesystem::create_symlink(d / "elsewhere.py", p.site_dir + "/sitecustomize.py");
+  EXPECT_FALSE(write_debug_hooks(p).ok());
+  EXPECT_FALSE(std::filesystem::exists(d / "elsewhere.py"));
 }
 
 }  // namespace

@@ -55,6 +55,8 @@ std::string outcome_text(const AttemptRecord& a) {
       return "the master was lost" + (a.stop.detail.empty() ? "" : " (" + a.stop.detail + ")");
     case StopCause::scheduler_failed:
       return "MindSpore's scheduler " + parts::end_text(a.stop.root);
+    case StopCause::cannot_start:
+      return "the workers could not be started (" + a.stop.detail + ")";
   }
   return "";
 }
@@ -126,6 +128,20 @@ Finding lost_finding(const AttemptRecord& a) {
       "The other nodes stopped their workers{}.",
       master ? "node 0" : "that node",
       master ? " because without the master no node can coordinate the job" : "");
+  return f;
+}
+
+// launch.logs.cannot_write: a node could not create its workers' log files (a full inode table, no space, a
+// read-only or foreign folder): nothing was started there, and the other nodes stopped theirs.
+Finding cannot_start_finding(const AttemptRecord& a) {
+  Finding f{.id = "launch.logs.cannot_write", .severity = Severity::fail};
+  f.title =
+      fmt::format("{} could not create its workers' log files: {}",
+                  a.stop.node_rank >= 0 ? parts::node_label(a, a.stop.node_rank) : "a node", a.stop.detail);
+  f.fix =
+      "Free inodes or space on that filesystem (many small files use up its inodes: `df -i` shows them), or "
+      "give --log-dir a folder with room that this user can write. No worker was started on that node; the "
+      "other nodes stopped theirs.";
   return f;
 }
 
@@ -220,6 +236,9 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
     case StopCause::interrupted:
       r.add(interrupted_finding(a));
       break;
+    case StopCause::cannot_start:
+      r.add(cannot_start_finding(a));
+      break;
     case StopCause::node_lost:
     case StopCause::master_lost:
       r.add(lost_finding(a));
@@ -265,6 +284,8 @@ int launch_exit_code(const AttemptRecord& last) {
     case StopCause::node_lost:
     case StopCause::master_lost:
       return report::kExitFail;
+    case StopCause::cannot_start:
+      return report::kExitCannotRun;
   }
   return report::kExitFail;
 }

@@ -94,6 +94,12 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "the job itself may go on. At the end of each attempt every node reports the free space there; under "
        "4 "
        "KiB is reported as full. Free space or point --log-dir at a filesystem with room."},
+      {"launch.logs.cannot_write", "A node could not create its workers' log files",
+       "Before it starts any worker, each node makes the attempt's folder under --log-dir and creates every "
+       "log file of its ranks. When that fails (a filesystem with no free inodes, no space, a read-only "
+       "mount, a folder of another user, a device or FIFO where a log should be) nothing is started there, "
+       "every node stops its workers, and the launch exits 3; the finding names the file and, for ENOSPC, "
+       "whether the inodes (`df -i`) or the bytes ran out. Free them or point --log-dir elsewhere."},
       {"launch.join.failed", "This node could not meet the other nodes",
        "The node reached no agreement with the others before --timeout: the store on node rank 0 was not "
        "there or went away, or the other nodes never started. The evidence gives the store's last error."},

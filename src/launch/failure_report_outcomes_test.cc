@@ -1,6 +1,6 @@
 // Tests of the launch report's other outcomes: success and earlier attempts, lost nodes and master,
-// interrupts, the tail as the terminal showed it, env compared when the root's node is silent, a full log
-// directory, and a doc for every id.
+// interrupts, log files that could not be created, the tail as the terminal showed it, env compared when the
+// root's node is silent, a full log directory, and a doc for every id.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -50,6 +50,21 @@ TEST(LaunchReport, LostNodeAndMaster) {
   EXPECT_EQ(r.findings[0].id, "launch.master.lost");
   EXPECT_EQ(r.findings[0].severity, report::Severity::fail);
   EXPECT_EQ(launch_exit_code(a), report::kExitFail);
+}
+
+TEST(LaunchReport, LogFilesThatCannotBeCreatedAreExit3NamingTheCause) {
+  auto a = failed_attempt();
+  a.stop = StopEvent{.cause = StopCause::cannot_start,
+                     .node_rank = 1,
+                     .detail =
+                         "cannot write /logs/j/0/node1.rank2.log: no free inodes on the filesystem of "
+                         "/logs/j/0 (No space left on device)"};
+  const auto r = build_launch_report({a});
+  EXPECT_EQ(r.findings[0].id, "launch.logs.cannot_write");
+  EXPECT_EQ(r.findings[0].severity, report::Severity::fail);
+  EXPECT_EQ(r.findings[0].title, "node 1 (gpu-b) could not create its workers' log files: " + a.stop.detail);
+  EXPECT_EQ(find_id(r, "launch.rank.failed"), nullptr);  // no rank "failed with status 127"
+  EXPECT_EQ(launch_exit_code(a), report::kExitCannotRun);
 }
 
 TEST(LaunchReport, InterruptExitCodesFromTheSignalName) {
@@ -161,8 +176,9 @@ TEST(LaunchReport, EveryEmittedIdHasADoc) {
     EXPECT_GT(d.explanation.size(), 20u) << d.id;
   }
   std::vector<AttemptRecord> cases;
-  for (auto cause : {StopCause::none, StopCause::worker_failed, StopCause::hang, StopCause::interrupted,
-                     StopCause::node_lost, StopCause::master_lost, StopCause::scheduler_failed}) {
+  for (auto cause :
+       {StopCause::none, StopCause::worker_failed, StopCause::hang, StopCause::interrupted,
+        StopCause::node_lost, StopCause::master_lost, StopCause::scheduler_failed, StopCause::cannot_start}) {
     auto a = failed_attempt();
     a.stop.cause = cause;
     a.silent_nodes = {1};

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <deque>
-#include <fstream>
 #include <optional>
 #include <thread>
 
@@ -84,7 +83,7 @@ void AttemptAgent::gather_hang_evidence() {
     if (w.exited || stack_files_[i].empty()) continue;
     for (int pid : stack_hook_pids(read_stack_file(stack_files_[i]))) {
       if (::getpgid(pid) != w.pid) continue;  // gone, or not of this worker (a reused pid)
-      std::ofstream(stack_files_[i], std::ios::app) << "# distdoctor: stacks requested\n";
+      note_stack_request(stack_files_[i]);
       if (::kill(pid, SIGUSR2) == 0) asked.push_back(i);
       break;
     }

@@ -14,6 +14,7 @@ constexpr std::pair<StopCause, const char*> kCauseNames[] = {
     {StopCause::node_lost, "node_lost"},
     {StopCause::master_lost, "master_lost"},
     {StopCause::scheduler_failed, "scheduler_failed"},
+    {StopCause::cannot_start, "cannot_start"},
 };
 
 }  // namespace

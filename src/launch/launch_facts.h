@@ -59,7 +59,17 @@ struct NodeRecord {
 
 // scheduler_failed: MindSpore's scheduler process (--mindspore) exited non-zero or by a signal before the
 // workers finished.
-enum class StopCause { none, worker_failed, hang, interrupted, node_lost, master_lost, scheduler_failed };
+// cannot_start: launch could not prepare a worker (its log file: a full or read-only log folder).
+enum class StopCause {
+  none,
+  worker_failed,
+  hang,
+  interrupted,
+  node_lost,
+  master_lost,
+  scheduler_failed,
+  cannot_start
+};
 const char* stop_cause_name(StopCause c);
 StopCause stop_cause_from_name(const std::string& s);
 
@@ -69,6 +79,7 @@ struct StopEvent {
   int node_rank = -1;                      // node that saw it
   int rank = -1;                           // worker_failed: the root-cause rank
   std::string detail;                      // interrupted: "SIGINT"; node_lost: "no heartbeat for 5.0 s"
+                                           // cannot_start: "cannot write PATH: no free inodes on ..."
   int trigger_rank = -1;                   // hang: the rank whose printed line declared it, -1 = silence
   std::string trigger;                     // hang: that line (a watchdog timeout, an NCCL error)
   int64_t wall_ms = 0;                     // when it was seen

@@ -4,9 +4,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <random>
 
@@ -29,17 +26,6 @@ constexpr const char* kWho = "distdoctor launch: ";
 
 LaunchOutcome launch_cannot_run(const std::string& msg) {
   return {.exit_code = report::kExitCannotRun, .cannot_run = msg};
-}
-
-// The log directory must take the workers' logs: refused before any node waits on this one (a read-only
-// mount, a missing parent without rights) instead of a worker that "fails" with the launcher's open error.
-std::string log_dir_problem(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return fmt::format("cannot create the log directory {}: {} (--log-dir)", dir, ec.message());
-  if (::access(dir.c_str(), W_OK) != 0)
-    return fmt::format("cannot write the log directory {}: {} (--log-dir)", dir, std::strerror(errno));
-  return "";
 }
 
 std::string make_job_id() {

@@ -7,8 +7,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <filesystem>
-
 #include "common/redact.h"
 #include "launch/attempt_agent.h"
 #include "logs/python_traceback.h"
@@ -51,8 +49,6 @@ bool AttemptAgent::start_scheduler() {
   spec.log_path = sched_log_ = scheduler_log_path(s_.run_dir, attempt_, node);
   spec.event_fd = -1;
   spec.die_with_parent = true;
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(spec.log_path).parent_path(), ec);
   const bool echo = s_.args.tee == "all";
   sched_tail_ = std::make_unique<process::OutputTail>(
       std::vector<process::OutputTail::Source>{{sched_log_, "[0:scheduler] ", echo}}, s_.out_fd, 200);

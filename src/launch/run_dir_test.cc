@@ -1,9 +1,11 @@
 // claim_run_dir: a reused job id gets the next numbered folder, nodes of one run share theirs, an older run's
-// folder without a marker is left alone, and a folder that cannot be made is an error.
+// folder without a marker is left alone, and a folder that cannot be made is an error; the log folders and
+// files made before the workers, and what an ENOSPC names.
 #include "launch/run_dir.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -74,13 +76,50 @@ TEST(RunDir, NodesOfOneRunRacingShareTheFolder) {
 
 TEST(RunDir, FolderThatCannotBeMadeIsAnError) {
   TempDir t;
-  std::ofstream(t.path / "file") << "x";  // a file where the log folder should be (root cannot make it either)
+  std::ofstream(t.path / "file")
+      << "x";  // a file where the log folder should be (root cannot make it either)
   auto r = claim_run_dir((t.path / "file" / "logs").string(), "job", "run-a");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message().find("cannot create the log folder"), std::string::npos) << r.error().message();
+  EXPECT_NE(r.error().message().find("cannot create the log folder"), std::string::npos)
+      << r.error().message();
 }
 
 TEST(RunDir, RunIdsDiffer) { EXPECT_NE(make_run_id(), make_run_id()); }
+
+mode_t run_dir_mode(const fs::path& p) {
+  struct stat st {};
+  return ::lstat(p.c_str(), &st) == 0 ? st.st_mode : 0;
+}
+
+TEST(RunDir, FoldersAndLogsAreMadeBeforeWorkersWithModesTheUmaskDoesNotWiden) {
+  TempDir t;
+  const mode_t old = ::umask(002);
+  const std::string problem = log_dir_problem((t.path / "logs").string());
+  const Status prepared =
+      prepare_attempt_logs((t.path / "logs/0").string(), {(t.path / "logs/0/node0.rank0.log").string()});
+  ::umask(old);
+  EXPECT_EQ(problem, "");
+  ASSERT_TRUE(prepared.ok()) << prepared.error().message();
+  EXPECT_EQ(run_dir_mode(t.path / "logs") & 07777, 0755u);
+  EXPECT_EQ(run_dir_mode(t.path / "logs/0") & 07777, 0755u);
+  EXPECT_TRUE(S_ISREG(run_dir_mode(t.path / "logs/0/node0.rank0.log")));
+  // A FIFO where a log goes is refused by name, without blocking.
+  ASSERT_EQ(::mkfifo((t.path / "logs/0/node0.rank1.log").c_str(), 0600), 0);
+  const Status fifo =
+      prepare_attempt_logs((t.path / "logs/0").string(), {(t.path / "logs/0/node0.rank1.log").string()});
+  ASSERT_FALSE(fifo.ok());
+  EXPECT_NE(fifo.error().message().find("node0.rank1.log: it is a FIFO"), std::string::npos);
+}
+
+TEST(RunDir, ANoSpaceErrorSaysWhatRanOut) {
+  TempDir t;  // a filesystem with inodes left: the bytes ran out
+  const std::string d = t.path.string();
+  EXPECT_EQ(
+      write_problem(Error::sys(ENOSPC, "cannot write " + d + "/x.log"), d),
+      "cannot write " + d + "/x.log: no space on the filesystem of " + d + " (No space left on device)");
+  EXPECT_EQ(write_problem(Error::sys(EACCES, "cannot write " + d + "/x.log"), d),
+            "cannot write " + d + "/x.log: Permission denied");
+}
 
 }  // namespace
 }  // namespace dd::launch

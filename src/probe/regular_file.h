@@ -8,14 +8,12 @@
 #include <cstdint>
 #include <string>
 
+#include "common/file_type.h"  // file_type_phrase, for its messages
 #include "common/result.h"
 
 namespace dd::probe {
 
 inline constexpr uint64_t kMaxConfigBytes = 64ull << 20;  // nccl.conf, facts files: far beyond any real one
-
-// What a file type is, as a noun phrase: "a FIFO", "a character device", "a directory", "a socket".
-std::string file_type_phrase(mode_t mode);
 
 // An open descriptor on a regular file (closed on destruction) and its size when opened.
 class RegularFile {

@@ -61,6 +61,11 @@ int64_t free_bytes_at(const std::string& path) {
   return int64_t(v.f_bavail) * int64_t(v.f_frsize);
 }
 
+bool no_free_inodes_at(const std::string& path) {
+  struct statvfs v {};
+  return statvfs(path.c_str(), &v) == 0 && v.f_files > 0 && v.f_ffree == 0;  // f_files 0: no fixed table
+}
+
 SystemFacts probe_system(const Fs& fs, std::vector<std::string>* errors) {
   SystemFacts s;
   struct statvfs v {};

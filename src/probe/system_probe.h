@@ -17,6 +17,9 @@ std::vector<std::string> parse_proc_modules(const std::string& text);
 
 // Bytes an unprivileged writer can still put on the filesystem holding path (statvfs f_bavail), -1 unknown.
 int64_t free_bytes_at(const std::string& path);
+// True when the filesystem holding path has an inode table and no free inode left (statvfs f_ffree == 0):
+// a new file fails with ENOSPC though bytes are free.
+bool no_free_inodes_at(const std::string& path);
 
 // statvfs(/dev/shm) and getrlimit; files through fs. Limits: bytes / count, -1 unlimited.
 SystemFacts probe_system(const Fs& fs, std::vector<std::string>* errors);

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 
+#include "common/output_file.h"
+
 namespace dd::process {
 namespace {
 
@@ -113,12 +115,12 @@ Result<SpawnedWorker> spawn_worker(const WorkerSpec& spec, const std::vector<std
     return e;
   }
   if (!spec.log_path.empty()) {
-    plan.log_fd = ::open(spec.log_path.c_str(), O_CREAT | O_WRONLY | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-    if (plan.log_fd < 0) {
-      Error e = Error::from_errno("open " + spec.log_path);
+    auto log = open_output_file(spec.log_path, {.truncate = true});  // a regular file, never a link's target
+    if (!log) {
       cleanup();
-      return e;
+      return log.error();
     }
+    plan.log_fd = *log;
   }
   plan.event_w = event[1];
   plan.status_w = status[1];

@@ -16,7 +16,7 @@ namespace dd::process {
 struct WorkerSpec {
   std::vector<std::string> argv;                         // argv[0] is the program path
   std::vector<std::pair<std::string, std::string>> env;  // set on top of this process's environment
-  std::string log_path;          // stdout+stderr go here, opened O_APPEND (truncated first); "" = inherit
+  std::string log_path;          // stdout+stderr, truncated, O_APPEND (output_file.h); "" = inherit
   int event_fd = 3;              // fd number the worker writes events to; -1 = no event pipe
   bool die_with_parent = false;  // PR_SET_PDEATHSIG(SIGKILL): the worker dies with the thread that started
                                  // it (start() from the main thread, which lives as long as the launcher)

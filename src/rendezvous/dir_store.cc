@@ -9,9 +9,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <thread>
 
+#include "common/atomic_file.h"
 #include "probe/regular_file.h"
 #include "rendezvous/memory_store.h"  // parse_counter, add_counter: the contract of add
 
@@ -63,17 +63,9 @@ std::string DirStore::path_of(const std::string& key) const {
 }
 
 Status DirStore::set(const std::string& key, const std::string& value, rendezvous::Deadline) {
-  std::string p = path_of(key);
-  std::string tmp = p + ".tmp." + std::to_string(getpid()) + "." +
-                    std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Error::from_errno("create " + tmp);
-    out.write(value.data(), std::streamsize(value.size()));
-    if (!out) return Error::from_errno("write " + tmp);
-  }
-  if (::rename(tmp.c_str(), p.c_str()) != 0) return Error::from_errno("rename " + tmp);
-  return ok_status();
+  // Replaced whole (a reader sees the old value or the new), only over a regular file, never through a link.
+  return write_file_atomically(path_of(key), value,
+                               {.mode = 0600, .symlinks = Symlinks::refuse, .sync = false});
 }
 
 Result<std::string> DirStore::get(const std::string& key, rendezvous::Deadline deadline) {
@@ -90,7 +82,7 @@ Result<std::string> DirStore::get(const std::string& key, rendezvous::Deadline d
 
 Result<int64_t> DirStore::add(const std::string& key, int64_t delta, rendezvous::Deadline deadline) {
   std::string lock = dir_ + "/.lock";
-  int fd = ::open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  int fd = ::open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
   if (fd < 0) return Error::from_errno("open " + lock);
   ::flock(fd, LOCK_EX);
   std::string v;

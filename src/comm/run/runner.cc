@@ -2,13 +2,12 @@
 // then put the results together and name what went wrong.
 #include "comm/run/runner.h"
 
-#include <fstream>
-
 #include "comm/run/comm_finding.h"
 #include "comm/run/gone_watch.h"
 #include "comm/run/op_deadline.h"
 #include "comm/run/run_dir.h"
 #include "comm/run/run_findings.h"
+#include "common/atomic_file.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
 #include "probe/proc_probe.h"
@@ -52,7 +51,15 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
   const probe::NodeFacts& facts = node.facts;
   Plan plan = make_plan(opt, layout, facts, dir);
   const std::string plan_path = dir + "/plan.json";
-  std::ofstream(plan_path) << json_text(plan_to_json(plan));
+  // The workers read the plan: in the run's private folder, new, never through a link, and a failed write
+  // (a full disk) is the run's error rather than workers that read half a plan.
+  if (auto written = write_file_atomically(plan_path, json_text(plan_to_json(plan)),
+                                           {.mode = 0600, .symlinks = Symlinks::refuse});
+      !written) {
+    out.findings.push_back(comm_failure("comm.error", "cannot write the run's plan for its workers",
+                                        {written.error().message()}, ""));
+    return;
+  }
   std::vector<process::WorkerSpec> specs =
       worker_specs(opt, layout, facts, dir, plan_path, node.self.executable);
   out.ops.resize(opt.ops.size());
