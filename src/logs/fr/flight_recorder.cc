@@ -202,22 +202,33 @@ Result<FlightRecord> flight_record_from_dump(const json& dump) {
   return r;
 }
 
+// A pickled dump: measured first (decode_pickle refuses one whose shared values expand past the limits), then
+// built only once its values fit the run's room for dumps decoded at once (limits.in_flight), which it holds
+// until its JSON is gone.
+static Result<FlightRecord> parse_pickled_record(std::string_view bytes, const PickleLimits& limits) {
+  auto decoded = decode_pickle(bytes, limits);
+  if (!decoded) return decoded.error();
+  InFlightGate::Hold room(limits.in_flight, decoded->values(),
+                          std::chrono::steady_clock::now() + limits.in_flight_wait);
+  if (!room.ok())
+    return Error::invalid(fmt::format(
+        "pickle: its {} values did not fit in memory beside the other dumps read at once (at most {} values "
+        "in all) within {} s: not read",
+        decoded->values(), limits.in_flight->cap(), limits.in_flight_wait.count() / 1000));
+  auto dump = decoded->to_json();
+  if (!dump) return dump.error();
+  auto r = flight_record_from_dump(*dump);
+  if (r) r->format = "pickle";
+  return r;
+}
+
 Result<FlightRecord> parse_flight_record(std::string_view bytes, const PickleLimits& limits) {
-  json dump;
-  std::string format;
-  if (looks_like_pickle(bytes)) {
-    auto v = read_pickle(bytes, limits);
-    if (!v) return v.error();
-    dump = std::move(*v);
-    format = "pickle";
-  } else {
-    if (bytes.size() > limits.max_input_bytes) return Error::invalid("Flight Recorder JSON dump too large");
-    dump = dd::parse_json_or_discarded(bytes);  // no exceptions
-    if (dump.is_discarded()) return Error::invalid("not a Flight Recorder dump: neither a pickle nor JSON");
-    format = "json";
-  }
+  if (looks_like_pickle(bytes)) return parse_pickled_record(bytes, limits);
+  if (bytes.size() > limits.max_input_bytes) return Error::invalid("Flight Recorder JSON dump too large");
+  json dump = dd::parse_json_or_discarded(bytes);  // no exceptions
+  if (dump.is_discarded()) return Error::invalid("not a Flight Recorder dump: neither a pickle nor JSON");
   auto r = flight_record_from_dump(dump);
-  if (r) r->format = format;
+  if (r) r->format = "json";
   return r;
 }
 
