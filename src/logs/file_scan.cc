@@ -245,7 +245,10 @@ static bool scan_flight_record(const std::string& path, RunBudget* budget, FileR
   ssize_t n = ::read(f->fd(), head, sizeof head);  // a file that blocks answers EAGAIN: not a dump
   if (n <= 0 || !looks_like_flight_record(std::string_view(head, static_cast<size_t>(n)))) return false;
   PickleLimits limits;
-  if (budget) limits.in_flight = &budget->fr_values;
+  if (budget) {
+    limits.in_flight = &budget->fr_values;
+    limits.kept = &budget->fr_values_kept;
+  }
   auto r = read_flight_record_file(path, limits);
   if (!r && !looks_like_pickle(std::string_view(head, static_cast<size_t>(n)))) return false;
   out.file.path = path;

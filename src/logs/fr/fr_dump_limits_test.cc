@@ -1,6 +1,6 @@
 // Flight Recorder dumps past the limits: a small pickle whose memo names one dict 400,000 times (refused
-// before it is expanded, in bounded memory), the room the threads of one run share for decoded values, and
-// a dump too large, refused from its size without a byte read.
+// before it is expanded, in bounded memory), the room the threads of one run share for decoded values, the
+// values all its dumps may hold, and a dump too large, refused from its size without a byte read.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -95,6 +95,20 @@ TEST(FrDumpLimits, ThreadsShareTheRoomForDecodedValues) {
   EXPECT_FALSE(gate.acquire(1, std::chrono::steady_clock::now()));
   EXPECT_FALSE(InFlightGate(10).acquire(11, std::chrono::steady_clock::now() + std::chrono::hours(1)))
       << "more than the cap is refused at once, never waited for";
+}
+
+TEST(FrDumpLimits, AllDumpsOfARunShareOneCountOfValues) {
+  SharedCount kept(50000);  // room for two dumps of 22,004 values, not three
+  PickleLimits lim;
+  lim.kept = &kept;
+  const std::string dump = memo_dump(10, 2000);
+  ASSERT_TRUE(parse_flight_record(dump, lim).ok());
+  ASSERT_TRUE(parse_flight_record(dump, lim).ok());
+  auto third = parse_flight_record(dump, lim);
+  ASSERT_FALSE(third.ok());
+  EXPECT_NE(third.error().message().find("all the dumps of one run"), std::string::npos)
+      << third.error().message();
+  EXPECT_TRUE(kept.reached());
 }
 
 TEST(FrDumpLimits, TooLargeDumpIsRefusedUnread) {

@@ -18,13 +18,14 @@
 
 #include "common/in_flight_gate.h"
 #include "common/result.h"
+#include "common/shared_count.h"
 
 namespace dd::logs {
 
 // Shared (memo) values are counted once per use: a dump that stores one dict and names it 400,000 times is
 // 400,000 dicts once it is JSON, and is measured (not built) against max_output_nodes/bytes first. One value
-// of the result costs about 100 bytes as JSON, so 4,000,000 is about 400 MB; a real dump of 2000 entries
-// with 64-frame stacks is about 600,000 values.
+// of the result costs about 100 bytes as JSON and 230 bytes at the peak of turning it into a FlightRecord, so
+// 4,000,000 is about 900 MB; a real dump of 2000 entries with 64-frame stacks is about 600,000 values.
 struct PickleLimits {
   size_t max_input_bytes = 512ull << 20;   // refuse larger inputs outright
   size_t max_depth = 200;                  // nesting of containers in the result
@@ -38,6 +39,9 @@ struct PickleLimits {
   // dump waits (up to in_flight_wait) for room. Null: no sharing.
   InFlightGate* in_flight = nullptr;
   std::chrono::milliseconds in_flight_wait{120'000};
+  // Shared by all the dumps of one run: the values they may build together (what the records kept cost);
+  // a dump past it is refused. Null: no such cap.
+  SharedCount* kept = nullptr;
 };
 
 namespace pickle {
