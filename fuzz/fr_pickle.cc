@@ -2,8 +2,10 @@
 // file and `launch` reads another node's published summary: read_pickle, parse_flight_record, the record's
 // JSON round trip, the digest and its published JSON round trip, the analysis and its findings; and, for
 // JSON input, the summary reader and the analysis over it.
-// Checks: no crash or hang (limits hold); what decodes writes valid JSON; records and digests round-trip;
-// every finding id is documented; titles and evidence hold no raw control byte once made printable.
+// Checks: no crash or hang (limits hold); the size measured before building (decode_pickle: shared memo
+// values once per use) bounds what is built and stays within the limits; what decodes writes valid JSON;
+// records and digests round-trip; every finding id is documented; titles and evidence hold no raw control
+// byte once made printable.
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -28,11 +30,18 @@ PickleLimits fuzz_limits() {
   PickleLimits l;
   l.max_input_bytes = 1 << 20;
   l.max_nodes = 200'000;
-  l.max_output_nodes = 400'000;
+  l.max_output_nodes = 100'000;  // a refused expansion costs its walk up to here
   l.max_output_bytes = 8 << 20;
   l.max_memo = 100'000;
   l.max_stack = 200'000;
   return l;
+}
+
+size_t json_values(const nlohmann::json& j) {  // every value of the tree, containers included
+  size_t n = 1;
+  if (j.is_structured())
+    for (const auto& v : j) n += json_values(v);
+  return n;
 }
 
 void check_findings(const FrAnalysis& a) {
@@ -66,7 +75,13 @@ void record_path(std::string_view bytes) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  if (auto v = read_pickle(bytes, fuzz_limits()); v.ok()) check(nlohmann::json::accept(json_text(*v)));
+  if (auto d = decode_pickle(bytes, fuzz_limits()); d.ok()) {
+    check(d->values() <= fuzz_limits().max_output_nodes && d->text_bytes() <= fuzz_limits().max_output_bytes);
+    auto v = d->to_json();
+    check(v.ok());  // what was measured within the limits is built within them
+    check(json_values(*v) <= d->values());
+    check(nlohmann::json::accept(json_text(*v)));
+  }
   record_path(bytes);
   if (!bytes.empty() && bytes[0] == '{') {
     auto j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);

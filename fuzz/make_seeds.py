@@ -72,6 +72,11 @@ put("store_server", "wait_then_set", b"\x02" + records(0, frame(13, keys([b"k"])
 put("store_server", "get_parked", b"\x01" + records(0, frame(11, s(b"missing") + num(100)) + ops("set")))
 put("store_server", "stranger_hello", b"\x00" + records(0, ops("hello")) + records(0, ops("auth")))
 put("store_server", "stranger_set", b"\x01" + records(1, ops("set")) + records(0, ops("list")))
+# Values past the byte caps (the harness sets 2048 per client, 3072 in all): client 0 fills its share and is
+# refused, removes a key and stores again; client 1 then reaches the store's cap.
+big = lambda i: frame(10, s(b"v/%d" % i) + s(b"x" * 300))
+put("store_server", "values_over_quota", b"\x02" + records(0, b"".join(big(i) for i in range(8)))
+    + records(0, frame(15, s(b"v/0")) + big(0)) + records(1, b"".join(big(10 + i) for i in range(8))))
 put("store_server", "bad_version", b"\x00" + records(1, frame(1, struct.pack(">IH", MAGIC, 9) + s(b"n" * 16))))
 
 
@@ -135,6 +140,19 @@ for d in ["h100x4_hangs/desync_op/fr", "h100x4_hangs/desync_pg/fr", "h100x4_hang
         if p.stat().st_size <= MAX_SEED:
             put("fr_pickle", d.replace("/", "_") + "_" + p.name, p.read_bytes())
 put("fr_pickle", "memo_shared", b"\x80\x02](]q\x00(K\x01K\x02eh\x00e.")
+# One dict memoized and named again and again (the 800 KB dump that expanded to 1.84 GB), small: a list
+# names the dict 600 times and the entries name that list 600 times (4 million values once expanded).
+import pickle  # noqa: E402
+entry = {f"k{i}": i for i in range(10)}
+row = [entry] * 600
+put("fr_pickle", "memo_expansion", pickle.dumps({"version": "2.10", "pg_config": {}, "entries": [row] * 600},
+                                                protocol=4))
+# Within the limits: 40 entries sharing one frames list, as PyTorch's pickler writes shared stacks.
+frames = [{"name": f"f{i}", "filename": "train.py", "line": i} for i in range(8)]
+rec = {"record_id": 0, "pg_id": 0, "process_group": ("0", "default_pg"), "collective_seq_id": 1,
+       "profiling_name": "nccl:all_reduce", "state": "completed", "frames": frames}
+put("fr_pickle", "memo_shared_frames", pickle.dumps({"version": "2.10", "pg_config": {}, "entries": [rec] * 40},
+                                                    protocol=4))
 put("fr_pickle", "type_tag", b"\x80\x02ctorch.jit._pickle\nrestore_type_tag\n}(\x8c\x01aK\x01u\x8c\x04Dict\x86R.")
 put("fr_pickle", "refused_global", b"\x80\x02cos\nsystem\n\x8c\x02id\x85R.")
 put("fr_pickle", "summary", json.dumps({"fr_summary": 1, "errors": [], "ranks": [

@@ -7,7 +7,7 @@
 // then every connection closed. Checks: no crash; strangers never change a key nor get an answer other than
 // the handshake's (and never a proof); the master proves it knows the token only to a client that proved it
 // first; every answer is a frame the client accepts; after the last connection closes no wait, watcher or
-// deadline is left.
+// deadline is left; the bytes the store counts are the bytes it holds, within its byte caps (set small here).
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -112,10 +112,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   TcpStoreServer::Impl srv;
   srv.opt.token = kToken;
   srv.opt.max_total_keys = 64;
+  srv.opt.max_total_bytes = 3072;
+  srv.opt.max_bytes_per_client = 2048;
   srv.opt.log = [](const std::string&) {};
-  srv.admission =
-      std::make_unique<Admission>(srv.opt.max_connections, srv.opt.max_pending, srv.opt.max_pending_per_peer,
-                                  Admission::Guessing{srv.opt.wrong_tokens_per_pause, srv.opt.wrong_token_pause});
+  srv.admission = std::make_unique<Admission>(
+      srv.opt.max_connections, srv.opt.max_pending, srv.opt.max_pending_per_peer,
+      Admission::Guessing{srv.opt.wrong_tokens_per_pause, srv.opt.wrong_token_pause});
   srv.shards.push_back(std::make_unique<Shard>(srv, 0));
   Shard& s = *srv.shards[0];
   s.epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
@@ -130,6 +132,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   expire_waits(s);
   for (auto& c : clients) drain(c);
+  uint64_t held = 0;
+  for (const auto& [k, v] : srv.kv) held += k.size() + v.size();
+  check(held == srv.kv_bytes && held <= srv.opt.max_total_bytes);
+  for (const auto& [id, conn] : s.conns) check(conn->stored_bytes <= srv.opt.max_bytes_per_client);
   if (mode == 0) check(srv.kv.empty() && srv.st.authenticated == 0);
   for (auto& c : clients) {
     for (const Message& m : frames(c.answers))

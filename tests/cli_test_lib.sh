@@ -19,6 +19,16 @@ expect() {  # description, file, text that must be in it (fixed string)
   if grep -qF -- "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: no '$3' in $2"; cat "$2"; fails=$((fails + 1)); fi
 }
 expect_out() { expect "$1" "$T/out" "$2"; }  # description, text that must be in the last output
+ends_within() {  # SECONDS, description, text, command...: ends by itself in time, its stdout+stderr hold text
+  local secs=$1 desc=$2 text=$3
+  shift 3
+  timeout "$secs" "$@" >"$T/out" 2>&1
+  local rc=$?
+  if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+    echo "FAIL: $desc: still running after $secs s (killed)"; fails=$((fails + 1)); return
+  fi
+  expect "$desc (exit $rc)" "$T/out" "$text"
+}
 cli_finish() {  # NAME: fail the test when a check failed
   [ "$fails" = 0 ] || { echo "FAIL: $fails check(s) failed"; exit 1; }
   echo "$1: all passed"

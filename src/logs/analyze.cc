@@ -17,9 +17,12 @@ LogsResult analyze_logs(const LogsOptions& opt, const Catalogue& cat) {
   unsigned jobs =
       opt.jobs > 0 ? static_cast<unsigned>(opt.jobs) : std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min<unsigned>(jobs, std::max<size_t>(1, inputs.size()));
+  RunBudget budget;  // the processes and Flight Recorder values every file and thread draws from
+  ScanOptions scan = opt.scan;
+  if (!scan.budget) scan.budget = &budget;
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < inputs.size();) results[i] = scan_file(inputs[i], cat, opt.scan);
+    for (size_t i; (i = next.fetch_add(1)) < inputs.size();) results[i] = scan_file(inputs[i], cat, scan);
   };
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);

@@ -1,6 +1,7 @@
 // The per-line hot path: parse the NCCL header, update facts, and run the catalogue only where it can match.
 #include "logs/file_scan.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -18,7 +19,6 @@ namespace dd::logs {
 
 namespace {
 
-constexpr size_t kMaxProcesses = 65536;   // per file
 constexpr size_t kMaxIterations = 20000;  // per process, with --iteration-pattern
 
 class Scanner {
@@ -146,7 +146,7 @@ class Scanner {
         }
       }
     int idx;
-    if (it == index_.end() && procs_.size() >= kMaxProcesses) {
+    if (it == index_.end() && !room_for_process()) {
       idx = static_cast<int>(procs_.size()) - 1;  // pathological input: keep memory bounded, lump the rest
     } else if (it == index_.end()) {
       idx = static_cast<int>(procs_.size());
@@ -164,6 +164,19 @@ class Scanner {
     last_pid_ = l.pid;
     last_host_ = procs_[idx].host;
     return idx;
+  }
+
+  // A new process may be kept while the run (every file, every thread: opt_.budget) has kept fewer than
+  // RunBudget::kMaxProcesses; the first of a file always is, so the rest have one to be lumped into.
+  bool room_for_process() {
+    bool run_room = !opt_.budget || opt_.budget->processes.take();
+    if (procs_.empty() || (run_room && procs_.size() < RunBudget::kMaxProcesses)) return true;
+    if (res_.file.capped.empty())
+      res_.file.capped = fmt::format(
+          "more than {} processes in the run's inputs (the limit for all files together): the processes "
+          "this file named after line {} are counted with its last one",
+          RunBudget::kMaxProcesses, at_.line);
+    return false;
   }
 
   void other_line(const nccl::NcclLine& l, std::string_view raw) {
@@ -224,14 +237,19 @@ class Scanner {
 
 // Flight Recorder dumps: recognised by their first bytes, read whole (pickle_reader.h limits apply). A JSON
 // file that names pg_config but is no dump falls back to the text scan.
-static bool scan_flight_record(const std::string& path, FileResult& out) {
+static bool scan_flight_record(const std::string& path, RunBudget* budget, FileResult& out) {
   if (path == "-") return false;
   auto f = probe::open_regular_file(path);
   if (!f) return false;
   char head[4096];
-  ssize_t n = ::read(f->fd(), head, sizeof head);
+  ssize_t n = ::read(f->fd(), head, sizeof head);  // a file that blocks answers EAGAIN: not a dump
   if (n <= 0 || !looks_like_flight_record(std::string_view(head, static_cast<size_t>(n)))) return false;
-  auto r = read_flight_record_file(path);
+  PickleLimits limits;
+  if (budget) {
+    limits.in_flight = &budget->fr_values;
+    limits.kept = &budget->fr_values_kept;
+  }
+  auto r = read_flight_record_file(path, limits);
   if (!r && !looks_like_pickle(std::string_view(head, static_cast<size_t>(n)))) return false;
   out.file.path = path;
   out.file.bytes = f->size();
@@ -243,7 +261,7 @@ static bool scan_flight_record(const std::string& path, FileResult& out) {
 }
 
 FileResult scan_file(const std::string& path, const Catalogue& cat, const ScanOptions& opt) {
-  if (FileResult fr; scan_flight_record(path, fr)) return fr;
+  if (FileResult fr; scan_flight_record(path, opt.budget, fr)) return fr;
   Scanner sc(path == "-" ? std::string("<stdin>") : path, cat, opt);
   ReadStats st = read_lines(path, opt.read, [&](std::string_view l, uint64_t n) { sc.line(l, n); });
   return sc.finish(st);

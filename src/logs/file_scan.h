@@ -10,6 +10,7 @@
 #include "logs/fr/flight_recorder.h"
 #include "logs/line_reader.h"
 #include "logs/log_facts.h"
+#include "logs/run_budget.h"
 
 namespace dd::logs {
 
@@ -37,6 +38,7 @@ struct ScanOptions {
   ReadOptions read;
   std::string iteration_pattern;  // a literal; each line holding it starts a new iteration
   size_t max_samples = 4;         // evidence lines kept per catalogue entry and file
+  RunBudget* budget = nullptr;    // shared by the files of one run (analyze_logs makes it); null: per file
 };
 
 struct FileResult {

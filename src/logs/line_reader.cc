@@ -1,4 +1,5 @@
-// Streaming line reader: read(2) or zlib inflate into a fixed buffer, memchr for newlines, cut long lines.
+// Streaming line reader: read(2) or zlib inflate into a fixed buffer, memchr for newlines, cut long lines; a
+// file's reads are bounded in time (probe::read_until), so one that blocks ends instead of hanging.
 #include "logs/line_reader.h"
 
 #include <fcntl.h>
@@ -7,6 +8,7 @@
 #include <zlib.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -102,13 +104,31 @@ class Splitter {
   std::string_view last_;
 };
 
-ssize_t read_full(int fd, char* buf, size_t n) {
-  for (;;) {
-    ssize_t r = ::read(fd, buf, n);
-    if (r < 0 && errno == EINTR) continue;
-    return r;
+// Where the bytes come from: a file (its reads bounded by the input's deadline and idle limit, so a /proc
+// file that blocks ends the input with an error) or stdin (blocking: it ends when its writer closes it).
+struct Source {
+  int fd = 0;
+  bool bounded = false;
+  std::chrono::steady_clock::time_point deadline;
+  std::chrono::milliseconds limit{0};  // the whole read's (deadline is start + limit)
+  std::chrono::milliseconds idle{0};
+
+  ssize_t read(char* buf, size_t n) const {
+    if (bounded) return probe::read_until(fd, buf, n, deadline, idle);
+    for (;;) {
+      ssize_t r = ::read(fd, buf, n);
+      if (r < 0 && errno == EINTR) continue;
+      return r;
+    }
   }
-}
+  // The error text of a failed read (errno as read() left it).
+  std::string error() const {
+    if (errno != ETIMEDOUT) return std::string("read: ") + std::strerror(errno);
+    bool idle_passed = std::chrono::steady_clock::now() < deadline;
+    return probe::read_timeout_text(idle_passed, idle_passed ? idle : limit) +
+           (idle_passed ? "" : "; the rest was not read");
+  }
+};
 
 std::string binary_error(const ReadStats& st) {
   return fmt::format(
@@ -121,7 +141,7 @@ bool gzip_over_cap(uint64_t text_bytes, uint64_t compressed_bytes, const ReadOpt
          text_bytes / opt.gzip_max_ratio > compressed_bytes;
 }
 
-void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp, ReadStats& st,
+void inflate_stream(const Source& src, std::vector<char>& in, size_t already, Splitter& sp, ReadStats& st,
                     const ReadOptions& opt) {
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 32) != Z_OK) {
@@ -135,9 +155,9 @@ void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp,
   bool stream_end = false;
   for (;;) {
     if (zs.avail_in == 0) {
-      ssize_t r = read_full(fd, in.data(), in.size());
+      ssize_t r = src.read(in.data(), in.size());
       if (r < 0) {
-        st.error = std::string("read: ") + std::strerror(errno);
+        st.error = src.error();
         break;
       }
       if (r == 0) {
@@ -183,7 +203,7 @@ void inflate_stream(int fd, std::vector<char>& in, size_t already, Splitter& sp,
 ReadStats read_lines(const std::string& path, const ReadOptions& opt, const LineFn& on_line) {
   ReadStats st;
   std::optional<probe::RegularFile> file;  // closes the descriptor on return
-  int fd = 0;                              // stdin for "-"
+  Source src;                              // stdin for "-"
   if (path != "-") {
     auto opened = probe::open_regular_file(path);  // a FIFO or device is refused, never read
     if (!opened) {
@@ -192,18 +212,22 @@ ReadStats read_lines(const std::string& path, const ReadOptions& opt, const Line
       return st;
     }
     file.emplace(std::move(*opened));
-    fd = file->fd();
+    src = {.fd = file->fd(),
+           .bounded = true,
+           .deadline = std::chrono::steady_clock::now() + opt.deadline,
+           .limit = opt.deadline,
+           .idle = opt.idle};
   }
   std::vector<char> buf(opt.chunk);
   Splitter sp(opt, on_line, st);
-  ssize_t r = read_full(fd, buf.data(), buf.size());
+  ssize_t r = src.read(buf.data(), buf.size());
   if (r < 0) {
-    st.error = std::string("read: ") + std::strerror(errno);
+    st.error = src.error();
     return st;
   }
   if (r >= 2 && static_cast<unsigned char>(buf[0]) == 0x1f && static_cast<unsigned char>(buf[1]) == 0x8b) {
     st.gzip = true;
-    inflate_stream(fd, buf, static_cast<size_t>(r), sp, st, opt);
+    inflate_stream(src, buf, static_cast<size_t>(r), sp, st, opt);
     sp.finish();
     return st;
   }
@@ -213,9 +237,9 @@ ReadStats read_lines(const std::string& path, const ReadOptions& opt, const Line
       st.error = binary_error(st);
       break;
     }
-    r = read_full(fd, buf.data(), buf.size());
+    r = src.read(buf.data(), buf.size());
   }
-  if (r < 0) st.error = std::string("read: ") + std::strerror(errno);
+  if (r < 0) st.error = src.error();
   sp.finish();
   return st;
 }

@@ -2,6 +2,7 @@
 // is refused), gzip (by magic bytes, streamed through zlib, its expansion capped) and stdin ("-"). Memory
 // stays bounded: lines longer than max_line are cut (the rest is skipped and counted), never buffered whole.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -31,6 +32,12 @@ struct ReadOptions {
   // An input that is mostly control bytes once this much was read is binary (/dev/zero, a core file):
   // reading stops there with an error saying so. 0: never.
   uint64_t binary_after = 64ull << 20;
+  // A file (not stdin) whose read waits this long without data blocks (/proc/kmsg, a trace pipe: "regular"
+  // files of size 0): it ends there with an error saying so. A file on disk never waits.
+  std::chrono::milliseconds idle{2'000};
+  // A file (not stdin) is read for at most this long (one that never ends, or a very slow disk); the rest is
+  // not read and the error says so.
+  std::chrono::milliseconds deadline{600'000};
 };
 
 // Calls on_line(line, line_number) for each line (no '\n'; a trailing '\r' is dropped). Line numbers start

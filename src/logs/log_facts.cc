@@ -82,6 +82,7 @@ void to_json(nlohmann::json& j, const FileFacts& f) {
                      {"init_complete", f.init_complete},
                      {"processes", f.processes}};
   if (!f.error.empty()) j["error"] = f.error;
+  if (!f.capped.empty()) j["capped"] = f.capped;
 }
 
 void to_json(nlohmann::json& j, const WatchdogTimeout& w) {

@@ -68,6 +68,8 @@ struct FileFacts {
   std::string last_line;
   uint32_t init_complete = 0;
   std::vector<std::string> processes;  // labels of processes seen in this file
+  // A limit this file reached that holds for the whole run ("" none): what was lumped or left out, and why.
+  std::string capped;
 };
 
 // What PyTorch's ProcessGroupNCCL printed about one rank: a watchdog timeout (op set), or only where the rank

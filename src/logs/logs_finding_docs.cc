@@ -64,6 +64,11 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
       {"logs.input.binary", "An input holds binary data", "NUL bytes were found; lines are still scanned."},
       {"logs.input.long_lines", "Over-long lines were cut",
        "Lines longer than --max-line-bytes are cut there."},
+      {"logs.input.capped", "An input passed a limit that holds for the whole run",
+       "One run keeps at most 65,536 processes over all its files and threads together (a cap per file "
+       "would multiply by the number of files: twenty such files took 2.76 GB). Past it, each file's further "
+       "processes are counted with its last one, so their facts are merged and findings about them may be "
+       "wrong; the evidence names the files and the line where the limit was reached."},
       {"logs.rank.stopped_first", "One rank stopped first while the others waited",
        "Read across ranks: one rank ended by itself (a Python traceback, an exit code or signal a launcher "
        "reported, or a log that simply stops: SIGKILL and the OOM killer leave no trace) while the others "

@@ -51,8 +51,9 @@ void add_input_finding(std::vector<report::Finding>& out, const char* id, report
 
 // Inputs that could not be read, are empty, hold binary data or over-long lines.
 void input_findings(const LogsResult& r, std::vector<report::Finding>& out) {
-  std::vector<std::string> unreadable = r.input_errors, empty, binary, longl;
+  std::vector<std::string> unreadable = r.input_errors, empty, binary, longl, capped;
   for (const auto& f : r.files) {
+    if (!f.capped.empty()) capped.push_back(f.path + ": " + f.capped);
     if (!f.error.empty())
       unreadable.push_back(f.path + ": " + f.error);
     else if (f.bytes == 0)
@@ -74,6 +75,12 @@ void input_findings(const LogsResult& r, std::vector<report::Finding>& out) {
                     fmt::format("{} file(s) hold binary data", binary.size()), binary, "");
   add_input_finding(out, "logs.input.long_lines", report::Severity::info,
                     fmt::format("{} file(s) have over-long lines (cut)", longl.size()), longl, "");
+  add_input_finding(
+      out, "logs.input.capped", report::Severity::warn,
+      fmt::format("{} file(s) passed a limit of the whole run (part of them lumped together)", capped.size()),
+      capped,
+      "Give the logs of one job at a time: no real job prints this many processes. If it is one "
+      "job, name its files in smaller groups.");
 }
 
 report::Finding unexplained_warns_finding(const EntryHits& warns) {

@@ -1,8 +1,10 @@
-// Regular-file opener (regular_file.h): stat, open without blocking, fstat, capped read with a deadline.
+// Regular-file opener (regular_file.h): stat, open without blocking, fstat, capped read with a deadline that
+// holds inside a read too (poll on a file that blocks).
 #include "probe/regular_file.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,27 +50,59 @@ Result<RegularFile> open_regular_file(const std::string& path) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return Error::from_errno("cannot read " + path);
   if (!S_ISREG(st.st_mode)) return not_regular_error(path, st.st_mode);
-  int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  RegularFile out = std::move(file);
+  RegularFile out = std::move(file);  // O_NONBLOCK kept: read_until() bounds a read that would block
   out.set_size(static_cast<uint64_t>(st.st_size));
   return out;
+}
+
+ssize_t read_until(int fd, char* buf, size_t n, std::chrono::steady_clock::time_point deadline,
+                   std::chrono::milliseconds idle) {
+  using namespace std::chrono;
+  const auto idle_end = steady_clock::now() + idle;
+  for (;;) {
+    ssize_t r = ::read(fd, buf, n);
+    if (r >= 0) return r;
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
+    const auto now = steady_clock::now();
+    const auto end = std::min(deadline, idle_end);
+    if (now >= end) {
+      errno = ETIMEDOUT;
+      return -1;
+    }
+    pollfd p{fd, POLLIN, 0};  // sleeps until data comes or the time is up; never longer
+    int ms = static_cast<int>(std::min<int64_t>(duration_cast<milliseconds>(end - now).count() + 1, 60'000));
+    if (::poll(&p, 1, ms) < 0 && errno != EINTR) return -1;
+  }
+}
+
+std::string read_timeout_text(bool idle, std::chrono::milliseconds limit) {
+  if (idle)
+    return fmt::format(
+        "no data for {:g} s and no end of file: a file that blocks (like /proc/kmsg), not a regular file",
+        limit.count() / 1e3);
+  return fmt::format("took longer than {:g} s, the limit", limit.count() / 1e3);
 }
 
 Result<FileText> read_regular_file(const std::string& path, const ReadLimits& limits) {
   auto file = open_regular_file(path);
   if (!file) return file.error();
   const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + limits.deadline;
   FileText out;
   out.file_size = file->size();
   char buf[65536];
   for (;;) {
-    if (std::chrono::steady_clock::now() - start > limits.deadline)
-      return Error::timeout(
-          fmt::format("reading {} took longer than {:g} s", path, limits.deadline.count() / 1e3));
+    if (std::chrono::steady_clock::now() > deadline)
+      return Error::timeout("reading " + path + ": " + read_timeout_text(false, limits.deadline), "", 0);
     const uint64_t room = limits.max_bytes - out.text.size();
-    ssize_t n = ::read(file->fd(), buf, room == 0 ? 1 : std::min<uint64_t>(room, sizeof(buf)));
-    if (n < 0 && errno == EINTR) continue;
+    ssize_t n = read_until(file->fd(), buf, room == 0 ? 1 : std::min<uint64_t>(room, sizeof(buf)), deadline,
+                           limits.idle);
+    if (n < 0 && errno == ETIMEDOUT) {
+      bool idle = std::chrono::steady_clock::now() < deadline;
+      return Error::timeout(
+          "reading " + path + ": " + read_timeout_text(idle, idle ? limits.idle : limits.deadline), "", 0);
+    }
     if (n < 0) return Error::from_errno("read " + path);  // EINVAL (sysfs "speed" of a down link), EIO...
     if (n == 0) break;
     if (room == 0) {  // one byte past the cap: there is more

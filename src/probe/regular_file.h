@@ -38,13 +38,27 @@ class RegularFile {
 Result<uint64_t> stat_regular_file(const std::string& path);
 
 // Opens path read-only when it is a regular file: stat first (a device is never opened), then open with
-// O_NONBLOCK|O_CLOEXEC|O_NOCTTY (a FIFO swapped in meanwhile does not block the open), fstat the descriptor
-// to refuse such a swap, and clear O_NONBLOCK.
+// O_NONBLOCK|O_CLOEXEC|O_NOCTTY (a FIFO swapped in meanwhile does not block the open) and fstat the
+// descriptor to refuse such a swap. O_NONBLOCK stays set: a file on disk ignores it, and a /proc file that
+// says it is regular but blocks (/proc/kmsg: size 0, read waits for the next kernel message) answers EAGAIN,
+// so read_until() can wait for it with a deadline instead of forever.
 Result<RegularFile> open_regular_file(const std::string& path);
+
+// One read(2) of at most n bytes that never blocks past `deadline` nor waits longer than `idle` for data
+// that is not there: on EAGAIN it polls for the time left. Bytes read, 0 at the end of the file, or -1 with
+// errno (ETIMEDOUT: no data in time; EINTR is retried).
+ssize_t read_until(int fd, char* buf, size_t n, std::chrono::steady_clock::time_point deadline,
+                   std::chrono::milliseconds idle);
+
+// Why a read_until timed out: which of the two limits passed (idle or the whole deadline), and what it means.
+std::string read_timeout_text(bool idle, std::chrono::milliseconds limit);
 
 struct ReadLimits {
   uint64_t max_bytes = kMaxConfigBytes;
-  std::chrono::milliseconds deadline{10'000};  // for the whole read; checked between chunks
+  std::chrono::milliseconds deadline{10'000};  // for the whole read, blocked reads included
+  // The longest one read waits for data that is not there: only a file that blocks (/proc/kmsg) waits,
+  // and such a file is not what the caller asked for.
+  std::chrono::milliseconds idle{2'000};
 };
 
 struct FileText {
@@ -54,7 +68,7 @@ struct FileText {
 };
 
 // Reads at most limits.max_bytes of a regular file. Error when it cannot be opened, is not a regular file,
-// a read fails, or the deadline passes (a timeout-kind Error).
+// a read fails, or the deadline or the idle limit passes (a timeout-kind Error), even inside a read.
 Result<FileText> read_regular_file(const std::string& path, const ReadLimits& limits = {});
 
 // The last max_bytes of a regular file (all of it when smaller; truncated when the start was left out): the

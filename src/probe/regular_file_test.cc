@@ -1,12 +1,16 @@
 // The regular-file opener: regular files read whole or capped (truncation reported), FIFOs, devices and
-// directories refused at once with a sentence naming what they are, missing files as not_found.
+// directories refused at once with a sentence naming what they are, missing files as not_found, and a /proc
+// file that blocks (/proc/kmsg) ended by the deadline even inside a read.
 #include "probe/regular_file.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 
 namespace dd::probe {
@@ -65,6 +69,44 @@ TEST(RegularFile, ProcFilesAreRegularAndRead) {
   auto r = read_regular_file("/proc/self/status");  // size 0 in stat, but text to read
   ASSERT_TRUE(r) << r.error().message();
   EXPECT_NE(r->text.find("Name:"), std::string::npos);
+}
+
+// /proc/kmsg is "regular" with size 0, and a read of it waits for the next kernel message: the deadline was
+// checked only between reads, so `check --facts /proc/kmsg` and `--token-file` hung. Root only (it may
+// return pending messages first, then blocks).
+TEST(RegularFile, ProcFileThatBlocksEndsAtItsDeadline) {
+  int fd = ::open("/proc/kmsg", O_RDONLY | O_NONBLOCK);
+  if (fd < 0) GTEST_SKIP() << "/proc/kmsg cannot be opened here (needs root): " << std::strerror(errno);
+  ::close(fd);
+  ReadLimits lim;
+  lim.deadline = std::chrono::seconds(3);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = read_regular_file("/proc/kmsg", lim);
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(r) << "read " << r->text.size() << " bytes and an end that /proc/kmsg never has";
+  EXPECT_EQ(r.error().kind, ErrorKind::timeout) << r.error().message();
+  EXPECT_NE(r.error().message().find("blocks"), std::string::npos) << r.error().message();
+  EXPECT_LT(took, std::chrono::seconds(4));
+}
+
+TEST(RegularFile, ReadUntilWaitsNoLongerThanItsLimits) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_NONBLOCK), 0);
+  char buf[16];
+  const auto start = std::chrono::steady_clock::now();
+  ssize_t n =
+      read_until(fds[0], buf, sizeof buf, start + std::chrono::seconds(10), std::chrono::milliseconds(100));
+  int err = errno;
+  EXPECT_EQ(n, -1);
+  EXPECT_EQ(err, ETIMEDOUT);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  ASSERT_EQ(::write(fds[1], "ab", 2), 2);
+  EXPECT_EQ(read_until(fds[0], buf, sizeof buf, start + std::chrono::seconds(10), std::chrono::seconds(1)),
+            2);
+  ::close(fds[1]);
+  EXPECT_EQ(read_until(fds[0], buf, sizeof buf, start + std::chrono::seconds(10), std::chrono::seconds(1)),
+            0);
+  ::close(fds[0]);
 }
 
 }  // namespace

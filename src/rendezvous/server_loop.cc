@@ -181,7 +181,7 @@ void Shard::close_conn(uint64_t id) {
   srv.admission->closed();
   if (!c.live_keys.empty()) {
     std::lock_guard lock(srv.mu);
-    for (const auto& k : c.live_keys) srv.kv.erase(k);
+    for (const auto& k : c.live_keys) srv.erase_key(k);
   }
   conns.erase(it);
 }

@@ -1,6 +1,9 @@
-// TcpStoreServer request handling after the handshake: the key-value operations. A set or add that completes
-// parked waits hands their answers to the shards holding them (server_waits.cc).
+// TcpStoreServer request handling after the handshake: the key-value operations, within the key count and
+// byte caps (ServerOptions). A set or add that completes parked waits hands their answers to the shards
+// holding them (server_waits.cc).
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "rendezvous/memory_store.h"
 #include "rendezvous/server_state.h"
@@ -30,7 +33,7 @@ bool Shard::handle(Conn& c, Message& m) {
     case Op::kCheck:
     case Op::kRemove:
     case Op::kList:
-      send(c, answer_at_once(m));
+      send(c, answer_at_once(c, m));
       return true;
     default:
       drop(id, fmt::format("unexpected {} frame from a client", wire::op_name(m.op)));
@@ -44,12 +47,42 @@ std::optional<Message> TcpStoreServer::Impl::full_for(const std::string& key) co
   return error_message(fmt::format("store full: {} keys (the cap)", kv.size()));
 }
 
+// The byte caps: a key's bytes count with its value's; growing counts against the connection that grew it,
+// and shrinking or removing gives back to the one that does it (never below zero).
+std::optional<Message> TcpStoreServer::Impl::store_value(Conn& c, const std::string& key, std::string value) {
+  auto it = kv.find(key);
+  const int64_t before = it == kv.end() ? 0 : static_cast<int64_t>(key.size() + it->second.size());
+  const int64_t growth = static_cast<int64_t>(key.size() + value.size()) - before;
+  if (growth > 0 && c.stored_bytes + static_cast<uint64_t>(growth) > opt.max_bytes_per_client)
+    return error_message(fmt::format(
+        "store quota: this client would hold {} bytes of keys and values, over the {} allowed to one "
+        "connection",
+        c.stored_bytes + static_cast<uint64_t>(growth), opt.max_bytes_per_client));
+  if (growth > 0 && kv_bytes + static_cast<uint64_t>(growth) > opt.max_total_bytes)
+    return error_message(fmt::format("store full: {} bytes of keys and values (the cap is {})", kv_bytes,
+                                     opt.max_total_bytes));
+  kv_bytes = static_cast<uint64_t>(static_cast<int64_t>(kv_bytes) + growth);
+  c.stored_bytes = static_cast<uint64_t>(std::max<int64_t>(0, static_cast<int64_t>(c.stored_bytes) + growth));
+  if (it == kv.end())
+    kv.emplace(key, std::move(value));
+  else
+    it->second = std::move(value);
+  return std::nullopt;
+}
+
+void TcpStoreServer::Impl::erase_key(const std::string& key) {
+  auto it = kv.find(key);
+  if (it == kv.end()) return;
+  kv_bytes -= key.size() + it->second.size();
+  kv.erase(it);
+}
+
 void Shard::handle_set(Conn& c, Message& m) {
   std::vector<Posted> done;
   {
     std::lock_guard lock(srv.mu);
     if (auto full = srv.full_for(m.key)) return send(c, *full);
-    srv.kv[m.key] = std::move(m.value);
+    if (auto over = srv.store_value(c, m.key, std::move(m.value))) return send(c, *over);
     srv.key_arrived(m.key, &done);
   }
   if (is_live_key(m.key)) c.live_keys.push_back(m.key);
@@ -75,7 +108,7 @@ void Shard::handle_add(Conn& c, Message& m) {
     auto sum = add_counter(m.key, now, m.number);  // past 2^63 is an error answer, the key unchanged
     if (!sum) return send(c, error_message(sum.error().what));
     r.number = *sum;
-    srv.kv[m.key] = std::to_string(r.number);
+    if (auto over = srv.store_value(c, m.key, std::to_string(r.number))) return send(c, *over);
     srv.key_arrived(m.key, &done);
   }
   send(c, r);
@@ -83,7 +116,7 @@ void Shard::handle_add(Conn& c, Message& m) {
 }
 
 // check, remove, list: read or change the keys and answer in the same step.
-Message Shard::answer_at_once(const Message& m) {
+Message Shard::answer_at_once(Conn& c, const Message& m) {
   Message r;
   std::lock_guard lock(srv.mu);
   if (m.op == Op::kCheck) {
@@ -92,7 +125,9 @@ Message Shard::answer_at_once(const Message& m) {
     return r;
   }
   if (m.op == Op::kRemove) {
-    srv.kv.erase(m.key);
+    if (auto it = srv.kv.find(m.key); it != srv.kv.end())
+      c.stored_bytes -= std::min<uint64_t>(c.stored_bytes, m.key.size() + it->second.size());
+    srv.erase_key(m.key);
     r.op = Op::kOk;
     return r;
   }

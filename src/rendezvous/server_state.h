@@ -37,6 +37,7 @@ struct Conn {
   std::string client_nonce, server_nonce;
   Deadline handshake_deadline;
   std::vector<std::string> live_keys;  // removed when this connection closes (is_live_key)
+  uint64_t stored_bytes = 0;           // what this connection grew the store by (ServerOptions::max_bytes_*)
   uint64_t parked = 0;                 // waiter id while a get/wait is parked: later frames wait their turn
   explicit Conn(wire::Limits l) : reader(l) {}
 };
@@ -86,6 +87,7 @@ struct TcpStoreServer::Impl {
 
   mutable std::mutex mu;  // guards everything below
   std::map<std::string, std::string> kv;
+  uint64_t kv_bytes = 0;  // keys and values in kv
   ServerStats st;
   std::deque<std::string> log_lines;
   EventLogLimiter event_log;
@@ -97,6 +99,10 @@ struct TcpStoreServer::Impl {
   void count(uint64_t ServerStats::*field);
   void check_somaxconn(size_t listeners);
   std::optional<wire::Message> full_for(const std::string& key) const;  // caller holds mu
+  // Caller holds mu. Stores value under key for connection c, within the byte caps (an error answer when
+  // past one; nothing changed then).
+  std::optional<wire::Message> store_value(Conn& c, const std::string& key, std::string value);
+  void erase_key(const std::string& key);  // caller holds mu
   // Caller holds mu. The waiters this key completes, taken out of the shared maps, each with its answer.
   void key_arrived(const std::string& key, std::vector<Posted>* done);
   // Caller holds mu. Takes waiter wid out (false: another thread finished it first) and fills its answer.
@@ -141,9 +147,9 @@ struct Shard {
   void handle_set(Conn& c, wire::Message& m);
   void handle_add(Conn& c, wire::Message& m);
   void handle_get_or_wait(Conn& c, wire::Message& m);
-  wire::Message answer_at_once(const wire::Message& m);  // check, remove, list
-  void finish_waiter(uint64_t wid, End how);             // timed out or cancelled here
-  void handshake(Conn& c, wire::Message& m);             // server_handshake.cc
+  wire::Message answer_at_once(Conn& c, const wire::Message& m);  // check, remove, list
+  void finish_waiter(uint64_t wid, End how);                      // timed out or cancelled here
+  void handshake(Conn& c, wire::Message& m);                      // server_handshake.cc
   void on_hello(Conn& c, wire::Message& m);
   void on_auth(Conn& c, wire::Message& m);
   void send(Conn& c, const wire::Message& m) { c.out += wire::encode(m); }

@@ -1,6 +1,6 @@
 // Embedded TCP store under abuse: wrong tokens, garbage, random traffic, truncation, oversized lengths,
-// slowloris, version mismatch. Only the offending connection is dropped; nothing may hang or crash the
-// server.
+// slowloris, version mismatch, a client that stores without end. Only the offending connection is dropped
+// or refused; nothing may hang or crash the server, nor grow it without bound.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -169,6 +169,51 @@ TEST(TcpStore, OversizedValueRefusedClientSide) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().what.find("cap"), std::string::npos) << r.error().what;
   EXPECT_TRUE(c->set("small", "ok", soon()).ok());  // the connection is still good
+}
+
+// A token holder stored 4 MiB values under new keys until the master held 4.1 GB (20 s). With the
+// production caps one connection is refused well before 400 MiB, the client reports why, and the connection
+// stays usable: removing gives room back.
+TEST(TcpStore, OneClientCannotGrowTheStoreWithoutBound) {
+  auto s = serve();
+  auto c = client(s->port());
+  const std::string value(wire::Limits{}.max_value - 64, 'v');
+  uint64_t stored = 0;
+  std::string refusal;
+  for (int i = 0; i < 100 && refusal.empty(); ++i) {  // 100 x 4 MiB: more than one client may hold
+    auto r = c->set("flood/" + std::to_string(i), value, soon());
+    if (r.ok())
+      stored += value.size();
+    else
+      refusal = r.error().what;
+  }
+  ASSERT_FALSE(refusal.empty()) << "a client stored " << (stored >> 20) << " MiB without a refusal";
+  EXPECT_NE(refusal.find("store quota"), std::string::npos) << refusal;
+  EXPECT_LE(stored, 256ull << 20);
+  EXPECT_TRUE(c->remove("flood/0", soon()).ok());
+  EXPECT_TRUE(c->set("flood/again", value, soon()).ok()) << "a removal gives its bytes back";
+}
+
+TEST(TcpStore, ByteCapsHoldPerClientAndInAll) {
+  ServerOptions so;
+  so.max_bytes_per_client = 3000;
+  so.max_total_bytes = 5000;
+  auto s = serve(so);
+  auto a = client(s->port()), b = client(s->port());
+  const std::string kb(1000 - 2, 'x');  // with its 2-byte key: 1000 bytes
+  for (const char* k : {"a1", "a2", "a3"}) ASSERT_TRUE(a->set(k, kb, soon()).ok());
+  auto r = a->set("a4", kb, soon());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().what.find("store quota"), std::string::npos) << r.error().what;
+  EXPECT_TRUE(a->set("a1", "short", soon()).ok()) << "shrinking a value is always allowed";
+  EXPECT_TRUE(a->set("a4", std::string(900, 'x'), soon()).ok()) << "and gives its bytes back";
+  for (const char* k : {"b1", "b2"}) ASSERT_TRUE(b->set(k, kb, soon()).ok());
+  r = b->set("b3", kb, soon());  // b is within its own share, the store is not
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().what.find("store full"), std::string::npos) << r.error().what;
+  EXPECT_TRUE(b->remove("b1", soon()).ok());
+  EXPECT_TRUE(b->set("b3", kb, soon()).ok());
+  EXPECT_EQ(s->peek("b3").value_or("").size(), kb.size());
 }
 
 }  // namespace

@@ -17,6 +17,12 @@ struct ServerOptions {
   std::string token;                  // job token (secret; never logged)
   wire::Limits limits;
   size_t max_total_keys = 1u << 20;
+  // Bytes of keys and values held: in all, and added by one client connection (what its sets and adds grew
+  // the store by, less what it removed or shrank). A set or add past either is refused with an error answer
+  // the client reports; the connection stays. A token holder grew the master to 4.1 GB in 20 s without them;
+  // a real node stores a few KiB to a few MiB.
+  uint64_t max_total_bytes = 1ull << 30;
+  uint64_t max_bytes_per_client = 256ull << 20;
   size_t max_connections = 60000;
   // Connections not yet authenticated: per peer address and in all. Past either cap the oldest such
   // connection (of that address, or of all) is dropped for a newcomer, so idle strangers cannot keep real

@@ -9,6 +9,7 @@
 #include <charconv>
 
 #include "common/json_limits.h"
+#include "common/release_memory.h"
 
 namespace dd::logs {
 
@@ -202,22 +203,44 @@ Result<FlightRecord> flight_record_from_dump(const json& dump) {
   return r;
 }
 
+// A pickled dump: measured first (decode_pickle refuses one whose shared values expand past the limits),
+// counted against what all the dumps of the run may hold (limits.kept), then built only once its values fit
+// the run's room for dumps decoded at once (limits.in_flight), which it holds until its JSON is gone.
+static Result<FlightRecord> parse_pickled_record(std::string_view bytes, const PickleLimits& limits) {
+  auto decoded = decode_pickle(bytes, limits);
+  if (!decoded) return decoded.error();
+  const size_t values = decoded->values();
+  if (limits.kept && !limits.kept->take(values))
+    return Error::invalid(fmt::format(
+        "pickle: its {} values would pass the {} that all the dumps of one run may hold together: "
+        "not read (give fewer dumps at a time)",
+        values, limits.kept->cap()));
+  auto build = [&]() -> Result<FlightRecord> {
+    InFlightGate::Hold room(limits.in_flight, values,
+                            std::chrono::steady_clock::now() + limits.in_flight_wait);
+    if (!room.ok())
+      return Error::invalid(
+          fmt::format("pickle: its {} values did not fit in memory beside the other dumps read at once (at "
+                      "most {} values "
+                      "in all) within {} s: not read",
+                      values, limits.in_flight->cap(), limits.in_flight_wait.count() / 1000));
+    auto dump = decoded->to_json();
+    if (!dump) return dump.error();
+    return flight_record_from_dump(*dump);
+  };
+  auto r = build();
+  if (values > 500'000) release_freed_memory();  // its JSON, freed in this thread's arena
+  if (r) r->format = "pickle";
+  return r;
+}
+
 Result<FlightRecord> parse_flight_record(std::string_view bytes, const PickleLimits& limits) {
-  json dump;
-  std::string format;
-  if (looks_like_pickle(bytes)) {
-    auto v = read_pickle(bytes, limits);
-    if (!v) return v.error();
-    dump = std::move(*v);
-    format = "pickle";
-  } else {
-    if (bytes.size() > limits.max_input_bytes) return Error::invalid("Flight Recorder JSON dump too large");
-    dump = dd::parse_json_or_discarded(bytes);  // no exceptions
-    if (dump.is_discarded()) return Error::invalid("not a Flight Recorder dump: neither a pickle nor JSON");
-    format = "json";
-  }
+  if (looks_like_pickle(bytes)) return parse_pickled_record(bytes, limits);
+  if (bytes.size() > limits.max_input_bytes) return Error::invalid("Flight Recorder JSON dump too large");
+  json dump = dd::parse_json_or_discarded(bytes);  // no exceptions
+  if (dump.is_discarded()) return Error::invalid("not a Flight Recorder dump: neither a pickle nor JSON");
   auto r = flight_record_from_dump(dump);
-  if (r) r->format = format;
+  if (r) r->format = "json";
   return r;
 }
 

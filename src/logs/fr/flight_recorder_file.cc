@@ -1,10 +1,20 @@
-// Reading one Flight Recorder dump file: the one regular-file opener with a size cap, then the parser.
+// Reading one Flight Recorder dump file: its size checked first (a dump over the limit is refused unread),
+// then the one regular-file opener with a size cap, then the parser.
+#include <fmt/format.h>
+
 #include "logs/fr/flight_recorder.h"
 #include "probe/regular_file.h"
 
 namespace dd::logs {
 
 Result<FlightRecord> read_flight_record_file(const std::string& path, const PickleLimits& limits) {
+  auto size = probe::stat_regular_file(path);
+  if (!size) return size.error();
+  if (*size >
+      limits.max_input_bytes)  // refused before a byte is read (a 600 MB file cost 600 MB and seconds)
+    return Error::invalid(
+        fmt::format("{}: Flight Recorder dump of {} MiB, over the limit of {} MiB: not read", path,
+                    *size >> 20, limits.max_input_bytes >> 20));
   probe::ReadLimits rl;
   rl.max_bytes = limits.max_input_bytes;
   rl.deadline = std::chrono::milliseconds(60'000);

@@ -56,6 +56,14 @@ struct Arena {
 // The value at `root` as JSON (pickle_reader.h describes the mapping), within the depth and output budgets.
 Result<nlohmann::json> arena_to_json(const Arena& a, uint32_t root, const PickleLimits& limits);
 
+// What arena_to_json would build, counted without building it (the same walk, the same errors and budgets):
+// values (a shared value once per use) and bytes of text (keys included).
+struct Expansion {
+  size_t values = 0;
+  size_t text_bytes = 0;
+};
+Result<Expansion> measure_expansion(const Arena& a, uint32_t root, const PickleLimits& limits);
+
 // s with every byte that is not part of valid UTF-8 replaced by U+FFFD.
 std::string utf8_or_replacement(std::string_view s);
 

@@ -1,6 +1,7 @@
 // Turns the values a pickle built (pickle_arena.h) into JSON: bounded depth (a cycle or 100000 nested lists
 // end in an error at max_depth, never in a deep recursion), every use of a shared value counted against the
-// output budgets, strings made valid UTF-8 so the JSON can always be written.
+// output budgets, strings made valid UTF-8 so the JSON can always be written. The same walk without building
+// anything measures the JSON first, so a value shared 400,000 times is refused before it is copied once.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -29,13 +30,16 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
 
 class Converter {
  public:
-  Converter(const Arena& a, const PickleLimits& lim) : a_(a), lim_(lim) {}
+  // build false: only count (measure), every value returned is null.
+  Converter(const Arena& a, const PickleLimits& lim, bool build) : a_(a), lim_(lim), build_(build) {}
 
   Result<nlohmann::json> run(uint32_t root) {
     nlohmann::json out = value(root, 0);
     if (!error_.empty()) return Error::invalid("pickle: " + error_);
     return out;
   }
+  size_t values() const { return nodes_; }
+  size_t text_bytes() const { return out_bytes_; }
 
  private:
   bool fail(std::string why) {
@@ -43,19 +47,31 @@ class Converter {
     return false;
   }
 
-  bool count(size_t bytes) {
-    if (++nodes_ > lim_.max_output_nodes)
-      return fail(fmt::format("more than {} values once shared values are expanded", lim_.max_output_nodes));
+  // Every value of the result and its text, a shared value once per use: what the JSON will hold.
+  bool count(size_t values, size_t bytes) {
+    nodes_ += values;
+    if (nodes_ > lim_.max_output_nodes)
+      return fail(
+          fmt::format("more than {} values once shared values (memo references) are expanded, each use a "
+                      "copy: over the limit "
+                      "for one dump, refused before it was built",
+                      lim_.max_output_nodes));
     out_bytes_ += bytes;
     if (out_bytes_ > lim_.max_output_bytes)
       return fail(
-          fmt::format("more than {} bytes of text once shared values are expanded", lim_.max_output_bytes));
+          fmt::format("more than {} bytes of text once shared values (memo references) are expanded, each "
+                      "use a copy: over the "
+                      "limit for one dump, refused before it was built",
+                      lim_.max_output_bytes));
     return true;
   }
 
   std::string key_text(uint32_t k, size_t depth) {
     const Node& n = a_.nodes[k];
-    if (n.kind == Kind::str) return utf8_or_replacement(a_.text(k));
+    if (n.kind == Kind::str) {  // a key is a copy too: its bytes count, as the value's slot does
+      if (!count(0, a_.text(k).size()) || !build_) return std::string();
+      return utf8_or_replacement(a_.text(k));
+    }
     if (n.kind == Kind::int64) return std::to_string(n.i);
     if (n.kind == Kind::uint64) return std::to_string(n.u);
     nlohmann::json j = value(k, depth);
@@ -66,7 +82,8 @@ class Converter {
     if (!error_.empty()) return nullptr;
     const Node& n = a_.nodes[idx];
     size_t bytes = (n.kind == Kind::str || n.kind == Kind::bytes) ? a_.text(idx).size() : 0;
-    if (!count(bytes)) return nullptr;
+    if (!count(1, bytes)) return nullptr;
+    if (!build_ && n.kind != Kind::global && !a_.is_container(idx)) return nullptr;
     switch (n.kind) {
       case Kind::none:
         return nullptr;
@@ -99,20 +116,25 @@ class Converter {
     }
     const auto& kids = a_.kids(idx);
     if (n.kind == Kind::dict) {
-      nlohmann::json obj = nlohmann::json::object();
+      nlohmann::json obj = build_ ? nlohmann::json::object() : nlohmann::json();
       for (size_t k = 0; k + 1 < kids.size() && error_.empty(); k += 2) {
         std::string key = key_text(kids[k], depth + 1);
-        obj[key] = value(kids[k + 1], depth + 1);
+        nlohmann::json v = value(kids[k + 1], depth + 1);
+        if (build_) obj[key] = std::move(v);
       }
       return obj;
     }
-    nlohmann::json arr = nlohmann::json::array();
-    for (size_t k = 0; k < kids.size() && error_.empty(); ++k) arr.push_back(value(kids[k], depth + 1));
+    nlohmann::json arr = build_ ? nlohmann::json::array() : nlohmann::json();
+    for (size_t k = 0; k < kids.size() && error_.empty(); ++k) {
+      nlohmann::json v = value(kids[k], depth + 1);
+      if (build_) arr.push_back(std::move(v));
+    }
     return arr;
   }
 
   const Arena& a_;
   const PickleLimits& lim_;
+  const bool build_;
   size_t nodes_ = 0;
   size_t out_bytes_ = 0;
   std::string error_;
@@ -137,7 +159,13 @@ std::string utf8_or_replacement(std::string_view s) {
 }
 
 Result<nlohmann::json> arena_to_json(const Arena& a, uint32_t root, const PickleLimits& limits) {
-  return Converter(a, limits).run(root);
+  return Converter(a, limits, true).run(root);
+}
+
+Result<Expansion> measure_expansion(const Arena& a, uint32_t root, const PickleLimits& limits) {
+  Converter c(a, limits, false);
+  if (auto r = c.run(root); !r) return r.error();
+  return Expansion{c.values(), c.text_bytes()};
 }
 
 }  // namespace dd::logs::pickle

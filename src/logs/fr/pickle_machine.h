@@ -18,7 +18,8 @@ class Machine {
  public:
   Machine(std::string_view in, const PickleLimits& lim) : in_(in), lim_(lim) {}
 
-  Result<nlohmann::json> run();  // pickle_reader.cc
+  Result<uint32_t> run();  // pickle_reader.cc: the root value's index in arena()
+  Arena& arena() { return a_; }
 
  private:
   bool fail(const std::string& why) {

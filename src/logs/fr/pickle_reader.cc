@@ -1,5 +1,6 @@
-// read_pickle: runs the machine (pickle_machine.h, opcodes in pickle_ops.cc) to STOP and turns the value into
-// JSON; GLOBAL and REDUCE are accepted only for the torch.jit._pickle wrappers pickle_reader.h names.
+// read_pickle: runs the machine (pickle_machine.h, opcodes in pickle_ops.cc) to STOP, measures the value's
+// JSON (pickle_json.cc) and builds it; GLOBAL and REDUCE are accepted only for the torch.jit._pickle wrappers
+// pickle_reader.h names.
 #include "logs/fr/pickle_reader.h"
 
 #include "logs/fr/pickle_machine.h"
@@ -8,7 +9,7 @@ namespace dd::logs {
 
 namespace pickle {
 
-Result<nlohmann::json> Machine::run() {
+Result<uint32_t> Machine::run() {
   if (in_.size() > lim_.max_input_bytes)
     return Error::invalid(
         fmt::format("pickle: {} bytes, more than the {} allowed", in_.size(), lim_.max_input_bytes));
@@ -26,7 +27,7 @@ Result<nlohmann::json> Machine::run() {
     step(op);
   }
   if (!error_.empty()) return Error::invalid(error_);
-  return arena_to_json(a_, stack_.back(), lim_);
+  return stack_.back();
 }
 
 // The exact globals older PyTorch picklers write around plain values (torch/jit/_pickle.py): applied with
@@ -67,12 +68,32 @@ bool looks_like_pickle(std::string_view b) {
   return b.size() >= 3 && static_cast<uint8_t>(b[0]) == 0x80 && b[1] >= 2 && b[1] <= 5;
 }
 
-Result<nlohmann::json> read_pickle(std::string_view bytes, const PickleLimits& limits) {
+Result<DecodedPickle> decode_pickle(std::string_view bytes, const PickleLimits& limits) {
   try {
-    return pickle::Machine(bytes, limits).run();
+    pickle::Machine m(bytes, limits);
+    auto root = m.run();
+    if (!root) return root.error();
+    auto arena = std::make_shared<const pickle::Arena>(std::move(m.arena()));
+    auto size = pickle::measure_expansion(*arena, *root, limits);
+    if (!size) return size.error();
+    return DecodedPickle(std::move(arena), *root, size->values, size->text_bytes, limits);
   } catch (const std::exception& e) {  // std::bad_alloc and the like: still an error value
     return Error::invalid(std::string("pickle: ") + e.what());
   }
+}
+
+Result<nlohmann::json> DecodedPickle::to_json() const {
+  try {
+    return pickle::arena_to_json(*arena_, root_, limits_);
+  } catch (const std::exception& e) {
+    return Error::invalid(std::string("pickle: ") + e.what());
+  }
+}
+
+Result<nlohmann::json> read_pickle(std::string_view bytes, const PickleLimits& limits) {
+  auto d = decode_pickle(bytes, limits);
+  if (!d) return d.error();
+  return d->to_json();
 }
 
 }  // namespace dd::logs

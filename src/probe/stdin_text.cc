@@ -1,0 +1,42 @@
+// read_stdin (stdin_text.h): poll for the time left, then read what is there; stop at the end, the byte cap
+// or the deadline. The descriptor's flags are left as they are (a terminal's description is shared).
+#include "probe/stdin_text.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace dd::probe {
+
+Result<StdinText> read_stdin(const ReadLimits& limits, int fd) {
+  using namespace std::chrono;
+  const auto deadline = steady_clock::now() + limits.deadline;
+  StdinText out;
+  std::string buf(1 << 16, '\0');
+  for (;;) {
+    const auto left = duration_cast<milliseconds>(deadline - steady_clock::now()).count();
+    if (left <= 0) {
+      out.timed_out = true;
+      return out;
+    }
+    pollfd p{fd, POLLIN, 0};
+    int ready = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 60'000)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) return Error::from_errno("poll stdin");
+    if (ready == 0) continue;  // the loop checks the time left
+    const uint64_t room = limits.max_bytes - out.text.size();
+    ssize_t n = ::read(fd, buf.data(), room == 0 ? 1 : std::min<uint64_t>(room, buf.size()));
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) return Error::from_errno("read stdin");
+    if (n == 0) return out;
+    if (room == 0) {  // one byte past the cap: there is more, left unread
+      out.truncated = true;
+      return out;
+    }
+    out.text.append(buf.data(), static_cast<size_t>(n));
+  }
+}
+
+}  // namespace dd::probe
