@@ -39,6 +39,7 @@ void AttemptAgent::raise_stop(StopEvent ev) {
   ev.node_rank = ev.node_rank < 0 ? joined().node_rank : ev.node_rank;
   ev.wall_ms = wall_ms(stop_seen_);
   stop_ = ev;
+  note_stop_signals();
   if (ev.cause == StopCause::master_lost) return;  // nobody to tell
   const auto deadline = Clock::now() + 2s;
   auto n = joined().store->add(attempt_keys(attempt_).at("stopn"), 1, deadline);
@@ -201,6 +202,7 @@ void AttemptAgent::poll_stop_key() {
   }
   stop_seen_ = Clock::now();
   stop_ = ev;
+  note_stop_signals();
 }
 
 void AttemptAgent::poll_done() {
@@ -242,6 +244,7 @@ void AttemptAgent::watch_loop() {
       raise_stop(ev);
       break;
     }
+    forward_signals();
     auto now = Clock::now();
     if (now >= next_store) {
       poll_stop_key();
@@ -260,6 +263,7 @@ AttemptRecord AttemptAgent::run() {
   rec.attempt = attempt_;
   rec.command = redact_argv(joined().job.command);
   if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
+  forward_signals("the workers had not started (it would have killed them)");
   if (start_workers() && !stop_) watch_loop();
   if (stop_)
     stop_workers();
