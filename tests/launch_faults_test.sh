@@ -8,12 +8,6 @@ set -u
 BIN=$(realpath "${1:-build/distdoctor}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/launch/launch_test_lib.sh"
-# Processes whose environment holds this run's marker: workers and their children.
-marked() {
-  local p n=0
-  for p in /proc/[0-9]*; do grep -qs "DD_LAUNCH_TEST_MARK=$1" "$p/environ" && n=$((n + 1)); done
-  echo $n
-}
 
 start=$SECONDS
 check "a hang: exit 124" 124 L --nproc-per-node 3 --job-id hang --hang-timeout 2 --json -- python3 "$HERE/launch/hang.py"

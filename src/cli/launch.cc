@@ -92,7 +92,8 @@ int run(const launch::LaunchArgs& parsed) {
     return report::kExitCannotRun;
   }
   // First: the guard must be forked before any thread exists, and signals counted before workers start.
-  auto guard = process::OrphanGuard::start();
+  const probe::ArgumentArea args = probe::read_argument_area();  // the guard drops our command line
+  auto guard = process::OrphanGuard::start(args.start, args.size);
   if (!guard) {
     std::cerr << "distdoctor launch: " << guard.error().message() << "\n";
     return report::kExitCannotRun;

@@ -40,6 +40,7 @@ void AttemptAgent::raise_stop(StopEvent ev) {
   ev.node_rank = ev.node_rank < 0 ? joined().node_rank : ev.node_rank;
   ev.wall_ms = wall_ms(stop_seen_);
   stop_ = ev;
+  note_stop_signals();
   if (ev.cause == StopCause::master_lost) return;  // nobody to tell
   const auto deadline = Clock::now() + 2s;
   auto n = joined().store->add(attempt_keys(attempt_).at("stopn"), 1, deadline);
@@ -214,6 +215,7 @@ void AttemptAgent::poll_stop_key() {
   }
   stop_seen_ = Clock::now();
   stop_ = ev;
+  note_stop_signals();
 }
 
 void AttemptAgent::poll_done() {
@@ -255,6 +257,7 @@ void AttemptAgent::watch_loop() {
       raise_stop(ev);
       break;
     }
+    forward_signals();
     auto now = Clock::now();
     if (now >= next_store) {
       poll_stop_key();
@@ -273,6 +276,7 @@ AttemptRecord AttemptAgent::run() {
   rec.attempt = attempt_;
   rec.command = redact_argv(s_.args.command);
   if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
+  forward_signals("the workers had not started (it would have killed them)");
   if (start_workers() && !stop_) watch_loop();
   if (stop_)
     stop_workers();

@@ -8,6 +8,7 @@
 #include "launch/debug_hooks.h"
 #include "launch/hang_watch.h"
 #include "launch/mindspore_env.h"
+#include "launch/stop_signals.h"
 #include "process/output_tail.h"
 #include "process/worker_supervisor.h"
 
@@ -36,6 +37,16 @@ class AttemptAgent {
   void poll_done();
   void note_store_error(const Error& e, const char* during);
   void stop_workers();
+  // attempt_signals.cc: a scheduler's SIGUSR1/SIGUSR2/SIGALRM to the launcher, passed on to every worker's
+  // process group (and MindSpore's scheduler's) while they run, noted for the report either way; why_not
+  // (not null) keeps them from the workers and says why.
+  void forward_signals(const char* why_not = nullptr);
+  // A stop signal (SIGINT, SIGTERM, SIGHUP) that came while the stop is under way (a second Ctrl-C, or a
+  // first one during a hang's stop): the grace period ends at once, for the workers, the scheduler and the
+  // strays.
+  bool grace_cut() const;
+  void note_stop_signals() { signals_at_stop_ = stop_signal_count(); }  // when stop_ is set
+  void stop_strays(NodeRecord& n);  // what the workers left outside their groups (launch.job.strays)
   // hang_evidence.cc: the first watchdog/NCCL-error line any worker printed starts a hang stop; before the
   // stop, every live worker is asked for its Python stacks and a Flight Recorder dump, and given a moment.
   void check_triggers();  // also keeps last_output_: the silence --hang-timeout measures
@@ -99,7 +110,10 @@ class AttemptAgent {
   process::WorkerSupervisor sched_;  // MindSpore's scheduler, or none
   std::unique_ptr<process::OutputTail> sched_tail_;
   std::string sched_log_;
-  bool sched_stopped_ = false;  // launch signalled it while it ran
+  bool sched_stopped_ = false;             // launch signalled it while it ran
+  int signals_at_stop_ = 0;                // stop signals received when the stop began
+  std::vector<std::string> signal_notes_;  // forward_signals: what came and where it went
+  size_t signal_notes_more_ = 0;           // beyond the notes kept
 };
 
 }  // namespace dd::launch

@@ -18,7 +18,6 @@
 #include "logs/launch_end_line.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
-#include "probe/stray_children.h"
 #include "probe/system_probe.h"
 
 namespace dd::launch {
@@ -190,11 +189,10 @@ void AttemptAgent::stop_workers() {
       if (!sup_.workers()[i].exited) snapshots_[i] = hang_snapshot(i, now);
   const bool interrupted = stop_->cause == StopCause::interrupted && stop_signal() != 0;
   const int first = interrupted && stop_signal() == SIGINT ? SIGINT : SIGTERM;
-  const double grace = stop_signal_count() > 1 ? 0 : joined().job.grace_s;
-  const int signals_before = stop_signal_count();  // one more while the grace runs (a second Ctrl-C) ends it
+  const double grace = grace_cut() ? 0 : joined().job.grace_s;
   signal_scheduler();
   const auto grace_ms = std::chrono::milliseconds(int64_t(grace * 1000));
-  sup_.stop_all(grace_ms, first, [signals_before] { return stop_signal_count() > signals_before; });
+  sup_.stop_all(grace_ms, first, [this] { return grace_cut(); });
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     if (tail_) tail_->finish(i);
     if (s_.guard) s_.guard->forget_group(sup_.workers()[i].pid);
@@ -210,14 +208,10 @@ NodeRecord AttemptAgent::node_record() {
   n.host = joined().nodes[size_t(n.node_rank)].host;
   n.env = joined().nodes[size_t(n.node_rank)].env;
   n.log_free_bytes = probe::free_bytes_at(s_.args.log_dir);
-  // Launch is a child subreaper: what the workers started and left outside their groups came back to it.
-  std::vector<pid_t> own;
-  if (s_.guard) own.push_back(s_.guard->pid());
-  if (auto strays = probe::find_strays(own); !strays.empty()) {
-    process::stop_strays(strays,
-                         std::chrono::milliseconds(int64_t(std::min(joined().job.grace_s, 2.0) * 1000)));
-    for (const auto& s : strays) n.strays.push_back(fmt::format("pid {}: {}", s.pid, s.command));
-  }
+  forward_signals("the attempt was ending");
+  n.signals = signal_notes_;
+  if (signal_notes_more_ > 0) n.signals.push_back(fmt::format("and {} more", signal_notes_more_));
+  stop_strays(n);
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     RankRecord r = rank_record(i);
     append_end_line(logs_[i], r);  // how it ended (a hang snapshot below keeps the state at the hang)

@@ -197,11 +197,11 @@ std::optional<Finding> logs_full_finding(const AttemptRecord& a) {
 std::optional<Finding> strays_finding(const AttemptRecord& a) {
   Finding f{.id = "launch.job.strays", .severity = Severity::warn};
   size_t count = 0;
-  for (const auto& n : a.nodes)
-    for (const auto& s : n.strays) {
-      ++count;
+  for (const auto& n : a.nodes) {
+    count += n.strays.size() + n.strays_more;
+    for (const auto& s : n.strays)
       if (f.evidence.size() < 8) f.evidence.push_back(parts::node_label(a, n.node_rank) + ": " + s);
-    }
+  }
   if (count == 0) return std::nullopt;
   if (count > f.evidence.size()) f.evidence.push_back(fmt::format("and {} more", count - f.evidence.size()));
   f.title = fmt::format(
@@ -263,6 +263,12 @@ report::Report build_launch_report(const std::vector<AttemptRecord>& attempts) {
   add_cause_findings(r, last);
   if (auto f = silent_nodes_finding(last)) r.add(std::move(*f));
   for (size_t i = 0; i + 1 < attempts.size(); ++i) r.add(attempt_finding(attempts[i]));
+  for (const auto& a : attempts)  // a scheduler's SIGUSR1 and the like: what the workers were sent, and when
+    for (const auto& n : a.nodes)
+      for (const auto& s : n.signals)
+        r.notes.push_back(fmt::format("{}{}: {}",
+                                      attempts.size() > 1 ? fmt::format("attempt {}, ", a.attempt) : "",
+                                      parts::node_label(a, n.node_rank), s));
   r.facts = nlohmann::json{{"attempts", attempts}};
   return r;
 }

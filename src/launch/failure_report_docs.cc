@@ -139,8 +139,11 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "launch is a child subreaper: what a worker starts and leaves behind when it exits comes back to it. "
        "A process that left the worker's process group (setsid, a daemon that double-forks) escapes the "
        "group kill that ends a job, and would keep running (often holding a GPU) into the next attempt or "
-       "job. At the end of each attempt launch finds them, names them (pid and command line), sends "
-       "SIGTERM, and SIGKILL after up to 2 s. End helpers before the worker exits."},
+       "job. At the end of each attempt launch finds them (every process below it, and what is in the "
+       "process groups and sessions they made), names them (pid and command line), sends SIGTERM to each "
+       "and its group, and SIGKILL after up to 2 s (at once after a second Ctrl-C), scanning again until a "
+       "scan finds nothing, so a process that forks and exits to change its pid is caught too. End helpers "
+       "before the worker exits."},
       {"launch.job.mismatch", "The job ended, but its ranks passed different sizes or types to a collective",
        "Every worker exited 0, and the Flight Recorder dumps launch's hook wrote as they exited show, at one "
        "collective sequence number of a process group, ranks that passed different sizes or dtypes, or "

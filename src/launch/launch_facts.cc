@@ -90,6 +90,8 @@ void to_json(nlohmann::json& j, const NodeRecord& n) {
   j = nlohmann::json{
       {"node_rank", n.node_rank},           {"host", n.host},    {"ranks", n.ranks}, {"env", n.env},
       {"log_free_bytes", n.log_free_bytes}, {"strays", n.strays}};
+  if (n.strays_more > 0) j["strays_more"] = n.strays_more;
+  if (!n.signals.empty()) j["signals"] = n.signals;
   if (!n.flight_recorder.is_null()) j["flight_recorder"] = n.flight_recorder;
   if (n.scheduler.pid > 0) j["scheduler"] = n.scheduler;
 }
@@ -101,6 +103,8 @@ void from_json(const nlohmann::json& j, NodeRecord& n) {
   n.env = j.value("env", std::map<std::string, std::string>{});
   n.log_free_bytes = j.value("log_free_bytes", int64_t(-1));
   n.strays = j.value("strays", std::vector<std::string>{});
+  n.strays_more = j.value("strays_more", size_t(0));
+  n.signals = j.value("signals", std::vector<std::string>{});
   n.flight_recorder = j.contains("flight_recorder") ? j["flight_recorder"] : nlohmann::json();
   n.scheduler = j.value("scheduler", RankRecord{});
 }

@@ -53,6 +53,10 @@ struct NodeRecord {
   // Processes the workers left behind outside their process groups (setsid, daemons), stopped by launch at
   // the attempt's end: "pid P: COMMAND".
   std::vector<std::string> strays;
+  size_t strays_more = 0;  // found beyond those named
+  // Signals from outside this attempt met (a scheduler's SIGUSR1, SIGUSR2, SIGALRM) and what launch did with
+  // them: "SIGUSR1 at 12:00:01.250: passed on to 2 worker process groups".
+  std::vector<std::string> signals;
   // MindSpore's scheduler (--mindspore, node rank 0 only; rank -1, pid -1 = none): how it ended, its log.
   RankRecord scheduler;
 };

@@ -100,7 +100,7 @@ void AttemptAgent::stop_scheduler(std::chrono::milliseconds grace) {
   if (sched_.workers().empty()) return;
   signal_scheduler();
   const process::WorkerState& w = sched_.workers().front();
-  sched_.stop_all(grace, SIGTERM);
+  sched_.stop_all(grace_cut() ? grace.zero() : grace, SIGTERM, [this] { return grace_cut(); });
   sched_tail_->finish(0);
   sched_tail_->poll();
   if (s_.guard) s_.guard->forget_group(w.pid);

@@ -2,17 +2,30 @@
 // 5-byte messages ('+' or '-' and an int32 process group, 'q' to dismiss, 'd' and an int32 length followed by
 // that many bytes of a directory path), and a child that holds nothing but its end of the pair and, when the
 // launcher's end closes without 'q', kills the registered groups and removes the registered directory.
+//
+// What kills the launcher must miss the guard, or the workers' children outlive both (each worker dies with
+// the launcher through PR_SET_PDEATHSIG, but what a worker started is re-parented to init). So the guard
+// takes no signal a launcher takes from outside: it leaves the launcher's process group (a kill of the
+// group, a terminal's Ctrl-C), ignores the signals a user or a scheduler sends a job (INT, TERM, HUP, QUIT,
+// USR1, USR2, ALRM: Slurm signals every process of a step), and drops the launcher's names: its command name
+// becomes "dd-orphan-guard" and its command line (the launcher's, copied by fork) is overwritten in place, so
+// `killall -9 distdoctor`, `pkill distdoctor` and `pkill -f "distdoctor launch"` end the launcher and leave
+// the guard to end the job. Only SIGKILL aimed at the guard's own pid stops it; nothing in user space can
+// outlive that (a PID namespace would, at the price of privileges and of pids the job no longer shares with
+// the machine), and a guard of the guard would only move the question one process up.
 #include "process/orphan_guard.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -94,11 +107,24 @@ void remove_guard_dir() {
   ::rmdir(guard_dir);
 }
 
+constexpr char kGuardName[] = "dd-orphan-guard";  // 15 characters: the most a command name holds
+
+// The launcher's names off the guard (see the top of this file): its command name, and its command line in
+// the argument area fork copied (NULs after the new name; an area too small keeps what fits).
+void rename_guard(char* args, size_t args_size) {
+  ::prctl(PR_SET_NAME, kGuardName, 0, 0, 0);
+  if (args == nullptr || args_size == 0) return;
+  std::memset(args, 0, args_size);
+  std::memcpy(args, kGuardName, std::min(args_size - 1, sizeof kGuardName - 1));
+}
+
 // The guard's whole life. Async-signal-safe calls only (it is forked from a process that may have threads).
-[[noreturn]] void guard_main(int fd) {
+[[noreturn]] void guard_main(int fd, char* args, size_t args_size) {
   struct sigaction ign {};
   ign.sa_handler = SIG_IGN;
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT}) ::sigaction(s, &ign, nullptr);
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM})
+    ::sigaction(s, &ign, nullptr);
+  rename_guard(args, args_size);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -137,7 +163,7 @@ void remove_guard_dir() {
 
 }  // namespace
 
-Result<std::unique_ptr<OrphanGuard>> OrphanGuard::start() {
+Result<std::unique_ptr<OrphanGuard>> OrphanGuard::start(char* own_args, size_t own_args_size) {
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return Error::from_errno("socketpair");
   pid_t pid = ::fork();
@@ -147,7 +173,7 @@ Result<std::unique_ptr<OrphanGuard>> OrphanGuard::start() {
     ::close(sv[1]);
     return e;
   }
-  if (pid == 0) guard_main(sv[1]);
+  if (pid == 0) guard_main(sv[1], own_args, own_args_size);
   ::close(sv[1]);
   return std::unique_ptr<OrphanGuard>(new OrphanGuard(pid, sv[0]));
 }

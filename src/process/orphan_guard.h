@@ -1,7 +1,9 @@
 // OrphanGuard: a small process forked before any worker or thread. When the launcher dies without dismissing
 // it (SIGKILL, a crash), its pipe reads end-of-file and it SIGKILLs every worker process group the launcher
 // registered, so no worker outlives the launcher, then removes the directory registered with watch_dir (a
-// run's temporary directory). It ignores SIGINT/SIGTERM/SIGHUP (the launcher handles those).
+// run's temporary directory). It ignores the signals the launcher handles (INT, TERM, HUP, QUIT, USR1, USR2,
+// ALRM) and goes by its own name, "dd-orphan-guard", so that a kill by the launcher's name misses it (why:
+// orphan_guard.cc).
 #pragma once
 #include <sys/types.h>
 
@@ -15,7 +17,9 @@ namespace dd::process {
 class OrphanGuard {
  public:
   // Forks the guard. Call before any thread starts (the child runs only async-signal-safe code anyway).
-  static Result<std::unique_ptr<OrphanGuard>> start();
+  // own_args: this process's argument area (probe::read_argument_area), which the guard's copy overwrites
+  // with its name; null leaves the guard's command line the launcher's.
+  static Result<std::unique_ptr<OrphanGuard>> start(char* own_args = nullptr, size_t own_args_size = 0);
   ~OrphanGuard();  // dismisses
   OrphanGuard(const OrphanGuard&) = delete;
   OrphanGuard& operator=(const OrphanGuard&) = delete;

@@ -18,6 +18,8 @@
 #include <string>
 #include <thread>
 
+#include "probe/self_probe.h"
+
 namespace dd::process {
 namespace {
 
@@ -72,6 +74,17 @@ int reap_within(pid_t pid, std::chrono::milliseconds limit) {
     std::this_thread::sleep_for(2ms);
   }
   return -1;
+}
+
+// /proc/WHAT, whole ("" when unreadable).
+std::string slurp_proc(const std::string& what) {
+  std::string out;
+  if (FILE* f = fopen(("/proc/" + what).c_str(), "rb")) {
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+    fclose(f);
+  }
+  return out;
 }
 
 class OrphanGuardTest : public ::testing::Test {
@@ -134,6 +147,33 @@ TEST_F(OrphanGuardTest, GuardHoldsOnlyItsSocketAndIgnoresTerm) {
   EXPECT_EQ(waitpid(pid, nullptr, WNOHANG), 0);  // still there
   (*guard)->dismiss();
   EXPECT_EQ(kill(pid, 0), -1);  // reaped by dismiss
+}
+
+// The signals a scheduler sends a job (Slurm signals every process of a step) do not end the guard, and it
+// goes by its own name: its command name, and the command line in the argument area it was given (its copy
+// of ours; ours stays), so that a kill by the launcher's name (killall, pkill -f) misses it.
+TEST_F(OrphanGuardTest, GuardIgnoresSchedulerSignalsAndDropsTheLaunchersNames) {
+  const std::string own_cmdline = slurp_proc("self/cmdline");
+  const probe::ArgumentArea args = probe::read_argument_area();
+  ASSERT_NE(args.start, nullptr);
+  ASSERT_EQ(std::string(args.start, args.size), own_cmdline);
+  auto guard = OrphanGuard::start(args.start, args.size);
+  ASSERT_TRUE(guard);
+  const std::string at = std::to_string((*guard)->pid());
+  std::string comm;
+  for (int i = 0; i < 100 && comm != "dd-orphan-guard\n"; ++i, std::this_thread::sleep_for(5ms))
+    comm = slurp_proc(at + "/comm");
+  EXPECT_EQ(comm, "dd-orphan-guard\n");
+  const std::string cmdline = slurp_proc(at + "/cmdline");
+  EXPECT_EQ(cmdline.substr(0, 16), std::string("dd-orphan-guard\0", 16));
+  EXPECT_EQ(cmdline.find_first_not_of('\0', 16), std::string::npos) << "nothing of ours after the name";
+  EXPECT_EQ(slurp_proc("self/cmdline"), own_cmdline);
+  for (int s : {SIGUSR1, SIGUSR2, SIGALRM, SIGQUIT}) kill((*guard)->pid(), s);
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(waitpid((*guard)->pid(), nullptr, WNOHANG), 0);  // still there
+  const pid_t pid = (*guard)->pid();
+  (*guard)->dismiss();
+  EXPECT_EQ(kill(pid, 0), -1);
 }
 
 // A launcher that registered a run directory (files and a subdirectory) and is SIGKILLed: the guard removes

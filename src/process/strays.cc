@@ -1,50 +1,72 @@
-// stop_strays (see strays.h): signals, then reaps.
+// stop_strays (see strays.h): signals, reaps, scans again.
 #include "process/strays.h"
 
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
+#include <set>
 #include <thread>
 
 namespace dd::process {
 
 namespace {
 
-bool gone(pid_t pid) {
-  // Reap it if it is our zombie; a pid that is no longer our child is gone from our point of view.
-  pid_t r = ::waitpid(pid, nullptr, WNOHANG);
-  return r == pid || (r < 0 && errno == ECHILD);
+constexpr auto kKillFor = std::chrono::seconds(1);
+constexpr int kMaxScans = 2000;
+
+void signal_stray(const Stray& s, int sig) {
+  if (s.group > 1) ::kill(-s.group, sig);  // its group: what it forked since the scan, before a setsid
+  ::kill(s.pid, sig);
 }
 
 }  // namespace
 
-void stop_strays(const std::vector<Stray>& strays, std::chrono::milliseconds grace) {
-  auto signal_all = [&](int sig) {
-    for (const auto& s : strays) {
-      if (::getpgid(s.pid) == s.pid) ::kill(-s.pid, sig);  // it leads a group (setsid): its children too
-      ::kill(s.pid, sig);
+StraysStopped stop_strays(const std::function<std::vector<Stray>()>& scan, std::chrono::milliseconds grace,
+                          const std::function<bool()>& cut_short) {
+  StraysStopped out;
+  std::set<pid_t> seen, termed;
+  auto rescan = [&] {
+    ++out.scans;
+    std::vector<Stray> v = scan();
+    for (const auto& s : v) {
+      if (!seen.insert(s.pid).second) continue;
+      if (out.found.size() < kStraysNamed)
+        out.found.push_back(s);
+      else
+        ++out.more;
     }
+    return v;
   };
-  signal_all(SIGTERM);
-  const auto until = std::chrono::steady_clock::now() + grace;
-  auto all_gone = [&] {
-    bool all = true;
-    for (const auto& s : strays) all &= gone(s.pid);  // every one is reaped, not only up to the first alive
-    return all;
+  auto reap = [&] {  // those re-parented to us; another's child is reaped by its parent (ECHILD here)
+    for (pid_t p : seen) ::waitpid(p, nullptr, WNOHANG);
   };
-  while (!all_gone()) {
-    if (std::chrono::steady_clock::now() >= until) {
-      signal_all(SIGKILL);
-      // Reaped as they go; one stuck in the kernel (state D) is left after a second rather than waited on.
-      for (auto cap = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-           !all_gone() && std::chrono::steady_clock::now() < cap;)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      return;
-    }
+  using Clock = std::chrono::steady_clock;
+  std::vector<Stray> now = rescan();
+  const auto term_until = Clock::now() + grace;
+  while (!now.empty()) {
+    for (const auto& s : now)
+      if (termed.insert(s.pid).second) signal_stray(s, SIGTERM);
+    if (Clock::now() >= term_until || (cut_short && cut_short())) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    reap();
+    now = rescan();
   }
+  // A process that forks and exits in a loop outruns one scan: each SIGKILL round is followed by a scan at
+  // once, and its group is killed with it (what it forked before its next setsid).
+  const auto kill_until = Clock::now() + kKillFor;
+  while (!now.empty()) {
+    for (const auto& s : now) signal_stray(s, SIGKILL);
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+    reap();
+    if (Clock::now() >= kill_until || out.scans >= kMaxScans) {
+      out.left = rescan();
+      break;
+    }
+    now = rescan();
+  }
+  reap();
+  return out;
 }
 
 }  // namespace dd::process

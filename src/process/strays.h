@@ -1,11 +1,12 @@
-// Strays: processes a launcher adopted as a child subreaper (PR_SET_CHILD_SUBREAPER) that left its workers'
-// process groups (a `setsid` child, a daemon) and so outlived the group kill; found by their parent and group
-// in /proc (probe/stray_children.h: only probe/ reads the machine), and stopped here (SIGTERM, then SIGKILL
-// after a grace) and reaped.
+// Strays: processes a launch's job left behind outside its workers' process groups (a `setsid` child, a
+// daemon, a process that forks and exits again and again so that its pid changes) and that so outlive the
+// group kill. Found in /proc (probe/stray_children.h: only probe/ reads the machine) by a scan the caller
+// passes in, and stopped here: SIGTERM, SIGKILL after a grace, scan after scan until one finds nothing.
 #pragma once
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,10 +14,24 @@ namespace dd::process {
 
 struct Stray {
   pid_t pid = 0;
+  pid_t group = 0;      // its process group when the job made it (signalled whole with it), else 0
   std::string command;  // its command line (at most 160 characters), or "(name)" when that is empty
 };
 
-// SIGTERM to each stray and its process group, up to `grace` for them to go, then SIGKILL; reaps them.
-void stop_strays(const std::vector<Stray>& strays, std::chrono::milliseconds grace);
+struct StraysStopped {
+  std::vector<Stray> found;  // every process a scan found, in the order found, at most kStraysNamed
+  size_t more = 0;           // found beyond those
+  std::vector<Stray> left;   // what the last scan still found when the deadline passed (state D, EPERM)
+  int scans = 0;
+};
+
+constexpr size_t kStraysNamed = 32;
+
+// Stops what `scan` finds: SIGTERM to each and to its group, a scan every 10 ms (each new one gets SIGTERM
+// too) until one finds nothing or `grace` has passed (or cut_short, when given, returns true: a second
+// Ctrl-C); then SIGKILL to what each scan finds, scan after scan, until one finds nothing, for at most 1 s
+// and 2000 scans. Those that are this process's children are reaped.
+StraysStopped stop_strays(const std::function<std::vector<Stray>()>& scan, std::chrono::milliseconds grace,
+                          const std::function<bool()>& cut_short = {});
 
 }  // namespace dd::process

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -177,6 +178,23 @@ void WorkerSupervisor::signal_all(int sig, bool mark) {
     ::kill(w.pid, sig);
     if (mark) w.killed_by_us = true;
   }
+}
+
+// Each process once: a second SIGUSR1 could reach a worker whose handler has ended and restored the default
+// action (Python does so as it exits), and kill it. So the leader gets it through its group, and by its pid
+// only when it left that group.
+int WorkerSupervisor::forward(int sig) {
+  int reached = 0;
+  for (auto& w : w_) {
+    if (w.pid <= 0) continue;
+    if (w.exited && !w.group_empty)  // a reaped worker's group seen empty is never signalled again (pid free)
+      w.group_empty = ::kill(-w.pid, 0) != 0 && errno == ESRCH;
+    if (w.group_empty) continue;
+    bool hit = ::kill(-w.pid, sig) == 0;
+    if (!w.exited && ::getpgid(w.pid) != w.pid) hit |= ::kill(w.pid, sig) == 0;
+    reached += hit;
+  }
+  return reached;
 }
 
 bool WorkerSupervisor::all_gone() {

@@ -63,6 +63,10 @@ class WorkerSupervisor {
   // thread of its own, counts as exited with status 0 and is never signalled again (its pid may be reused).
   // The next start() in this process waits (at most 10 s) until they are reaped.
   void let_exit();
+  // Passes sig on (a scheduler's SIGUSR1, say) to every worker's process group that may still hold a process
+  // (a live worker that left its group, by its pid), each process once, without marking anyone stopped;
+  // returns how many groups it reached.
+  int forward(int sig);
   const std::vector<WorkerState>& workers() const { return w_; }
 
  private:

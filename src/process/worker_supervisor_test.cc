@@ -1,6 +1,6 @@
 // WorkerSupervisor with real /bin/sh workers: exit status and reap time, event lines, a program that cannot
 // be run, no event pipe, the append-mode log, the signal mask, stop_all's first signal and SIGKILL, group
-// leftovers, and die_with_parent.
+// leftovers, forward (a signal passed on to every group), and die_with_parent.
 #include "process/worker_supervisor.h"
 
 #include <fcntl.h>
@@ -157,6 +157,27 @@ TEST(WorkerSupervisor, StopAllFirstSignalThenKill) {
   EXPECT_GE(took, 400ms);
   EXPECT_LT(took, 3s);
   EXPECT_LE(w[0].ended, w[1].ended);
+}
+
+// forward: a scheduler's SIGUSR1 reaches each worker's whole group (the shell and its sleep); the workers end
+// as they choose (here exit 6), not marked as stopped by us.
+TEST(WorkerSupervisor, ForwardReachesEveryGroupWithoutStoppingIt) {
+  WorkerSupervisor sup;
+  const std::string script = "trap 'exit 6' USR1; echo ready >&3; while :; do sleep 0.05; done";
+  ASSERT_TRUE(sup.start({sh(script), sh(script)}, {"PATH=/usr/bin:/bin"}));
+  int ready = 0;  // each shell has set its trap once it says so
+  sup.watch(
+      std::chrono::steady_clock::now() + 5s, [&](int, const std::string&) { ++ready; }, nullptr,
+      [&] { return ready == 2; });
+  ASSERT_EQ(ready, 2);
+  EXPECT_EQ(sup.forward(SIGUSR1), 2);
+  ASSERT_TRUE(watch_all(sup));
+  for (const auto& w : sup.workers()) {
+    EXPECT_EQ(describe_wait_status(w.wait_status), "exit status 6");
+    EXPECT_FALSE(w.killed_by_us);
+  }
+  sup.stop_all(100ms);
+  EXPECT_EQ(sup.forward(SIGUSR1), 0) << "no group left to reach";
 }
 
 TEST(WorkerSupervisor, StopAllEndsWhatAReapedWorkerLeftInItsGroup) {
