@@ -3,6 +3,8 @@
 #pragma once
 #include <chrono>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,18 @@ void publish_verdict(rendezvous::Store& s, const rendezvous::MeetingKeys& keys, 
                      const std::string& go, int readers, Clock::time_point end, bool cleanup);
 
 JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg);  // join_leader.cc
+
+// The leader's join window (join_arrivals.cc): every member record, read as it comes, until all came or
+// join_deadline; a member started with another job size ends it at once.
+struct Arrivals {
+  std::vector<double> seen;                     // seen[r]: seconds after the start when rank r came, -1 never
+  std::map<int, Member> members;                // the records read, by rank
+  std::map<int, std::string> unreadable;        // ranks that came with a record that cannot be read: why
+  std::optional<report::Finding> size_differs;  // cluster.join.nnodes_differ (the first one seen)
+};
+Result<Arrivals> watch_arrivals(rendezvous::Store& s, const JoinConfig& cfg, Clock::time_point join_deadline);
+// cluster.join.unreadable_member for view.unreadable (nullopt when every record was read).
+std::optional<report::Finding> unreadable_members_finding(const JoinConfig& cfg, const ClusterView& view);
 
 // The leader's mesh step (join_mesh.cc): publishes the plan, runs this node's part, collects every node's
 // probes into view.mesh; stops waiting for a node that left.

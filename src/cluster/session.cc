@@ -132,6 +132,7 @@ Member make_self(const ClusterPlan& plan, const probe::NodeFacts& facts) {
   self.boot_id = facts.host.boot_id;
   self.netns = facts.host.netns;
   self.has_facts = plan.publishes_facts();
+  self.world = spec.world;
   return self;
 }
 
