@@ -27,6 +27,13 @@ const std::vector<report::FindingDoc>& join_finding_docs() {
        "The node claimed its rank and published its member record, but the record does not parse (another "
        "distdoctor version, or a process that holds the job token and is not distdoctor) or could not be "
        "read. It counts as joined, and is named with the reason, instead of being left out silently."},
+      {"cluster.join.locked_out", "The master locked this node's address out for wrong tokens",
+       "The master pauses an address that sent too many wrong tokens in a short time (guessing). This node's "
+       "address is paused, so the master refused it before looking at its token: another process there (an "
+       "old run, a script with a stale token, another user of a shared host) sent the wrong tokens. The "
+       "finding names the address and how long the pause lasts. The master still admits a right token "
+       "during a pause when its token is long and random enough that guessing is hopeless (the tokens "
+       "distdoctor makes); a short typed token stays paused."},
       {"cluster.join.refused", "The master refused this node's token",
        "Every node proves it knows the job token before touching the store; this node's token differs "
        "from the master's. Use the token the master printed."},
