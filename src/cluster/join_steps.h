@@ -59,5 +59,16 @@ MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterVi
 // a member whose process died. The finding for members that left after they joined (join_liveness.cc):
 report::Finding lost_members_finding(const JoinConfig& cfg, const std::vector<Member>& members,
                                      const std::vector<int>& lost);
+// After the mesh (join_liveness.cc): the members among `ranks` whose live key is gone, looked at until one is
+// or `grace` passed (at least once). Over a slow link the close of a node killed just before the master
+// looked comes late (a FIN queued behind a full link, or retransmitted): looking again names it as gone
+// instead of reporting its slow connects.
+std::vector<int> gone_after_mesh(rendezvous::Store& s, const JoinConfig& cfg, const std::vector<int>& ranks,
+                                 std::chrono::milliseconds grace, Clock::time_point read_by);
+// How long to look again: three times the slowest connect the mesh measured (a round trip over the slowest
+// link and a retransmission), at most 2 s; nothing on a fast network.
+std::chrono::milliseconds liveness_grace(const MeshResult& mesh);
+// Probes to or from a lost member's node say nothing about the links: dropped.
+void drop_lost_probes(ClusterView& view, const std::vector<int>& lost);
 
 }  // namespace dd::cluster::join_detail
