@@ -4,7 +4,8 @@
 # SeqNum 7); a job whose ranks all spin silently is hung after --hang-timeout and the rank spinning elsewhere is
 # named from the stacks launch's hook took (faulthandler, no py-spy); the Flight Recorder variables reach the
 # workers unless --no-flight-recorder; a user's own sitecustomize.py still runs; the lines PyTorch prints when a
-# dump is asked for do not count as output (else launch's own early dump request would keep a hang alive).
+# dump is asked for do not count as output (else launch's own early dump request would keep a hang alive); a
+# rank stopped with SIGSTOP (state T) while the others wait idle is named with its state.
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +44,15 @@ check "dump-request echoes are not progress: hung after --hang-timeout 2" 124 L 
   --job-id echo --hang-timeout 2 --json -- python3 "$WD"
 took=$((SECONDS - start))
 [ $took -le 7 ] && echo "ok: declared and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
+
+start=$SECONDS
+check "a rank stopped with SIGSTOP while the others wait: hung after --hang-timeout 2" 124 L CASE=stop \
+  --nproc-per-node 3 --job-id stop --hang-timeout 2 --grace 1 --json -- python3 "$WD"
+took=$((SECONDS - start))
+Q finding launch.hang >"$T/f"
+expect "the stopped rank is named" "$T/f" "the job hung: rank 1 is stopped (state T) while ranks 0,2 wait"
+expect "found by its state" "$T/f" "culprit found by: process state"
+[ $took -le 9 ] && echo "ok: declared and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
 
 check "--no-flight-recorder" 124 L CASE=spin --nproc-per-node 2 --job-id nofr --hang-timeout 3 \
   --no-flight-recorder --json -- python3 "$WD"

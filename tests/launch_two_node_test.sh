@@ -5,7 +5,8 @@
 # exit 5); SIGTERM to node 0's launcher (node 1's workers stop too, both exit 143); node 1's launcher killed
 # with SIGKILL (node 0 reports the lost node; nothing left on node 1); and the same job under Slurm's variables
 # (srun --ntasks-per-node=1: node ranks and meeting point from SLURM_* and MASTER_ADDR, no flags); node 1 started
-# with --nnodes 3 against node 0's 2 (both name the difference at once and exit 3); node 0 started torchrun's
+# with --nnodes 3 against node 0's 2, and node 0 with 3 against node 1's 2 (both name the difference at once and
+# exit 3); node 0 started torchrun's
 # way, with --node-rank 0 and --master but no token (it makes one and prints the command, as when started
 # alone; it used to stop with "no usable job token").
 # Needs root; exits 77 (skipped) otherwise.
@@ -21,11 +22,11 @@ W="$HERE/launch/worker.sh"
 LOGS="$NL_DIR/logs"
 
 # start_pair NAME ENV... -- : node 0 starts; its printed command is run on node 1 (with the same ENV; EDIT, a
-# sed expression, changes the command first; N0_FLAGS, more flags for node 0).
+# sed expression, changes the command first; N0_FLAGS, more flags for node 0; N0_NNODES, node 0's --nnodes).
 start_pair() {
   local name=$1 cmd=""
   shift
-  nl_start 0 xnode0 ${name}0 -- env "$@" "$BIN" launch --nnodes 2 ${N0_FLAGS:-} --nproc-per-node 2 \
+  nl_start 0 xnode0 ${name}0 -- env "$@" "$BIN" launch --nnodes "${N0_NNODES:-2}" ${N0_FLAGS:-} --nproc-per-node 2 \
     --log-dir "$LOGS" --job-id "$name" --timeout 30 --grace 1 -- sh "$W"
   for _ in $(seq 100); do
     cmd=$(grep -m1 '^  DISTDOCTOR_TOKEN=' "$NL_DIR/${name}0.err" 2>/dev/null) && break
@@ -107,6 +108,21 @@ expect n0 "xnode1. was started with --nnodes 3, this node .rank 0. with --nnodes
 expect n1 "node rank 0 was started with --nnodes 2, this node .rank 1. with --nnodes 3"
 [ $took -le 5 ] && echo "ok: node 1 started with --nnodes 3: both nodes name the difference within $took s" ||
   { echo "FAIL: --nnodes mismatch took $took s"; exit 1; }
+
+# The other way round: node 0 expects 3 nodes, node 1 was given 2. Node 0 reads node 1's hello as it arrives and
+# stops waiting for a node rank 2 that node 1 never expects (it used to wait out its whole --timeout).
+N0_NNODES=3 EDIT='s/--nnodes 3/--nnodes 2/' start_pair m OTHERS_ACTION=ok
+started=$SECONDS
+nl_wait_nodes 20 m0 m1
+took=$((SECONDS - started))
+for i in 0 1; do
+  [ "$(nl_rc m$i)" = 3 ] || { echo "FAIL: --nnodes 2 vs 3: node $i exit $(nl_rc m$i), want 3"; nl_out m$i; exit 1; }
+  expect m$i "launch.join.nnodes_differ"
+done
+expect m0 "xnode1. was started with --nnodes 2, this node .rank 0. with --nnodes 3"
+expect m1 "node rank 0 was started with --nnodes 3, this node .rank 1. with --nnodes 2"
+[ $took -le 5 ] && echo "ok: node 0 started with --nnodes 3: both nodes name the difference within $took s" ||
+  { echo "FAIL: --nnodes mismatch (node 0 with 3) took $took s"; exit 1; }
 
 for i in 0 1; do
   nl_start $i xnode$i s$i -- env SLURM_PROCID=$i SLURM_STEP_ID=0 SLURM_NTASKS=2 SLURM_NNODES=2 SLURM_LOCALID=0 \

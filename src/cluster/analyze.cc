@@ -21,9 +21,14 @@ report::Report analyze_cluster(const ClusterView& view, const JoinConfig& cfg) {
   r.notes = cfg.notes;
   double last = 0;
   for (const auto& m : view.members) last = std::max(last, m.joined_after_s);
-  r.add(Finding{"cluster.join.ok", Severity::ok,
-                fmt::format("all {} {} joined within {:.1f} s", view.members.size(),
-                            cfg.by_hand ? "nodes" : "processes", last)});
+  // A member whose record could not be read joined too (cluster.join.unreadable_member names it).
+  r.add(Finding{
+      "cluster.join.ok", Severity::ok,
+      fmt::format("all {} {} joined within {:.1f} s{}", view.members.size() + view.unreadable.size(),
+                  cfg.by_hand ? "nodes" : "processes", last,
+                  view.unreadable.empty()
+                      ? ""
+                      : fmt::format(" ({} with a record that cannot be read)", view.unreadable.size()))});
   // Node rules per node; the same finding on several nodes becomes one line naming them.
   std::vector<std::tuple<std::string, int, std::string>> order;
   std::map<std::tuple<std::string, int, std::string>, std::pair<Finding, std::vector<std::string>>> folded;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "cluster/join_steps.h"
+#include "cluster/node_count.h"
 #include "common/json_limits.h"
 #include "common/safe_text.h"
 #include "rendezvous/meeting_join.h"
@@ -19,10 +20,30 @@ using namespace join_detail;
 
 namespace {
 
+// By hand, a node whose rank is past the master's last one (another --nnodes) is never counted there: it
+// names the difference itself. The master names every other difference in its verdict (join_arrivals.cc).
+std::optional<Finding> past_master_world(rendezvous::Store& s, const JoinConfig& cfg, Clock::time_point end) {
+  if (!cfg.by_hand || cfg.self.rank == 0) return std::nullopt;
+  auto text = s.get(cfg.keys.member(0), end);  // published before the master waits for anyone
+  if (!text) return std::nullopt;              // the wait for the verdict names a lost master
+  auto lead = dd::parse_record<Member>(*text);
+  if (!lead || lead->world <= 0 || cfg.self.rank < lead->world) return std::nullopt;
+  auto f = nnodes_differ({.id = "cluster.join.nnodes_differ"}, {cfg.self.rank, cfg.world, cfg.self.hostname},
+                         {0, lead->world, lead->hostname}, "from node rank 0's member record in the store");
+  if (f)
+    f->evidence.push_back(
+        fmt::format("node rank {} is past the master's last node rank ({}): the master does "
+                    "not wait for it",
+                    cfg.self.rank, lead->world - 1));
+  return f;
+}
+
 JoinOutcome follow(rendezvous::Store& s, const JoinConfig& cfg, bool dup) {
   // The leader decides; this is only the safety net (the cross-node pass extends the run).
   auto end = cfg.start + cfg.timeout + 5s + (cfg.cross_node ? cfg.cross_node->max_budget : 0ms);
   const rendezvous::MeetingKeys& keys = cfg.keys;
+  if (!dup)
+    if (auto f = past_master_world(s, cfg, end)) return alone(cfg, std::move(*f));
   auto go = s.get(keys.at("go"), end);
   if (!go) return alone(cfg, lost_master(cfg, "while waiting for the other nodes", go.error(), end));
   if (*go == "mesh" && cfg.self.has_facts && !dup) {

@@ -17,6 +17,23 @@ const std::vector<report::FindingDoc>& join_finding_docs() {
        "ended or its host became unreachable."},
       {"cluster.join.no_answer", "The master did not answer in time",
        "The master accepted this node but published no verdict before the deadline."},
+      {"cluster.join.nnodes_differ", "Nodes of one check were started with different --nnodes",
+       "Every node publishes the node count it was started with; the master compares each node's count with "
+       "its own as the node arrives and stops waiting at the first difference (a node that expects fewer "
+       "nodes would otherwise be waited for in vain, and one past the master's last rank is never counted: "
+       "it names the difference itself). The finding names both nodes and both counts. Under a launcher the "
+       "count is the world size it gave."},
+      {"cluster.join.unreadable_member", "A node joined with a record the master cannot read",
+       "The node claimed its rank and published its member record, but the record does not parse (another "
+       "distdoctor version, or a process that holds the job token and is not distdoctor) or could not be "
+       "read. It counts as joined, and is named with the reason, instead of being left out silently."},
+      {"cluster.join.locked_out", "The master locked this node's address out for wrong tokens",
+       "The master pauses an address that sent too many wrong tokens in a short time (guessing). This node's "
+       "address is paused, so the master refused it before looking at its token: another process there (an "
+       "old run, a script with a stale token, another user of a shared host) sent the wrong tokens. The "
+       "finding names the address and how long the pause lasts. The master still admits a right token "
+       "during a pause when its token is long and random enough that guessing is hopeless (the tokens "
+       "distdoctor makes); a short typed token stays paused."},
       {"cluster.join.refused", "The master refused this node's token",
        "Every node proves it knows the job token before touching the store; this node's token differs "
        "from the master's. Use the token the master printed."},
@@ -38,8 +55,7 @@ const std::vector<report::FindingDoc>& join_finding_docs() {
       {"cluster.mesh.incomplete", "Mesh results missing",
        "Some nodes joined, kept their store connection, but did not publish their mesh measurements before "
        "the deadline: a stopped or stuck process, or a broken path to the master. A node whose process died "
-       "is "
-       "named by cluster.node.lost instead."}};
+       "is named by cluster.node.lost instead."}};
   return docs;
 }
 

@@ -10,7 +10,6 @@
 #include "common/json_limits.h"
 #include "common/safe_text.h"
 #include "probe/facts_json.h"
-#include "rendezvous/meeting_wait.h"
 #include "rules/cluster_rule.h"
 #include "rules/rule_util.h"
 
@@ -30,44 +29,18 @@ Clock::time_point join_window_end(const JoinConfig& cfg) {
   return cfg.start + cfg.timeout - reserve;
 }
 
-// Waits for every member key (rendezvous::wait_for_all) until everyone has joined or the window closes,
-// saying every 5 s who is missing. seen[r]: seconds after the start when rank r was first seen, -1 never.
-Result<std::vector<double>> watch_arrivals(rendezvous::Store& s, const JoinConfig& cfg,
-                                           Clock::time_point join_deadline) {
-  rendezvous::WaitForAll w{.ranks = rendezvous::all_ranks(cfg.world),
-                           .until = join_deadline,
-                           .store_deadline = cfg.start + cfg.timeout,
-                           .poll = cfg.world > 256 ? 100ms : 30ms,
-                           .progress_every = 5s};
-  if (cfg.progress)
-    w.progress = [&](const rendezvous::WaitProgress& p) {
-      cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)",
-                               who(cfg.by_hand) + (p.missing.size() > 1 ? "s" : ""), rank_ranges(p.missing),
-                               secs(Clock::now() - cfg.start), secs(join_deadline - cfg.start)));
-    };
-  auto waited = rendezvous::wait_for_all(s, cfg.keys, w);
-  if (!waited) return waited.error();
-  std::vector<double> seen(cfg.world, -1);
-  for (int r = 0; r < cfg.world; ++r)
-    if (const auto& t = waited->arrived[r]) seen[r] = secs(*t - cfg.start);
-  return seen;
-}
-
-// Every member that joined (with its arrival time); the ranks that did not go to *missing.
-void read_members(rendezvous::Store& s, const JoinConfig& cfg, const std::vector<double>& seen,
-                  ClusterView& view, std::vector<int>* missing) {
+// The members that came, in rank order, with their arrival times; the ranks that did not go to *missing.
+// Those whose record could not be read came too: view.unreadable names them.
+void read_members(const JoinConfig& cfg, Arrivals& a, ClusterView& view, std::vector<int>* missing) {
   for (int r = 0; r < cfg.world; ++r) {
-    if (seen[r] < 0) {
+    if (a.seen[r] < 0) {
       missing->push_back(r);
-      continue;
-    }
-    auto m = s.get(cfg.keys.member(r), Clock::now() + 2s);
-    if (!m) continue;
-    if (auto mem = dd::parse_record<Member>(*m)) {
-      mem->joined_after_s = seen[r];
-      view.members.push_back(std::move(*mem));
+    } else if (auto m = a.members.find(r); m != a.members.end()) {
+      m->second.joined_after_s = a.seen[r];
+      view.members.push_back(std::move(m->second));
     }
   }
+  view.unreadable = std::move(a.unreadable);
 }
 
 // Ranks claimed twice: every extra claimer left its identity under dup/R/N.
@@ -126,6 +99,7 @@ JoinOutcome incomplete_outcome(const JoinConfig& cfg, const ClusterView& view,
   o.report.title = "distdoctor check — cluster (incomplete)";
   o.report.notes = cfg.notes;
   o.report.add(missing_finding(cfg, view, missing, join_deadline));
+  if (auto f = unreadable_members_finding(cfg, view)) o.report.add(std::move(*f));
   ClusterView claims_only;
   claims_only.by_hand = cfg.by_hand;
   claims_only.dup_claims = view.dup_claims;
@@ -157,6 +131,7 @@ JoinOutcome complete_outcome(const JoinConfig& cfg, const ClusterView& view, con
   JoinOutcome o;
   o.leader = true;
   o.report = analyze_cluster(view, cfg);
+  if (auto f = unreadable_members_finding(cfg, view)) o.report.add(std::move(*f));
   if (!mesh.lost.empty())  // the cause leads: what follows from it comes after
     o.report.findings.insert(o.report.findings.begin(), lost_members_finding(cfg, view.members, mesh.lost));
   if (!no_mesh.empty())
@@ -184,20 +159,30 @@ JoinOutcome complete_outcome(const JoinConfig& cfg, const ClusterView& view, con
 JoinOutcome lead(rendezvous::Store& s, const JoinConfig& cfg) {
   const auto end = cfg.start + cfg.timeout;
   const auto join_deadline = join_window_end(cfg);
-  auto seen = watch_arrivals(s, cfg, join_deadline);
-  if (!seen)
+  auto arrivals = watch_arrivals(s, cfg, join_deadline);
+  if (!arrivals)
     return alone(cfg, Finding{"cluster.join.store_error",
                               Severity::fail,
                               "the rendezvous store failed",
-                              {seen.error().message()}});
+                              {arrivals.error().message()}});
   ClusterView view;
   view.by_hand = cfg.by_hand;
   view.expected_world = cfg.world;
   std::vector<int> missing;
-  read_members(s, cfg, *seen, view, &missing);
+  read_members(cfg, *arrivals, view, &missing);
   read_dup_claims(s, cfg.keys, view, end);
-  int readers = static_cast<int>(view.members.size()) - 1;
+  int readers = static_cast<int>(view.members.size() + view.unreadable.size()) - 1;
   for (const auto& [r, l] : view.dup_claims) readers += static_cast<int>(l.size()) - 1;
+  if (arrivals->size_differs) {  // the nodes disagree on the job: nothing else is worth running
+    JoinOutcome o;
+    o.leader = true;
+    o.report.title = "distdoctor check — cluster (nodes started with different node counts)";
+    o.report.notes = cfg.notes;
+    o.report.add(std::move(*arrivals->size_differs));
+    o.full = {{"members", view.members}, {"missing_ranks", missing}};
+    publish_verdict(s, cfg.keys, o.report, "abort", readers, end, cfg.cleanup);
+    return o;
+  }
   if (!missing.empty()) {
     JoinOutcome o = incomplete_outcome(cfg, view, missing, join_deadline);
     publish_verdict(s, cfg.keys, o.report, "abort", readers, end, cfg.cleanup);

@@ -1,13 +1,45 @@
-// The finding that names the members who left the run after they joined (their live key went with their store
-// connection: rendezvous::gone_ranks, rendezvous::wait_for_all with liveness).
+// Members that left the run after they joined (their live key went with their store connection:
+// rendezvous::gone_ranks, rendezvous::wait_for_all with liveness): looked at again after the mesh for as long
+// as its slowest link suggests, their probes dropped, and the finding that names them.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "cluster/join_steps.h"
+#include "rendezvous/meeting_wait.h"
 
 namespace dd::cluster::join_detail {
+
+using namespace std::chrono_literals;
+
+std::chrono::milliseconds liveness_grace(const MeshResult& mesh) {
+  double slowest = 0;
+  for (const auto& p : mesh.probes)
+    if (p.ok) slowest = std::max(slowest, p.connect_ms);
+  return std::min(std::chrono::milliseconds(int64_t(slowest * 3)), std::chrono::milliseconds(2000));
+}
+
+std::vector<int> gone_after_mesh(rendezvous::Store& s, const JoinConfig& cfg, const std::vector<int>& ranks,
+                                 std::chrono::milliseconds grace, Clock::time_point read_by) {
+  const auto until = Clock::now() + grace;
+  const auto poll = cfg.world > 256 ? 100ms : 20ms;
+  for (;;) {
+    std::vector<int> gone = rendezvous::gone_ranks(s, cfg.keys, ranks, read_by);
+    if (!gone.empty() || Clock::now() >= until) return gone;
+    std::this_thread::sleep_for(std::min<Clock::duration>(poll, until - Clock::now()));
+  }
+}
+
+void drop_lost_probes(ClusterView& view, const std::vector<int>& lost) {
+  std::vector<int> nodes;  // node indexes of the lost members
+  for (size_t i = 0; i < view.nodes.size(); ++i)
+    if (std::ranges::count(lost, view.nodes[i].lead.rank)) nodes.push_back(static_cast<int>(i));
+  std::erase_if(view.mesh.probes, [&](const MeshProbe& p) {
+    return std::ranges::count(nodes, p.from) > 0 || std::ranges::count(nodes, p.to) > 0;
+  });
+}
 
 report::Finding lost_members_finding(const JoinConfig& cfg, const std::vector<Member>& members,
                                      const std::vector<int>& lost) {

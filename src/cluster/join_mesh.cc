@@ -1,5 +1,6 @@
 // The leader's mesh step of the join (join_steps.h): the plan every node reads, this node's part, every
-// node's probes collected into the view, without waiting for a node that left.
+// node's probes collected into the view, without waiting for a node that left, and without a word about the
+// links of a node that left (join_liveness.cc).
 #include <algorithm>
 
 #include "cluster/join_steps.h"
@@ -57,37 +58,33 @@ MeshStep run_cluster_mesh(rendezvous::Store& s, const JoinConfig& cfg, ClusterVi
       s, cfg.keys,
       {.ranks = mesh_ranks, .what = "mesh", .until = end - 500ms, .poll = 20ms, .liveness = true});
   if (waited) step.lost = waited->gone;
-  for (const auto& m : view.members)
-    if (std::find(step.lost.begin(), step.lost.end(), m.rank) == step.lost.end())
-      member_ranks.push_back(m.rank);
   // Reading what already arrived is quick, but `end` may have passed while this node probed a dead link:
   // give the reads a second of their own, or every result would count as missing.
   const auto read_by = std::max(end, Clock::now() + 1s);
-  for (int r : rendezvous::gone_ranks(s, cfg.keys, member_ranks, read_by)) step.lost.push_back(r);
-  std::sort(step.lost.begin(), step.lost.end());
   auto have = s.check(mesh_keys, read_by);
-  std::vector<int> lost_nodes;  // node indexes: probes to and from them say nothing about the links
-  for (size_t i = 0; i < view.nodes.size(); ++i)
-    if (std::find(step.lost.begin(), step.lost.end(), view.nodes[i].lead.rank) != step.lost.end())
-      lost_nodes.push_back(static_cast<int>(i));
-  std::vector<std::string>& no_mesh = step.no_mesh;
   for (size_t i = 0; i < mesh_keys.size(); ++i) {
-    if (!have || !(*have)[i]) {
-      if (std::find(step.lost.begin(), step.lost.end(), mesh_ranks[i]) == step.lost.end())
-        no_mesh.push_back(std::to_string(mesh_ranks[i]));
-      continue;
-    }
+    if (!have || !(*have)[i]) continue;
     auto v = s.get(mesh_keys[i], Clock::now() + 1s);
     if (!v) continue;
     // A peer's record: parse_record refuses a wrong shape or an out-of-range number (a probe's milliseconds
     // and Mb/s are far inside int32's range); such a node's probes are left out, as if it had sent none.
     auto probes = parse_record<std::vector<MeshProbe>>(*v);
-    if (!probes) continue;
-    std::erase_if(*probes, [&](const MeshProbe& p) {
-      return std::find(lost_nodes.begin(), lost_nodes.end(), p.to) != lost_nodes.end();
-    });
-    view.mesh.probes.insert(view.mesh.probes.end(), probes->begin(), probes->end());
+    if (probes) view.mesh.probes.insert(view.mesh.probes.end(), probes->begin(), probes->end());
   }
+  // Who else left: every member is looked at again, for as long as the slowest link suggests (never past the
+  // run's end): a node killed just before it would be named for its slow connects, not as gone.
+  for (const auto& m : view.members)
+    if (std::find(step.lost.begin(), step.lost.end(), m.rank) == step.lost.end())
+      member_ranks.push_back(m.rank);
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
+  const auto grace = std::clamp(liveness_grace(view.mesh), 0ms, std::max(left, 0ms));
+  for (int r : gone_after_mesh(s, cfg, member_ranks, grace, read_by)) step.lost.push_back(r);
+  std::sort(step.lost.begin(), step.lost.end());
+  for (size_t i = 0; i < mesh_keys.size(); ++i)
+    if ((!have || !(*have)[i]) &&
+        std::find(step.lost.begin(), step.lost.end(), mesh_ranks[i]) == step.lost.end())
+      step.no_mesh.push_back(std::to_string(mesh_ranks[i]));
+  drop_lost_probes(view, step.lost);
   return step;
 }
 

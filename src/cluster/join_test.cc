@@ -1,75 +1,19 @@
-// Tests of the join protocol over the in-memory store: ranks as threads, a real TCP mesh on loopback.
+// Tests of the join protocol over the in-memory store: ranks as threads, a real TCP mesh on loopback; what
+// the master names when a member's record cannot be read or two nodes disagree on --nnodes.
 #include "cluster/join.h"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <thread>
 
-#include "cluster/mesh.h"
+#include "cluster/join_test_util.h"
+#include "rendezvous/meeting_join.h"
 #include "rendezvous/memory_store.h"
 
 namespace dd::cluster {
 namespace {
 
-using namespace std::chrono_literals;
-
-bool has(const report::Report& r, const std::string& id, const std::string& text = "") {
-  for (const auto& f : r.findings)
-    if (f.id == id &&
-        (text.empty() ||
-         (f.title + " " + fmt::format("{}", fmt::join(f.evidence, " "))).find(text) != std::string::npos))
-      return true;
-  return false;
-}
-
-probe::NodeFacts fake_facts(const std::string& host, const std::string& ifname_env) {
-  probe::NodeFacts f;
-  f.host.hostname = host;
-  f.host.boot_id = "boot-" + host;
-  f.host.netns = "net:[1]";
-  probe::NetInterface i;
-  i.name = "eth0";
-  i.kind = "ethernet";
-  i.up = i.running = true;
-  i.ipv4 = {"127.0.0.1/8"};
-  f.net.interfaces = {i};
-  if (!ifname_env.empty()) f.env["NCCL_SOCKET_IFNAME"] = ifname_env;
-  return f;
-}
-
-struct Node {
-  JoinConfig cfg;
-  std::unique_ptr<MeshServer> server;
-  JoinOutcome out;
-};
-
-std::unique_ptr<Node> make_node(int rank, int world, const std::string& host,
-                                std::chrono::milliseconds timeout, const std::string& ifname_env = "") {
-  auto n = std::make_unique<Node>();
-  auto facts = fake_facts(host, ifname_env);
-  n->cfg.world = world;
-  n->cfg.timeout = timeout;
-  n->cfg.job_tag = 42;
-  n->cfg.self.rank = rank;
-  n->cfg.self.hostname = host;
-  n->cfg.self.boot_id = facts.host.boot_id;
-  n->cfg.self.netns = facts.host.netns;
-  n->cfg.self.has_facts = true;
-  n->cfg.facts_json = nlohmann::json(facts).dump();
-  auto s = MeshServer::start({{"eth0", "127.0.0.1", 0}}, 42, rank);
-  EXPECT_TRUE(s.ok());
-  n->server = std::move(*s);
-  n->cfg.self.endpoints = n->server->endpoints();
-  return n;
-}
-
-void run_all(rendezvous::Store& store, std::vector<std::unique_ptr<Node>>& nodes) {
-  std::vector<std::thread> ts;
-  for (auto& n : nodes) ts.emplace_back([&store, &n] { n->out = run_join(store, n->cfg); });
-  for (auto& t : ts) t.join();
-}
+using namespace join_testing;
 
 TEST(ClusterJoin, HealthyThreeNodesAgreeOnOneVerdict) {
   rendezvous::MemoryStore store;
@@ -130,6 +74,73 @@ TEST(ClusterJoin, RankClaimedTwiceAndEnvDiff) {
   EXPECT_TRUE(has(nodes[0]->out.report, "cluster.identity.rank_twice", "h2"));
   EXPECT_TRUE(has(dup->out.report, "cluster.identity.rank_twice"));
   EXPECT_TRUE(has(nodes[0]->out.report, "cluster.env.diff", "NCCL_SOCKET_IFNAME=eth9 on h1(1)"));
+}
+
+// A node whose member record does not parse (another version, or not distdoctor) joined all the same: the
+// master counts it and names it with the parse error, instead of "all 1 nodes joined" for two.
+TEST(ClusterJoin, UnreadableMemberIsNamedNotDropped) {
+  rendezvous::MemoryStore store;
+  std::vector<std::unique_ptr<Node>> nodes;
+  nodes.push_back(make_node(0, 2, "h0", 10s));
+  const rendezvous::MeetingKeys keys("dd/");
+  const auto until = rendezvous::deadline_in(10s);
+  ASSERT_EQ(*rendezvous::claim_rank(store, keys, 1, until), 1);
+  ASSERT_TRUE(
+      rendezvous::publish_member(store, keys, 1, R"({"rank":1,"hostname":["not","a","name"]})", {}, until));
+  std::thread other([&] {  // it reads the verdict as a node does, so the master need not wait for a reader
+    (void)store.get(keys.at("verdict"), until);
+    (void)store.add(keys.at("read"), 1, until);
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  nodes[0]->out = run_join(store, nodes[0]->cfg);
+  other.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 6s);
+  const report::Report& r = nodes[0]->out.report;
+  EXPECT_TRUE(
+      has(r, "cluster.join.unreadable_member", "node rank 1 joined, but its member record cannot be read"));
+  EXPECT_TRUE(has(r, "cluster.join.unreadable_member", "node rank 1: its record does not parse: "));
+  EXPECT_TRUE(has(r, "cluster.join.unreadable_member", "type must be string"));
+  EXPECT_TRUE(has(r, "cluster.join.ok", "all 2 nodes joined")) << "it came: it is counted";
+  EXPECT_EQ(r.exit_code(), report::kExitFail);
+}
+
+// Two nodes of one check started with different --nnodes: the master (3) sees node 1 (2) arrive and stops
+// waiting for a node rank 2 that node 1 never expects; both name both counts well before the deadline.
+TEST(ClusterJoin, NnodesDifferIsNamedBeforeTheDeadline) {
+  rendezvous::MemoryStore store;
+  std::vector<std::unique_ptr<Node>> nodes;
+  nodes.push_back(make_node(0, 3, "h0", 20s));
+  nodes.push_back(make_node(1, 2, "h1", 20s));
+  auto t0 = std::chrono::steady_clock::now();
+  run_all(store, nodes);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s) << "the join window is 15 s";
+  for (auto& n : nodes) {
+    EXPECT_TRUE(has(n->out.report, "cluster.join.nnodes_differ",
+                    "node rank 1 (h1) was started with --nnodes 2, node rank 0 (h0) with --nnodes 3"))
+        << n->cfg.self.rank;
+    EXPECT_FALSE(has(n->out.report, "cluster.join.missing"));
+    EXPECT_EQ(n->out.report.exit_code(), report::kExitFail);
+  }
+}
+
+// The other way round: the master (2) counts node 1 (3) as it arrives; and node rank 2 of that node's job,
+// past the master's last rank, is never counted there, so it names the difference itself.
+TEST(ClusterJoin, NnodesDifferNamedByTheMasterAndByANodePastItsLastRank) {
+  rendezvous::MemoryStore store;
+  std::vector<std::unique_ptr<Node>> nodes;
+  nodes.push_back(make_node(0, 2, "h0", 20s));
+  nodes.push_back(make_node(1, 3, "h1", 20s));
+  nodes.push_back(make_node(2, 3, "h2", 20s));
+  auto t0 = std::chrono::steady_clock::now();
+  run_all(store, nodes);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  for (int r : {0, 1})
+    EXPECT_TRUE(has(nodes[r]->out.report, "cluster.join.nnodes_differ",
+                    "node rank 1 (h1) was started with --nnodes 3, node rank 0 (h0) with --nnodes 2"))
+        << r;
+  EXPECT_TRUE(has(nodes[2]->out.report, "cluster.join.nnodes_differ",
+                  "node rank 0 (h0) was started with --nnodes 2, node rank 2 (h2) with --nnodes 3"));
+  EXPECT_TRUE(has(nodes[2]->out.report, "cluster.join.nnodes_differ", "the master does not wait for it"));
 }
 
 TEST(ClusterJoin, RankRanges) {

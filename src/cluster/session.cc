@@ -11,6 +11,7 @@
 #include "probe/tool_env.h"
 #include "probe/user_secret.h"
 #include "rendezvous/auth.h"
+#include "rendezvous/lockout.h"
 #include "rules/rule_util.h"
 
 namespace dd::cluster {
@@ -34,6 +35,19 @@ Result<ClusterPlan> plan_cluster(const ClusterArgs& args, const EnvMap& env) {
 
 Finding store_finding(const Error& e, const std::string& url, double timeout_s, bool serve) {
   std::string m = e.message();
+  if (auto lock = rendezvous::find_lockout(m); lock && e.kind == ErrorKind::auth)
+    return Finding{
+        "cluster.join.locked_out",
+        Severity::fail,
+        fmt::format("the master {} locked this node out: too many wrong tokens came from its address {} "
+                    "(for {} s more)",
+                    url, lock->addr, lock->seconds),
+        {m},
+        fmt::format(
+            "Another process on {} (an old run, a script with a stale token, another user of a shared "
+            "host) sent wrong tokens to the master: find it (`ss -tnp` there), then run again after the "
+            "pause with the token the master printed. The master's log names the address too.",
+            lock->addr)};
   if (e.kind == ErrorKind::auth)
     return Finding{"cluster.join.refused",
                    Severity::fail,
@@ -150,6 +164,7 @@ Member make_self(const ClusterPlan& plan, const probe::NodeFacts& facts) {
   self.boot_id = facts.host.boot_id;
   self.netns = facts.host.netns;
   self.has_facts = plan.publishes_facts();
+  self.world = spec.world;
   return self;
 }
 

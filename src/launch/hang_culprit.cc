@@ -1,4 +1,4 @@
-// hang_culprit(): the five methods of hang_culprit.h, tried in order; the first that singles out ranks wins.
+// hang_culprit(): the six methods of hang_culprit.h, tried in order; the first that singles out ranks wins.
 #include "launch/hang_culprit.h"
 
 #include <fmt/format.h>
@@ -70,6 +70,31 @@ bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
     return true;
   }
   return false;
+}
+
+// A rank in state T (SIGSTOP, Ctrl-Z, a scheduler's suspend) or t (a debugger holds it) runs nothing, so it
+// cannot reach any collective: while the others wait, it is the cause whatever they print or record.
+bool by_process_state(const AttemptRecord& a, HangCulprit& c) {
+  std::vector<int> others;
+  for (const RankRecord* r : parts::all_ranks(a)) {
+    if (!r->running) continue;
+    if (!is_stopped_state(r->proc_state)) {
+      others.push_back(r->rank);
+      continue;
+    }
+    c.ranks.push_back(r->rank);
+    c.evidence.push_back(fmt::format("rank {} (pid {}): state {}", r->rank, r->pid, r->proc_state));
+  }
+  if (c.ranks.empty()) return false;
+  c.method = "process state";
+  c.why =
+      others.empty()
+          ? "every rank is stopped (state T): the job was suspended (Ctrl-Z, a scheduler's suspend, SIGSTOP "
+            "to its process group)"
+          : fmt::format("{} {} stopped (state T) while {} wait{}: a stopped process runs nothing",
+                        ranks_phrase(c.ranks), c.ranks.size() == 1 ? "is" : "are", ranks_phrase(others),
+                        others.size() == 1 ? "s" : "");
+  return true;
 }
 
 bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
@@ -200,8 +225,13 @@ std::vector<RankTimeout> watchdog_timeouts(const AttemptRecord& a) {
   return out;
 }
 
+bool is_stopped_state(const std::string& proc_state) {
+  return !proc_state.empty() && (proc_state[0] == 'T' || proc_state[0] == 't');
+}
+
 HangCulprit hang_culprit(const AttemptRecord& a) {
-  for (auto method : {by_flight_recorder, by_watchdog_lines, by_stacks, by_collective_counts, by_cpu}) {
+  for (auto method :
+       {by_process_state, by_flight_recorder, by_watchdog_lines, by_stacks, by_collective_counts, by_cpu}) {
     HangCulprit c;
     if (method(a, c)) {
       std::sort(c.ranks.begin(), c.ranks.end());

@@ -1,13 +1,14 @@
 // Who caused a hang, from the evidence the node agents gathered (pure, over AttemptRecord). A hang has one
 // cause and many witnesses; the methods, strongest first:
-//  1. the Flight Recorder: the node summaries' cross-rank verdict (the first sequence number where ranks
+//  1. the process state: ranks stopped (state T or t in /proc) run nothing, and leave no stack or dump;
+//  2. the Flight Recorder: the node summaries' cross-rank verdict (the first sequence number where ranks
 //     disagree, the ranks that never issued it);
-//  2. the watchdog lines the ranks printed: at one SeqNum, the odd one out whose op (or number) differs took
+//  3. the watchdog lines the ranks printed: at one SeqNum, the odd one out whose op (or number) differs took
 //     another path; ranks that printed none while the others timed out never reached the collective;
-//  3. the Python stacks: ranks outside any collective while the others wait inside one; else the ranks that
+//  4. the Python stacks: ranks outside any collective while the others wait inside one; else the ranks that
 //     wait at another line of the user's code than the majority;
-//  4. collective counts (NCCL_DEBUG_SUBSYS=COLL): the ranks behind;
-//  5. CPU: ranks idle (under 2% of a core) while silent.
+//  5. collective counts (NCCL_DEBUG_SUBSYS=COLL): the ranks behind;
+//  6. CPU: ranks idle (under 2% of a core) while silent.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -18,15 +19,19 @@
 namespace dd::launch {
 
 struct HangCulprit {
-  std::vector<int> ranks;   // the ranks that caused it; empty = none stands out
-  std::string why;          // "BROADCAST at SeqNum 7 where ranks 0-2 called ALLREDUCE: it took another path"
-  std::string method;       // "flight recorder", "watchdog lines", "stacks", "collective counts", "cpu"
-  std::string collective;   // "BROADCAST SeqNum=7" when known
-  int64_t fewest = -1;      // collective counts: the lowest count when counts differ, else -1
+  std::vector<int> ranks;  // the ranks that caused it; empty = none stands out
+  std::string why;         // "BROADCAST at SeqNum 7 where ranks 0-2 called ALLREDUCE: it took another path"
+  std::string method;      // "process state", "flight recorder", "watchdog lines", "stacks", "collective
+                           // counts", "cpu"
+  std::string collective;  // "BROADCAST SeqNum=7" when known
+  int64_t fewest = -1;     // collective counts: the lowest count when counts differ, else -1
   std::vector<std::string> evidence;  // lines that back it (per-rank watchdog lines, stacks' positions)
 };
 
 HangCulprit hang_culprit(const AttemptRecord& a);
+
+// "T (stopped)", "t (tracing stop)": a process that runs nothing until it is continued.
+bool is_stopped_state(const std::string& proc_state);
 
 // The watchdog timeout each rank printed in its tail (first one per rank): rank -> "ALLREDUCE SeqNum=7".
 struct RankTimeout {

@@ -87,6 +87,28 @@ TEST(HangCulprit, StacksAloneWhenNoRankPrintedATimeout) {
   EXPECT_TRUE(c.ranks.empty()) << "every rank waits at the same line: only the Flight Recorder can tell";
 }
 
+// Rank 2 was stopped (SIGSTOP: state T) while the others wait inside the collective, every rank idle: it runs
+// nothing, answers no stack request, and is the cause, named with its state (not "every rank is idle").
+TEST(HangCulprit, AStoppedRankIsTheCause) {
+  AttemptRecord a = recorded("desync_op", false, true);  // the others' stacks: all at the same line
+  for (RankRecord& r : a.nodes[0].ranks) {
+    r.pid = 1000 + r.rank;
+    r.proc_state = r.rank == 2 ? "T (stopped)" : "S (sleeping)";
+    r.cpu_window_s = 0;
+    r.silent_s = 30;
+  }
+  a.nodes[0].ranks[2].stack.clear();
+  a.nodes[0].ranks[2].stack_error = "no answer from launch's stack hook";
+  HangCulprit c = hang_culprit(a);
+  EXPECT_EQ(c.ranks, std::vector<int>{2}) << c.method << ": " << c.why;
+  EXPECT_EQ(c.method, "process state");
+  EXPECT_NE(c.why.find("rank 2 is stopped (state T) while ranks 0,1,3 wait"), std::string::npos) << c.why;
+  ASSERT_FALSE(c.evidence.empty());
+  EXPECT_EQ(c.evidence.front(), "rank 2 (pid 1002): state T (stopped)");
+  a.nodes[0].ranks[2].proc_state = "S (sleeping)";  // continued: the others' evidence decides again
+  EXPECT_NE(hang_culprit(a).method, "process state");
+}
+
 // The nodes' digests of the real dumps, ranks 0-1 on node 0 and 2-3 on node 1 (the merge gives the answer).
 void add_dumps(AttemptRecord& a, const std::string& c) {
   std::vector<logs::FlightRecord> recs;

@@ -67,6 +67,8 @@ std::string hang_summary(const AttemptRecord& a) {
   const HangCulprit s = hang_culprit(a);
   if (s.ranks.empty()) return "no rank stands out";
   if (!s.collective.empty()) return fmt::format("{} caused it, {}", ranks_phrase(s.ranks), s.collective);
+  if (s.method == "process state")
+    return ranks_phrase(s.ranks) + (s.ranks.size() == 1 ? " is stopped (state T)" : " are stopped (state T)");
   return ranks_phrase(s.ranks) + (s.ranks.size() == 1 ? " looks stuck" : " look stuck");
 }
 
@@ -96,6 +98,14 @@ Finding hang_finding(const AttemptRecord& a) {
   }
   if (!how.empty()) f.evidence.push_back("declared hung: " + how);
   add_fr_dump_evidence(a, f.evidence);
+  if (stuck.method == "process state") {
+    f.fix = fmt::format(
+        "{} {} stopped: something sent SIGSTOP or SIGTSTP (Ctrl-Z in its terminal, a debugger, a scheduler's "
+        "suspend, a cgroup freezer) and nothing continued it. `kill -CONT PID` resumes a stopped process: "
+        "find what stopped it before the next run.",
+        ranks_phrase(stuck.ranks), stuck.ranks.size() == 1 ? "is" : "are");
+    return f;
+  }
   f.fix = fmt::format(
       "Start with {}: its stack shows where it is. A rank that called another collective (or the same one "
       "with other sizes, or on another process group) took another code path (a data-dependent branch, "

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cluster/meeting.h"
+#include "cluster/node_count.h"
 #include "cluster/rank_ranges.h"
 #include "cluster/token_handoff.h"
 #include "common/json_limits.h"
@@ -57,17 +58,11 @@ Finding join_failure(const std::string& what, const Error& e, const std::string&
 }
 
 // launch.join.nnodes_differ: two nodes of one job started with different --nnodes (each side names the
-// other).
-Finding nnodes_finding(int me, int mine, int other, int theirs, const std::string& other_host) {
-  Finding f{"launch.join.nnodes_differ", Severity::fail, "", {}, ""};
-  f.title = fmt::format("node rank {}{} was started with --nnodes {}, this node (rank {}) with --nnodes {}",
-                        other, other_host.empty() ? "" : " (" + other_host + ")", theirs, me, mine);
-  f.evidence.push_back(other == 0 ? "from node rank 0's job settings in the store"
-                                  : fmt::format("from node rank {}'s hello in the store", other));
-  f.fix =
-      "Start every node with the same --nnodes (paste the command node rank 0 printed); under a scheduler, "
-      "check that the node count of the allocation and of the launch line agree.";
-  return f;
+// other; the one comparison check makes too, cluster/node_count.h).
+std::optional<Finding> nnodes_differ(const JoinedNodes& j, int other, int theirs, const std::string& host,
+                                     const std::string& seen) {
+  return cluster::nnodes_differ({.id = "launch.join.nnodes_differ"}, {j.node_rank, j.nnodes, "", true},
+                                {other, theirs, host}, seen);
 }
 
 // launch.join.command_differs: node `other` was started with another command line than this node. Only
@@ -108,8 +103,11 @@ void announce(const JoinInput& in, const JoinedNodes& j, const std::string& mast
 }
 
 // Waits for every node's hello (its member record: rendezvous::wait_for_all), printing who is missing when
-// the count changes (and every 10 s), then reads them.
+// the count changes (and every 10 s), reading each as it comes: a node started with another --nnodes ends the
+// wait at once (the caller names it), as does an unreadable hello.
 Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
+  std::vector<std::optional<NodeHello>> hellos(j.nnodes);
+  std::optional<Error> unreadable;
   rendezvous::WaitForAll w{.ranks = rendezvous::all_ranks(j.nnodes),
                            .until = deadline,
                            .call_slice = 5s,
@@ -123,24 +121,33 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
                                p.arrived, j.nnodes, cluster::rank_ranges(p.missing))
                 << std::flush;
     };
+  w.on_arrival = [&](int n) {
+    auto h = j.store->get(kLaunchKeys.member(n), deadline);
+    std::string why;
+    std::optional<NodeHello> hello;
+    if (h) hello = dd::parse_record<NodeHello>(*h, &why);
+    if (!hello) {
+      unreadable = h ? Error::make(ErrorKind::protocol,
+                                   fmt::format("node rank {} sent an unreadable hello: {}", n, why))
+                     : h.error();
+      return true;
+    }
+    const bool differs = hello->nnodes > 0 && hello->nnodes != j.nnodes;
+    hellos[size_t(n)] = std::move(*hello);
+    return differs;  // it expects another node count: waiting for the rest is pointless
+  };
   auto waited = rendezvous::wait_for_all(*j.store, kLaunchKeys, w);
   if (!waited) return waited.error();
-  if (waited->stopped)
+  if (unreadable) return *unreadable;
+  if (waited->stopped && stop_signal() != 0)
     return Error::make(ErrorKind::other,
                        fmt::format("stopped by signal {} while waiting for nodes", stop_signal()));
+  for (auto& h : hellos)
+    if (h) j.nodes.push_back(std::move(*h));
+  if (waited->stopped) return ok_status();  // a node with another --nnodes: join_nodes names it
   if (!waited->missing.empty())
     return Error::make(ErrorKind::timeout,
                        fmt::format("node rank {} did not join", cluster::rank_ranges(waited->missing)));
-  for (int n = 0; n < j.nnodes; ++n) {
-    auto h = j.store->get(kLaunchKeys.member(n), deadline);
-    if (!h) return h.error();
-    std::string why;
-    auto hello = dd::parse_record<NodeHello>(*h, &why);
-    if (!hello)
-      return Error::make(ErrorKind::protocol,
-                         fmt::format("node rank {} sent an unreadable hello: {}", n, why));
-    j.nodes.push_back(std::move(*hello));
-  }
   return ok_status();
 }
 
@@ -212,18 +219,22 @@ JoinedNodes join_nodes(const JoinInput& in) {
     else
       st = Error::make(ErrorKind::protocol, "node rank 0's job settings are unreadable: " + why);
   }
-  if (st && j.job.nnodes > 0 && j.job.nnodes != j.nnodes) {  // before waiting for nodes that never come
-    j.failure = nnodes_finding(j.node_rank, j.nnodes, 0, j.job.nnodes, "");
-    return j;
-  }
+  if (st)  // before waiting for nodes that never come
+    if (auto f = nnodes_differ(j, 0, j.job.nnodes, "", "from node rank 0's job settings in the store")) {
+      j.failure = std::move(f);
+      return j;
+    }
   if (st && j.node_rank != 0 && j.job.command_digest != in.me.command_digest) {
     j.failure = command_finding(in, 0, j.job.command_digest, "");
     return j;
   }
   if (st) st = wait_for_nodes(j, deadline, j.node_rank == 0 || j.nnodes <= 8);
   for (const NodeHello& h : j.nodes)
-    if (st && h.nnodes > 0 && h.nnodes != j.nnodes) {
-      j.failure = nnodes_finding(j.node_rank, j.nnodes, h.node_rank, h.nnodes, h.host);
+    if (!st) {
+      break;
+    } else if (auto f = nnodes_differ(j, h.node_rank, h.nnodes, h.host,
+                                      fmt::format("from node rank {}'s hello in the store", h.node_rank))) {
+      j.failure = std::move(f);
       return j;
     }
   for (const NodeHello& h : j.nodes)

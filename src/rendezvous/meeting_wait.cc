@@ -67,10 +67,12 @@ Result<WaitOutcome> wait_for_all(Store& s, const MeetingKeys& keys, const WaitFo
     if (!have) return have.error();
     answered = true;
     std::vector<size_t> still;
+    bool enough = false;  // on_arrival saw what ends the wait
     for (size_t j = 0; j < waiting.size(); ++j)
       if (j < have->size() && (*have)[j]) {
         out.arrived[waiting[j]] = Clock::now();
         ++arrived;
+        if (w.on_arrival && w.on_arrival(w.ranks[waiting[j]])) enough = true;
       } else {
         still.push_back(waiting[j]);
       }
@@ -82,7 +84,8 @@ Result<WaitOutcome> wait_for_all(Store& s, const MeetingKeys& keys, const WaitFo
       out.gone.insert(out.gone.end(), gone.begin(), gone.end());
     }
     waiting = std::move(still);
-    if (waiting.empty() || Clock::now() >= w.until) break;
+    if (enough) out.stopped = true;
+    if (enough || waiting.empty() || Clock::now() >= w.until) break;
     if (w.progress && ((w.progress_on_change && arrived != last_count) ||
                        Clock::now() - last_progress >= w.progress_every)) {
       const std::vector<int> missing = sorted_missing(w, waiting);

@@ -36,13 +36,17 @@ struct WaitForAll {
   std::chrono::milliseconds progress_every{10000};
   bool progress_on_change = false;
   std::function<bool()> stop;  // asked before each round: true ends the wait (WaitOutcome::stopped)
+  // Called once for each rank, in the round its key is first seen (the caller may read what came, such as the
+  // member record); true ends the wait after that round (WaitOutcome::stopped): what came shows that waiting
+  // for the rest is pointless.
+  std::function<bool(int rank)> on_arrival;
 };
 
 struct WaitOutcome {
   std::vector<std::optional<Clock::time_point>> arrived;  // arrived[i]: when ranks[i]'s key was first seen
   std::vector<int> missing;  // ranks whose key had not come when the wait ended (empty: all came)
   std::vector<int> gone;     // liveness: ranks that left before their key came
-  bool stopped = false;      // ended by the stop predicate
+  bool stopped = false;      // ended by the stop predicate or by on_arrival
 };
 
 // An Error only when the store fails before the deadline (or before its first answer); a deadline that

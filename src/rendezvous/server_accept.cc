@@ -1,6 +1,7 @@
-// A shard's accept: take every queued connection of one listener, refuse past the caps (server_admission.h:
-// all connections, an address paused for wrong tokens), drop the oldest stranger (of the newcomer's address or
-// of all) when too many are authenticating (posted to the shard that holds it).
+// A shard's accept: take every queued connection of one listener, refuse past the cap on all connections
+// (server_admission.h; an address paused for wrong tokens is refused in the handshake, with the pause named),
+// drop the oldest stranger (of the newcomer's address or of all) when too many are authenticating (posted to
+// the shard that holds it).
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <netinet/in.h>

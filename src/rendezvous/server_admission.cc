@@ -3,20 +3,17 @@
 
 #include <fmt/format.h>
 
+#include "rendezvous/lockout.h"
+
 namespace dd::rendezvous {
 
 namespace {
 constexpr size_t kMaxGuessers = 4096;  // addresses remembered for wrong tokens; expired ones go first
 }  // namespace
 
-Admission::Verdict Admission::admit(const std::string& ip, size_t shard, uint64_t conn, Clock::time_point now) {
+Admission::Verdict Admission::admit(const std::string& ip, size_t shard, uint64_t conn) {
   Verdict v;
   std::lock_guard lock(mu_);
-  if (auto g = guesses_.find(ip); g != guesses_.end() && now < g->second.paused_until) {
-    auto left = std::chrono::ceil<std::chrono::seconds>(g->second.paused_until - now).count();
-    v.refusal = fmt::format("{} sent too many wrong tokens; its connections are refused for {} s more", ip, left);
-    return v;
-  }
   if (open_ >= max_connections_) {
     v.refusal = fmt::format("{} connections open (the cap)", open_);
     return v;
@@ -72,11 +69,18 @@ std::string Admission::wrong_token(const std::string& ip, Clock::time_point now)
   auto pause_s = std::chrono::ceil<std::chrono::seconds>(guessing_.pause).count();
   std::string line = fmt::format(
       "{} sent {} wrong tokens within {} s: its connections are refused for {} s (a node there with the "
-      "right token joins after that)",
+      "right token joins after that, or at once when the token is long and random)",
       ip, g.wrong, pause_s, pause_s);
   g.since = g.paused_until;  // a new window starts when the pause ends
   g.wrong = 0;
   return line;
+}
+
+std::string Admission::lockout(const std::string& ip, Clock::time_point now) const {
+  std::lock_guard lock(mu_);
+  auto g = guesses_.find(ip);
+  if (g == guesses_.end() || now >= g->second.paused_until) return "";
+  return lockout_message(ip, std::chrono::ceil<std::chrono::seconds>(g->second.paused_until - now).count());
 }
 
 void Admission::left_handshake(uint64_t conn) {

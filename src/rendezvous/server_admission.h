@@ -1,7 +1,8 @@
 // The store server's admission caps, shared by its loop threads: connections open in all; connections not yet
-// authenticated, per peer address and in all, where the oldest stranger (of that address, or of all) makes room
-// for a newcomer, so strangers cannot keep a real node out, not even from its own address; and a pause for an
-// address that sent too many wrong tokens (guessing), where its newcomers are refused until the pause ends.
+// authenticated, per peer address and in all, where the oldest stranger (of that address, or of all) makes
+// room for a newcomer, so strangers cannot keep a real node out, not even from its own address; and a pause
+// for an address that sent too many wrong tokens (guessing): its newcomers still get to the handshake, where
+// the master refuses them with the pause named (lockout.h says when a right token gets through).
 #pragma once
 #include <chrono>
 #include <mutex>
@@ -29,7 +30,7 @@ class Admission {
   struct Evict {
     size_t shard = 0;  // the loop thread that holds it
     uint64_t conn = 0;
-    size_t pending = 0;  // how many were authenticating when it was picked
+    size_t pending = 0;         // how many were authenticating when it was picked
     bool same_address = false;  // picked because its address reached max_pending_per_peer
   };
   struct Verdict {
@@ -38,9 +39,11 @@ class Admission {
   };
 
   // A newcomer from ip: refused, or counted as open and pending authentication (conn ids are unique).
-  Verdict admit(const std::string& ip, size_t shard, uint64_t conn, Clock::time_point now = Clock::now());
+  Verdict admit(const std::string& ip, size_t shard, uint64_t conn);
   // A connection from ip sent a wrong token. Returns a line to log when this starts a pause, else "".
   std::string wrong_token(const std::string& ip, Clock::time_point now = Clock::now());
+  // The refusal for ip while it is paused (lockout_message: the address and the seconds left), else "".
+  std::string lockout(const std::string& ip, Clock::time_point now = Clock::now()) const;
   // The connection finished or abandoned its handshake: no longer pending. Repeats are harmless.
   void left_handshake(uint64_t conn);
   // An admitted connection closed.
@@ -58,7 +61,7 @@ class Admission {
     size_t wrong = 0;                // wrong tokens in the window
     Clock::time_point paused_until;  // refused until then
   };
-  void forget(uint64_t conn, const Pending& p);  // caller holds mu_
+  void forget(uint64_t conn, const Pending& p);                                            // caller holds mu_
   std::optional<Evict> evict_oldest(const std::set<std::pair<uint64_t, uint64_t>>& from);  // caller holds mu_
 
   const size_t max_connections_, max_pending_, max_per_peer_;

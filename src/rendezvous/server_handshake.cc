@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "rendezvous/auth.h"
+#include "rendezvous/lockout.h"
 #include "rendezvous/server_state.h"
 
 namespace dd::rendezvous {
@@ -46,7 +47,9 @@ void Shard::on_hello(Conn& c, Message& m) {
   c.state = Conn::kAuth;
 }
 
-// auth: the client's proof decides; a wrong one is answered, logged and the connection closed.
+// auth: the client's proof decides; a wrong one is answered, logged and the connection closed. From an
+// address locked out for wrong tokens the answer names the lock-out, and the proof is not looked at unless
+// the token resists guessing (lockout.h): then a right one still gets in.
 void Shard::on_auth(Conn& c, Message& m) {
   if (m.op != Op::kAuth) {
     drop(c.id, fmt::format("sent {} before authenticating", wire::op_name(m.op)));
@@ -54,7 +57,20 @@ void Shard::on_auth(Conn& c, Message& m) {
   }
   Message res;
   res.op = Op::kAuthResult;
-  if (!proofs_equal(m.proof, client_proof(srv.opt.token, c.client_nonce, c.server_nonce))) {
+  const std::string lockout = srv.admission->lockout(c.peer_ip);
+  const bool right = (lockout.empty() || token_resists_guessing(srv.opt.token)) &&
+                     proofs_equal(m.proof, client_proof(srv.opt.token, c.client_nonce, c.server_nonce));
+  if (!lockout.empty() && !right) {
+    res.number = 0;
+    res.value = lockout;
+    send(c, res);
+    flush(c);
+    srv.log_event(fmt::format("refused {}: {}", c.peer, lockout));
+    srv.count(&ServerStats::refused_cap);
+    close_conn(c.id);
+    return;
+  }
+  if (!right) {
     res.number = 0;
     res.value = kWrongTokenMessage;
     send(c, res);

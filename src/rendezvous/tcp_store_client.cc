@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "rendezvous/auth.h"
+#include "rendezvous/lockout.h"
 
 namespace dd::rendezvous {
 
@@ -40,11 +41,22 @@ Result<std::unique_ptr<TcpStoreClient>> TcpStoreClient::connect(const HostPort& 
     std::unique_ptr<TcpStoreClient> c(new TcpStoreClient(*fd, server, token, options));
     auto hs = c->handshake(deadline);
     if (hs) return c;
+    if (wait_out_lockout(hs.error(), deadline)) continue;
     // A master that is starting (or overloaded) may drop us mid-handshake: retry those, not a refusal.
     bool retry = hs.error().kind == ErrorKind::closed;
     if (!retry || Clock::now() + std::chrono::milliseconds(50) >= deadline) return hs.error();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+}
+
+bool TcpStoreClient::wait_out_lockout(const Error& e, Deadline deadline) {
+  if (e.kind != ErrorKind::auth) return false;
+  auto lock = find_lockout(e.what);
+  if (!lock) return false;
+  const auto until = Clock::now() + std::chrono::seconds(lock->seconds) + std::chrono::milliseconds(100);
+  if (until >= deadline) return false;
+  std::this_thread::sleep_until(until);
+  return true;
 }
 
 Status TcpStoreClient::reconnect(Deadline deadline) {
@@ -161,12 +173,13 @@ Result<std::vector<Message>> TcpStoreClient::exchange(std::span<const Message> r
       sent = true;
       break;
     }
-    // Dropped before its verdict (starting or overloaded master): it never ran the requests, so send them
-    // again.
-    bool retry =
-        st.error().kind == ErrorKind::closed && Clock::now() + std::chrono::milliseconds(50) < io_deadline;
+    // Dropped before its verdict (starting or overloaded master), or locked out for a pause that ends in
+    // time: it never ran the requests, so send them again.
+    const bool locked = wait_out_lockout(st.error(), io_deadline);
+    bool retry = locked || (st.error().kind == ErrorKind::closed &&
+                            Clock::now() + std::chrono::milliseconds(50) < io_deadline);
     if (!retry) return fail(st.error());
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!locked) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     if (auto s = reconnect(io_deadline); !s) return fail(s.error());
   }
   if (!sent)

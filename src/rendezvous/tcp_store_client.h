@@ -53,6 +53,10 @@ class TcpStoreClient : public Store {
   Status check_verdict(const wire::Message& res, const std::string& expected_proof) const;
   // A deferred verdict that never came (the master closed first): a new connection and handshake.
   Status reconnect(Deadline deadline);
+  // The master locked our address out (lockout.h) for a pause that ends before the deadline: sleeps until it
+  // ends and says so (the caller tries again: a node with the right token joins after the pause). False for
+  // any other error, or a pause that outlasts the deadline (the caller returns the refusal, which names it).
+  static bool wait_out_lockout(const Error& e, Deadline deadline);
   // Sends the requests in one write and reads one answer for each. An error frame (the server refused that
   // one request) comes back as a frame; a broken connection is an Error and breaks the client for good.
   Result<std::vector<wire::Message>> exchange(std::span<const wire::Message> reqs, Deadline io_deadline);

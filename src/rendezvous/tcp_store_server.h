@@ -29,8 +29,10 @@ struct ServerOptions {
   // nodes out, not even from the node's own address.
   size_t max_pending_per_peer = 256;
   size_t max_pending = 4096;
-  // An address that sends more than wrong_tokens_per_pause wrong tokens within wrong_token_pause has its
-  // connections refused for wrong_token_pause (guessing is slowed to a few tries per pause; log lines too).
+  // An address that sends more than wrong_tokens_per_pause wrong tokens within wrong_token_pause is locked
+  // out for wrong_token_pause: its connections are refused with the lock-out named (guessing is slowed to a
+  // few tries per pause; log lines too); a right token still gets in when the token resists guessing
+  // (lockout.h).
   size_t wrong_tokens_per_pause = 8;
   std::chrono::milliseconds wrong_token_pause{10000};
   size_t max_out_bytes = 64u << 20;  // per connection, answers not yet read by a slow client

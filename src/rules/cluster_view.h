@@ -36,6 +36,7 @@ struct Member {
   bool has_facts = false;
   std::string nccl_ifname_setting;  // NCCL_SOCKET_IFNAME as this process sees it ("" unset)
   double joined_after_s = 0;        // seconds after the leader started
+  int world = 0;  // the job size it was started with (by hand: --nnodes; else the launcher's), 0 = not said
 };
 
 // One connection attempt of the mesh: node `from` to endpoint `to_addr` of node `to`.
@@ -69,6 +70,7 @@ struct ClusterView {
   int expected_world = 0;
   std::vector<Member> members;                    // one per rank that joined, sorted by rank
   std::map<int, std::vector<Member>> dup_claims;  // rank -> every member that claimed it (2 or more)
+  std::map<int, std::string> unreadable;          // rank -> why its member record could not be read (joined)
   std::vector<ClusterNode> nodes;                 // sorted by node rank
   MeshResult mesh;
   bool by_hand = true;  // ranks are nodes (no launcher)
@@ -81,7 +83,7 @@ std::vector<ClusterNode> group_nodes(const std::vector<Member>& members);
 #define DD_VIEW_JSON(T, ...) NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(T, __VA_ARGS__)
 DD_VIEW_JSON(MeshEndpoint, ifname, addr, port)
 DD_VIEW_JSON(Member, rank, local_rank, local_world, node_rank, hostname, boot_id, netns, pid, launcher, notes,
-             endpoints, has_facts, nccl_ifname_setting, joined_after_s)
+             endpoints, has_facts, nccl_ifname_setting, joined_after_s, world)
 DD_VIEW_JSON(MeshProbe, from, to, to_if, to_addr, ok, error, detail, connect_ms, mbps_send, mbps_recv)
 DD_VIEW_JSON(MeshResult, ran, timeout_ms, probes)
 #undef DD_VIEW_JSON

@@ -4,8 +4,11 @@
 #   spin    no output at all after the first line; every rank spins, rank 2 in another function
 #   echo    like spin, but every rank prints PyTorch's "preparing to dump debug info" line every 0.3 s (what a
 #           dump request makes it print): no progress, so the job is still silent
+#   stop    rank 1 stops itself (SIGSTOP: state T) after its first line; the others wait, idle (as ranks blocked
+#           in a Gloo collective do)
 # It also prints which of launch's variables it got and whether a user's sitecustomize ran.
 import os
+import signal
 import sys
 import time
 
@@ -35,5 +38,10 @@ if case == "echo":
         time.sleep(0.3)
 if case == "spin" and rank == 2:
     spin_elsewhere()
+if case == "stop":
+    if rank == 1:
+        os.kill(os.getpid(), signal.SIGSTOP)
+    while True:
+        time.sleep(1)
 while True:
     pass

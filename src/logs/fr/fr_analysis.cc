@@ -109,14 +109,25 @@ void fr_frontier_culprits(const FrGroupReport& g, const std::vector<FrGroupRepor
         never.empty() ? "" : fmt::format(", which rank(s) {} never entered", rank_list(never)));
     out.push_back(other_pg);
   }
+  // No collective of the group completed: the first one is where the ranks stopped, and a rank that recorded
+  // nothing has no "last op" to name.
+  const std::string first = fr_none_completed(g)
+                                ? fmt::format(
+                                      "; no collective of group {} completed: the first, #{} {}, is where "
+                                      "the ranks stopped",
+                                      g.pg_name, g.frontier, what)
+                                : "";
   if (!late.ranks.empty()) {
     late.kind = "behind";
     fr_locate(late, s, late.ranks[0], "", -1);
+    const std::string last =
+        late.has_where && late.where.seq >= 0
+            ? fmt::format("their last op (seq {} of group {}) completed", late.where.seq, late.where.pg_name)
+            : "they recorded no collective";
     late.detail = fmt::format(
         "rank(s) {} never issued seq {} of group {} ({}) that rank(s) {} wait in, and sit in no collective: "
-        "their "
-        "last op (seq {}) completed",
-        rank_list(late.ranks), g.frontier, g.pg_name, what, rank_list(g.waiting), late.where.seq);
+        "{}{}",
+        rank_list(late.ranks), g.frontier, g.pg_name, what, rank_list(g.waiting), last, first);
     out.push_back(late);
   }
   if (!missing.ranks.empty()) {
@@ -131,8 +142,8 @@ void fr_frontier_culprits(const FrGroupReport& g, const std::vector<FrGroupRepor
     stuck.kind = "stuck";
     stuck.ranks = g.waiting;
     fr_locate(stuck, s, g.waiting[0], g.pg_name, g.frontier);
-    stuck.detail = fmt::format("every member of group {} issued seq {} ({}) and none completed it", g.pg_name,
-                               g.frontier, what);
+    stuck.detail = fmt::format("every member of group {} issued seq {} ({}) and none completed it{}",
+                               g.pg_name, g.frontier, what, first);
     out.push_back(stuck);
   }
   for (const auto& c : out)
@@ -200,6 +211,11 @@ std::string rank_list(const std::vector<int>& ranks) {
     i = j + 1;
   }
   return out;
+}
+
+bool fr_none_completed(const FrGroupReport& g) {
+  return !g.positions.empty() && std::all_of(g.positions.begin(), g.positions.end(),
+                                             [](const FrRankPos& p) { return p.completed < 0; });
 }
 
 std::string frames_text(const std::vector<FrFrame>& frames, size_t max) {

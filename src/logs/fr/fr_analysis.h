@@ -85,6 +85,9 @@ FrAnalysis analyze_flight_records(const std::vector<FlightRecord>& records);  //
 
 // "0-2,5" for ranks {0,1,2,5}.
 std::string rank_list(const std::vector<int>& ranks);
+// No member of the group with a dump completed any of its collectives: its frontier is the first one the
+// ranks issued (where they stopped), and there is no "last completed" to name.
+bool fr_none_completed(const FrGroupReport& g);
 
 // "broadcast (site-packages/torch/distributed/distributed_c10d.py:2968) <- <module> (train.py:69)"
 std::string frames_text(const std::vector<FrFrame>& frames, size_t max = 4);

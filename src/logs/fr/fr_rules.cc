@@ -28,6 +28,9 @@ const FrGroupReport* fr_group(const FrAnalysis& a, const std::string& name) {
   return nullptr;
 }
 
+// A sequence number as the evidence shows it: -1 (nothing issued, nothing completed) is "none".
+std::string seq_or_none(int64_t seq) { return seq < 0 ? std::string("none") : std::to_string(seq); }
+
 void fr_positions(const FrAnalysis& a, const FrCulprit& c, Finding& f) {
   const FrGroupReport* g = fr_group(a, c.pg_name);
   if (!g) return;
@@ -37,8 +40,8 @@ void fr_positions(const FrAnalysis& a, const FrCulprit& c, Finding& f) {
       pos += "; …";
       break;
     }
-    pos += fmt::format("{}rank {} issued {} completed {}", pos.empty() ? "" : "; ", p.rank, p.issued,
-                       p.completed);
+    pos += fmt::format("{}rank {} issued {} completed {}", pos.empty() ? "" : "; ", p.rank,
+                       seq_or_none(p.issued), seq_or_none(p.completed));
   }
   f.evidence.push_back(
       fmt::format("{}, members {}: {}", fr_group_name(g->pg_name, g->pg_desc), rank_list(g->members), pos));
@@ -48,6 +51,17 @@ void fr_positions(const FrAnalysis& a, const FrCulprit& c, Finding& f) {
           fmt::format("seq {}: {} {}", g->mismatch.seq, fr_ranks_word(s.ranks), signature_text(s.sig)));
   if (!g->ahead.empty())
     f.evidence.push_back(fmt::format("ahead (issued past seq {}): {}", g->frontier, fr_ranks_word(g->ahead)));
+}
+
+// The culprit's collective is the first of its group the ranks issued: none of the group completed.
+bool first_hung(const FrAnalysis& a, const FrCulprit& c) {
+  const FrGroupReport* g = fr_group(a, c.pg_name);
+  return g && fr_none_completed(*g);
+}
+
+// "#0 all_reduce": the culprit's sequence number and the op the waiting ranks issued there.
+std::string numbered(const FrCulprit& c) {
+  return fmt::format("#{}{}", c.seq, c.expected.op.empty() ? "" : " " + c.expected.op);
 }
 
 Finding fr_culprit_finding(const FrAnalysis& a, const FrCulprit& c) {
@@ -79,7 +93,12 @@ Finding fr_culprit_finding(const FrAnalysis& a, const FrCulprit& c) {
         "stack below is where this rank entered the other group's collective.";
   } else if (c.kind == "behind") {
     id = "logs.fr.behind";
-    title = fmt::format("{} never reached collective #{} of {} that {} wait in", who, c.seq, group, waiters);
+    title = first_hung(a, c) ? fmt::format(
+                                   "{} never reached the first collective of {} ({}) that {} wait in; no "
+                                   "collective completed",
+                                   who, group, numbered(c), waiters)
+                             : fmt::format("{} never reached collective #{} of {} that {} wait in", who,
+                                           c.seq, group, waiters);
     fix =
         "The rank is outside NCCL (compute, data loading, I/O, a sleep or a stuck thread): its Python stack "
         "at "
@@ -94,7 +113,12 @@ Finding fr_culprit_finding(const FrAnalysis& a, const FrCulprit& c) {
         "TORCH_NCCL_DUMP_ON_TIMEOUT: check its log; it is the likely one the others wait for.";
   } else {
     id = "logs.fr.stuck";
-    title = fmt::format("All of {} are inside collective #{} of {} and none completed it", who, c.seq, group);
+    title = first_hung(a, c) ? fmt::format(
+                                   "All of {} are inside the first collective of {} ({}) and none "
+                                   "completed it: no collective completed",
+                                   who, group, numbered(c))
+                             : fmt::format("All of {} are inside collective #{} of {} and none completed it",
+                                           who, c.seq, group);
     fix =
         "The ranks agree on the collective: the hang is in the transport (network, NVLink/P2P, a GPU that "
         "stopped), "

@@ -1,6 +1,7 @@
 // Tests of the Flight Recorder findings: `distdoctor logs DIR` on the real 4x H100 hang folders (torchrun
 // log, stacks and dumps side by side) names the odd rank with its stack; every logs.fr id has its explain
-// text; a clean record, dumps without collectives and an unreadable dump have their own findings.
+// text; a clean record, dumps without collectives and an unreadable dump have their own findings; a hang in
+// the first collective says that none completed.
 #include "logs/fr/fr_rules.h"
 
 #include <gtest/gtest.h>
@@ -96,6 +97,60 @@ TEST(FrRules, CleanRecordAndUnreadableDump) {
   EXPECT_NE(f->evidence[0].find("truncated"), std::string::npos) << f->evidence[0];
   EXPECT_NE(f->evidence[1].find("refused"), std::string::npos) << f->evidence[1];
   std::filesystem::remove_all(dir);
+}
+
+// Two ranks of group 0: rank 0 issued its first collective (#0 all_reduce) and it never completed; rank 1
+// issued it too when both_issued, else nothing at all.
+FrSummary first_collective_hung(bool both_issued) {
+  FrSummary s;
+  for (int r = 0; r < 2; ++r) {
+    FrRankSummary rs;
+    rs.rank = r;
+    FrPgTrack t;
+    t.pg_name = "0";
+    t.pg_desc = "default_pg";
+    t.members = {0, 1};
+    if (r == 0 || both_issued) {
+      t.issued = 0;
+      t.sigs = {{"all_reduce", "in [[8]] out [[8]]", "Float"}};
+      t.runs = {{0, 1, 0}};
+      FrOpBrief op{.pg_name = "0", .seq = 0, .sig = t.sigs[0], .state = "started"};
+      t.detail = {op};
+      rs.has_last = true;
+      rs.last = op;
+    }
+    rs.groups.push_back(t);
+    s.ranks.push_back(rs);
+  }
+  return s;
+}
+
+// When the first collective hangs nothing completed: the findings say so, and never "seq -1".
+TEST(FrRules, FirstCollectiveHungSaysNoneCompleted) {
+  auto behind = fr_findings(analyze_fr_summary(first_collective_hung(false)));
+  const report::Finding* f = fr_find(behind, "logs.fr.behind");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->title,
+            "rank 1 never reached the first collective of process group 0 (default_pg) (#0 all_reduce) that "
+            "rank 0 wait in; no collective completed");
+  const auto no_minus_one = [](const std::string& text) {
+    for (const char* raw : {"seq -1", "#-1", "issued -1", "completed -1"})
+      if (text.find(raw) != std::string::npos) return false;
+    return true;
+  };
+  const std::string text = joined_text(*f);
+  EXPECT_TRUE(no_minus_one(text)) << text;
+  EXPECT_NE(text.find("they recorded no collective; no collective of group 0 completed: the first, #0 "
+                      "all_reduce in [[8]] out [[8]] Float, is where the ranks stopped"),
+            std::string::npos)
+      << text;
+  auto stuck = fr_findings(analyze_fr_summary(first_collective_hung(true)));
+  f = fr_find(stuck, "logs.fr.stuck");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("inside the first collective of process group 0 (default_pg) (#0 all_reduce)"),
+            std::string::npos)
+      << f->title;
+  EXPECT_TRUE(no_minus_one(joined_text(*f))) << joined_text(*f);
 }
 
 TEST(FrRules, EveryIdHasItsDoc) {
