@@ -1,6 +1,6 @@
-// The launch.hang finding: the culprit (hang_culprit.h: Flight Recorder, watchdog lines, stacks, collective
-// counts, CPU), then each rank's /proc state, wait channel, CPU in the silent window, silence, last line,
-// collective count (behind/ahead) and stack.
+// The launch.hang finding: the culprit (hang_culprit.h: process state, Flight Recorder, watchdog lines,
+// stacks, collective counts, CPU), then each rank's /proc state, wait channel, CPU in the silent window,
+// silence, last line, collective count (behind/ahead) and stack.
 #include <fmt/format.h>
 
 #include <algorithm>
