@@ -31,9 +31,10 @@ mode_t mode_of(const std::string& p) {
 }
 
 TEST(UserSecret, PathFollowsXdgThenHome) {
-  EXPECT_EQ(user_secret_path("/cfg", "/home/u"), "/cfg/distdoctor/job-secret");
-  EXPECT_EQ(user_secret_path("", "/home/u"), "/home/u/.config/distdoctor/job-secret");
-  EXPECT_EQ(user_secret_path("relative", "/home/u"), "/home/u/.config/distdoctor/job-secret");
+  const std::string cfg = ::testing::TempDir() + "cfg", home = ::testing::TempDir() + "home";
+  EXPECT_EQ(user_secret_path(cfg, home), cfg + "/distdoctor/job-secret");
+  EXPECT_EQ(user_secret_path("", home), home + "/.config/distdoctor/job-secret");
+  EXPECT_EQ(user_secret_path("relative", home), home + "/.config/distdoctor/job-secret");
   EXPECT_EQ(user_secret_path("", ""), "");
 }
 
@@ -94,7 +95,7 @@ TEST(UserSecret, RefusesWhatOthersCouldReadOrReplace) {
 
 TEST(UserSecret, NoPlaceIsAnErrorWithTheCommandToRun) {
   EXPECT_FALSE(read_or_create_user_secret("", kHexA).ok());
-  EXPECT_NE(user_secret_command("/h/.config/distdoctor/job-secret").find("openssl rand -hex 32"),
+  EXPECT_NE(user_secret_command(::testing::TempDir() + "h/.config/distdoctor/job-secret").find("openssl rand -hex 32"),
             std::string::npos);
 }
 

@@ -61,12 +61,14 @@ uint64_t Shard::adopt(int fd, std::string peer, std::string ip) {
     Posted p;
     p.shard = e->shard;
     p.conn = e->conn;
-    p.drop_reason = e->same_address
-                        ? fmt::format("oldest connection from {} not authenticated yet (the cap per address), "
-                                      "dropped for a newcomer from there",
-                                      ip)
-                        : fmt::format("oldest of {} connections not authenticated yet, dropped for a newcomer",
-                                      e->pending);
+    p.drop_reason =
+        e->same_address
+            ? fmt::format(
+                  "oldest connection from {} not authenticated yet (the cap per address), "
+                  "dropped for a newcomer from there",
+                  ip)
+            : fmt::format("oldest of {} connections not authenticated yet, dropped for a newcomer",
+                          e->pending);
     srv.count(&ServerStats::refused_cap);
     for (auto& mine : srv.dispatch({std::move(p)}, index)) deliver(mine);
   }
