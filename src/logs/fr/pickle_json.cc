@@ -50,20 +50,17 @@ class Converter {
   // Every value of the result and its text, a shared value once per use: what the JSON will hold.
   bool count(size_t values, size_t bytes) {
     nodes_ += values;
-    if (nodes_ > lim_.max_output_nodes)
-      return fail(
-          fmt::format("more than {} values once shared values (memo references) are expanded, each use a "
-                      "copy: over the limit "
-                      "for one dump, refused before it was built",
-                      lim_.max_output_nodes));
     out_bytes_ += bytes;
-    if (out_bytes_ > lim_.max_output_bytes)
-      return fail(
-          fmt::format("more than {} bytes of text once shared values (memo references) are expanded, each "
-                      "use a copy: over the "
-                      "limit for one dump, refused before it was built",
-                      lim_.max_output_bytes));
+    if (nodes_ > lim_.max_output_nodes) return over(lim_.max_output_nodes, "values");
+    if (out_bytes_ > lim_.max_output_bytes) return over(lim_.max_output_bytes, "bytes of text");
     return true;
+  }
+
+  bool over(size_t cap, const char* what) {
+    return fail(
+        fmt::format("more than {} {} once shared values (memo references) are expanded, each use a copy: "
+                    "over the limit for one dump, refused before it was built",
+                    cap, what));
   }
 
   std::string key_text(uint32_t k, size_t depth) {
