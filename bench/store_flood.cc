@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "loopback_master.h"
 #include "rendezvous/auth.h"
 #include "rendezvous/socket_io.h"
 #include "rendezvous/tcp_store_client.h"
@@ -99,17 +100,11 @@ int main(int argc, char** argv) {
   const int addrs = argc > 2 ? std::max(1, std::atoi(argv[2])) : 80;
   const int real = argc > 3 ? std::max(1, std::atoi(argv[3])) : 64;
   raise_nofile_limit();
-  ServerOptions so;  // the caps a real master runs with
-  so.bind_host = "127.0.0.1";
-  so.token = generate_token();
-  so.log = [](const std::string&) {};
-  auto server = TcpStoreServer::start(so);
-  if (!server) {
-    std::fprintf(stderr, "store_flood: %s\n", server.error().message().c_str());
-    return 2;
-  }
-  const uint16_t port = (*server)->port();
-  double quiet = real_clients(port, so.token, real, 0);
+  std::string token;
+  auto server = start_loopback_master("store_flood", &token);
+  if (!server) return 2;
+  const uint16_t port = server->port();
+  double quiet = real_clients(port, token, real, 0);
   int ready[2];
   if (::pipe(ready) != 0) return 2;
   std::vector<pid_t> kids;
@@ -121,8 +116,8 @@ int main(int argc, char** argv) {
     if (::read(ready[0], &n, sizeof n) == sizeof n) opened += n;
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the server accepts the backlog
-  double flooded = real_clients(port, so.token, real, 1);
-  ServerStats st = (*server)->stats();
+  double flooded = real_clients(port, token, real, 1);
+  ServerStats st = server->stats();
   for (pid_t k : kids) ::kill(k, SIGKILL), ::waitpid(k, nullptr, 0);
   std::printf(
       "idle=%d (opened %d from %d addresses) real=%d: quiet %.1f ms, flooded %.1f ms; server accepted "

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "loopback_master.h"
 #include "rendezvous/auth.h"
 #include "rendezvous/tcp_store_client.h"
 #include "rendezvous/tcp_store_server.h"
@@ -20,15 +21,9 @@ using namespace dd::rendezvous;
 int main(int argc, char** argv) {
   const int seconds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 20;
   const int clients = argc > 2 ? std::max(1, std::atoi(argv[2])) : 4;
-  ServerOptions so;  // the caps a real master runs with
-  so.bind_host = "127.0.0.1";
-  so.token = generate_token();
-  so.log = [](const std::string&) {};
-  auto server = TcpStoreServer::start(so);
-  if (!server) {
-    std::fprintf(stderr, "store_values: %s\n", server.error().message().c_str());
-    return 2;
-  }
+  std::string token;
+  auto server = start_loopback_master("store_values", &token);
+  if (!server) return 2;
   const auto t0 = Clock::now();
   const auto end = t0 + std::chrono::seconds(seconds);
   const std::string value(wire::Limits{}.max_value - 64, 'v');
@@ -38,7 +33,7 @@ int main(int argc, char** argv) {
   std::vector<std::thread> ts;
   for (int i = 0; i < clients; ++i)
     ts.emplace_back([&, i] {
-      auto c = TcpStoreClient::connect({"127.0.0.1", (*server)->port()}, so.token,
+      auto c = TcpStoreClient::connect({"127.0.0.1", server->port()}, token,
                                        deadline_in(std::chrono::seconds(10)));
       for (int k = 0; c && Clock::now() < end; ++k) {
         auto r = (*c)->set("flood/" + std::to_string(i) + "/" + std::to_string(k), value, end);
