@@ -31,7 +31,7 @@ struct JobSpec {
   // Node rank 0 by hand (--nnodes alone, or --node-rank 0 with --master, serving the store): makes the job
   // token when none was given, and then prints the command for the others.
   bool make_token = false;
-  std::string launcher;        // the launcher that started this process ("srun", "mpirun"...; "" by hand)
+  std::string launcher;  // the launcher that started this process ("srun", "mpirun"...; "" by hand)
   std::string job_id;
   std::vector<std::string> expected_hosts;  // by node rank
   std::vector<std::string> notes;           // where each value came from

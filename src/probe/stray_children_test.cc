@@ -67,8 +67,8 @@ TEST(Strays, ChildrenOutsideOurGroupAreNamedAndStopped) {
 // A recorded /proc: pid 10 (us) has children 11 (own group), 12 (own session, name with spaces and a paren,
 // no command line), 13 (a zombie outside the group) and 14 (outside, with a command); 15 is another's child.
 TEST(Strays, RecordedProcTree) {
-  char tmpl[] = "/tmp/dd-strays-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  std::string tmpl = ::testing::TempDir() + "dd-strays-XXXXXX";  // honours TEST_TMPDIR / TMPDIR
+  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
   const std::string root = tmpl;
   auto put = [&](const std::string& pid, const std::string& stat, const std::string& cmd) {
     std::filesystem::create_directories(root + "/proc/" + pid);
@@ -97,8 +97,8 @@ TEST(Strays, RecordedProcTree) {
 // group of a worker (77) whose leader is gone; 60 is our child in a group that is not the job's (99); 40 is
 // another's, and 70 is a child of ours in our own group.
 TEST(Strays, DescendantsAndTheGroupsAndSessionsTheyMade) {
-  char tmpl[] = "/tmp/dd-strays-XXXXXX";
-  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  std::string tmpl = ::testing::TempDir() + "dd-strays-XXXXXX";  // honours TEST_TMPDIR / TMPDIR
+  ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
   const std::string root = tmpl;
   auto put = [&](const std::string& pid, const std::string& stat) {
     std::filesystem::create_directories(root + "/proc/" + pid);

@@ -95,7 +95,8 @@ TEST(UserSecret, RefusesWhatOthersCouldReadOrReplace) {
 
 TEST(UserSecret, NoPlaceIsAnErrorWithTheCommandToRun) {
   EXPECT_FALSE(read_or_create_user_secret("", kHexA).ok());
-  EXPECT_NE(user_secret_command(::testing::TempDir() + "h/.config/distdoctor/job-secret").find("openssl rand -hex 32"),
+  EXPECT_NE(user_secret_command(::testing::TempDir() + "h/.config/distdoctor/job-secret")
+                .find("openssl rand -hex 32"),
             std::string::npos);
 }
 
