@@ -16,9 +16,13 @@ PORT=$((30000 + RANDOM % 20000))
 nl_start_check_nodes 3 "$PORT" --collectives --timeout 30
 # Node 2's collective workers are the processes running `bench --as-worker` in its namespace.
 workers() { for p in $(ip netns pids "$N2"); do grep -q -- --as-worker "/proc/$p/cmdline" 2>/dev/null && return 0; done; return 1; }
-for _ in $(seq 300); do workers && break; sleep 0.05; done
-workers || { echo "FAIL: node 2 never started its collective workers"; cat "$NL_DIR"/n*.out; exit 1; }
+seen=0
+for _ in $(seq 300); do workers && { seen=1; break; }; sleep 0.05; done
+[ $seen = 1 ] || { echo "FAIL: node 2 never started its collective workers"; cat "$NL_DIR"/n*.out; exit 1; }
 sleep 0.3
+# Each phase (warmup, verify, bandwidth) starts its own workers: if this moment falls between two phases,
+# wait for the next phase's workers, so the kill always lands mid-collective.
+for _ in $(seq 60); do workers && break; sleep 0.05; done
 KILLED=$SECONDS
 for p in $(ip netns pids "$N2"); do kill -9 "$p" 2>/dev/null; done
 { wait "$NL_PID_n2"; } 2>/dev/null
