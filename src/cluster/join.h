@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "cluster/cross_node_step.h"
-#include "cluster/rank_ranges.h"
+#include "report/rank_ranges.h"
 #include "cluster/view.h"
 #include "rendezvous/meeting_keys.h"
 #include "rendezvous/store.h"
 #include "report/report.h"
 
 namespace dd::cluster {
+using report::rank_ranges;  // the one compressor (report/rank_ranges.h), named in the join's messages
 
 struct JoinConfig {
   rendezvous::MeetingKeys keys{"dd/"};       // where the run's keys live (launch's preflight: its own prefix)

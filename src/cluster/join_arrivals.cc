@@ -5,7 +5,7 @@
 
 #include "cluster/join_steps.h"
 #include "cluster/node_count.h"
-#include "cluster/rank_ranges.h"
+#include "report/rank_ranges.h"
 #include "common/json_limits.h"
 #include "rendezvous/meeting_wait.h"
 

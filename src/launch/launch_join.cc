@@ -9,7 +9,7 @@
 
 #include "cluster/meeting.h"
 #include "cluster/node_count.h"
-#include "cluster/rank_ranges.h"
+#include "report/rank_ranges.h"
 #include "cluster/token_handoff.h"
 #include "common/json_limits.h"
 #include "common/safe_text.h"
@@ -118,7 +118,7 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
   if (talk)
     w.progress = [&](const rendezvous::WaitProgress& p) {
       std::cerr << fmt::format("distdoctor launch: waiting for nodes: {}/{} joined (missing: rank {})\n",
-                               p.arrived, j.nnodes, cluster::rank_ranges(p.missing))
+                               p.arrived, j.nnodes, report::rank_ranges(p.missing))
                 << std::flush;
     };
   w.on_arrival = [&](int n) {
@@ -147,7 +147,7 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
   if (waited->stopped) return ok_status();  // a node with another --nnodes: join_nodes names it
   if (!waited->missing.empty())
     return Error::make(ErrorKind::timeout,
-                       fmt::format("node rank {} did not join", cluster::rank_ranges(waited->missing)));
+                       fmt::format("node rank {} did not join", report::rank_ranges(waited->missing)));
   return ok_status();
 }
 

@@ -39,12 +39,10 @@ std::string node_label(const AttemptRecord& a, int node_rank) {
 std::string rank_ranges(std::vector<int> ranks) {
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  return cluster::rank_ranges(ranks);  // the one compressor, shared with the cluster join's messages
+  return report::rank_ranges(ranks);  // the one compressor, shared with the cluster join's messages
 }
 
-std::string ranks_phrase(const std::vector<int>& ranks) {
-  return fmt::format("rank{} {}", ranks.size() == 1 ? "" : "s", rank_ranges(ranks));
-}
+std::string ranks_phrase(const std::vector<int>& ranks) { return report::ranks_phrase(ranks); }
 
 std::string shown_line(const std::string& line) {
   std::string l = line;

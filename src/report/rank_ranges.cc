@@ -1,9 +1,11 @@
-// rank_ranges (see rank_ranges.h).
-#include "cluster/rank_ranges.h"
+// rank_ranges and ranks_phrase (see rank_ranges.h).
+#include "report/rank_ranges.h"
 
 #include <fmt/format.h>
 
-namespace dd::cluster {
+#include <algorithm>
+
+namespace dd::report {
 
 std::string rank_ranges(const std::vector<int>& ranks) {
   std::string out;
@@ -18,4 +20,10 @@ std::string rank_ranges(const std::vector<int>& ranks) {
   return out;
 }
 
-}  // namespace dd::cluster
+std::string ranks_phrase(std::vector<int> ranks) {
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  return fmt::format("rank{} {}", ranks.size() == 1 ? "" : "s", rank_ranges(ranks));
+}
+
+}  // namespace dd::report
