@@ -33,7 +33,7 @@ check "a clean end with different sizes: exit 0" 0 L CASE=clean "$FAKE" FAKE_FR_
   --nproc-per-node 4 \
   --job-id clean --json -- python3 "$FW"
 Q finding launch.job.mismatch >"$T/f"
-expect "a warning that names the rank" "$T/f" "rank 3 called all_gather in [[2097152]] out [[4,2097152]] Float at seq 8"
+expect "a warning that names the rank" "$T/f" "rank 3 called all_gather of 2,097,152 float32 (8 MiB) into 8,388,608 at seq 8"
 expect "from the exit dumps" "$T/f" "rank 3 Flight Recorder dump: $T/logs/clean/0/flight_recorder/exit_rank3"
 Q ids >"$T/ids"
 expect "the job itself is fine" "$T/ids" "launch.job.ok"

@@ -58,6 +58,10 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
                "scheduler process")
       ->excludes(bind);
   sub.add_flag("--json", a.json, "Print the final report as JSON on stdout (worker lines go to stderr)");
+  sub.add_flag(
+      "-v,--verbose", a.verbose,
+      "Print every detail of the final report (each rank's state and whole stacks; --json holds them "
+      "always)");
   sub.add_option("--nccl-lib", a.nccl_lib, "The libnccl.so the job loads, for the preflight");
 }
 
@@ -118,7 +122,8 @@ int run(const launch::LaunchArgs& parsed) {
   launch::LaunchOutcome out = launch::run_launch(in);
   (*guard)->dismiss();
   if (!out.cannot_run.empty()) std::cerr << "distdoctor launch: " << shown(out.cannot_run) << "\n";
-  if (out.report) show_report(*out.report, {.json = a.json, .extra = std::move(out.extra)});
+  if (out.report)
+    show_report(*out.report, {.json = a.json, .verbose = a.verbose, .extra = std::move(out.extra)});
   return out.exit_code;
 }
 

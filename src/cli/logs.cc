@@ -8,9 +8,11 @@
 
 #include "cli/command.h"
 #include "cli/print_report.h"
+#include "cli/run_records.h"
 #include "cli/verbatim_args.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
+#include "launch/failure_report.h"
 #include "logs/analyze.h"
 #include "probe/tool_env.h"
 #include "report/report.h"
@@ -25,6 +27,7 @@ struct LogsCommandOptions {
   logs::LogsOptions analysis;  // paths, --jobs, --iteration-pattern, --max-line-bytes
   bool json = false;
   bool brief = false;
+  bool verbose = false;
   size_t max_rows = 40;  // rows per table in the text summary
 };
 
@@ -125,7 +128,10 @@ void print_nothing_read(const logs::LogsResult& r) {
 int run_logs(const LogsCommandOptions& opt) {
   auto t0 = std::chrono::steady_clock::now();
   const auto& cat = logs::Catalogue::builtin();
-  logs::LogsResult r = logs::analyze_logs(opt.analysis, cat);
+  const RunRecords run = take_attempt_records(opt.analysis.paths);
+  logs::LogsOptions what = opt.analysis;
+  what.paths = run.other_paths;
+  logs::LogsResult r = logs::analyze_logs(what, cat);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   uint64_t bytes = 0;
   for (const auto& f : r.files) bytes += f.bytes;
@@ -134,6 +140,16 @@ int run_logs(const LogsCommandOptions& opt) {
   rep.notes.push_back(fmt::format("{} file(s), {:.1f} MB, {} NCCL process(es), read in {:.2f} s",
                                   r.files.size(), bytes / 1e6, r.processes.size(), secs));
   rep.findings = logs::logs_findings(r, cat);
+  if (!run.attempts.empty()) {  // a launch run folder: launch's own findings first, the logs' after them
+    report::Report launched = launch::build_launch_report(run.attempts);
+    rep.findings.insert(rep.findings.begin(), launched.findings.begin(), launched.findings.end());
+    rep.notes.push_back(
+        fmt::format("a distdoctor launch run: {} attempt record(s) (attempt.json) lead with the findings "
+                    "launch gave; the "
+                    "log reading follows",
+                    run.attempts.size()));
+  }
+  for (const auto& e : run.errors) rep.notes.push_back("not read as a launch record: " + e);
   bool nothing_read = true;
   for (const auto& f : r.files)
     if (f.error.empty() || f.bytes > 0) nothing_read = false;
@@ -148,7 +164,7 @@ int run_logs(const LogsCommandOptions& opt) {
     show_report(rep, {.json = true, .extra = std::move(extra)});
   } else {
     if (!opt.brief) print_summary(r, opt, std::cout);
-    show_report(rep, {.brief = opt.brief});
+    show_report(rep, {.brief = opt.brief, .verbose = opt.verbose});
   }
   if (nothing_read) return report::kExitCannotRun;
   return rep.exit_code();
@@ -169,6 +185,7 @@ Runner setup_logs(CLI::App& sub) {
       ->check(CLI::Range(size_t{256}, size_t{64} << 20));
   sub.add_flag("--json", opt->json, "Print the report (findings + facts per file and rank) as JSON");
   sub.add_flag("--brief", opt->brief, "Findings only: no summary, no info findings");
+  sub.add_flag("-v,--verbose", opt->verbose, "Every finding's details too (--json holds them always)");
   return [opt, &sub]() -> int {
     auto words = verbatim_args(sub);
     if (!words || words->empty()) {

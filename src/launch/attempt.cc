@@ -248,6 +248,7 @@ void AttemptAgent::watch_loop() {
     check_ending();  // before the others' NCCL errors about it can read as a hang
     tail_->poll();
     check_triggers();
+    watch_identities();
     poll_scheduler();
     if (stop_) break;
     if (int sig = stop_signal()) {
@@ -278,6 +279,7 @@ AttemptRecord AttemptAgent::run() {
   if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
   forward_signals("the workers had not started (it would have killed them)");
   if (start_workers() && !stop_) watch_loop();
+  watch_identities(true);  // what was read of each worker stands; the node's warning if none was printed
   if (stop_)
     stop_workers();
   else

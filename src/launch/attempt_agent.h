@@ -9,10 +9,15 @@
 #include "launch/hang_watch.h"
 #include "launch/mindspore_env.h"
 #include "launch/stop_signals.h"
+#include "probe/process_identity.h"
 #include "process/output_tail.h"
 #include "process/worker_supervisor.h"
 
 namespace dd::launch {
+
+// A process's identity as a rank's record holds it (identity_watch.cc): its NCCL_*, CUDA_*, TORCH_*...
+// variables as env_for_compare leaves them, and "NCCL library" -> its path when it has loaded one.
+std::map<std::string, std::string> identity_items(const probe::ProcessIdentity& id);
 
 class AttemptAgent {
  public:
@@ -57,6 +62,9 @@ class AttemptAgent {
   void request_fr_dumps();          // a byte into each live local worker's request FIFO (the hook's)
   double fresh_dump_after() const;  // epoch seconds: older dump files do not show this hang
   void read_flight_records(NodeRecord& n);
+  // identity_watch.cc: each worker's environment and NCCL library from /proc while it starts; the node's
+  // ranks compared once all are read (a warning for the odd one at once).
+  void watch_identities(bool last = false);  // last: the watch ends, what was read stands
   RankRecord rank_record(size_t i);
   RankRecord hang_snapshot(size_t i, Clock::time_point now);
   NodeRecord node_record();
@@ -97,6 +105,13 @@ class AttemptAgent {
   // when asked and the one at a clean exit (debug_hooks.h).
   std::vector<std::string> stack_files_, fr_dumps_, fr_requests_, fr_asked_, fr_exits_;
   std::vector<char> fr_listening_;  // per worker: a hook read its FIFO when we asked (a dump will come)
+  struct WorkerIdentity {
+    std::map<std::string, std::string> items;  // RankRecord::identity
+    bool read = false, settled = false;        // settled: NCCL loaded, it ended, or patience ran out
+  };
+  std::vector<WorkerIdentity> identities_;  // per worker
+  bool identities_settled_ = false;
+  Clock::time_point next_identity_read_{};
   std::map<size_t, RankRecord> snapshots_;  // hang evidence taken before the stop
   std::optional<StopEvent> stop_;
   std::optional<BeatBoard> board_;

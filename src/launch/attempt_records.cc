@@ -18,7 +18,9 @@
 #include "logs/launch_end_line.h"
 #include "logs/python_traceback.h"
 #include "probe/proc_probe.h"
+#include "probe/process_identity.h"
 #include "probe/system_probe.h"
+#include "rules/rank_identity.h"
 
 namespace dd::launch {
 
@@ -145,6 +147,10 @@ RankRecord AttemptAgent::rank_record(size_t i) {
     r.end_wall_ms = wall_ms(end);
   }
   r.log_path = logs_[i];
+  if (i < identities_.size()) {
+    r.identity = identities_[i].items;
+    r.identity_read = identities_[i].read;
+  }
   std::vector<std::string> lines(tail_->last_lines(i).begin(), tail_->last_lines(i).end());
   r.traceback = redact_text(logs::last_python_traceback(lines));
   size_t from = lines.size() > 40 ? lines.size() - 40 : 0;
@@ -164,6 +170,10 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
     r.cpu_window_s = cpu_[i].used_over(joined().job.hang_timeout_s, now);
   }
   r.silent_s = secs(now - std::max(t0_, last_output_[i]));
+  if (i < identities_.size() && !identities_[i].items.count(rules::kNcclLibraryItem)) {
+    const auto id = identity_items(probe::read_process_identity(w.pid));  // it may have loaded NCCL since
+    if (!id.empty()) r.identity = id, r.identity_read = true;
+  }
   r.collectives = collectives_in(logs_[i]);
   if (!stack_files_[i].empty()) {
     std::string dump = answered_stack(read_stack_file(stack_files_[i]));

@@ -220,6 +220,7 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
     case StopCause::none:
       r.add(job_ok_finding(a));
       if (auto f = parts::completed_mismatch_finding(a)) r.add(std::move(*f));
+      if (auto f = parts::rank_differs_finding(a)) r.add(std::move(*f));
       if (auto f = logs_full_finding(a)) r.add(std::move(*f));
       if (auto f = strays_finding(a)) r.add(std::move(*f));
       if (auto f = parts::scheduler_end_finding(a)) r.add(std::move(*f));
@@ -228,6 +229,15 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
       r.add(parts::scheduler_failed_finding(a));
       break;
     case StopCause::worker_failed:
+      if (auto f = parts::left_early_finding(a)) r.add(std::move(*f));
+      // A rank with another NCCL (or its own NCCL setting) explains a failure inside NCCL better than the
+      // first rank to fail, which may be its peer (rank 0's "invalid usage" when rank 1 loads another NCCL).
+      if (auto d = parts::rank_differs_finding(a); d && parts::rank_differs_is_cause(a)) {
+        d->severity = Severity::fail;
+        d->title += fmt::format(": ranks that disagree on NCCL fail or hang together, and {} failed first",
+                                parts::ranks_phrase({parts::root_record(a).rank}));
+        r.add(std::move(*d));
+      }
       for (auto& f : parts::rank_failed_findings(a)) r.add(std::move(f));
       break;
     case StopCause::hang:
@@ -245,6 +255,9 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
       break;
   }
   if (auto f = stopped_finding(a)) r.add(std::move(*f));
+  if (auto f = parts::rank_differs_finding(a);
+      f && !(a.stop.cause == StopCause::worker_failed && parts::rank_differs_is_cause(a)))
+    r.add(std::move(*f));
   if (auto f = parts::env_differs_finding(a)) r.add(std::move(*f));
   if (auto f = logs_full_finding(a)) r.add(std::move(*f));
   if (auto f = strays_finding(a)) r.add(std::move(*f));

@@ -34,6 +34,23 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "minutes in "
        "a collective for a peer that is gone. These ranks did nothing wrong; they are listed as ranges per "
        "node."},
+      {"launch.rank.left_early", "A rank left the job early, and another failed when it lost it",
+       "A rank exited with status 0 while the other ranks still ran, and the failure that stopped the job "
+       "came after it and reads as a lost peer (Gloo's \"Connection closed by peer\", NCCL's remote error, a "
+       "broken pipe). The rank that failed only noticed; the one that left is the cause: a return, a break "
+       "or a sys.exit() on one rank (uneven batches, a rank-dependent condition) while the others go on "
+       "calling collectives."},
+      {"launch.rank.differs", "One rank runs with another NCCL or other NCCL settings than the rest",
+       "While the workers start, launch reads each one's environment and the libraries it has loaded from "
+       "/proc (following a wrapper script to the process that loaded NCCL): its NCCL_*, CUDA_*, TORCH_*, "
+       "PYTORCH_*, NVIDIA_* and UCX_* variables, LD_PRELOAD, LD_LIBRARY_PATH and the libnccl file. The ranks "
+       "are compared across the whole job; a value held by fewer ranks than the rest names those ranks (with "
+       "two ranks, both are listed). Variables launch sets per rank (RANK, CUDA_VISIBLE_DEVICES, ...) and "
+       "values that differ on every rank are left out. A warning is printed on the node as soon as its ranks "
+       "are read; when the job then hangs, the hang report names the odd rank as the cause. Different NCCL "
+       "builds, protocols (NCCL_PROTO), algorithms or disabled transports (NCCL_P2P_DISABLE, "
+       "NCCL_SHM_DISABLE) "
+       "on some ranks make ranks wait for each other in init or in the first collective."},
       {"launch.env.differs", "The environment differs between nodes",
        "The launcher's environment on the root-cause rank's node is compared with every other node's, "
        "leaving "

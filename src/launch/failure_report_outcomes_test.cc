@@ -193,10 +193,11 @@ TEST(LaunchReport, EveryEmittedIdHasADoc) {
   for (const auto& id : emitted) EXPECT_TRUE(documented.count(id)) << "no doc for " << id;
   // Every documented id can be emitted: by these outcomes, or by what they lack here (the join's findings
   // come from join_nodes, tests/launch_two_node_test.sh and tests/store_replace_test.sh; launch.job.mismatch
-  // needs exit dumps, CompletedMismatch).
-  const std::set<std::string> elsewhere = {"launch.join.failed", "launch.join.rank_taken",
+  // needs exit dumps, CompletedMismatch; launch.rank.differs and launch.rank.left_early, DifferentRank).
+  const std::set<std::string> elsewhere = {"launch.join.failed",        "launch.join.rank_taken",
                                            "launch.join.nnodes_differ", "launch.join.command_differs",
-                                           "launch.job.mismatch"};
+                                           "launch.job.mismatch",       "launch.rank.differs",
+                                           "launch.rank.left_early"};
   for (const auto& id : elsewhere) emitted.insert(id);
   EXPECT_EQ(emitted, documented);
 }

@@ -43,8 +43,8 @@ std::optional<Finding> completed_mismatch_finding(const AttemptRecord& a) {
     f.title = fmt::format(
         "the job ended, but its ranks passed different {} to one collective: {} called {} at seq {} of "
         "group {} ({}) where {} called {}",
-        what, ranks_phrase(k.ranks), logs::signature_text(k.did), k.seq, k.pg_name, k.pg_desc,
-        others.empty() ? std::string("the others") : ranks_phrase(others), logs::signature_text(k.expected));
+        what, ranks_phrase(k.ranks), logs::signature_words(k.did), k.seq, k.pg_name, k.pg_desc,
+        others.empty() ? std::string("the others") : ranks_phrase(others), logs::signature_words(k.expected));
     if (k.ranks.size() == 1) f.rank = k.ranks.front();
     f.evidence.push_back("found in the Flight Recorder dumps the workers wrote as they exited");
     if (!k.detail.empty()) f.evidence.push_back(k.detail);

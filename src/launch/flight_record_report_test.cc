@@ -42,10 +42,10 @@ TEST(CompletedMismatch, RealDesyncBySizeIsAWarning) {
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->severity, report::Severity::warn);
   EXPECT_EQ(m->rank, 3);
-  EXPECT_NE(
-      m->title.find("rank 3 called all_gather in [[2097152]] out [[4,2097152]] Float at seq 8 of group 0 "
-                    "(default_pg) where ranks 0-2 called all_gather in [[1048576]]"),
-      std::string::npos)
+  EXPECT_NE(m->title.find(
+                "rank 3 called all_gather of 2,097,152 float32 (8 MiB) into 8,388,608 at seq 8 of group 0 "
+                "(default_pg) where ranks 0-2 called all_gather of 1,048,576 float32 (4 MiB) into 4,194,304"),
+            std::string::npos)
       << m->title;
   EXPECT_EQ(launch_exit_code(clean_two_nodes("desync_size")), 0) << "the job's own exit code stays";
 }

@@ -10,6 +10,7 @@
 #include "launch/report_parts.h"
 #include "logs/fr/fr_analysis.h"
 #include "logs/hang_trigger.h"
+#include "rules/rank_identity.h"
 
 namespace dd::launch {
 
@@ -59,8 +60,8 @@ bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
     c.why = k.detail;
     c.method = "flight recorder";
     c.collective = fmt::format("{} seq {} of group {} ({})",
-                               k.did.op.empty() ? std::string("nothing") : logs::signature_text(k.did), k.seq,
-                               k.pg_name, k.pg_desc);
+                               k.did.op.empty() ? std::string("nothing") : logs::signature_words(k.did),
+                               k.seq, k.pg_name, k.pg_desc);
     if (k.has_where) c.evidence.push_back("its stack: " + logs::frames_text(k.where.frames));
     for (const auto& g : fa.groups)
       if (g.has_mismatch || !g.waiting.empty())
@@ -95,6 +96,56 @@ bool by_process_state(const AttemptRecord& a, HangCulprit& c) {
                         ranks_phrase(c.ranks), c.ranks.size() == 1 ? "is" : "are", ranks_phrase(others),
                         others.size() == 1 ? "s" : "");
   return true;
+}
+
+// A rank that ended (status 0, or a failure launch did not stop the job for) while the others went on and now
+// wait: it left, so it will never enter the collective they wait in. Only when those that left are not more
+// than those still there (three ranks done and one stuck in its teardown: the stuck one is the odd one).
+bool by_early_exit(const AttemptRecord& a, HangCulprit& c) {
+  std::vector<const RankRecord*> left;
+  std::vector<int> waiting;
+  for (const RankRecord* r : parts::all_ranks(a)) {
+    if (r->running)
+      waiting.push_back(r->rank);
+    else if (!r->stopped_by_us && r->end_s >= 0)
+      left.push_back(r);
+  }
+  if (left.empty() || waiting.empty() || left.size() > waiting.size()) return false;
+  for (const RankRecord* r : left) {
+    c.ranks.push_back(r->rank);
+    const std::string last = parts::last_line(*r);
+    c.evidence.push_back(
+        fmt::format("rank {} {} at {:.1f} s{}", r->rank, parts::end_text(*r), r->end_s,
+                    last.empty() ? "" : "; its last line: \"" + parts::shown_line(last) + "\""));
+  }
+  const RankRecord& first = *left.front();
+  c.method = "exit";
+  c.why = fmt::format(
+      "{} {} at {:.1f} s while {} went on: {} wait{} for {} in a collective it will never enter",
+      ranks_phrase(c.ranks), parts::end_text(first), first.end_s, ranks_phrase(waiting),
+      waiting.size() == 1 ? "it" : "they", waiting.size() == 1 ? "s" : "", left.size() == 1 ? "it" : "them");
+  // What they wait in, when the Flight Recorder or a watchdog line says it.
+  HangCulprit fr;
+  if (by_flight_recorder(a, fr)) c.collective = fr.collective;
+  for (const auto& t : watchdog_timeouts(a))
+    if (c.collective.empty()) c.collective = label(t);
+  return true;
+}
+
+// A rank that loads another NCCL, or has an NCCL variable or LD_PRELOAD of its own (rules/rank_identity.h):
+// ranks that disagree on the library or its protocol, transports or algorithms can wait for each other
+// forever.
+bool by_identity(const AttemptRecord& a, HangCulprit& c) {
+  for (const rules::OddSetting& odd : rules::odd_settings(parts::rank_identities(a))) {
+    if (!rules::affects_nccl(odd) || !odd.singled_out) continue;
+    if (c.ranks.empty()) {
+      c.ranks = odd.ranks;
+      c.method = "identity";
+      c.why = rules::odd_setting_text(odd) + ": ranks that disagree on NCCL can wait for each other forever";
+    }
+    if (odd.ranks == c.ranks) c.evidence.push_back(rules::odd_setting_text(odd));
+  }
+  return !c.ranks.empty();
 }
 
 bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
@@ -230,8 +281,8 @@ bool is_stopped_state(const std::string& proc_state) {
 }
 
 HangCulprit hang_culprit(const AttemptRecord& a) {
-  for (auto method :
-       {by_process_state, by_flight_recorder, by_watchdog_lines, by_stacks, by_collective_counts, by_cpu}) {
+  for (auto method : {by_process_state, by_early_exit, by_flight_recorder, by_watchdog_lines, by_identity,
+                      by_stacks, by_collective_counts, by_cpu}) {
     HangCulprit c;
     if (method(a, c)) {
       std::sort(c.ranks.begin(), c.ranks.end());

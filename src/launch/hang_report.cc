@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "common/redact.h"
 #include "launch/hang_culprit.h"
+#include "launch/python_stack.h"
 #include "launch/report_parts.h"
 
 namespace dd::launch::parts {
@@ -16,7 +18,9 @@ using report::Severity;
 
 namespace {
 
-constexpr size_t kShownStackLines = 40;
+constexpr size_t kShownStackLines = 40;  // per rank, in the details
+constexpr size_t kBriefFrames = 6;       // per stack, in the evidence
+constexpr size_t kBriefEvidence = 4;     // the culprit method's own lines, in the evidence
 
 std::string rank_state_line(const AttemptRecord& a, const RankRecord& r, const HangCulprit& stuck) {
   std::string s =
@@ -61,6 +65,41 @@ void add_stack(std::vector<std::string>& ev, const RankRecord& r) {
   if (total > shown) ev.push_back(fmt::format("| ... {} more lines", total - shown));
 }
 
+// The rank's own thread's Python frames, innermost first, without the import machinery; nothing when it
+// has no Python frame (threads that run only C++ are left out).
+void add_brief_stack(std::vector<std::string>& ev, const RankRecord& r, const char* role) {
+  if (!r.running || r.stack.empty()) return;
+  const StackSummary st = summarize_stack(r.stack);
+  std::vector<const StackFrame*> frames;
+  for (const StackFrame& f : st.frames)
+    if (f.file.rfind("<frozen", 0) != 0) frames.push_back(&f);
+  if (frames.empty()) return;
+  ev.push_back(fmt::format("rank {} ({}) stack, innermost first:", r.rank, role));
+  for (size_t i = 0; i < frames.size() && i < kBriefFrames; ++i)
+    ev.push_back(
+        fmt::format("| {}:{} in {}", redact_text(frames[i]->file), frames[i]->line, frames[i]->func));
+  if (frames.size() > kBriefFrames)
+    ev.push_back(fmt::format("| ... {} outer frames", frames.size() - kBriefFrames));
+}
+
+// The ranks that only waited, in one line: their ranks, their state in common, and the longest silence.
+std::string waiting_line(const std::vector<const RankRecord*>& waiting) {
+  std::set<std::string> states;
+  double silent = 0, cpu = 0;
+  for (const RankRecord* r : waiting) {
+    states.insert(r->proc_state.empty() ? std::string("unknown") : r->proc_state);
+    silent = std::max(silent, r->silent_s);
+    cpu = std::max(cpu, r->cpu_window_s);
+  }
+  std::vector<int> ranks;
+  for (const RankRecord* r : waiting) ranks.push_back(r->rank);
+  std::string states_text;
+  for (const auto& s : states) states_text += (states_text.empty() ? "" : " / ") + s;
+  return fmt::format("{} only wait{}: state {}, silent up to {:.0f} s, at most {:.2f} s CPU meanwhile",
+                     ranks_phrase(ranks), ranks.size() == 1 ? "s" : "", states_text, silent,
+                     std::max(cpu, 0.0));
+}
+
 }  // namespace
 
 std::string hang_summary(const AttemptRecord& a) {
@@ -86,18 +125,60 @@ Finding hang_finding(const AttemptRecord& a) {
     f.title = fmt::format("the job hung: every rank alive but silent for {:.0f} s; none stands out", silent);
   else
     f.title = "the job hung: " + stuck.why;
-  if (!stuck.method.empty()) f.evidence.push_back("culprit found by: " + stuck.method);
-  for (const auto& e : stuck.evidence) f.evidence.push_back(e);
+  if (!stuck.ranks.empty())
+    f.evidence.push_back(fmt::format("culprit: {} (found by: {})", ranks_phrase(stuck.ranks), stuck.method));
+  if (!stuck.collective.empty()) f.evidence.push_back("collective: " + stuck.collective);
+  for (size_t i = 0; i < stuck.evidence.size(); ++i)
+    (i < kBriefEvidence ? f.evidence : f.details).push_back(stuck.evidence[i]);
   if (stuck.ranks.size() == 1) f.rank = stuck.ranks.front();
+  std::vector<const RankRecord*> waiting;
+  const RankRecord* culprit = nullptr;
   bool no_stacks = false;
   for (const RankRecord* r : all_ranks(a)) {
+    const bool is_culprit = std::count(stuck.ranks.begin(), stuck.ranks.end(), r->rank) > 0;
     if (f.rank == r->rank) f.node = host_of(a, r->node_rank);
-    f.evidence.push_back(rank_state_line(a, *r, stuck));
-    add_stack(f.evidence, *r);
+    if (is_culprit && !culprit) culprit = r;
+    if (!is_culprit && r->running) waiting.push_back(r);
+    f.details.push_back(rank_state_line(a, *r, stuck));
+    add_stack(f.details, *r);
     no_stacks |= r->running && r->stack.empty();
   }
+  if (!waiting.empty()) f.evidence.push_back(waiting_line(waiting));
+  if (culprit) add_brief_stack(f.evidence, *culprit, "the culprit");
+  for (const RankRecord* w : waiting)
+    if (!w->stack.empty()) {
+      add_brief_stack(f.evidence, *w, culprit ? "waiting" : "one of them");
+      break;
+    }
   if (!how.empty()) f.evidence.push_back("declared hung: " + how);
-  add_fr_dump_evidence(a, f.evidence);
+  add_fr_dump_evidence(a, f.details);
+  std::string dump_dir;
+  size_t dumps = 0;
+  for (const RankRecord* r : all_ranks(a))
+    if (!r->fr_dump.empty()) ++dumps, dump_dir = r->fr_dump.substr(0, r->fr_dump.rfind('/') + 1);
+  if (dumps > 0)
+    f.evidence.push_back(
+        fmt::format("Flight Recorder dumps of {} rank{} in {} (`distdoctor logs` reads them)", dumps,
+                    dumps == 1 ? "" : "s", dump_dir.empty() ? "." : dump_dir));
+  if (stuck.method == "exit") {
+    f.fix = fmt::format(
+        "{} left the job while the others still called collectives: every rank must make the same collective "
+        "calls, so a rank may not return, break out of its loop or sys.exit() on its own. Give every rank "
+        "the "
+        "same number of steps (DistributedSampler with drop_last=True, or pad the last batch), or agree to "
+        "stop "
+        "together (all_reduce a 'done' flag each step, then leave at once on every rank).",
+        ranks_phrase(stuck.ranks));
+    return f;
+  }
+  if (stuck.method == "identity") {
+    f.fix = fmt::format(
+        "Run {} with the same NCCL library and NCCL settings as the other ranks (see launch.rank.differs): "
+        "look for a wrapper script, an LD_PRELOAD or a module or conda environment that only some ranks "
+        "load.",
+        ranks_phrase(stuck.ranks));
+    return f;
+  }
   if (stuck.method == "process state") {
     f.fix = fmt::format(
         "{} {} stopped: something sent SIGSTOP or SIGTSTP (Ctrl-Z in its terminal, a debugger, a scheduler's "

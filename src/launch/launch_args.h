@@ -24,6 +24,7 @@ struct LaunchArgs {
   bool bind_gpu = false;                    // --bind-gpu
   bool mindspore = false;                   // --mindspore: MindSpore's variables and its scheduler
   bool json = false;                        // --json: the final report as JSON on stdout
+  bool verbose = false;                     // --verbose: every finding's details in the text report
   std::string nccl_lib;                     // --nccl-lib for the preflight's node rules
 };
 

@@ -55,7 +55,9 @@ void to_json(nlohmann::json& j, const RankRecord& r) {
                      {"stack_source", r.stack_source},
                      {"stack_error", r.stack_error},
                      {"fr_dump", r.fr_dump},
-                     {"ending_state", r.ending_state}};
+                     {"ending_state", r.ending_state},
+                     {"identity", r.identity},
+                     {"identity_read", r.identity_read}};
 }
 
 void from_json(const nlohmann::json& j, RankRecord& r) {
@@ -84,6 +86,10 @@ void from_json(const nlohmann::json& j, RankRecord& r) {
   r.stack_source = j.value("stack_source", d.stack_source);
   r.fr_dump = j.value("fr_dump", d.fr_dump);
   r.ending_state = j.value("ending_state", d.ending_state);
+  if (auto it = j.find("identity"); it != j.end() && it->is_object())
+    for (const auto& [k, v] : it->items())
+      if (v.is_string()) r.identity[k] = v.get<std::string>();
+  r.identity_read = j.value("identity_read", d.identity_read);
 }
 
 void to_json(nlohmann::json& j, const NodeRecord& n) {

@@ -38,6 +38,11 @@ struct RankRecord {
   // Its /proc state when launch saw it fail while its process was still ending ("Z (zombie)": the main thread
   // gone, other threads still exiting, so waitpid could not reap it yet); "" = reaped as it ended.
   std::string ending_state;
+  // What it runs with, read from /proc while it ran (probe/process_identity.h): its NCCL_*, CUDA_*, TORCH_*,
+  // LD_PRELOAD... variables (redacted) and "NCCL library" -> "PATH (VERSION)"; compared across ranks
+  // (rules/rank_identity.h). identity_read = false: never read (it ended first, or /proc was not readable).
+  std::map<std::string, std::string> identity;
+  bool identity_read = false;
   bool failed() const { return !running && !stopped_by_us && (signal != 0 || exit_code != 0); }
 };
 

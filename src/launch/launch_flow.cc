@@ -11,6 +11,7 @@
 #include "common/redact.h"
 #include "common/safe_text.h"
 #include "launch/attempt.h"
+#include "launch/attempt_file.h"
 #include "launch/failure_report.h"
 #include "launch/launch_join.h"
 #include "launch/preflight.h"
@@ -162,6 +163,10 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
   std::vector<AttemptRecord> attempts;
   for (int attempt = 0;; ++attempt) {
     attempts.push_back(run_attempt(setup, attempt));
+    // Beside its logs, for `distdoctor logs RUN_DIR` (the same analysis later); a failure to write it costs
+    // only that, the report below says everything.
+    if (const std::string why = save_attempt_record(*run_dir, attempts.back()); !why.empty())
+      std::cerr << kWho << "warning: " << why << "\n";
     const StopEvent& stop = attempts.back().stop;
     bool retry = stop.cause == StopCause::worker_failed || stop.cause == StopCause::hang ||
                  stop.cause == StopCause::scheduler_failed;

@@ -9,6 +9,7 @@
 #include "launch/launch_facts.h"
 #include "logs/fr/fr_analysis.h"
 #include "report/finding.h"
+#include "rules/rank_identity.h"
 
 namespace dd::launch::parts {
 
@@ -42,6 +43,21 @@ std::string hang_summary(const AttemptRecord& a);
 // nothing).
 report::Finding scheduler_failed_finding(const AttemptRecord& a);
 std::optional<report::Finding> scheduler_end_finding(const AttemptRecord& a);
+// Every rank's identity as read from /proc (RankRecord::identity), for rules::odd_settings, with what launch
+// gave it (its node's launcher environment) as the expected values (identity_report.cc).
+std::vector<rules::RankIdentity> rank_identities(const AttemptRecord& a);
+// The variables of an environment that a rank's identity holds (NCCL_*, CUDA_*, ..., launch's own left out),
+// redacted.
+std::map<std::string, std::string> identity_of_env(const std::map<std::string, std::string>& env);
+// launch.rank.differs (identity_report.cc): ranks that run with another NCCL library or other NCCL, CUDA or
+// PyTorch variables than the rest; nothing when all agree. A warning: the hang report names it as the cause.
+std::optional<report::Finding> rank_differs_finding(const AttemptRecord& a);
+// launch.rank.left_early (left_early_report.cc): a rank that exited 0 while the others went on, before a
+// failure that reads as a lost peer; nothing otherwise.
+std::optional<report::Finding> left_early_finding(const AttemptRecord& a);
+// Whether the difference singles out ranks on something that changes NCCL (the library, NCCL_*, LD_PRELOAD)
+// and the failure is in NCCL (the root rank's diagnosis or traceback names it): then it is the cause.
+bool rank_differs_is_cause(const AttemptRecord& a);
 // launch.env.differs (env_diff_report.cc); nothing with one node or no difference.
 std::optional<report::Finding> env_differs_finding(const AttemptRecord& a);
 

@@ -62,9 +62,11 @@ inline const report::Finding* find_id(const report::Report& r, const std::string
 // The pointer would outlive a temporary report (ASan: heap-use-after-free): keep the report in a variable.
 const report::Finding* find_id(report::Report&& r, const std::string& id) = delete;
 
+// The evidence, then the details (what --verbose adds), one line each.
 inline std::string all_evidence(const report::Finding& f) {
   std::string s;
   for (const auto& e : f.evidence) s += e + "\n";
+  for (const auto& e : f.details) s += e + "\n";
   return s;
 }
 

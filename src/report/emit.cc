@@ -24,6 +24,7 @@ void print_report(const Report& r, const PrintOptions& o, std::ostream& out) {
     TextOptions to;
     to.color = o.color;
     to.show_ok = to.show_info = !o.brief;
+    to.verbose = o.verbose;
     render_text(r, out, to);
   }
   out.flush();

@@ -27,7 +27,8 @@ int exit_code_for(Verdict v, FailOn fail_on);
 
 struct PrintOptions {
   bool json = false;
-  bool brief = false;  // text: hide ok and info findings
+  bool brief = false;    // text: hide ok and info findings
+  bool verbose = false;  // text: each finding's details too
   bool color = false;
   nlohmann::json extra = nlohmann::json::object();  // JSON: members set beside (or over) the report's own
 };

@@ -31,13 +31,11 @@ std::string finding_area(const Finding& f) {
 }
 
 void to_json(nlohmann::json& j, const Finding& f) {
-  j = nlohmann::json{{"id", f.id},
-                     {"severity", severity_name(f.severity)},
-                     {"title", f.title},
-                     {"evidence", f.evidence},
-                     {"fix", f.fix},
-                     {"node", f.node},
-                     {"rank", f.rank < 0 ? nlohmann::json(nullptr) : nlohmann::json(f.rank)}};
+  j = nlohmann::json{
+      {"id", f.id},           {"severity", severity_name(f.severity)},
+      {"title", f.title},     {"evidence", f.evidence},
+      {"details", f.details}, {"fix", f.fix},
+      {"node", f.node},       {"rank", f.rank < 0 ? nlohmann::json(nullptr) : nlohmann::json(f.rank)}};
 }
 
 void from_json(const nlohmann::json& j, Finding& f) {
@@ -45,6 +43,7 @@ void from_json(const nlohmann::json& j, Finding& f) {
   f.severity = severity_from_name(j.value("severity", "info"));
   f.title = j.value("title", "");
   f.evidence = j.value("evidence", std::vector<std::string>{});
+  f.details = j.value("details", std::vector<std::string>{});
   f.fix = j.value("fix", "");
   f.node = j.value("node", "");
   f.rank = j.contains("rank") && j["rank"].is_number_integer() ? j["rank"].get<int>() : -1;

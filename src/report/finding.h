@@ -20,6 +20,7 @@ struct Finding {
   std::string node;                   // hostname or node label; empty = this node
   int rank = -1;                      // rank it concerns; -1 = none/all
   std::string area;  // grouping for the text report: "gpu", "net", ... (defaults to id prefix)
+  std::vector<std::string> details;  // more evidence, shown with --verbose and always in JSON
 };
 
 std::string finding_area(const Finding& f);

@@ -83,6 +83,11 @@ void render_text(const Report& r, std::ostream& out, const TextOptions& opt) {
           << st.c("2", shown(f->id)) << "\n";
       if (f->severity >= Severity::warn) {
         for (const auto& e : f->evidence) out << "         " << st.c("2", "evidence: ") << shown(e) << "\n";
+        if (opt.verbose)
+          for (const auto& e : f->details) out << "         " << st.c("2", "detail: ") << shown(e) << "\n";
+        else if (!f->details.empty())
+          out << "         "
+              << st.c("2", fmt::format("({} more lines: --verbose, or --json)", f->details.size())) << "\n";
         if (!f->fix.empty()) out << "         " << st.c("1", "fix: ") << shown(f->fix) << "\n";
       }
     }

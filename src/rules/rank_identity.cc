@@ -35,7 +35,41 @@ bool is_whole_nodes(const std::vector<int>& odd, const std::vector<const RankIde
   return covered == odd.size() && by_node.size() > 1;
 }
 
+// No minority: the ranks whose value is not the one their launcher gave them changed it themselves (a
+// wrapper script, a per-rank branch). Needs every rank's launcher environment; leaves s as it is otherwise.
+void by_expected(const std::string& name, const std::vector<const RankIdentity*>& ranks, OddSetting& s) {
+  std::vector<int> own, given;
+  std::set<std::string> values;
+  std::string expected;
+  for (const RankIdentity* r : ranks) {
+    if (!r->expected_known) return;
+    auto it = r->items.find(name);
+    auto ex = r->expected.find(name);
+    const std::string mine = it == r->items.end() ? "" : it->second;
+    const std::string theirs = ex == r->expected.end() ? "" : ex->second;
+    if (mine == theirs) {
+      given.push_back(r->rank);
+      expected = theirs;
+    } else {
+      own.push_back(r->rank);
+      values.insert(mine);
+    }
+  }
+  if (own.empty() || given.empty()) return;
+  s.singled_out = true;
+  s.ranks = own;
+  s.others = given;
+  s.value.clear();
+  for (const std::string& v : values) s.value += (s.value.empty() ? "" : " / ") + v;
+  s.others_value = expected;
+}
+
 }  // namespace
+
+bool affects_nccl(const OddSetting& s) {
+  return s.name == kNcclLibraryItem || starts(s.name, "NCCL_") || s.name == "LD_PRELOAD" ||
+         s.name == "LD_LIBRARY_PATH";
+}
 
 bool identity_variable(const std::string& n) {
   for (const char* p : {"NCCL_", "CUDA_", "TORCH_", "PYTORCH_", "NVIDIA_", "UCX_"})
@@ -57,18 +91,24 @@ std::vector<OddSetting> odd_settings(const std::vector<RankIdentity>& all,
   for (const std::string& name : names) {
     if (std::count(ignore.begin(), ignore.end(), name)) continue;
     std::map<std::string, std::vector<int>> groups;  // value -> ranks
+    size_t compared = 0;
     for (const RankIdentity* r : ranks) {
       auto it = r->items.find(name);
+      // A library not (yet) loaded when the rank was read is unknown, not another one.
+      if (it == r->items.end() && name == kNcclLibraryItem) continue;
       groups[it == r->items.end() ? std::string() : it->second].push_back(r->rank);
+      ++compared;
     }
     // The same everywhere, or a value of its own on each of three or more ranks: made per rank on purpose.
-    if (groups.size() < 2 || (groups.size() == ranks.size() && ranks.size() > 2)) continue;
+    if (groups.size() < 2 || (groups.size() == compared && compared > 2)) continue;
     const std::vector<int>* small = nullptr;
     const std::vector<int>* big = nullptr;
     size_t ties = 0;
     for (const auto& [v, rs] : groups) {
-      if (!small || rs.size() < small->size()) small = &rs, ties = 0;
-      else if (rs.size() == small->size()) ++ties;
+      if (!small || rs.size() < small->size())
+        small = &rs, ties = 0;
+      else if (rs.size() == small->size())
+        ++ties;
       if (!big || rs.size() > big->size()) big = &rs;
     }
     OddSetting s;
@@ -80,6 +120,7 @@ std::vector<OddSetting> odd_settings(const std::vector<RankIdentity>& all,
       if (&rs == big) s.others_value = v;
       if (odd) s.value += (s.value.empty() ? "" : " / ") + (v.empty() && !s.singled_out ? "unset" : v);
     }
+    if (!s.singled_out) by_expected(name, ranks, s);
     std::sort(s.ranks.begin(), s.ranks.end());
     std::sort(s.others.begin(), s.others.end());
     s.whole_node = is_whole_nodes(s.ranks, ranks);
@@ -92,14 +133,15 @@ std::vector<OddSetting> odd_settings(const std::vector<RankIdentity>& all,
 }
 
 std::string odd_setting_text(const OddSetting& s) {
-  const bool one = s.ranks.size() == 1;
+  const bool one = s.ranks.size() == 1, they_one = s.others.size() == 1;
   if (s.name == kNcclLibraryItem)
-    return fmt::format("{} load{} NCCL {} where {} load {}", report::ranks_phrase(s.ranks), one ? "s" : "",
+    return fmt::format("{} load{} NCCL {} where {} load{} {}", report::ranks_phrase(s.ranks), one ? "s" : "",
                        s.value.empty() ? std::string("(none)") : s.value, report::ranks_phrase(s.others),
-                       s.others_value.empty() ? std::string("none") : s.others_value);
+                       they_one ? "s" : "", s.others_value.empty() ? std::string("none") : s.others_value);
   const std::string mine = s.value.empty() ? fmt::format("{} unset", s.name) : s.name + "=" + s.value;
-  const std::string theirs = s.others_value.empty() ? std::string("leave it unset")
-                                                     : fmt::format("have {}={}", s.name, s.others_value);
+  const std::string theirs = s.others_value.empty()
+                                 ? fmt::format("leave{} it unset", they_one ? "s" : "")
+                                 : fmt::format("ha{} {}={}", they_one ? "s" : "ve", s.name, s.others_value);
   return fmt::format("{} {} {} where {} {}", report::ranks_phrase(s.ranks), one ? "has" : "have", mine,
                      report::ranks_phrase(s.others), theirs);
 }

@@ -25,10 +25,12 @@ TEST(RankIdentity, OneRankWithItsOwnNcclVariable) {
 }
 
 TEST(RankIdentity, AnotherLibraryComesFirstAndNamesBothPaths) {
-  const std::string mine = "/usr/lib/libnccl.so.2.28.3 (2.28.3)", theirs = "site-packages/libnccl.so.2 (2.28.9)";
-  std::vector<RankIdentity> ranks = {id(0, {{kNcclLibraryItem, theirs}}),
-                                     id(1, {{kNcclLibraryItem, mine}, {"LD_PRELOAD", "/usr/lib/libnccl.so.2.28.3"}}),
-                                     id(2, {{kNcclLibraryItem, theirs}}), id(3, {{kNcclLibraryItem, theirs}})};
+  const std::string mine = "/usr/lib/libnccl.so.2.28.3 (2.28.3)",
+                    theirs = "site-packages/libnccl.so.2 (2.28.9)";
+  std::vector<RankIdentity> ranks = {
+      id(0, {{kNcclLibraryItem, theirs}}),
+      id(1, {{kNcclLibraryItem, mine}, {"LD_PRELOAD", "/usr/lib/libnccl.so.2.28.3"}}),
+      id(2, {{kNcclLibraryItem, theirs}}), id(3, {{kNcclLibraryItem, theirs}})};
   auto odd = odd_settings(ranks);
   ASSERT_EQ(odd.size(), 2u);
   EXPECT_EQ(odd[0].name, kNcclLibraryItem);
@@ -52,6 +54,18 @@ TEST(RankIdentity, TwoRanksThatDifferAreBothListedNeitherSingledOut) {
   ASSERT_EQ(odd.size(), 1u);
   EXPECT_FALSE(odd[0].singled_out);
   EXPECT_EQ(odd[0].ranks.size() + odd[0].others.size(), 2u);
+}
+
+TEST(RankIdentity, WithTwoRanksTheOneThatChangedWhatItWasGivenIsSingledOut) {
+  std::vector<RankIdentity> ranks = {id(0, {}), id(1, {{"NCCL_PROTO", "LL"}})};
+  for (auto& r : ranks) r.expected_known = true;  // the launcher gave neither NCCL_PROTO
+  auto odd = odd_settings(ranks);
+  ASSERT_EQ(odd.size(), 1u);
+  EXPECT_TRUE(odd[0].singled_out);
+  EXPECT_EQ(odd[0].ranks, std::vector<int>({1}));
+  EXPECT_EQ(odd_setting_text(odd[0]), "rank 1 has NCCL_PROTO=LL where rank 0 leaves it unset");
+  ranks[0].expected_known = false;  // one launcher's environment unknown: no guess
+  EXPECT_FALSE(odd_settings(ranks)[0].singled_out);
 }
 
 TEST(RankIdentity, AWholeNodeThatDiffersIsMarked) {

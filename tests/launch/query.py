@@ -17,8 +17,9 @@ elif what == "stop_spread_ms":  # latest end of a stopped worker minus the root'
     print(max(ends) - root if ends else -1)
 elif what == "attempts":
     print(len(r["attempts"]))
-elif what == "finding":  # finding id -> its title and evidence, for grep
+elif what == "finding":  # finding id -> its title, evidence and details (--verbose's), for grep
     for f in r["findings"]:
         if f["id"] == sys.argv[2]:
             print(f["title"])
             print("\n".join(f.get("evidence", [])))
+            print("\n".join(f.get("details", [])))

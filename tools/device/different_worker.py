@@ -2,12 +2,14 @@
 # tools/device/record_different.sh under torchrun and under `distdoctor launch`). argv[1] picks the case; the
 # per-rank environment cases (another NCCL, an NCCL variable of its own) are made by tools/device/rank_env.sh,
 # the worker itself runs healthy for them. Each step is one all_reduce and one all_gather; the fault is on one
-# rank at step FAULT_STEP (3), its moment written to $FAULT_FILE (epoch ms).
+# rank at step FAULT_STEP (3), its moment written to $FAULT_FILE (epoch ms). BACKEND=gloo runs the steps on
+# CPU tensors (4 ranks on a 1-GPU machine); NCCL_SUB=1 then gives each rank a one-rank NCCL group on the GPU
+# and all_reduces on it once, so every rank initialises NCCL and prints its INFO lines.
 #   healthy    every rank runs STEPS steps and exits 0
 #   exit0      rank 1 calls sys.exit(0) after step 2; the others go on into step 3's all_reduce
 #   late_init  rank 1 sleeps LATE_S (60) seconds before init_process_group; the others wait in init
 #   dtype      rank 1 all_reduces float16 where the others all_reduce float32 (same element count)
-#   oom        every rank allocates BIG_GIB (16) GiB at start; another process holds GPU 1 (gpu_hog.py)
+#   oom        rank 1 allocates BIG_GIB (16) GiB at start while another process holds its GPU (gpu_hog.py)
 import datetime
 import os
 import sys
@@ -31,15 +33,24 @@ def mark_fault():
             f.write(str(int(time.time() * 1000)))
 
 
-dev = torch.device("cuda", local % torch.cuda.device_count())
-torch.cuda.set_device(dev)
+backend = os.environ.get("BACKEND", "nccl")
+gpu = torch.device("cuda", local % torch.cuda.device_count())
+torch.cuda.set_device(gpu)
+dev = gpu if backend == "nccl" else torch.device("cpu")
 if case == "late_init" and rank == 1:
     mark_fault()
     time.sleep(float(os.environ.get("LATE_S", "60")))
-if case == "oom":
-    big = torch.empty(int(os.environ.get("BIG_GIB", "16")) << 28, dtype=torch.float32, device=dev)
+if case == "oom" and rank == 1:
+    big = torch.empty(int(os.environ.get("BIG_GIB", "16")) << 28, dtype=torch.float32, device=gpu)
 timeout = datetime.timedelta(seconds=int(os.environ.get("PG_TIMEOUT", "10")))
-dist.init_process_group("nccl", timeout=timeout, device_id=dev)
+if backend == "nccl":
+    dist.init_process_group("nccl", timeout=timeout, device_id=dev)
+else:
+    dist.init_process_group(backend, timeout=timeout)
+    if os.environ.get("NCCL_SUB") == "1":
+        sub, _ = dist.new_subgroups(group_size=1, backend="nccl")
+        dist.all_reduce(torch.ones(4, device=gpu), group=sub)
+        torch.cuda.synchronize()
 n = int(os.environ.get("ELEMS", str(1 << 20)))
 x = torch.ones(n, device=dev)
 t_prev = time.time()
@@ -57,7 +68,8 @@ for step in range(steps):
         dist.all_reduce(x)
     outs = [torch.empty(n, device=dev) for _ in range(world)]
     dist.all_gather(outs, torch.ones(n, device=dev))
-    torch.cuda.synchronize()
+    if backend == "nccl":
+        torch.cuda.synchronize()
     x.fill_(1.0)
     now = time.time()
     print(f"step {step} done in {(now - t_prev) * 1000:.2f} ms", flush=True)

@@ -91,6 +91,9 @@ FrSummary merge_fr_summaries(const std::vector<FrSummary>& parts);
 
 // The signature of one seq on one rank, and a short text of it: "all_reduce in [[1024]] Float".
 std::string signature_text(const FrSignature& s);
+// The same in words: "all_reduce of 1,048,576 float32 (4 MiB)", "all_gather of 1,048,576 float32 (4 MiB)
+// into 4,194,304"; signature_text for what it cannot read (coalesced ops, unknown shapes).
+std::string signature_words(const FrSignature& s);
 
 // JSON, for publishing through the store. from JSON never throws: a wrong type is an Error.
 nlohmann::json fr_summary_to_json(const FrSummary& s);

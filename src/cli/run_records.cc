@@ -1,0 +1,43 @@
+// take_attempt_records (see run_records.h).
+#include "cli/run_records.h"
+
+#include <algorithm>
+
+#include "launch/attempt_file.h"
+#include "logs/analyze.h"
+#include "probe/regular_file.h"
+
+namespace dd::cli {
+
+RunRecords take_attempt_records(const std::vector<std::string>& paths) {
+  RunRecords out;
+  std::vector<std::string> errors;
+  const std::vector<std::string> files = logs::expand_inputs(paths, errors);
+  bool any = false;
+  for (const std::string& f : files) {
+    const size_t slash = f.rfind('/');
+    const std::string base = slash == std::string::npos ? f : f.substr(slash + 1);
+    if (base != launch::kAttemptFileName) {
+      out.other_paths.push_back(f);
+      continue;
+    }
+    auto text = probe::read_regular_file(f, {.max_bytes = 256ull << 20});
+    auto rec = text ? launch::parse_attempt_record(text->text) : Result<launch::AttemptRecord>(text.error());
+    if (!rec) {
+      out.errors.push_back(f + ": " + rec.error().message());
+      out.other_paths.push_back(f);
+      continue;
+    }
+    any = true;
+    if (std::none_of(out.attempts.begin(), out.attempts.end(),
+                     [&](const launch::AttemptRecord& a) { return a.attempt == rec->attempt; }))
+      out.attempts.push_back(std::move(*rec));
+  }
+  if (!any) out.other_paths = paths;  // nothing of launch's: the engine expands and reports as always
+  std::sort(
+      out.attempts.begin(), out.attempts.end(),
+      [](const launch::AttemptRecord& a, const launch::AttemptRecord& b) { return a.attempt < b.attempt; });
+  return out;
+}
+
+}  // namespace dd::cli

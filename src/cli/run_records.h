@@ -1,0 +1,22 @@
+// `distdoctor logs` on a launch run folder: the attempt records launch saved there (launch/attempt_file.h),
+// taken out of the inputs, so the report leads with the findings launch gave (one analysis of one run) and
+// the log reading adds to them.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "launch/launch_facts.h"
+
+namespace dd::cli {
+
+struct RunRecords {
+  std::vector<launch::AttemptRecord> attempts;  // by attempt number, each once
+  std::vector<std::string> errors;              // "PATH: why" for an attempt.json that is not a record
+  std::vector<std::string> other_paths;         // every other input, as files ("-" kept)
+};
+
+// Expands the inputs (logs::expand_inputs) and takes out the files named attempt.json that hold a launch
+// attempt record. Inputs that expand to nothing are passed on unchanged (the engine reports them).
+RunRecords take_attempt_records(const std::vector<std::string>& paths);
+
+}  // namespace dd::cli

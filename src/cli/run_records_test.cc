@@ -1,0 +1,105 @@
+// One analysis of a run folder: on every run folder `distdoctor launch` left in fixtures (real runs on an
+// H200, fixtures/launch/*/CASE/run), launch's findings rebuilt from the saved attempt record lead `logs`, and
+// the logs alone (the attempt record left out) never blame another rank than launch does. Each case's culprit
+// is checked too: the rank that is different, named first.
+#include "cli/run_records.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/test_files.h"
+#include "launch/failure_report.h"
+#include "logs/analyze.h"
+#include "logs/catalogue.h"
+
+namespace dd::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Lead {
+  std::string id;
+  int rank = -1;
+};
+
+// The run folders launch left in fixtures, by case name.
+std::map<std::string, std::string> run_folders() {
+  std::map<std::string, std::string> out;
+  for (const auto& set : fs::directory_iterator(std::string(DD_FIXTURE_DIR) + "/launch"))
+    if (set.is_directory())
+      for (const auto& c : fs::directory_iterator(set.path()))
+        if (fs::exists(c.path() / "run"))
+          out[set.path().filename().string() + "/" + c.path().filename().string()] =
+              (c.path() / "run").string();
+  return out;
+}
+
+TEST(RunFolders, LaunchAndLogsAgreeOnEveryRecordedRun) {
+  const auto folders = run_folders();
+  ASSERT_GE(folders.size(), 8u) << "the recorded run folders are missing";
+  for (const auto& [name, folder] : folders) {
+    RunRecords run = take_attempt_records({folder});
+    ASSERT_FALSE(run.attempts.empty()) << name << ": no attempt record";
+    EXPECT_TRUE(run.errors.empty()) << name;
+    const auto launched = launch::build_launch_report(run.attempts).findings;
+    ASSERT_FALSE(launched.empty()) << name;
+    logs::LogsOptions opt;
+    opt.paths = run.other_paths;
+    const auto& cat = logs::Catalogue::builtin();
+    const auto alone = logs::logs_findings(logs::analyze_logs(opt, cat), cat);
+    const report::Finding& lead = launched.front();
+    for (const auto& f : alone) {
+      if (f.severity != report::Severity::fail || f.rank < 0) continue;
+      if (lead.rank >= 0)
+        EXPECT_EQ(f.rank, lead.rank) << name << ": launch names rank " << lead.rank << " (" << lead.id
+                                     << "), the logs alone " << f.id << ": " << f.title;
+      break;
+    }
+  }
+}
+
+TEST(RunFolders, TheRankThatIsDifferentIsNamedFirst) {
+  const auto folders = run_folders();
+  const std::map<std::string, Lead> want = {
+      {"h200x1_gloo_different/exit0", {"launch.rank.left_early", 1}},
+      {"h200x1_gloo_different/late_init", {"launch.hang", 1}},
+      {"h200x1_gloo_different/oom", {"launch.rank.failed", 1}},
+      {"h200x1_gloo_different/healthy", {"launch.job.ok", -1}},
+  };
+  for (const auto& [name, lead] : want) {
+    ASSERT_TRUE(folders.count(name)) << name;
+    const auto f = launch::build_launch_report(take_attempt_records({folders.at(name)}).attempts).findings;
+    ASSERT_FALSE(f.empty()) << name;
+    EXPECT_EQ(f.front().id, lead.id) << name << ": " << f.front().title;
+    EXPECT_EQ(f.front().rank, lead.rank) << name << ": " << f.front().title;
+  }
+  // The healthy runs whose one rank differs: ok, and the odd rank warned about.
+  for (const auto& [name, rank] : std::map<std::string, int>{{"h200x1_gloo_different/other_nccl", 1},
+                                                             {"h200x1_gloo_different/proto_ll", 3},
+                                                             {"h200x1_gloo_different/p2p_off", 1}}) {
+    const auto f = launch::build_launch_report(take_attempt_records({folders.at(name)}).attempts).findings;
+    ASSERT_GE(f.size(), 2u) << name;
+    EXPECT_EQ(f[0].id, "launch.job.ok") << name;
+    EXPECT_EQ(f[1].id, "launch.rank.differs") << name;
+    EXPECT_EQ(f[1].rank, rank) << name << ": " << f[1].title;
+  }
+  const auto healthy = launch::build_launch_report(
+      take_attempt_records({folders.at("h200x1_gloo_different/healthy")}).attempts);
+  for (const auto& f : healthy.findings)
+    EXPECT_LT(f.severity, report::Severity::warn) << f.id << ": " << f.title;
+}
+
+TEST(RunFolders, AnotherProgramsAttemptJsonIsReadAsALog) {
+  test_files::ScratchDir scratch;
+  const std::string dir = scratch.path.string();
+  { std::ofstream(dir + "/attempt.json") << "{\"attempt\": 3}\n"; }
+  RunRecords run = take_attempt_records({dir});
+  EXPECT_TRUE(run.attempts.empty());
+  EXPECT_EQ(run.errors.size(), 1u);
+  EXPECT_EQ(run.other_paths, std::vector<std::string>{dir}) << "nothing of launch's: the inputs as given";
+}
+
+}  // namespace
+}  // namespace dd::cli
