@@ -243,7 +243,7 @@ void same_place_rule(const LogsResult& r, const HangVerdict& v, std::vector<Find
 
 void hang_rules(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<HangVerdict> vs = analyze_hangs(r.watchdogs, hr_known_ranks(r));
-  if (!vs.empty() && vs.front().kind == HangKind::unknown && !vs.front().waiters.empty())
+  if (!vs.empty() && vs.front().kind == HangKind::unknown && vs.front().waiters.size() > 1)
     same_place_rule(r, vs.front(), out);  // unknown sorts last: no group named a culprit
   std::vector<RankState> st;
   for (const auto& v : vs) {

@@ -10,16 +10,19 @@
 namespace dd::logs {
 namespace {
 
-const std::string kIrtFour = std::string(DD_FIXTURE_DIR) + "/logs/sets/healthy_four/rank";
+const std::string kIrtSets = std::string(DD_FIXTURE_DIR) + "/logs/sets/";
 
-std::string irt_rank_text(int r) { return test_files::slurp(kIrtFour + std::to_string(r) + ".log"); }
+std::string irt_rank_text(int r, const std::string& set = "healthy_four") {
+  return test_files::slurp(kIrtSets + set + "/rank" + std::to_string(r) + ".log");
+}
 
-// Inserts an INFO line of rank r's process after its "NCCL version" line (where NCCL prints its settings).
-std::string irt_with_line(std::string text, int r, const std::string& msg) {
-  const std::string pid = std::to_string(7100 + r);
-  size_t k = text.find('\n', text.find("NCCL version"));
-  text.insert(k + 1, "[2026-11-23 08:00:00] node-a:" + pid + ":" + pid + " [" + std::to_string(r) +
-                         "] NCCL INFO " + msg + "\n");
+// Inserts an INFO line of the process after its "NCCL version" line (where NCCL prints its settings), with
+// that line's own header ("[time] host:pid:tid [dev] NCCL INFO ").
+std::string irt_with_line(std::string text, const std::string& msg) {
+  size_t v = text.find("NCCL version");
+  size_t start = text.rfind('\n', v) == std::string::npos ? 0 : text.rfind('\n', v) + 1;
+  const std::string header = text.substr(start, v - start);
+  text.insert(text.find('\n', v) + 1, header + msg + "\n");
   return text;
 }
 
@@ -41,8 +44,8 @@ const report::Finding* irt_find(const std::vector<report::Finding>& fs, const st
 TEST(LogsEnvDiffers, OneRankWithItsOwnSetting) {
   std::vector<std::string> t = {irt_rank_text(0), irt_rank_text(1), irt_rank_text(2), irt_rank_text(3)};
   ASSERT_NE(t[3].find("NCCL version"), std::string::npos);
-  for (int r = 0; r < 4; ++r) t[r] = irt_with_line(t[r], r, "NCCL_NVLS_ENABLE set by environment to 0.");
-  t[3] = irt_with_line(t[3], 3, "NCCL_PROTO set by environment to LL");
+  for (int r = 0; r < 4; ++r) t[r] = irt_with_line(t[r], "NCCL_NVLS_ENABLE set by environment to 0.");
+  t[3] = irt_with_line(t[3], "NCCL_PROTO set by environment to LL");
   auto fs = irt_findings(t);
   const auto* f = irt_find(fs, "logs.rank.env_differs");
   ASSERT_NE(f, nullptr);
@@ -55,7 +58,7 @@ TEST(LogsEnvDiffers, OneRankWithItsOwnSetting) {
 // "different from rank 2's".
 TEST(LogsEnvDiffers, RankWithoutInfoLinesIsUnknownNotUnset) {
   std::vector<std::string> t = {irt_rank_text(0), irt_rank_text(1), irt_rank_text(2), irt_rank_text(3)};
-  for (int r : {0, 1, 3}) t[r] = irt_with_line(t[r], r, "NCCL_PROTO set by environment to Simple");
+  for (int r : {0, 1, 3}) t[r] = irt_with_line(t[r], "NCCL_PROTO set by environment to Simple");
   std::string warn_only;
   for (size_t a = 0, b; a < t[2].size(); a = b + 1) {
     b = t[2].find('\n', a);
@@ -81,6 +84,21 @@ TEST(LogsEnvDiffers, AnotherNcclOnOneRankLeads) {
   ASSERT_FALSE(fs.empty());
   EXPECT_EQ(fs[0].id, "logs.rank.env_differs");
   EXPECT_NE(irt_find(fs, "logs.nccl.version_mismatch"), nullptr);
+}
+
+// A rank that stopped first (rank 1 raised while the others timed out) is the stronger culprit: it leads, the
+// setting of rank 3 follows.
+TEST(LogsEnvDiffers, AStrongerCulpritLeads) {
+  std::vector<std::string> t;
+  for (int r = 0; r < 4; ++r) t.push_back(irt_rank_text(r, "traceback_while_waiting"));
+  t[3] = irt_with_line(t[3], "NCCL_PROTO set by environment to LL");
+  auto fs = irt_findings(t);
+  ASSERT_FALSE(fs.empty());
+  EXPECT_EQ(fs[0].id, "logs.rank.stopped_first") << fs[0].title;
+  EXPECT_EQ(fs[0].rank, 1);
+  const auto* f = irt_find(fs, "logs.rank.env_differs");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->rank, 3);
 }
 
 }  // namespace
