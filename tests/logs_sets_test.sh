@@ -47,7 +47,8 @@ py "rank 1 stopped first" '"logs.rank.stopped_first" in ids and get("logs.rank.s
 py "generic invalid usage is a consequence" 'consequence("nccl.invalid_usage")'
 
 check "stuck in init, rank 2 never started" 2 "$BIN" logs --json "$S/stuck_init"
-py "init.stuck leads and names rank 2" 'ids[0] == "logs.init.stuck" and "rank(s) 2" in f[0]["title"]'
+py "the late rank leads: rank 2 never started init" 'ids[0] == "logs.init.late_rank" and f[0]["rank"] == 2 and "rank 2 never started NCCL init while ranks 0,1 waited" in f[0]["title"]'
+py "the ranks that waited are not blamed" 'all(x["severity"] not in ("warn", "fail") or x.get("rank", -1) in (-1, 2) for x in f)'
 py "per-process incomplete init is a consequence" 'consequence("logs.init.incomplete")'
 
 check "MindSpore: rank 2 SetDevice fails, others in init" 2 "$BIN" logs --json "$S/mindspore_set_device"

@@ -74,10 +74,17 @@ void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) 
     work_status(msg.substr(ke), rank >= 0 ? rank : fw_rank, pg_in_brackets(msg), at, log_time_key(msg));
     return;
   }
-  if (contains(msg, "preparing to dump debug info")) {
-    int rank = rank_in_brackets(msg);
-    dump_request(rank >= 0 ? rank : fw_rank, pg_in_brackets(msg), at, log_time_key(msg));
-  }
+  // "ProcessGroupNCCL preparing to dump debug info. ..." (ProcessGroupNCCL.cpp), "Finished writing NCCLPG
+  // debug info to /tmp/nccl_trace_rank_0" (FlightRecorder.cpp, an INFO line): one search for both.
+  const void* d = memmem(msg.data(), msg.size(), "debug info", 10);
+  if (!d) return;
+  const size_t k = static_cast<const char*>(d) - msg.data();
+  int rank = rank_in_brackets(msg);
+  if (rank < 0) rank = fw_rank;
+  if (k >= 18 && msg.compare(k - 18, 18, "preparing to dump ") == 0)
+    dump_request(rank, pg_in_brackets(msg), at, log_time_key(msg));
+  else if (msg.compare(k + 10, 4, " to ") == 0 && k + 14 < msg.size())
+    dump_written(rank, trim(msg.substr(k + 14, 512)), at, log_time_key(msg));
 }
 
 void FrameworkScanner::summary_line(std::string_view msg, const Where& at) {
@@ -157,14 +164,33 @@ void FrameworkScanner::work_status(std::string_view tail, int rank, std::string 
 }
 
 void FrameworkScanner::dump_request(int rank, std::string pg, const Where& at, int64_t time) {
-  for (const auto& o : watchdogs)
-    if (o.rank == rank && o.pg == pg) return;  // the rank already said more (or asked before)
+  for (auto& o : watchdogs)
+    if (o.rank == rank && o.pg == pg) {  // the rank already said more (or asked before)
+      o.dump_prepared = true;
+      return;
+    }
   WatchdogTimeout w;
   w.at = at;
   w.rank = rank;
   w.pg = std::move(pg);
   w.time = time;
   w.dump_only = true;
+  w.dump_prepared = true;
+  if (watchdogs.size() < kMaxRecords) watchdogs.push_back(std::move(w));
+}
+
+void FrameworkScanner::dump_written(int rank, std::string_view path, const Where& at, int64_t time) {
+  for (auto& o : watchdogs)
+    if (o.rank == rank) {
+      o.dump_path = std::string(path);
+      return;
+    }
+  WatchdogTimeout w;
+  w.at = at;
+  w.rank = rank;
+  w.time = time;
+  w.dump_only = true;
+  w.dump_path = std::string(path);
   if (watchdogs.size() < kMaxRecords) watchdogs.push_back(std::move(w));
 }
 

@@ -23,6 +23,7 @@ class FrameworkScanner {
   // "last enqueued ... work: N, ..."; pg: the line's process group
   void work_status(std::string_view tail, int rank, std::string pg, const Where& at, int64_t time);
   void dump_request(int rank, std::string pg, const Where& at, int64_t time);
+  void dump_written(int rank, std::string_view path, const Where& at, int64_t time);  // its file
   void child_field(std::string_view key, std::string_view value, const Where& at);
   int block_lines_left_ = 0;  // > 0 while inside a ChildFailedError summary
   size_t block_start_ = 0;    // failures before the current summary began

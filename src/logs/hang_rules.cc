@@ -1,6 +1,7 @@
 // Hang rules: the rank that caused a collective hang, from the watchdog records (hang_analysis.h), as the
-// finding that leads (logs.hang.desync, .ahead, .late, .missing); and a debug-info dump that was asked for
-// while no rank timed out (logs.pytorch.dump_requested).
+// finding that leads (logs.hang.desync, .ahead, .late, .missing); every rank stopped at the same place, where
+// the Flight Recorder dumps are (logs.hang.same_place); and a debug-info dump that was asked for while no
+// rank timed out (logs.pytorch.dump_requested).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -156,7 +157,7 @@ void dump_requested_rule(const LogsResult& r, std::vector<Finding>& out) {
   int64_t t = -1;
   for (const auto& w : r.watchdogs) {
     if (!w.op.empty()) return;
-    if (!w.dump_only || w.rank < 0) continue;
+    if (!w.dump_only || !w.dump_prepared || w.rank < 0) continue;
     dumped.insert(w.rank);
     if (w.time >= 0 && (t < 0 || w.time < t)) t = w.time;
   }
@@ -174,9 +175,67 @@ void dump_requested_rule(const LogsResult& r, std::vector<Finding>& out) {
       "hang) asked for the Flight Recorder's state. A rank of the job that printed no such line had no NCCL "
       "process group yet (it was still before or in init_process_group) or was not asked.");
   for (const auto& w : r.watchdogs)
-    if (w.dump_only && f.evidence.size() < 16)
+    if (w.dump_only && w.dump_prepared && f.evidence.size() < 16)
       f.evidence.push_back(fmt::format("{} rank {}: preparing to dump debug info{}", w.at.str(), w.rank,
                                        w.pg.empty() ? "" : " (" + pg_name(w.pg) + ")"));
+  out.push_back(std::move(f));
+}
+
+// " (NumelIn=8, NumelOut=8)", "" when the lines gave no sizes.
+std::string hr_sizes(const HangVerdict& v) {
+  if (v.numel_in < 0 && v.numel_out < 0) return "";
+  return fmt::format(" (NumelIn={}, NumelOut={})", v.numel_in, v.numel_out);
+}
+
+// Where the Flight Recorder dumps are: the files the log names, else PyTorch's default prefix
+// (DebugInfoWriter: TORCH_FR_DUMP_TEMP_FILE, formerly TORCH_NCCL_DEBUG_INFO_TEMP_FILE, default
+// "/tmp/nccl_trace_rank_", then the rank). "" when no rank said it prepared one.
+std::string hr_dumps(const LogsResult& r, std::string& read_cmd) {
+  std::vector<int> prepared;
+  std::string path;
+  for (const auto& w : r.watchdogs) {
+    if (w.dump_prepared && w.rank >= 0 && !std::count(prepared.begin(), prepared.end(), w.rank))
+      prepared.push_back(w.rank);
+    if (path.empty() && !w.dump_path.empty()) path = w.dump_path;
+  }
+  if (prepared.empty() && path.empty()) return "";
+  std::sort(prepared.begin(), prepared.end());
+  std::string prefix = path.empty() ? "/tmp/nccl_trace_rank_" : path;
+  while (!path.empty() && !prefix.empty() && prefix.back() >= '0' && prefix.back() <= '9') prefix.pop_back();
+  read_cmd = fmt::format("distdoctor logs {}*", prefix);
+  if (!path.empty()) return fmt::format("PyTorch wrote its Flight Recorder dumps to {}<rank>", prefix);
+  return fmt::format(
+      "PyTorch dumped its Flight Recorder on {} (to {}<rank>, or TORCH_FR_DUMP_TEMP_FILE's prefix)",
+      hr_who(prepared), prefix);
+}
+
+// Every rank timed out in the same collective with the same sizes (HangKind::unknown): the log cannot tell
+// the ranks apart; the Flight Recorder dumps can (logs.hang.same_place).
+void same_place_rule(const LogsResult& r, const HangVerdict& v, std::vector<Finding>& out) {
+  std::string read_cmd;
+  const std::string dumps = hr_dumps(r, read_cmd);
+  std::string next;
+  if (!r.flight_records.empty())
+    next = "; the Flight Recorder dumps given here are compared below (logs.fr.*)";
+  else if (!dumps.empty())
+    next = fmt::format("; {}: read them with `{}`", dumps, read_cmd);
+  else
+    next =
+        "; no Flight Recorder dump was printed: run again with TORCH_FR_BUFFER_SIZE=2000 "
+        "TORCH_NCCL_DUMP_ON_TIMEOUT=1 (or under `distdoctor launch`)";
+  Finding f = logs_finding(
+      "logs.hang.same_place", Severity::fail,
+      fmt::format("Every rank ({}) timed out in the same collective, {} SeqNum={}{}{}: {}{}",
+                  rank_commas(v.waiters), v.op, v.seq, hr_pg(v), hr_sizes(v), kSamePlaceCannotTell, next),
+      fmt::format(
+          "Nothing in the log sets one rank apart: the same op, sequence number and element counts on each. "
+          "The dtypes, each rank's Python stack and the collectives before it are in the Flight Recorder "
+          "dumps{}. A dtype mismatch (float16 on one rank), a per-rank NCCL setting or a fault inside NCCL "
+          "look like this. The watchdog's aborts and the launcher's failure summary only follow from the "
+          "hang.",
+          read_cmd.empty() ? "" : " (`" + read_cmd + "`)"));
+  for (const auto& e : v.evidence)
+    if (f.evidence.size() < 16) f.evidence.push_back(e);
   out.push_back(std::move(f));
 }
 
@@ -184,6 +243,8 @@ void dump_requested_rule(const LogsResult& r, std::vector<Finding>& out) {
 
 void hang_rules(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<HangVerdict> vs = analyze_hangs(r.watchdogs, hr_known_ranks(r));
+  if (!vs.empty() && vs.front().kind == HangKind::unknown && vs.front().waiters.size() > 1)
+    same_place_rule(r, vs.front(), out);  // unknown sorts last: no group named a culprit
   std::vector<RankState> st;
   for (const auto& v : vs) {
     if (v.kind == HangKind::unknown || v.culprits.empty()) continue;

@@ -22,6 +22,7 @@ void to_json(nlohmann::json& j, const ProcessFacts& p) {
                      {"bus_id", p.bus_id},
                      {"comm_id", p.comm_id},
                      {"nccl_version", p.nccl_version},
+                     {"env_settings", p.env_settings},
                      {"cuda_driver", p.cuda_driver},
                      {"bootstrap_if", p.bootstrap_if},
                      {"bootstrap_ip", p.bootstrap_ip},
@@ -97,7 +98,9 @@ void to_json(nlohmann::json& j, const WatchdogTimeout& w) {
                      {"numel_in", w.numel_in},
                      {"numel_out", w.numel_out},
                      {"pg", w.pg},
-                     {"dump_only", w.dump_only}};
+                     {"dump_only", w.dump_only},
+                     {"dump_prepared", w.dump_prepared},
+                     {"dump_path", w.dump_path}};
 }
 
 void to_json(nlohmann::json& j, const ChildFailure& c) {

@@ -19,6 +19,9 @@ struct Where {
   std::string str() const { return file + ":" + std::to_string(line); }
 };
 
+// At most this many environment settings are kept per process (ProcessFacts::env_settings).
+inline constexpr size_t kMaxEnvSettings = 64;
+
 struct ProcessFacts {
   std::string file;  // first file it appeared in
   std::string host;
@@ -29,7 +32,9 @@ struct ProcessFacts {
   std::string bus_id;        // "busId 60" of the first communicator init ("... - Init START")
   std::string comm_id;       // its "commId 0x...": ranks of one communicator share it
   std::string nccl_version;  // "2.28.9+cuda12.9"
-  int cuda_driver = -1;      // cudaDriverVersion, e.g. 12080
+  // Variables NCCL said it took from the environment ("NCCL_PROTO set by environment to LL"): name -> value.
+  std::map<std::string, std::string, std::less<>> env_settings;
+  int cuda_driver = -1;  // cudaDriverVersion, e.g. 12080
   std::string bootstrap_if, bootstrap_ip;
   std::string network;                   // "Using network X": IB, Socket, or a plugin's name
   std::vector<std::string> net_devices;  // from "NET/<name> : Using [0]dev..." (first list seen)
@@ -84,9 +89,11 @@ struct WatchdogTimeout {
   int64_t last_enqueued = -1;
   int64_t last_completed = -1;
   int64_t numel_in = -1, numel_out = -1;
-  std::string pg;          // process group: "0(default_pg)" from "[PG ID 0 PG GUID 0(default_pg) Rank 3]"
-  int64_t time = -1;       // log_time_key of the line
-  bool dump_only = false;  // "preparing to dump debug info": a dump was requested, nothing else said
+  std::string pg;              // process group: "0(default_pg)" from "[PG ID 0 PG GUID 0(default_pg) Rank 3]"
+  int64_t time = -1;           // log_time_key of the line
+  bool dump_only = false;      // "preparing to dump debug info": a dump was requested, nothing else said
+  bool dump_prepared = false;  // the rank printed "preparing to dump debug info" (Flight Recorder dump)
+  std::string dump_path;       // "Finished writing NCCLPG debug info to PATH" (TORCH_CPP_LOG_LEVEL=INFO)
 };
 
 // One failure from torchrun's ChildFailedError summary.

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
 #include <set>
 
 #include "logs/fr/fr_rules.h"
@@ -110,8 +112,19 @@ void net_rules(const LogsResult& r, std::vector<Finding>& out) {
   net_interface_rules(r, out);
 }
 
+bool names_culprit(const Finding& f) {
+  for (const char* id : {"logs.hang.desync", "logs.hang.ahead", "logs.hang.late", "logs.hang.missing",
+                         "logs.rank.stopped_first", "logs.rank.behind", "logs.init.late_rank",
+                         "logs.fr.desync", "logs.fr.size_mismatch", "logs.fr.dtype_mismatch",
+                         "logs.fr.pg_desync", "logs.fr.behind", "logs.fr.missing_dump"})
+    if (f.id == id) return true;
+  return false;
+}
+
 std::vector<report::Finding> cross_rank_findings(const LogsResult& r) {
   std::vector<Finding> out;
+  identity_rules(r, out);  // placed below: first unless a stronger culprit is named
+  const size_t identity = out.size();
   init_rules(r, out);
   net_rules(r, out);
   coll_rules(r, out);
@@ -120,6 +133,16 @@ std::vector<report::Finding> cross_rank_findings(const LogsResult& r) {
   gpu_rules(r, out);
   rank_rules(r, out);
   fr_rules(r, out);  // Flight Recorder dumps among the inputs (fr_rules.h)
+  if (identity > 0)  // the settings told the ranks apart where the watchdog lines could not
+    for (auto& f : out)
+      if (f.id == "logs.hang.same_place") {
+        f.severity = Severity::info;
+        if (size_t k = f.title.find(kSamePlaceCannotTell); k != std::string::npos)
+          f.title.replace(k, strlen(kSamePlaceCannotTell),
+                          "the watchdog lines do not tell the ranks apart (their NCCL settings do)");
+      }
+  if (identity > 0 && std::any_of(out.begin() + long(identity), out.end(), names_culprit))
+    std::rotate(out.begin(), out.begin() + long(identity), out.end());  // behind the culprit's findings
   return out;
 }
 

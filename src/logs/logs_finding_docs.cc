@@ -111,6 +111,25 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
        "The other ranks timed out in a collective while this rank reported a lower last enqueued work and no "
        "timeout of its own, or printed no watchdog line at all: it was blocked outside that process group "
        "(another group's collective or init, a Python loop, I/O, a lock) or had stopped."},
+      {"logs.rank.env_differs", "One rank runs with an NCCL setting or an NCCL library of its own",
+       "NCCL prints one INFO line per variable it takes from the environment ('NCCL_PROTO set by environment "
+       "to LL') and its version at init. Compared across ranks (the comparison `launch` makes from each "
+       "worker's environment), a rank whose setting or library differs from the others' is named: another "
+       "protocol, algorithm, transport or NCCL build on one rank can hang the first collective, and then the "
+       "watchdog timeouts only follow from it. A rank that printed no INFO lines through init "
+       "(NCCL_DEBUG=WARN, or it never finished init) is left out: its settings are unknown, not unset."},
+      {"logs.init.late_rank", "A rank never started NCCL init while the others waited in it",
+       "The other ranks printed NCCL's init lines (Init START, bootstrap) without Init COMPLETE, so they "
+       "waited in init for a peer; this rank printed no NCCL line at all, or stopped before init: it was "
+       "late (slow data loading or checkpoint reading, a sleep, a hang before init_process_group) or never "
+       "got there. The ranks that waited only followed it."},
+      {"logs.hang.same_place", "Every rank timed out in the same collective: the log cannot tell them apart",
+       "Each rank's watchdog timed out in the same collective with the same sequence number, op and element "
+       "counts, so PyTorch's lines do not say which rank differs (a dtype mismatch, a protocol setting or a "
+       "fault inside NCCL look like this). PyTorch's Flight Recorder records each rank's collectives with "
+       "dtypes and Python stacks; when the log says a dump was prepared, the dumps are at "
+       "TORCH_FR_DUMP_TEMP_FILE (older: TORCH_NCCL_DEBUG_INFO_TEMP_FILE) followed by the rank, by default "
+       "/tmp/nccl_trace_rank_<rank> on each node; `distdoctor logs` reads them and compares the ranks."},
       {"logs.pytorch.dump_requested", "A debug-info dump was requested while no rank timed out",
        "ProcessGroupNCCL printed 'preparing to dump debug info' (the Flight Recorder's state, asked on "
        "demand "

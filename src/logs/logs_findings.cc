@@ -7,6 +7,7 @@
 
 #include "logs/analyze.h"
 #include "logs/finding_order.h"
+#include "logs/oom_cause.h"
 #include "logs/rank_state.h"
 
 namespace dd::logs {
@@ -96,6 +97,36 @@ report::Finding unexplained_warns_finding(const EntryHits& warns) {
   return f;
 }
 
+// The pids the logs show for the job's ranks: NCCL's processes, torchrun's summary, the launchers' exits.
+std::vector<std::pair<int64_t, int>> job_pids(const LogsResult& r) {
+  std::vector<std::pair<int64_t, int>> out;
+  for (const auto& p : r.processes) out.emplace_back(p.pid, p.rank);
+  for (const auto& c : r.child_failures) out.emplace_back(c.pid, c.rank);
+  for (const auto& e : r.exits) out.emplace_back(e.pid, e.rank);
+  return out;
+}
+
+// A GPU out-of-memory whose message shows another process holding most of the GPU: that process is the cause,
+// in the title. A rank the line does not name is the one torchrun saw fail by itself, when only one did.
+void oom_cause(const LogsResult& r, const EntryHits& eh, report::Finding& f) {
+  for (const auto& h : eh.samples) {
+    auto holder = oom_other_holder(h.excerpt);
+    if (!holder) continue;
+    f.title += ": " + oom_holder_text(*holder, job_pids(r));
+    if (f.rank < 0 && h.rank < 0) {
+      int rank = -1, failed = 0;
+      for (const auto& c : r.child_failures)
+        if (c.exitcode > 0) ++failed, rank = c.rank;
+      if (failed == 1) f.rank = rank;
+    }
+    f.fix =
+        "Stop the other process or move the job to free GPUs (nvidia-smi lists what holds each GPU; "
+        "and `distdoctor launch` checks the GPUs before it starts the job). " +
+        f.fix;
+    return;
+  }
+}
+
 // When the first of these lines happened (-1 unknown).
 int64_t earliest(const EntryHits& eh) {
   int64_t t = -1;
@@ -111,20 +142,30 @@ std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue&
   input_findings(r, inputs);
   std::vector<TimedFinding> timed;
   for (auto& f : inputs) timed.push_back({.finding = std::move(f)});
-  for (const auto& [i, eh] : r.hits)
-    timed.push_back(
-        {.finding = entry_finding(cat.entries()[i], eh), .time = earliest(eh), .from_catalogue = true});
+  for (const auto& [i, eh] : r.hits) {
+    report::Finding f = entry_finding(cat.entries()[i], eh);
+    if (f.id == "cuda.out_of_memory") oom_cause(r, eh, f);
+    timed.push_back({.finding = std::move(f), .time = earliest(eh), .from_catalogue = true});
+  }
   if (r.unmatched_warns.count > 0)
     timed.push_back(
         {.finding = unexplained_warns_finding(r.unmatched_warns), .time = earliest(r.unmatched_warns)});
   std::vector<RankState> states = rank_states(r);
+  auto stopped_at = [&](int rank) {  // when that rank stopped by itself (-1 unknown)
+    for (const auto& s : states)
+      if (s.progress->rank == rank && rank >= 0) return s.stopped_time;
+    return int64_t{-1};
+  };
   for (auto& f : cross_rank_findings(r)) {
-    int64_t t = -1;
-    if (f.id == "logs.rank.stopped_first")  // when the rank that stopped first stopped
-      for (const auto& s : states)
-        if (s.progress->rank == f.rank && f.rank >= 0) t = s.stopped_time;
+    const int64_t t = f.id == "logs.rank.stopped_first" ? stopped_at(f.rank) : -1;
     timed.push_back({.finding = std::move(f), .time = t});
   }
+  // An out-of-memory that names another process is why its rank stopped: it stands with (before) that stop.
+  for (auto& t : timed)
+    if (t.finding.id == "cuda.out_of_memory" && t.finding.title.find(" holds ") != std::string::npos) {
+      const int64_t s = stopped_at(t.finding.rank);
+      if (s >= 0 && (t.time < 0 || s < t.time)) t.time = s;
+    }
   return root_cause_first(std::move(timed), true);
 }
 

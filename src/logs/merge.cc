@@ -22,6 +22,8 @@ void merge_into(ProcessFacts& a, ProcessFacts&& b) {
   fill(a.bus_id, b.bus_id, std::string());
   fill(a.comm_id, b.comm_id, std::string());
   fill(a.nccl_version, b.nccl_version, std::string());
+  for (auto& [k, v] : b.env_settings)
+    if (a.env_settings.size() < kMaxEnvSettings) a.env_settings.emplace(k, std::move(v));
   fill(a.cuda_driver, b.cuda_driver, -1);
   fill(a.bootstrap_if, b.bootstrap_if, std::string());
   fill(a.bootstrap_ip, b.bootstrap_ip, std::string());

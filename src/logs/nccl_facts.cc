@@ -135,9 +135,28 @@ void absorb_net_plugin(ProcessFacts& p, std::string_view r) {
   }
 }
 
-// Lines starting with 'N': "NCCL version ...", "NET/Plugin ...", "NET/<name> : Using ..." / GDR state.
+// "NCCL_PROTO set by environment to LL", "NCCL_P2P_DISABLE set by environment to 1." (param.cc prints
+// integers as "%lld.", the others as they were given): name -> value.
+void absorb_env_setting(ProcessFacts& p, std::string_view msg) {
+  constexpr std::string_view kSet = " set by environment to ";
+  size_t k = msg.find(' ');
+  if (k == std::string_view::npos || k > 64 || msg.compare(k, kSet.size(), kSet) != 0) return;
+  std::string_view name = msg.substr(0, k), value = msg.substr(k + kSet.size(), 256);
+  if (value.size() > 1 && value.back() == '.' && value.find_first_not_of("-0123456789") == value.size() - 1)
+    value.remove_suffix(1);
+  auto it = p.env_settings.find(name);
+  if (it != p.env_settings.end())
+    it->second = std::string(value);
+  else if (p.env_settings.size() < kMaxEnvSettings)
+    p.env_settings.emplace(std::string(name), std::string(value));
+}
+
+// Lines starting with 'N': "NCCL version ...", "NCCL_X set by environment to Y", "NET/Plugin ...",
+// "NET/<name> : Using ..." / GDR state.
 void absorb_n_line(ProcessFacts& p, std::string_view msg) {
-  if (starts(msg, "NCCL version ")) {
+  if (starts(msg, "NCCL_")) {
+    absorb_env_setting(p, msg);
+  } else if (starts(msg, "NCCL version ")) {
     if (p.nccl_version.empty()) p.nccl_version = std::string(first_token(msg.substr(13)));
   } else if (starts(msg, "NET/Plugin")) {
     absorb_net_plugin(p, msg.substr(10));

@@ -70,5 +70,21 @@ TEST(LogsNcclFacts, FastSocketPluginAndCollectives) {
   EXPECT_EQ(coll_op_name("ReduceScatter: opCount 5 sendbuff"), "ReduceScatter");
 }
 
+// NCCL's "X set by environment to Y" lines (param.cc prints integers as "%lld.", tuning.cc and paths.cc the
+// value as given); the same variable printed twice keeps one value, other NCCL_ lines are no setting.
+TEST(LogsNcclFacts, EnvironmentSettings) {
+  auto p =
+      absorb({"NCCL_PROTO set by environment to LL", "NCCL_P2P_DISABLE set by environment to 1.",
+              "NCCL_P2P_DISABLE set by environment to 1", "NCCL_SOCKET_IFNAME set by environment to eth0.",
+              "NCCL_NVLS_ENABLE set by environment to 0.", "NCCL_version is not a setting",
+              "NCCL version 2.28.9+cuda13.0"});
+  EXPECT_EQ(p.env_settings.size(), 4u);
+  EXPECT_EQ(p.env_settings.at("NCCL_PROTO"), "LL");
+  EXPECT_EQ(p.env_settings.at("NCCL_P2P_DISABLE"), "1");
+  EXPECT_EQ(p.env_settings.at("NCCL_SOCKET_IFNAME"), "eth0.");  // not an integer: kept as printed
+  EXPECT_EQ(p.env_settings.at("NCCL_NVLS_ENABLE"), "0");
+  EXPECT_EQ(p.nccl_version, "2.28.9+cuda13.0");
+}
+
 }  // namespace
 }  // namespace dd::logs

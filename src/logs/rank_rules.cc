@@ -203,6 +203,8 @@ void rank_rules(const LogsResult& r, std::vector<Finding>& out) {
   stopped_first_rule(st, out);
   if (out.size() == before && st.size() < 2) exits_only_rule(r, st, out);
   if (out.size() > before) return;
+  late_init_rule(r, st, out);  // late_init_rule.cc: the rank the others wait for in init
+  if (out.size() > before) return;
   init_stuck_rule(r, st, out);
   behind_rule(st, out);
 }
