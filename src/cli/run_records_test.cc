@@ -65,7 +65,7 @@ TEST(RunFolders, TheRankThatIsDifferentIsNamedFirst) {
   const std::map<std::string, Lead> want = {
       {"h200x1_gloo_different/exit0", {"launch.rank.left_early", 1}},
       {"h200x1_gloo_different/late_init", {"launch.hang", 1}},
-      {"h200x1_gloo_different/oom", {"launch.rank.failed", 1}},
+      {"h200x1_gloo_different/oom", {"launch.rank.failed", 1}},  // and the other process in its title
       {"h200x1_gloo_different/healthy", {"launch.job.ok", -1}},
   };
   for (const auto& [name, lead] : want) {
@@ -75,6 +75,12 @@ TEST(RunFolders, TheRankThatIsDifferentIsNamedFirst) {
     EXPECT_EQ(f.front().id, lead.id) << name << ": " << f.front().title;
     EXPECT_EQ(f.front().rank, lead.rank) << name << ": " << f.front().title;
   }
+  const auto oom =
+      launch::build_launch_report(take_attempt_records({folders.at("h200x1_gloo_different/oom")}).attempts);
+  EXPECT_NE(oom.findings.front().title.find("rank 1 ran out of GPU memory: process "), std::string::npos)
+      << oom.findings.front().title;
+  EXPECT_NE(oom.findings.front().title.find("not part of this job"), std::string::npos)
+      << oom.findings.front().title;
   // The healthy runs whose one rank differs: ok, and the odd rank warned about.
   for (const auto& [name, rank] : std::map<std::string, int>{{"h200x1_gloo_different/other_nccl", 1},
                                                              {"h200x1_gloo_different/proto_ll", 3},

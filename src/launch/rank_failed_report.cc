@@ -8,6 +8,7 @@
 #include "common/redact.h"
 #include "common/signal_name.h"
 #include "launch/report_parts.h"
+#include "logs/oom_cause.h"
 #include "logs/python_traceback.h"
 
 namespace dd::launch::parts {
@@ -168,9 +169,20 @@ std::vector<Finding> rank_failed_findings(const AttemptRecord& a) {
   size_t others = 0;
   for (const RankRecord* r : all_ranks(a)) others += r->failed() && r->rank != root.rank;
   std::vector<Finding> out = {root_finding(a, root, others)};
+  // An out-of-memory that another process caused: PyTorch's message names it; the headline says so.
+  std::string held_by;
+  if (auto h = logs::oom_other_holder(root.traceback.empty() ? last_line(root) : root.traceback)) {
+    std::vector<std::pair<int64_t, int>> job_pids;
+    for (const RankRecord* r : all_ranks(a)) job_pids.emplace_back(r->pid, r->rank);
+    held_by = logs::oom_holder_text(*h, job_pids);
+    out.front().evidence.insert(out.front().evidence.begin(), out.front().title);
+    out.front().title = fmt::format("rank {} ran out of GPU memory: {}", root.rank, held_by);
+  }
   for (Finding d : a.stop.diagnosis) {
     if (d.rank < 0) d.rank = root.rank;
     if (d.node.empty()) d.node = host_of(a, root.node_rank);
+    if (d.id == "cuda.out_of_memory" && !held_by.empty() && d.title.find(held_by) == std::string::npos)
+      d.title += ": " + held_by;
     out.push_back(std::move(d));
   }
   if (auto f = also_failed_finding(a, root)) out.push_back(std::move(*f));

@@ -68,6 +68,35 @@ TEST(LogsDifferentRank, OomHeadlineNamesTheProcessHoldingTheGpu) {
       << fs[0].title;
 }
 
+TEST(LogsDifferentRank, ARankThatLeftIsTheOneThatNeverReachedTheCollective) {
+  // Rank 1 left with sys.exit(0); its own prints have no "[rank1]:" prefix, only NCCL's lines say it is
+  // rank 1.
+  auto fs = dr_run_logs("h200x2_different/exit0");
+  ASSERT_FALSE(fs.empty());
+  EXPECT_EQ(fs[0].id, "logs.hang.missing") << fs[0].title;
+  EXPECT_EQ(fs[0].rank, 1) << fs[0].title;
+  dr_expect_only_the_culprit(fs, 1);
+}
+
+TEST(LogsDifferentRank, ARankWithP2pAndShmOffIsTheOneNamed) {
+  auto fs = dr_run_logs("h200x2_different/p2p_off/torchrun.log");
+  ASSERT_FALSE(fs.empty());
+  EXPECT_EQ(fs[0].rank, 1) << fs[0].id << ": " << fs[0].title;
+  bool differs = false;
+  for (const auto& f : fs)
+    differs |= f.id == "logs.rank.env_differs" && dr_has(f.title, "rank 1 has NCCL_P2P_DISABLE=1");
+  EXPECT_TRUE(differs);
+}
+
+TEST(LogsDifferentRank, TwoNcclVersionsOnTwoRanksBlameNeither) {
+  auto fs = dr_run_logs("h200x2_different/other_nccl/torchrun.log");
+  for (const auto& f : fs)
+    if (f.id == "logs.rank.env_differs") {
+      EXPECT_EQ(f.rank, -1) << "two ranks, two versions: the logs cannot say which is the odd one";
+      EXPECT_TRUE(dr_has(f.title, "ranks disagree on the NCCL library")) << f.title;
+    }
+}
+
 // Both shapes: 2 ranks (the job killed from outside) and 4 ranks (each aborted by its watchdog, torchrun's
 // ChildFailedError): the lead says the log cannot tell, where the dumps are and how to read them.
 TEST(HangSamePlace, EveryRankAtTheSameCollectivePointsToTheDumps) {

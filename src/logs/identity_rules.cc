@@ -45,10 +45,15 @@ std::vector<RankLines> ir_identities(const LogsResult& r) {
 // With two ranks neither is singled out: name the one that holds a value where the other has none (a variable
 // someone set is the likelier cause than one left alone).
 void ir_prefer_set(rules::OddSetting& s) {
-  if (s.singled_out || !(s.value.empty() || s.value == "unset") || s.others_value.empty()) return;
-  std::swap(s.ranks, s.others);
-  s.value = s.others_value;
+  if (s.singled_out || s.name == rules::kNcclLibraryItem) return;
+  const auto unset = [](const std::string& v) { return v.empty() || v == "unset"; };
+  if (unset(s.value) == unset(s.others_value)) return;  // both set (to different values), or neither
+  if (unset(s.value)) {
+    std::swap(s.ranks, s.others);
+    s.value = s.others_value;
+  }
   s.others_value.clear();
+  s.singled_out = true;  // the ranks that set it are the ones that differ from NCCL's default
 }
 
 // The job hung or failed: a watchdog timeout, a rank that never finished init while another did, a launcher
@@ -98,7 +103,7 @@ void identity_rules(const LogsResult& r, std::vector<Finding>& out) {
               : "Give every rank the same NCCL settings: set them once for the whole job (the launcher's "
                 "environment, not a per-rank wrapper), or unset the odd one. A rank with another protocol, "
                 "algorithm or transport than its peers can hang the first collective.");
-  f.rank = lead.ranks.size() == 1 ? lead.ranks.front() : -1;
+  f.rank = lead.singled_out && lead.ranks.size() == 1 ? lead.ranks.front() : -1;
   for (const auto& s : odd)
     if (f.evidence.size() < 16) f.evidence.push_back(rules::odd_setting_text(s));
   std::vector<int> unknown_ranks;

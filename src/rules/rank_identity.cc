@@ -134,6 +134,13 @@ std::vector<OddSetting> odd_settings(const std::vector<RankIdentity>& all,
 
 std::string odd_setting_text(const OddSetting& s) {
   const bool one = s.ranks.size() == 1, they_one = s.others.size() == 1;
+  if (!s.singled_out) {  // no side to blame: both, side by side
+    const auto shown = [](const std::string& v) { return v.empty() ? std::string("unset") : v; };
+    return fmt::format("ranks disagree on {}: {} {}, {} {}",
+                       s.name == kNcclLibraryItem ? std::string("the NCCL library") : s.name,
+                       report::ranks_phrase(s.ranks), shown(s.value), report::ranks_phrase(s.others),
+                       shown(s.others_value));
+  }
   if (s.name == kNcclLibraryItem)
     return fmt::format("{} load{} NCCL {} where {} load{} {}", report::ranks_phrase(s.ranks), one ? "s" : "",
                        s.value.empty() ? std::string("(none)") : s.value, report::ranks_phrase(s.others),

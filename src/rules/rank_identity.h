@@ -42,8 +42,9 @@ struct OddSetting {
 std::vector<OddSetting> odd_settings(const std::vector<RankIdentity>& ranks,
                                      const std::vector<std::string>& ignore = {});
 
-// "rank 3 has NCCL_PROTO=LL where ranks 0-2 leave it unset", "rank 1 loads NCCL library /x/libnccl.so.2
-// (2.28.3) where ranks 0,2,3 load /y/libnccl.so.2 (2.28.9)".
+// "rank 3 has NCCL_PROTO=LL where ranks 0-2 leave it unset", "rank 1 loads NCCL /x/libnccl.so.2 (2.28.3)
+// where ranks 0,2,3 load /y/libnccl.so.2 (2.28.9)"; with no side singled out, "ranks disagree on the NCCL
+// library: rank 0 2.28.9, rank 1 2.28.3".
 std::string odd_setting_text(const OddSetting& s);
 
 // Whether the setting changes what NCCL does (the library, an NCCL_* variable, LD_PRELOAD, LD_LIBRARY_PATH):

@@ -54,6 +54,7 @@ TEST(RankIdentity, TwoRanksThatDifferAreBothListedNeitherSingledOut) {
   ASSERT_EQ(odd.size(), 1u);
   EXPECT_FALSE(odd[0].singled_out);
   EXPECT_EQ(odd[0].ranks.size() + odd[0].others.size(), 2u);
+  EXPECT_EQ(odd_setting_text(odd[0]), "ranks disagree on NCCL_P2P_DISABLE: rank 0 1, rank 1 unset");
 }
 
 TEST(RankIdentity, WithTwoRanksTheOneThatChangedWhatItWasGivenIsSingledOut) {
