@@ -21,7 +21,7 @@ check "a silent hang: exit 124" 124 L CASE=hang "$FAKE" FAKE_FR_PREFIX="$REAL" F
   --nproc-per-node 4 --job-id hang --hang-timeout 2 --json -- python3 "$FW"
 took=$((SECONDS - start))
 Q finding launch.hang >"$T/f"
-expect "the culprit from the dumps" "$T/f" "culprit found by: flight recorder"
+expect "the culprit from the dumps" "$T/f" "(found by: flight recorder)"
 expect "rank 3's broadcast at seq 7" "$T/f" "at seq 7 of group 0 rank(s) 3 called broadcast"
 expect "the dump launch asked for" "$T/f" "rank 3 Flight Recorder dump: $T/logs/hang/0/flight_recorder/asked_rank3"
 expect "asked without Python stacks" "$T/calls" "rank 3 stacks=False"

@@ -51,7 +51,7 @@ check "a rank stopped with SIGSTOP while the others wait: hung after --hang-time
 took=$((SECONDS - start))
 Q finding launch.hang >"$T/f"
 expect "the stopped rank is named" "$T/f" "the job hung: rank 1 is stopped (state T) while ranks 0,2 wait"
-expect "found by its state" "$T/f" "culprit found by: process state"
+expect "found by its state" "$T/f" "culprit: rank 1 (found by: process state)"
 [ $took -le 9 ] && echo "ok: declared and stopped in $took s" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }
 
 check "--no-flight-recorder" 124 L CASE=spin --nproc-per-node 2 --job-id nofr --hang-timeout 3 \

@@ -64,10 +64,14 @@ bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
                                k.seq, k.pg_name, k.pg_desc);
     if (k.has_where) c.evidence.push_back("its stack: " + logs::frames_text(k.where.frames));
     for (const auto& g : fa.groups)
-      if (g.has_mismatch || !g.waiting.empty())
-        c.evidence.push_back(fmt::format("group {} ({}): waiting {}, behind {}, ahead {}", g.pg_name,
-                                         g.pg_desc, logs::rank_list(g.waiting), logs::rank_list(g.behind),
-                                         logs::rank_list(g.ahead)));
+      if (g.has_mismatch || !g.waiting.empty()) {  // only the parts that hold ranks
+        std::string parts;
+        for (const auto& [word, ranks] :
+             {std::pair{"waiting", &g.waiting}, {"behind", &g.behind}, {"ahead", &g.ahead}})
+          if (!ranks->empty())
+            parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", word, logs::rank_list(*ranks));
+        c.evidence.push_back(fmt::format("group {} ({}): {}", g.pg_name, g.pg_desc, parts));
+      }
     return true;
   }
   return false;
@@ -217,9 +221,13 @@ bool by_stacks(const AttemptRecord& a, HangCulprit& c) {
     const StackSummary& s = of[outside.front()];
     c.ranks = outside;
     c.method = "stacks";
-    c.why = fmt::format("{} {} outside any collective (at {}, in {}) while {} wait inside one",
-                        ranks_phrase(outside), outside.size() == 1 ? "is" : "are", s.user_at, s.innermost,
-                        ranks_phrase(inside));
+    // "at train.py:42 in <module>, in sleep": the innermost frame only when it is not the user's own line.
+    const std::string where_at = s.user_at.substr(0, s.user_at.find(" in "));
+    const bool same = !where_at.empty() && s.innermost.find(where_at + ")") != std::string::npos;
+    c.why =
+        fmt::format("{} {} outside any collective (at {}{}) while {} wait{} inside one",
+                    ranks_phrase(outside), outside.size() == 1 ? "is" : "are", s.user_at,
+                    same ? "" : ", in " + s.innermost, ranks_phrase(inside), inside.size() == 1 ? "s" : "");
     return true;
   }
   if (auto odd = odd_group(at); !odd.empty()) {

@@ -57,8 +57,8 @@ FrCulprit fr_mismatch_culprit(const FrGroupReport& g, const FrSummary& s) {
     if (!std::count(c.ranks.begin(), c.ranks.end(), w)) c.waiting.push_back(w);
   fr_locate(c, s, c.ranks[0], g.pg_name, m.seq);
   c.detail = fmt::format("at seq {} of group {} rank(s) {} called {} where rank(s) {} called {}{}", m.seq,
-                         g.pg_name, rank_list(c.ranks), signature_text(c.did), rank_list(m.sides[0].ranks),
-                         signature_text(c.expected),
+                         g.pg_name, rank_list(c.ranks), signature_words(c.did), rank_list(m.sides[0].ranks),
+                         signature_words(c.expected),
                          m.ambiguous ? " (as many ranks on each side: either may be at fault)" : "");
   return c;
 }

@@ -109,7 +109,7 @@ void fr_find_frontier(FrGroupReport& g, const std::map<int, const FrPgTrack*>& t
           if (rank == p.rank)
             for (const auto& [seq, sig] : fr_window(*t))
               if (seq == g.frontier) {
-                g.frontier_op = signature_text(*sig);
+                g.frontier_op = signature_words(*sig);
                 g.frontier_sig = *sig;
               }
     }

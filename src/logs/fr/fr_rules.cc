@@ -48,7 +48,7 @@ void fr_positions(const FrAnalysis& a, const FrCulprit& c, Finding& f) {
   if (g->has_mismatch)
     for (const auto& s : g->mismatch.sides)
       f.evidence.push_back(
-          fmt::format("seq {}: {} {}", g->mismatch.seq, fr_ranks_word(s.ranks), signature_text(s.sig)));
+          fmt::format("seq {}: {} {}", g->mismatch.seq, fr_ranks_word(s.ranks), signature_words(s.sig)));
   if (!g->ahead.empty())
     f.evidence.push_back(fmt::format("ahead (issued past seq {}): {}", g->frontier, fr_ranks_word(g->ahead)));
 }

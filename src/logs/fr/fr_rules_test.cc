@@ -53,8 +53,7 @@ TEST(FrRules, LogsOnTheRealDesyncFolderNamesRank3AndItsBroadcast) {
             "rank 3 called broadcast where the others called all_reduce (collective #7 of process group 0 "
             "(default_pg))");
   std::string all = joined_text(*f);
-  EXPECT_NE(all.find("seq 7: ranks 0-2 all_reduce in [[1048576]] out [[1048576]] Float"), std::string::npos)
-      << all;
+  EXPECT_NE(all.find("seq 7: ranks 0-2 all_reduce of 1,048,576 float32 (4 MiB)"), std::string::npos) << all;
   EXPECT_NE(all.find("<module> (tools/device/hang_worker.py:69)"), std::string::npos) << all;
   EXPECT_NE(all.find("rank 0 issued 8 completed 6"), std::string::npos) << all;
 }
@@ -141,7 +140,7 @@ TEST(FrRules, FirstCollectiveHungSaysNoneCompleted) {
   const std::string text = joined_text(*f);
   EXPECT_TRUE(no_minus_one(text)) << text;
   EXPECT_NE(text.find("they recorded no collective; no collective of group 0 completed: the first, #0 "
-                      "all_reduce in [[8]] out [[8]] Float, is where the ranks stopped"),
+                      "all_reduce of 8 float32 (32 B), is where the ranks stopped"),
             std::string::npos)
       << text;
   auto stuck = fr_findings(analyze_fr_summary(first_collective_hung(true)));

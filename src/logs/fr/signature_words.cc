@@ -81,7 +81,9 @@ std::string bytes_words(double b) {
 }  // namespace
 
 std::string signature_words(const FrSignature& s) {
-  if (s.op.find('+') != std::string::npos || s.sizes.find(" + ") != std::string::npos)
+  // Coalesced ops, and lists of tensors (an uneven all_gather's outputs): the raw text says more.
+  if (s.op.find('+') != std::string::npos || s.sizes.find(" + ") != std::string::npos ||
+      s.sizes.find("],[") != std::string::npos || s.sizes.find("], [") != std::string::npos)
     return signature_text(s);
   const size_t out_at = s.sizes.find(" out ");
   const int64_t in = first_shape_numel(s.sizes.substr(0, out_at));

@@ -27,6 +27,8 @@ TEST(SignatureWords, CoalescedOrUnreadableKeepTheRawText) {
   EXPECT_EQ(signature_words(co), signature_text(co));
   FrSignature junk{"all_reduce", "in [[x]] out [[1]]", "Float"};
   EXPECT_EQ(signature_words(junk), signature_text(junk));
+  FrSignature list{"all_gather", "in [[2]] out [[1],[2],[3],[4]]", "Float"};
+  EXPECT_EQ(signature_words(list), signature_text(list)) << "an uneven gather's outputs, each";
   FrSignature huge{"all_reduce", "in [[99999999999999999999]] out [[1]]", "Float"};
   EXPECT_EQ(signature_words(huge), signature_text(huge));
 }
