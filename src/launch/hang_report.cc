@@ -161,30 +161,21 @@ Finding hang_finding(const AttemptRecord& a) {
         fmt::format("Flight Recorder dumps of {} rank{} in {} (`distdoctor logs` reads them)", dumps,
                     dumps == 1 ? "" : "s", dump_dir.empty() ? "." : dump_dir));
   if (stuck.method == "exit") {
-    f.fix = fmt::format(
-        "{} left the job while the others still called collectives: every rank must make the same collective "
-        "calls, so a rank may not return, break out of its loop or sys.exit() on its own. Give every rank "
-        "the "
-        "same number of steps (DistributedSampler with drop_last=True, or pad the last batch), or agree to "
-        "stop "
-        "together (all_reduce a 'done' flag each step, then leave at once on every rank).",
-        ranks_phrase(stuck.ranks));
+    f.fix = left_early_fix(stuck.ranks);
     return f;
   }
-  if (stuck.method == "identity") {
-    f.fix = fmt::format(
-        "Run {} with the same NCCL library and NCCL settings as the other ranks (see launch.rank.differs): "
-        "look for a wrapper script, an LD_PRELOAD or a module or conda environment that only some ranks "
-        "load.",
-        ranks_phrase(stuck.ranks));
-    return f;
-  }
-  if (stuck.method == "process state") {
-    f.fix = fmt::format(
-        "{} {} stopped: something sent SIGSTOP or SIGTSTP (Ctrl-Z in its terminal, a debugger, a scheduler's "
-        "suspend, a cgroup freezer) and nothing continued it. `kill -CONT PID` resumes a stopped process: "
-        "find what stopped it before the next run.",
-        ranks_phrase(stuck.ranks), stuck.ranks.size() == 1 ? "is" : "are");
+  if (stuck.method == "identity" || stuck.method == "process state") {
+    f.fix = stuck.method == "identity"
+                ? fmt::format(
+                      "Run {} with the same NCCL library and NCCL settings as the other ranks (see "
+                      "launch.rank.differs): look for a wrapper script, an LD_PRELOAD or a module or conda "
+                      "environment that only some ranks load.",
+                      ranks_phrase(stuck.ranks))
+                : fmt::format(
+                      "{} {} stopped: something sent SIGSTOP or SIGTSTP (Ctrl-Z in its terminal, a "
+                      "debugger, a scheduler's suspend, a cgroup freezer) and nothing continued it. `kill "
+                      "-CONT PID` resumes a stopped process: find what stopped it before the next run.",
+                      ranks_phrase(stuck.ranks), stuck.ranks.size() == 1 ? "is" : "are");
     return f;
   }
   f.fix = fmt::format(

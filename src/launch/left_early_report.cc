@@ -31,6 +31,16 @@ bool reads_as_lost_peer(const RankRecord& r) {
 
 }  // namespace
 
+std::string left_early_fix(const std::vector<int>& ranks) {
+  return fmt::format(
+      "{} left the job while the others still called collectives: every rank must make the same collective "
+      "calls, so a rank may not return, break out of its loop or sys.exit() on its own. Give every rank the "
+      "same "
+      "number of steps (DistributedSampler with drop_last=True, or pad the last batch), or agree to stop "
+      "together (all_reduce a 'done' flag each step, then leave at once on every rank).",
+      ranks_phrase(ranks));
+}
+
 std::optional<Finding> left_early_finding(const AttemptRecord& a) {
   const RankRecord root = root_record(a);
   if (root.end_wall_ms <= 0 || !reads_as_lost_peer(root)) return std::nullopt;
@@ -53,14 +63,7 @@ std::optional<Finding> left_early_finding(const AttemptRecord& a) {
   const std::string why =
       root.traceback.empty() ? last_line(root) : root.traceback.substr(root.traceback.rfind('\n') + 1);
   f.evidence.push_back(fmt::format("rank {} {}: {}", root.rank, end_text(root), shown_line(why)));
-  f.fix = fmt::format(
-      "Rank {} left the job while the others still called collectives: every rank must make the same "
-      "collective "
-      "calls, so a rank may not return, break out of its loop or sys.exit() on its own. Give every rank the "
-      "same "
-      "number of steps (DistributedSampler with drop_last=True, or pad the last batch), or agree to stop "
-      "together (all_reduce a 'done' flag each step, then leave at once on every rank).",
-      left->rank);
+  f.fix = left_early_fix({left->rank});
   return f;
 }
 

@@ -55,6 +55,8 @@ std::optional<report::Finding> rank_differs_finding(const AttemptRecord& a);
 // launch.rank.left_early (left_early_report.cc): a rank that exited 0 while the others went on, before a
 // failure that reads as a lost peer; nothing otherwise.
 std::optional<report::Finding> left_early_finding(const AttemptRecord& a);
+// What to do about ranks that left early (the fix of launch.rank.left_early and of a hang by an early exit).
+std::string left_early_fix(const std::vector<int>& ranks);
 // Whether the difference singles out ranks on something that changes NCCL (the library, NCCL_*, LD_PRELOAD)
 // and the failure is in NCCL (the root rank's diagnosis or traceback names it): then it is the cause.
 bool rank_differs_is_cause(const AttemptRecord& a);
