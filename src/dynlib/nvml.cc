@@ -33,6 +33,7 @@ void resolve_identity(const Library& l, Nvml& n) {
   n.DeviceGetPciInfo =
       l.fn<decltype(n.DeviceGetPciInfo)>({"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"});
   n.DeviceGetMemoryInfo = l.fn<decltype(n.DeviceGetMemoryInfo)>({"nvmlDeviceGetMemoryInfo"});
+  n.DeviceGetMemoryInfo_v2 = l.fn<decltype(n.DeviceGetMemoryInfo_v2)>({"nvmlDeviceGetMemoryInfo_v2"});
   n.DeviceGetUtilizationRates =
       l.fn<decltype(n.DeviceGetUtilizationRates)>({"nvmlDeviceGetUtilizationRates"});
   n.DeviceGetComputeRunningProcesses = l.fn<decltype(n.DeviceGetComputeRunningProcesses)>(

@@ -28,6 +28,15 @@ struct nvmlPciInfo_t {  // nvmlPciInfo_st as of the _v2/_v3 API
 struct nvmlMemory_t {
   unsigned long long total, free, used;
 };
+// nvmlDeviceGetMemoryInfo_v2's: the memory the driver reserves for itself (615 MiB on an idle H200) apart.
+// Which of `used` it is counted in has changed between drivers; total - free - reserved is what is allocated
+// either way.
+struct nvmlMemory_v2_t {
+  unsigned int version;
+  unsigned long long total, reserved, free, used;
+};
+// NVML_STRUCT_VERSION(Memory, 2): the struct's size, and the version in the top byte.
+constexpr unsigned kNvmlMemoryV2 = unsigned(sizeof(nvmlMemory_v2_t)) | (2u << 24);
 struct nvmlUtilization_t {
   unsigned int gpu, memory;
 };
@@ -76,6 +85,7 @@ struct Nvml {
   nvmlReturn_t (*DeviceGetUUID)(nvmlDevice_t, char*, unsigned) = nullptr;
   nvmlReturn_t (*DeviceGetPciInfo)(nvmlDevice_t, nvmlPciInfo_t*) = nullptr;
   nvmlReturn_t (*DeviceGetMemoryInfo)(nvmlDevice_t, nvmlMemory_t*) = nullptr;
+  nvmlReturn_t (*DeviceGetMemoryInfo_v2)(nvmlDevice_t, nvmlMemory_v2_t*) = nullptr;  // drivers since 510
   nvmlReturn_t (*DeviceGetUtilizationRates)(nvmlDevice_t, nvmlUtilization_t*) = nullptr;
   nvmlReturn_t (*DeviceGetComputeRunningProcesses)(nvmlDevice_t, unsigned*,
                                                    nvmlProcessInfo_t*) = nullptr;  // v3/v2

@@ -23,8 +23,8 @@ struct HostFacts {
   std::vector<int64_t> ancestors;  // parent, grandparent, ... (without pid 1): the job that ran the check
   std::vector<std::string> ancestor_commands;  // each ancestor's command line (argv joined by spaces, cut at
                                                // 200 bytes; "" unreadable): a launcher or only a shell?
-  std::string boot_id;             // /proc/sys/kernel/random/boot_id (same = same running kernel)
-  std::string netns;               // /proc/self/ns/net link, "net:[4026531992]"
+  std::string boot_id;                         // /proc/sys/kernel/random/boot_id (same = same running kernel)
+  std::string netns;                           // /proc/self/ns/net link, "net:[4026531992]"
 };
 
 struct GpuProcess {
@@ -42,7 +42,8 @@ struct Gpu {
   std::string uuid;
   std::string pci_bus_id;  // "00000000:18:00.0"
   int64_t memory_total_mib = -1;
-  int64_t memory_used_mib = -1;
+  int64_t memory_used_mib = -1;      // allocated by processes (the driver's reservation left out when known)
+  int64_t memory_reserved_mib = -1;  // what the driver keeps for itself (NVML v2), -1 unknown
   int utilization_pct = -1;
   std::vector<GpuProcess> processes;  // compute processes
   int ecc_enabled = -1;               // 1/0, -1 unknown
@@ -83,9 +84,8 @@ struct CudaFacts {
   std::string visible_devices;  // raw CUDA_VISIBLE_DEVICES
   bool driver_loaded = false;   // libcuda.so.1 could be loaded and cuInit succeeded
   std::string driver_error;
-  int device_count = -1;  // what cuDeviceGetCount returns under the current CUDA_VISIBLE_DEVICES
-  bool init_probed =
-      true;  // cuInit was tried (only with --cuda-init or for a collective pass: ~0.5 s)
+  int device_count = -1;    // what cuDeviceGetCount returns under the current CUDA_VISIBLE_DEVICES
+  bool init_probed = true;  // cuInit was tried (only with --cuda-init or for a collective pass: ~0.5 s)
 };
 
 struct NcclLib {
@@ -202,8 +202,8 @@ struct NodeFacts {
 DD_FACTS_JSON(HostFacts, hostname, fqdn, resolved_addrs, kernel, container, distdoctor_version, pid, boot_id,
               netns, ppid, pgid, sid, ancestors, ancestor_commands)
 DD_FACTS_JSON(GpuProcess, pid, name, used_mib, ppid, pgid, sid)
-DD_FACTS_JSON(Gpu, index, name, uuid, pci_bus_id, memory_total_mib, memory_used_mib, utilization_pct,
-              processes, ecc_enabled, ecc_uncorrected_volatile, ecc_uncorrected_aggregate,
+DD_FACTS_JSON(Gpu, index, name, uuid, pci_bus_id, memory_total_mib, memory_used_mib, memory_reserved_mib,
+              utilization_pct, processes, ecc_enabled, ecc_uncorrected_volatile, ecc_uncorrected_aggregate,
               retired_pages_pending, remapped_rows_pending, remapped_rows_failure, mig_mode, nvlinks_active,
               nvlinks_total, nvlink_version, pcie_gen, pcie_width, numa_node, cpu_affinity, pcie_gen_max,
               pcie_width_max, mig_uuids)

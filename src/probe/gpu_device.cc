@@ -117,6 +117,26 @@ void read_numa(const Nvml& n, nvmlDevice_t d, const Fs& fs, Gpu& g) {
   }
 }
 
+// Total and used memory. Used is what processes allocated: with NVML's v2 query, the driver's own reservation
+// (615 MiB on every idle H200, 0 on an H100) is left out, so an idle GPU reads 0 and is not taken for one
+// whose last process is still exiting (settle_memory). false when NVML answered neither query.
+bool read_memory(const Nvml& n, nvmlDevice_t d, Gpu& g) {
+  dynlib::nvmlMemory_v2_t v2{};
+  v2.version = dynlib::kNvmlMemoryV2;
+  if (n.DeviceGetMemoryInfo_v2 && n.DeviceGetMemoryInfo_v2(d, &v2) == kNvmlSuccess && v2.total >= v2.free) {
+    const unsigned long long taken = v2.total - v2.free;
+    g.memory_total_mib = int64_t(v2.total >> 20);
+    g.memory_reserved_mib = int64_t(v2.reserved >> 20);
+    g.memory_used_mib = int64_t((taken > v2.reserved ? taken - v2.reserved : 0) >> 20);
+    return true;
+  }
+  dynlib::nvmlMemory_t mem{};
+  if (!n.DeviceGetMemoryInfo || n.DeviceGetMemoryInfo(d, &mem) != kNvmlSuccess) return false;
+  g.memory_total_mib = int64_t(mem.total >> 20);
+  g.memory_used_mib = int64_t(mem.used >> 20);
+  return true;
+}
+
 void read_identity(const Nvml& n, nvmlDevice_t d, Gpu& g) {
   char buf[256] = {0};
   if (n.DeviceGetName && n.DeviceGetName(d, buf, sizeof(buf) - 1) == kNvmlSuccess)
@@ -126,11 +146,7 @@ void read_identity(const Nvml& n, nvmlDevice_t d, Gpu& g) {
   dynlib::nvmlPciInfo_t pci{};
   if (n.DeviceGetPciInfo && n.DeviceGetPciInfo(d, &pci) == kNvmlSuccess)
     g.pci_bus_id = trim_nul(pci.busId, sizeof(pci.busId));
-  dynlib::nvmlMemory_t mem{};
-  if (n.DeviceGetMemoryInfo && n.DeviceGetMemoryInfo(d, &mem) == kNvmlSuccess) {
-    g.memory_total_mib = int64_t(mem.total >> 20);
-    g.memory_used_mib = int64_t(mem.used >> 20);
-  }
+  read_memory(n, d, g);
   dynlib::nvmlUtilization_t u{};
   if (n.DeviceGetUtilizationRates && n.DeviceGetUtilizationRates(d, &u) == kNvmlSuccess)
     g.utilization_pct = int(u.gpu);
@@ -142,12 +158,10 @@ void read_identity(const Nvml& n, nvmlDevice_t d, Gpu& g) {
 // released, so that the facts hold what stays. Only this case pays the wait.
 void settle_memory(const Nvml& n, nvmlDevice_t d, Gpu& g) {
   constexpr int64_t kNoticeMiB = 512;
-  if (!g.processes.empty() || g.memory_used_mib <= kNoticeMiB || !n.DeviceGetMemoryInfo) return;
+  if (!g.processes.empty() || g.memory_used_mib <= kNoticeMiB) return;
   for (int i = 0; i < 10 && g.memory_used_mib > kNoticeMiB; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    dynlib::nvmlMemory_t mem{};
-    if (n.DeviceGetMemoryInfo(d, &mem) != kNvmlSuccess) return;
-    g.memory_used_mib = int64_t(mem.used >> 20);
+    if (!read_memory(n, d, g)) return;
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 
 #include "probe/gpu_labels.h"
@@ -194,6 +195,45 @@ TEST(GpuProbe, FakeNvmlTwoSwitchedGpusAndOneOnPcie) {
   EXPECT_EQ(f.p2p_read, p2p);
   nlohmann::json j = f;  // round-trips
   EXPECT_EQ(j.get<GpuFacts>().topology, topo);
+}
+
+// An idle H200: the driver keeps 615 MiB, which NVML's v1 query counts as used with no process listed (read
+// as a process in exit: the probe waited 1 s on every idle H200, issue 38); the v2 query reports it apart.
+TEST(GpuProbe, TheDriversReservationIsNotAProcessInExit) {
+  auto fs = make_real_fs(kGpuRoot);
+  Nvml n = fake_nvml();
+  n.DeviceGetComputeRunningProcesses = [](nvmlDevice_t, unsigned* c, nvmlProcessInfo_t*) {
+    *c = 0;
+    return 0;
+  };
+  n.DeviceGetMemoryInfo = [](nvmlDevice_t, nvmlMemory_t* m) {
+    m->total = 143771ULL << 20, m->used = 615ULL << 20, m->free = m->total - m->used;
+    return 0;
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  GpuFacts before = probe_gpu_with(n, *fs);
+  const double v1_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(before.gpus[0].memory_used_mib, 615);
+  EXPECT_GE(v1_s, 0.9) << "without v2 the wait is paid (what the v2 query saves)";
+  n.DeviceGetMemoryInfo_v2 = [](nvmlDevice_t, dynlib::nvmlMemory_v2_t* m) {
+    if (m->version != dynlib::kNvmlMemoryV2) return 25;  // NVML_ERROR_ARGUMENT_VERSION_MISMATCH
+    m->total = 143771ULL << 20, m->reserved = 615ULL << 20, m->used = 0, m->free = m->total - m->reserved;
+    return 0;
+  };
+  t0 = std::chrono::steady_clock::now();
+  GpuFacts f = probe_gpu_with(n, *fs);
+  const double v2_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(f.gpus[0].memory_used_mib, 0);
+  EXPECT_EQ(f.gpus[0].memory_reserved_mib, 615);
+  EXPECT_EQ(f.gpus[0].memory_total_mib, 143771);
+  EXPECT_LT(v2_s, 0.5) << "no wait on an idle GPU";
+  // A driver that counts the reservation in `used` as well: the same answer.
+  n.DeviceGetMemoryInfo_v2 = [](nvmlDevice_t, dynlib::nvmlMemory_v2_t* m) {
+    m->total = 143771ULL << 20, m->reserved = 615ULL << 20, m->used = (615ULL + 2048) << 20;
+    m->free = m->total - m->used;
+    return 0;
+  };
+  EXPECT_EQ(probe_gpu_with(n, *fs).gpus[0].memory_used_mib, 2048);
 }
 
 TEST(GpuProbe, InitFailureIsAnError) {
