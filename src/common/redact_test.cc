@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cstring>
 
 namespace dd {
 namespace {
@@ -139,6 +140,25 @@ TEST(Redact, SecretWordsFoundInAnyCaseAnywhere) {
   for (const char* miss :
        {"", "t", "toke", "ke", "secre", "pass", "cre", "aut", "beare", "si", ":/", "k e y"})
     EXPECT_FALSE(might_hold_secret(miss)) << miss;
+  // The scan goes 16 bytes at a time: a needle at every offset of a long line, across each block's edge and
+  // in the tail, is found; the near misses at every offset are not.
+  for (const char* w : {"://", "token", "key", "secret", "passw", "cred", "auth", "bearer", "sig"})
+    for (size_t at = 0; at < 50; ++at) {
+      std::string line(56, 'x');
+      line.replace(at, std::strlen(w), w);
+      line.resize(std::max<size_t>(56, at + std::strlen(w)), 'x');
+      EXPECT_TRUE(might_hold_secret(line)) << w << " at " << at;
+      EXPECT_TRUE(might_hold_secret(line.substr(0, at + std::strlen(w)))) << w << " at the end, " << at;
+    }
+  for (const char* miss : {"toke", "secre", "beare", ":/", "si", "Si", "TOKE"})
+    for (size_t at = 0; at < 40; ++at) {
+      std::string line(48, '.');
+      line.replace(at, std::strlen(miss), miss);
+      EXPECT_FALSE(might_hold_secret(line)) << miss << " at " << at;
+    }
+  EXPECT_FALSE(might_hold_secret(std::string(4096, 'z')));
+  EXPECT_FALSE(might_hold_secret(std::string(1000, '\x1a') + std::string(1000, '\x0f')))
+      << "bytes that read as ':' or '/' with bit 5 set are not the URL needle";
 }
 
 }  // namespace
