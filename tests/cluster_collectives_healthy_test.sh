@@ -19,9 +19,11 @@ for i in 0 1 2; do
   expect n$i "inter: xnode0\(0\) rank 0 \(eth0\) <-> xnode1\(1\) rank 2"
   expect n$i "intra: xnode2\(2\) rank 4"
   # slow_pair compares measured bandwidths: under a sanitizer (DD_TIME_SCALE, scripts/sanitizers/run.sh) on a
-  # loaded 2-core machine one small pair measured 3x slower than another (ASan CI run, 2026-11-23), so only
-  # the silent-node check holds there.
-  if [ -n "${DD_TIME_SCALE:-}" ]; then expect_not n$i "node_silent"; else expect_not n$i "slow_pair|node_silent"; fi
+  # loaded 2-core machine one small pair measured 3x slower than another (ASan CI run, 2026-11-23), and so did
+  # a plain build beside the rest of the suite on 2 cores (0.315 against 0.989 GB/s, 2026-11-28): there only
+  # the silent-node check holds. cluster_collectives_slow_test proves slow_pair on a shaped link.
+  if [ -n "${DD_TIME_SCALE:-}" ] || [ "$(nproc)" -le 2 ]; then expect_not n$i "node_silent"; else
+    expect_not n$i "slow_pair|node_silent"; fi
 done
 # The same verdict everywhere: the finding lines (ids and titles) agree.
 for i in 1 2; do
