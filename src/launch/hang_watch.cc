@@ -81,7 +81,7 @@ bool BeatBoard::hung(double window_s, std::string* why) const {
   if (why)
     *why = fmt::format("no worker wrote any output for {:.1f} s (--hang-timeout {:.0f}){}", quiet, window_s,
                        idle.empty() ? std::string(" while every rank used CPU (waiting inside NCCL?)")
-                                    : fmt::format(" and rank {} used no CPU", report::rank_ranges(idle)));
+                                    : fmt::format(" and {} used no CPU", report::ranks_phrase(idle)));
   return true;
 }
 
