@@ -1,4 +1,5 @@
-// hang_culprit(): the six methods of hang_culprit.h, tried in order; the first that singles out ranks wins.
+// hang_culprit(): the methods of hang_culprit.h, tried in order; the first that singles out ranks wins. The
+// two that find the rank that is different (it left, it runs another NCCL) are in odd_rank_culprit.cc.
 #include "launch/hang_culprit.h"
 
 #include <fmt/format.h>
@@ -6,13 +7,18 @@
 #include <algorithm>
 #include <map>
 
+#include "launch/culprit_methods.h"
 #include "launch/python_stack.h"
 #include "launch/report_parts.h"
 #include "logs/fr/fr_analysis.h"
 #include "logs/hang_trigger.h"
-#include "rules/rank_identity.h"
 
 namespace dd::launch {
+
+using culprit::by_early_exit;
+using culprit::by_flight_recorder;
+using culprit::by_identity;
+using culprit::timeout_label;
 
 namespace {
 
@@ -45,38 +51,6 @@ std::vector<int> odd_group(const std::map<Key, std::vector<int>>& groups) {
   return pick && smallest < second ? *pick : std::vector<int>{};
 }
 
-std::string label(const RankTimeout& t) { return fmt::format("{} SeqNum={}", t.op, t.seq); }
-
-// Every node's digest merged, then the cross-rank analysis: the same answer as over all dumps at once. Only
-// causes the records can show count ("stuck": everyone issued the same op; "missing_dump": ranks without a
-// dump) leave the naming to the other methods.
-bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
-  const auto analysis = parts::attempt_fr_analysis(a);
-  if (!analysis) return false;
-  const logs::FrAnalysis& fa = *analysis;
-  for (const logs::FrCulprit& k : fa.culprits) {
-    if (k.kind == "stuck" || k.kind == "missing_dump" || k.ranks.empty()) continue;
-    c.ranks = k.ranks;
-    c.why = k.detail;
-    c.method = "flight recorder";
-    c.collective = fmt::format("{} seq {} of group {} ({})",
-                               k.did.op.empty() ? std::string("nothing") : logs::signature_words(k.did),
-                               k.seq, k.pg_name, k.pg_desc);
-    if (k.has_where) c.evidence.push_back("its stack: " + logs::frames_text(k.where.frames));
-    for (const auto& g : fa.groups)
-      if (g.has_mismatch || !g.waiting.empty()) {  // only the parts that hold ranks
-        std::string parts;
-        for (const auto& [word, ranks] :
-             {std::pair{"waiting", &g.waiting}, {"behind", &g.behind}, {"ahead", &g.ahead}})
-          if (!ranks->empty())
-            parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", word, logs::rank_list(*ranks));
-        c.evidence.push_back(fmt::format("group {} ({}): {}", g.pg_name, g.pg_desc, parts));
-      }
-    return true;
-  }
-  return false;
-}
-
 // A rank in state T (SIGSTOP, Ctrl-Z, a scheduler's suspend) or t (a debugger holds it) runs nothing, so it
 // cannot reach any collective: while the others wait, it is the cause whatever they print or record.
 bool by_process_state(const AttemptRecord& a, HangCulprit& c) {
@@ -102,56 +76,6 @@ bool by_process_state(const AttemptRecord& a, HangCulprit& c) {
   return true;
 }
 
-// A rank that ended (status 0, or a failure launch did not stop the job for) while the others went on and now
-// wait: it left, so it will never enter the collective they wait in. Only when those that left are not more
-// than those still there (three ranks done and one stuck in its teardown: the stuck one is the odd one).
-bool by_early_exit(const AttemptRecord& a, HangCulprit& c) {
-  std::vector<const RankRecord*> left;
-  std::vector<int> waiting;
-  for (const RankRecord* r : parts::all_ranks(a)) {
-    if (r->running)
-      waiting.push_back(r->rank);
-    else if (!r->stopped_by_us && r->end_s >= 0)
-      left.push_back(r);
-  }
-  if (left.empty() || waiting.empty() || left.size() > waiting.size()) return false;
-  for (const RankRecord* r : left) {
-    c.ranks.push_back(r->rank);
-    const std::string last = parts::last_line(*r);
-    c.evidence.push_back(
-        fmt::format("rank {} {} at {:.1f} s{}", r->rank, parts::end_text(*r), r->end_s,
-                    last.empty() ? "" : "; its last line: \"" + parts::shown_line(last) + "\""));
-  }
-  const RankRecord& first = *left.front();
-  c.method = "exit";
-  c.why = fmt::format(
-      "{} {} at {:.1f} s while {} went on: {} wait{} for {} in a collective it will never enter",
-      ranks_phrase(c.ranks), parts::end_text(first), first.end_s, ranks_phrase(waiting),
-      waiting.size() == 1 ? "it" : "they", waiting.size() == 1 ? "s" : "", left.size() == 1 ? "it" : "them");
-  // What they wait in, when the Flight Recorder or a watchdog line says it.
-  HangCulprit fr;
-  if (by_flight_recorder(a, fr)) c.collective = fr.collective;
-  for (const auto& t : watchdog_timeouts(a))
-    if (c.collective.empty()) c.collective = label(t);
-  return true;
-}
-
-// A rank that loads another NCCL, or has an NCCL variable or LD_PRELOAD of its own (rules/rank_identity.h):
-// ranks that disagree on the library or its protocol, transports or algorithms can wait for each other
-// forever.
-bool by_identity(const AttemptRecord& a, HangCulprit& c) {
-  for (const rules::OddSetting& odd : rules::odd_settings(parts::rank_identities(a))) {
-    if (!rules::affects_nccl(odd) || !odd.singled_out) continue;
-    if (c.ranks.empty()) {
-      c.ranks = odd.ranks;
-      c.method = "identity";
-      c.why = rules::odd_setting_text(odd) + ": ranks that disagree on NCCL can wait for each other forever";
-    }
-    if (odd.ranks == c.ranks) c.evidence.push_back(rules::odd_setting_text(odd));
-  }
-  return !c.ranks.empty();
-}
-
 bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
   const auto timeouts = watchdog_timeouts(a);
   if (timeouts.empty()) return false;
@@ -160,7 +84,7 @@ bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
   for (const auto& t : timeouts) {
     groups[{t.seq, t.op}].push_back(t.rank);
     of[t.rank] = t;
-    c.evidence.push_back(fmt::format("rank {} timed out in {}", t.rank, label(t)));
+    c.evidence.push_back(fmt::format("rank {} timed out in {}", t.rank, timeout_label(t)));
   }
   if (auto odd = odd_group(groups); !odd.empty()) {
     const RankTimeout& mine = of[odd.front()];
@@ -172,7 +96,7 @@ bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
         if (!theirs || ranks.size() > groups[{theirs->seq, theirs->op}].size()) theirs = &of[ranks.front()];
       }
     c.ranks = odd;
-    c.collective = label(mine);
+    c.collective = timeout_label(mine);
     c.method = "watchdog lines";
     if (mine.seq == theirs->seq)
       c.why = fmt::format("{} called {} at SeqNum {} where {} called {}: it took another code path",
@@ -181,10 +105,10 @@ bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
       c.why = fmt::format(
           "{} waited in {} while {} waited in {}: it went past SeqNum {} on another code path "
           "(or the others never issued it)",
-          ranks_phrase(odd), label(mine), ranks_phrase(rest), label(*theirs), theirs->seq);
+          ranks_phrase(odd), timeout_label(mine), ranks_phrase(rest), timeout_label(*theirs), theirs->seq);
     else
       c.why = fmt::format("{} waited in {} while {} had gone on to {}: it is behind", ranks_phrase(odd),
-                          label(mine), ranks_phrase(rest), label(*theirs));
+                          timeout_label(mine), ranks_phrase(rest), timeout_label(*theirs));
     return true;
   }
   if (groups.size() != 1) return false;
@@ -196,10 +120,10 @@ bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
   std::vector<int> waited;
   for (const auto& [r, x] : of) waited.push_back(r);
   c.ranks = silent;
-  c.collective = label(t);
+  c.collective = timeout_label(t);
   c.method = "watchdog lines";
   c.why = fmt::format("{} timed out waiting in {}; {} printed no timeout: never reached that collective",
-                      ranks_phrase(waited), label(t), ranks_phrase(silent));
+                      ranks_phrase(waited), timeout_label(t), ranks_phrase(silent));
   return true;
 }
 
@@ -271,6 +195,42 @@ bool by_cpu(const AttemptRecord& a, HangCulprit& c) {
 }
 
 }  // namespace
+
+namespace culprit {
+
+std::string timeout_label(const RankTimeout& t) { return fmt::format("{} SeqNum={}", t.op, t.seq); }
+
+// Every node's digest merged, then the cross-rank analysis: the same answer as over all dumps at once. Only
+// causes the records can show count ("stuck": everyone issued the same op; "missing_dump": ranks without a
+// dump) leave the naming to the other methods.
+bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
+  const auto analysis = parts::attempt_fr_analysis(a);
+  if (!analysis) return false;
+  const logs::FrAnalysis& fa = *analysis;
+  for (const logs::FrCulprit& k : fa.culprits) {
+    if (k.kind == "stuck" || k.kind == "missing_dump" || k.ranks.empty()) continue;
+    c.ranks = k.ranks;
+    c.why = k.detail;
+    c.method = "flight recorder";
+    c.collective = fmt::format("{} seq {} of group {} ({})",
+                               k.did.op.empty() ? std::string("nothing") : logs::signature_words(k.did),
+                               k.seq, k.pg_name, k.pg_desc);
+    if (k.has_where) c.evidence.push_back("its stack: " + logs::frames_text(k.where.frames));
+    for (const auto& g : fa.groups)
+      if (g.has_mismatch || !g.waiting.empty()) {  // only the parts that hold ranks
+        std::string parts;
+        for (const auto& [word, ranks] :
+             {std::pair{"waiting", &g.waiting}, {"behind", &g.behind}, {"ahead", &g.ahead}})
+          if (!ranks->empty())
+            parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", word, logs::rank_list(*ranks));
+        c.evidence.push_back(fmt::format("group {} ({}): {}", g.pg_name, g.pg_desc, parts));
+      }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace culprit
 
 std::vector<RankTimeout> watchdog_timeouts(const AttemptRecord& a) {
   std::vector<RankTimeout> out;
