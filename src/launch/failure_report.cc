@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "common/signal_name.h"
 #include "launch/report_parts.h"
@@ -172,57 +173,16 @@ std::optional<Finding> silent_nodes_finding(const AttemptRecord& a) {
           "logs on the node itself."};
 }
 
-// launch.logs.full: a node whose log directory has no room left; its workers' writes failed (ENOSPC) where
-// launch cannot see them, so their logs are cut short.
-std::optional<Finding> logs_full_finding(const AttemptRecord& a) {
-  constexpr int64_t kFullBytes = 4096;
-  Finding f{.id = "launch.logs.full", .severity = Severity::warn};
-  std::string nodes;
-  for (const auto& n : a.nodes) {
-    if (n.log_free_bytes < 0 || n.log_free_bytes >= kFullBytes) continue;
-    nodes += (nodes.empty() ? "" : ", ") + parts::node_label(a, n.node_rank);
-    std::string log = n.ranks.empty() ? "" : n.ranks.front().log_path;
-    f.evidence.push_back(fmt::format("{}: {} bytes free (No space left on device) for logs such as {}",
-                                     parts::node_label(a, n.node_rank), n.log_free_bytes, log));
-  }
-  if (nodes.empty()) return std::nullopt;
-  f.title = "the log directory is full on " + nodes + ": worker logs are cut short";
-  f.fix =
-      "Free space there or give --log-dir a filesystem with room (the logs hold every byte a worker wrote).";
-  return f;
-}
-
-// launch.job.strays: processes the workers started outside their own process groups (setsid, a daemon) that
-// outlived them; launch (a child subreaper) stopped them, and says which, so nothing runs on unseen.
-std::optional<Finding> strays_finding(const AttemptRecord& a) {
-  Finding f{.id = "launch.job.strays", .severity = Severity::warn};
-  size_t count = 0;
-  for (const auto& n : a.nodes) {
-    count += n.strays.size() + n.strays_more;
-    for (const auto& s : n.strays)
-      if (f.evidence.size() < 8) f.evidence.push_back(parts::node_label(a, n.node_rank) + ": " + s);
-  }
-  if (count == 0) return std::nullopt;
-  if (count > f.evidence.size()) f.evidence.push_back(fmt::format("and {} more", count - f.evidence.size()));
-  f.title = fmt::format(
-      "{} process{} the workers started outlived them (outside their process groups, as "
-      "setsid or a daemon leaves them): launch stopped {}",
-      count, count == 1 ? "" : "es", count == 1 ? "it" : "them");
-  f.fix =
-      "A worker should end what it starts: wait for its helpers, or stop them before it exits. A server "
-      "meant "
-      "to outlive the job belongs outside the launch (start it before, or with its own supervisor).";
-  return f;
-}
-
 void add_cause_findings(report::Report& r, const AttemptRecord& a) {
+  // Ranks that run with another NCCL or other settings: at fail, and first, when it caused a failure in NCCL.
+  std::optional<Finding> differs = parts::rank_differs_finding(a);
   switch (a.stop.cause) {
     case StopCause::none:
       r.add(job_ok_finding(a));
       if (auto f = parts::completed_mismatch_finding(a)) r.add(std::move(*f));
-      if (auto f = parts::rank_differs_finding(a)) r.add(std::move(*f));
-      if (auto f = logs_full_finding(a)) r.add(std::move(*f));
-      if (auto f = strays_finding(a)) r.add(std::move(*f));
+      if (differs) r.add(std::move(*differs));
+      if (auto f = parts::logs_full_finding(a)) r.add(std::move(*f));
+      if (auto f = parts::strays_finding(a)) r.add(std::move(*f));
       if (auto f = parts::scheduler_end_finding(a)) r.add(std::move(*f));
       return;
     case StopCause::scheduler_failed:
@@ -232,12 +192,7 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
       if (auto f = parts::left_early_finding(a)) r.add(std::move(*f));
       // A rank with another NCCL (or its own NCCL setting) explains a failure inside NCCL better than the
       // first rank to fail, which may be its peer (rank 0's "invalid usage" when rank 1 loads another NCCL).
-      if (auto d = parts::rank_differs_finding(a); d && parts::rank_differs_is_cause(a)) {
-        d->severity = Severity::fail;
-        d->title += fmt::format(": ranks that disagree on NCCL fail or hang together, and {} failed first",
-                                parts::ranks_phrase({parts::root_record(a).rank}));
-        r.add(std::move(*d));
-      }
+      if (differs && differs->severity == Severity::fail) r.add(*std::exchange(differs, std::nullopt));
       for (auto& f : parts::rank_failed_findings(a)) r.add(std::move(f));
       break;
     case StopCause::hang:
@@ -255,12 +210,10 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
       break;
   }
   if (auto f = stopped_finding(a)) r.add(std::move(*f));
-  if (auto f = parts::rank_differs_finding(a);
-      f && !(a.stop.cause == StopCause::worker_failed && parts::rank_differs_is_cause(a)))
-    r.add(std::move(*f));
+  if (differs) r.add(std::move(*differs));
   if (auto f = parts::env_differs_finding(a)) r.add(std::move(*f));
-  if (auto f = logs_full_finding(a)) r.add(std::move(*f));
-  if (auto f = strays_finding(a)) r.add(std::move(*f));
+  if (auto f = parts::logs_full_finding(a)) r.add(std::move(*f));
+  if (auto f = parts::strays_finding(a)) r.add(std::move(*f));
 }
 
 }  // namespace

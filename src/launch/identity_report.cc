@@ -1,7 +1,7 @@
 // launch.rank.differs: the ranks that run with another NCCL library, or other NCCL, CUDA or PyTorch variables
 // or LD_PRELOAD, than the rest of the job (read from each worker's /proc, compared by rules/rank_identity).
-// A whole node that differs is launch.env.differs's to tell (that compares the nodes' environments); this
-// names ranks, so a variable set by a wrapper script on one rank is seen.
+// launch.env.differs compares the nodes' launcher environments; this compares what each rank really runs
+// with, so a variable set by a wrapper script on one rank is seen (a whole node that differs shows in both).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -35,23 +35,25 @@ std::vector<rules::RankIdentity> rank_identities(const AttemptRecord& a) {
   return out;
 }
 
-bool rank_differs_is_cause(const AttemptRecord& a) {
-  bool odd = false;
-  for (const rules::OddSetting& s : rules::odd_settings(rank_identities(a)))
-    odd = odd || (rules::affects_nccl(s) && s.singled_out);
-  if (!odd) return false;
-  bool in_nccl = false;
-  for (const auto& d : a.stop.diagnosis) in_nccl = in_nccl || d.id.rfind("nccl.", 0) == 0;
-  const RankRecord root = root_record(a);
-  return in_nccl || root.traceback.find("NCCL") != std::string::npos;
+namespace {
+
+// The job failed inside NCCL: the root rank's diagnosis is an nccl.* entry, or its traceback names NCCL.
+bool failed_in_nccl(const AttemptRecord& a) {
+  if (a.stop.cause != StopCause::worker_failed) return false;
+  for (const auto& d : a.stop.diagnosis)
+    if (d.id.rfind("nccl.", 0) == 0) return true;
+  return root_record(a).traceback.find("NCCL") != std::string::npos;
 }
+
+bool names_nccl_ranks(const rules::OddSetting& s) { return rules::affects_nccl(s) && s.singled_out; }
+
+}  // namespace
 
 std::optional<Finding> rank_differs_finding(const AttemptRecord& a) {
   auto odd = rules::odd_settings(rank_identities(a));
   if (odd.empty()) return std::nullopt;
   // The one that changes NCCL and names its ranks leads: it explains a failure in NCCL.
-  std::stable_partition(odd.begin(), odd.end(),
-                        [](const rules::OddSetting& s) { return rules::affects_nccl(s) && s.singled_out; });
+  std::stable_partition(odd.begin(), odd.end(), names_nccl_ranks);
   Finding f{.id = "launch.rank.differs", .severity = Severity::warn};
   f.title = rules::odd_setting_text(odd.front());
   if (odd.size() > 1)
@@ -62,6 +64,11 @@ std::optional<Finding> rank_differs_finding(const AttemptRecord& a) {
       if (r->rank == f.rank) f.node = host_of(a, r->node_rank);
   }
   for (const rules::OddSetting& s : odd) f.evidence.push_back(rules::odd_setting_text(s));
+  if (names_nccl_ranks(odd.front()) && failed_in_nccl(a)) {  // the cause of the failure, not a warning
+    f.severity = Severity::fail;
+    f.title += fmt::format(": ranks that disagree on NCCL fail or hang together, and {} failed first",
+                           ranks_phrase({root_record(a).rank}));
+  }
   f.fix =
       "Give every rank the same NCCL library and the same NCCL_*, CUDA_* and TORCH_* settings: look for a "
       "wrapper script, a per-rank branch in the job's start-up, an LD_PRELOAD, or a module or conda "

@@ -50,16 +50,18 @@ std::vector<rules::RankIdentity> rank_identities(const AttemptRecord& a);
 // redacted.
 std::map<std::string, std::string> identity_of_env(const std::map<std::string, std::string>& env);
 // launch.rank.differs (identity_report.cc): ranks that run with another NCCL library or other NCCL, CUDA or
-// PyTorch variables than the rest; nothing when all agree. A warning: the hang report names it as the cause.
+// PyTorch variables than the rest; nothing when all agree. A warning (a hang report names it as the cause),
+// at fail when it singles out ranks on NCCL and the job failed inside NCCL: then it is that failure's cause.
 std::optional<report::Finding> rank_differs_finding(const AttemptRecord& a);
 // launch.rank.left_early (left_early_report.cc): a rank that exited 0 while the others went on, before a
 // failure that reads as a lost peer; nothing otherwise.
 std::optional<report::Finding> left_early_finding(const AttemptRecord& a);
 // What to do about ranks that left early (the fix of launch.rank.left_early and of a hang by an early exit).
 std::string left_early_fix(const std::vector<int>& ranks);
-// Whether the difference singles out ranks on something that changes NCCL (the library, NCCL_*, LD_PRELOAD)
-// and the failure is in NCCL (the root rank's diagnosis or traceback names it): then it is the cause.
-bool rank_differs_is_cause(const AttemptRecord& a);
+// launch.logs.full: a node whose log folder had no room left; launch.job.strays: processes the workers left
+// outside their groups, which launch stopped (left_behind_report.cc). Nothing when there is none.
+std::optional<report::Finding> logs_full_finding(const AttemptRecord& a);
+std::optional<report::Finding> strays_finding(const AttemptRecord& a);
 // launch.env.differs (env_diff_report.cc); nothing with one node or no difference.
 std::optional<report::Finding> env_differs_finding(const AttemptRecord& a);
 
