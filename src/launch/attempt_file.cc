@@ -2,14 +2,9 @@
 #include "launch/attempt_file.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-
+#include "common/atomic_file.h"
 #include "common/json_limits.h"
-#include "common/output_file.h"
 
 namespace dd::launch {
 
@@ -19,30 +14,11 @@ constexpr int kFormat = 1;
 }  // namespace
 
 std::string save_attempt_record(const std::string& run_dir, const AttemptRecord& a) {
-  const std::string dir = fmt::format("{}/{}", run_dir, a.attempt);
-  const std::string path = dir + "/" + kAttemptFileName;
-  const std::string tmp = fmt::format("{}.{}.tmp", path, ::getpid());
+  const std::string path = fmt::format("{}/{}/{}", run_dir, a.attempt, kAttemptFileName);
   const std::string text = nlohmann::json{{kMarker, kFormat}, {"record", a}}.dump(1) + "\n";
-  auto fd = open_output_file(tmp, {.truncate = true});
-  if (!fd) return fd.error().message();
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(*fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = fmt::format("cannot write {}: {}", tmp, std::strerror(errno));
-      ::close(*fd);
-      ::unlink(tmp.c_str());
-      return why;
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::close(*fd) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = fmt::format("cannot write {}: {}", path, std::strerror(errno));
-    ::unlink(tmp.c_str());
-    return why;
-  }
-  return "";
+  // A record of the run, not a checkpoint: no fsync; never written through a link someone put there.
+  const Status st = write_file_atomically(path, text, {.symlinks = Symlinks::refuse, .sync = false});
+  return st ? "" : st.error().message();
 }
 
 Result<AttemptRecord> parse_attempt_record(const std::string& text) {
