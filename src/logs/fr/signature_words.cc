@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "logs/fr/fr_summary.h"
+#include "rules/rule_util.h"
 
 namespace dd::logs {
 
@@ -70,14 +71,6 @@ std::string grouped(int64_t n) {
   return out;
 }
 
-std::string bytes_words(double b) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) b /= 1024, ++u;
-  return b == static_cast<int64_t>(b) ? fmt::format("{} {}", static_cast<int64_t>(b), units[u])
-                                      : fmt::format("{:.1f} {}", b, units[u]);
-}
-
 }  // namespace
 
 std::string signature_words(const FrSignature& s) {
@@ -95,7 +88,7 @@ std::string signature_words(const FrSignature& s) {
     if (k.torch == first_dtype) d = &k;
   std::string text = fmt::format("{} of {} {}", s.op, grouped(in),
                                  d ? std::string(d->name) : (first_dtype.empty() ? "elements" : first_dtype));
-  if (d) text += fmt::format(" ({})", bytes_words(double(in) * d->bytes));
+  if (d) text += fmt::format(" ({})", rules::human_bytes(in * d->bytes));
   if (out >= 0 && out != in) text += fmt::format(" into {}", grouped(out));
   return text;
 }
