@@ -144,9 +144,9 @@ std::vector<int> hr_known_ranks(const LogsResult& r) {
     if (c.rank >= 0) k.insert(c.rank);
   // A rank NCCL printed (its communicator's rank): a worker whose own prints carry no "[rankN]:" prefix, as
   // torchrun passes them, is still a rank of the job (rank 1 that left with sys.exit(0) while rank 0 waits).
+  // Only the ranks of the first communicator's size: a subgroup's own ranks would be other numbers.
   for (const auto& p : r.processes)
-    if (p.rank >= 0 && p.nranks > 0 && (r.processes.empty() || p.nranks == r.processes.front().nranks))
-      k.insert(p.rank);
+    if (p.rank >= 0 && p.nranks > 0 && p.nranks == r.processes.front().nranks) k.insert(p.rank);
   return {k.begin(), k.end()};
 }
 
