@@ -1,10 +1,11 @@
 // Parsing JSON that came from outside this process (a file a user names, a peer through the store, an etcd
 // answer, a worker's event line, a Flight Recorder dump): the one place that states how deep it may nest.
-// nlohmann::json builds and destroys its values recursively, so a text of 100,000 '[' crashed the process (and
-// any token holder could send one to the master); a text nested deeper than kMaxJsonDepth is refused before
-// parsing. Sizes are bounded where the bytes are read (the store's frame limit, probe/regular_file's
+// nlohmann::json builds and destroys its values recursively, so a text of 100,000 '[' crashed the process
+// (and any token holder could send one to the master); a text nested deeper than kMaxJsonDepth is refused
+// before parsing. Sizes are bounded where the bytes are read (the store's frame limit, probe/regular_file's
 // ReadLimits), not here.
 #pragma once
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -23,6 +24,17 @@ int json_depth(std::string_view text, int limit = kMaxJsonDepth);
 nlohmann::json parse_json(std::string_view text);
 // The same without exceptions: a discarded value (is_discarded()) when too deep or not JSON.
 nlohmann::json parse_json_or_discarded(std::string_view text);
+
+// What a JSON text would build, measured without building it (one SAX pass): its values (containers and
+// scalars, keys not counted) and the bytes of its strings and keys. The pass stops as soon as either passes
+// its cap (over set) or the text is not JSON (valid false), so a huge text costs no more than reading it.
+struct JsonSize {
+  uint64_t values = 0;
+  uint64_t text_bytes = 0;
+  bool valid = true;
+  bool over = false;
+};
+JsonSize measure_json(std::string_view text, uint64_t max_values, uint64_t max_text_bytes);
 
 // True when every floating-point number in j is finite and within int32's range: nlohmann converts a float
 // to an int field with a plain cast, which is undefined behaviour for 1e43 or NaN. Peer records hold no

@@ -30,7 +30,6 @@ TEST(JsonLimits, DeepTextIsRefusedNotParsed) {
   EXPECT_EQ(parse_json(R"({"k": [1, 2]})")["k"][1], 2);
 }
 
-
 struct Pair {
   int a = 0;
   double b = 0;
@@ -53,6 +52,27 @@ TEST(JsonLimits, PeerRecordOfTheWrongShapeIsRefusedNotThrown) {
   EXPECT_FALSE(parse_record<Pair>("not json", &why).has_value());
   EXPECT_FALSE(parse_record<Pair>(std::string(100, '[') + std::string(100, ']'), &why).has_value());
   EXPECT_NE(why.find("deeper than 64"), std::string::npos) << why;
+}
+
+TEST(JsonLimits, MeasureCountsWhatParseWouldBuildAndStopsAtItsCaps) {
+  const std::string text = R"({"ab": [1, 2.5, "xyz", null, true, {"k": -3}], "c": ""})";
+  JsonSize s = measure_json(text, 100, 100);
+  EXPECT_TRUE(s.valid);
+  EXPECT_FALSE(s.over);
+  EXPECT_EQ(s.values, 10u) << "the object, the array, 6 scalars and the inner object's -3, the empty string";
+  EXPECT_EQ(s.text_bytes, 2u + 3u + 1u + 1u) << "keys ab, k, c and the string xyz";
+  EXPECT_TRUE(measure_json(text, 9, 100).over);
+  EXPECT_TRUE(measure_json(text, 100, 6).over);
+  EXPECT_FALSE(measure_json("[1, 2", 100, 100).valid) << "truncated";
+  EXPECT_FALSE(measure_json("[1] x", 100, 100).valid) << "trailing bytes";
+  EXPECT_FALSE(measure_json(std::string(100, '[') + std::string(100, ']'), 1000, 100).valid);
+  // A huge text of small values is measured, not built: the pass stops at the cap.
+  std::string big = "[";
+  for (int i = 0; i < 200000; ++i) big += "0,";
+  big += "0]";
+  JsonSize b = measure_json(big, 1000, 100);
+  EXPECT_TRUE(b.over);
+  EXPECT_EQ(b.values, 1001u);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ class Scanner {
       : cat_(cat), opt_(opt), progress_(name) {
     res_.file.path = name;
     at_.file = name;
+    if (opt.budget) fw_.run_records = &opt.budget->watchdogs;
   }
 
   // A log line is untrusted text: its secrets ("Authorization: Bearer X", "--api-key X") are hidden here,
@@ -120,6 +121,7 @@ class Scanner {
       label(res_.unmatched_warns.samples[k], sample_proc_[key(SIZE_MAX, k)]);
     progress_.finish(procs_, res_.ranks, res_.exits);
     res_.processes = std::move(procs_);
+    if (f.capped.empty()) f.capped = fw_.capped;
     res_.watchdogs = std::move(fw_.watchdogs);
     res_.child_failures = std::move(fw_.child_failures);
     return std::move(res_);
@@ -250,7 +252,11 @@ static bool scan_flight_record(const std::string& path, RunBudget* budget, FileR
     limits.kept = &budget->fr_values_kept;
   }
   auto r = read_flight_record_file(path, limits);
-  if (!r && !looks_like_pickle(std::string_view(head, static_cast<size_t>(n)))) return false;
+  // A JSON text that is no dump is read as text; one refused for its size says so (it was read as one long
+  // line before, its refusal unsaid).
+  if (!r && r.error().kind == ErrorKind::protocol &&
+      !looks_like_pickle(std::string_view(head, static_cast<size_t>(n))))
+    return false;
   out.file.path = path;
   out.file.bytes = f->size();
   if (r)

@@ -1,6 +1,8 @@
 // Hand-written matchers for PyTorch ProcessGroupNCCL watchdog lines and torchrun failure summaries.
 #include "logs/framework.h"
 
+#include <fmt/format.h>
+
 #include <cstring>
 
 #include "logs/log_time.h"
@@ -11,6 +13,9 @@ namespace dd::logs {
 namespace {
 
 constexpr size_t kMaxRecords = 65536;  // watchdog records per file
+// Per rank and file: a rank times out once per process group and attempt; the lookups below walk one rank's
+// records, so this also bounds their cost (65,536 records of one rank took 3.7 s).
+constexpr size_t kMaxRecordsPerRank = 1024;
 
 bool contains(std::string_view s, std::string_view n) {
   return memmem(s.data(), s.size(), n.data(), n.size());
@@ -130,12 +135,12 @@ void FrameworkScanner::watchdog_timeout(std::string_view msg, int fw_rank, const
   w.time = log_time_key(msg);
   // The watchdog restates its timeout when it ends ("Process group watchdog thread terminated with exception:
   // ...", terminate's "what():"): one record per rank and collective.
-  for (auto& o : watchdogs)
-    if (o.rank == w.rank && o.seq == w.seq && o.op == w.op && !o.op.empty()) {
+  for (uint32_t i : of_rank(w.rank))
+    if (WatchdogTimeout& o = watchdogs[i]; o.seq == w.seq && o.op == w.op && !o.op.empty()) {
       if (o.pg.empty()) o.pg = std::move(w.pg);
       return;
     }
-  if (watchdogs.size() < kMaxRecords) watchdogs.push_back(std::move(w));
+  keep(std::move(w));
 }
 
 void FrameworkScanner::work_status(std::string_view tail, int rank, std::string pg, const Where& at,
@@ -143,8 +148,10 @@ void FrameworkScanner::work_status(std::string_view tail, int rank, std::string 
   int64_t enq = nccl::int_after(tail, "work: ");
   size_t kc = tail.find("last completed ");
   int64_t done = kc == std::string_view::npos ? -1 : nccl::int_after(tail.substr(kc), "work: ");
-  for (auto it = watchdogs.rbegin(); it != watchdogs.rend(); ++it) {
-    if (it->rank != rank || it->dump_only) continue;
+  const std::vector<uint32_t>& mine = of_rank(rank);
+  for (auto i = mine.rbegin(); i != mine.rend(); ++i) {
+    WatchdogTimeout* it = &watchdogs[*i];
+    if (it->dump_only) continue;
     if (!it->pg.empty() && !pg.empty() && it->pg != pg) continue;
     if (it->pg.empty()) it->pg = pg;
     if (it->last_completed < 0) {
@@ -160,13 +167,13 @@ void FrameworkScanner::work_status(std::string_view tail, int rank, std::string 
   w.last_completed = done;
   w.pg = std::move(pg);
   w.time = time;
-  if (watchdogs.size() < kMaxRecords) watchdogs.push_back(std::move(w));
+  keep(std::move(w));
 }
 
 void FrameworkScanner::dump_request(int rank, std::string pg, const Where& at, int64_t time) {
-  for (auto& o : watchdogs)
-    if (o.rank == rank && o.pg == pg) {  // the rank already said more (or asked before)
-      o.dump_prepared = true;
+  for (uint32_t i : of_rank(rank))
+    if (watchdogs[i].pg == pg) {  // the rank already said more (or asked before)
+      watchdogs[i].dump_prepared = true;
       return;
     }
   WatchdogTimeout w;
@@ -176,22 +183,42 @@ void FrameworkScanner::dump_request(int rank, std::string pg, const Where& at, i
   w.time = time;
   w.dump_only = true;
   w.dump_prepared = true;
-  if (watchdogs.size() < kMaxRecords) watchdogs.push_back(std::move(w));
+  keep(std::move(w));
 }
 
 void FrameworkScanner::dump_written(int rank, std::string_view path, const Where& at, int64_t time) {
-  for (auto& o : watchdogs)
-    if (o.rank == rank) {
-      o.dump_path = std::string(path);
-      return;
-    }
+  if (const std::vector<uint32_t>& mine = of_rank(rank); !mine.empty()) {
+    watchdogs[mine.front()].dump_path = std::string(path);
+    return;
+  }
   WatchdogTimeout w;
   w.at = at;
   w.rank = rank;
   w.time = time;
   w.dump_only = true;
   w.dump_path = std::string(path);
-  if (watchdogs.size() < kMaxRecords) watchdogs.push_back(std::move(w));
+  keep(std::move(w));
+}
+
+const std::vector<uint32_t>& FrameworkScanner::of_rank(int rank) const {
+  static const std::vector<uint32_t> none;
+  auto it = by_rank_.find(rank);
+  return it == by_rank_.end() ? none : it->second;
+}
+
+void FrameworkScanner::keep(WatchdogTimeout&& w) {
+  std::vector<uint32_t>& mine = by_rank_[w.rank];
+  const char* limit = watchdogs.size() >= kMaxRecords       ? "per file"
+                      : mine.size() >= kMaxRecordsPerRank   ? "per rank in one file"
+                      : run_records && !run_records->take() ? "for all files together"
+                                                            : nullptr;
+  if (!limit) {
+    mine.push_back(static_cast<uint32_t>(watchdogs.size()));
+    watchdogs.push_back(std::move(w));
+  } else if (capped.empty()) {
+    capped = fmt::format("more PyTorch watchdog records than the limit {} (line {} and later left out)",
+                         limit, w.at.line);
+  }
 }
 
 void FrameworkScanner::child_field(std::string_view key, std::string_view value, const Where& at) {

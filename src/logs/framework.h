@@ -2,9 +2,12 @@
 // (op, SeqNum, sizes, process group, timeout, last enqueued/completed work per rank, debug-info dumps) and
 // torchrun's ChildFailedError summary blocks.
 #pragma once
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "common/shared_count.h"
 #include "logs/log_facts.h"
 
 namespace dd::logs {
@@ -16,6 +19,9 @@ class FrameworkScanner {
 
   std::vector<WatchdogTimeout> watchdogs;  // also ranks that only reported "last completed" on a dump
   std::vector<ChildFailure> child_failures;
+  // The records all files of the run may keep together (RunBudget::watchdogs); null: the per-file caps only.
+  SharedCount* run_records = nullptr;
+  std::string capped;  // why records were dropped ("" when none was)
 
  private:
   void summary_line(std::string_view msg, const Where& at);  // a line inside a ChildFailedError summary
@@ -25,6 +31,9 @@ class FrameworkScanner {
   void dump_request(int rank, std::string pg, const Where& at, int64_t time);
   void dump_written(int rank, std::string_view path, const Where& at, int64_t time);  // its file
   void child_field(std::string_view key, std::string_view value, const Where& at);
+  void keep(WatchdogTimeout&& w);                        // within the caps, indexed by rank
+  const std::vector<uint32_t>& of_rank(int rank) const;  // positions in watchdogs, in input order
+  std::unordered_map<int, std::vector<uint32_t>> by_rank_;
   int block_lines_left_ = 0;  // > 0 while inside a ChildFailedError summary
   size_t block_start_ = 0;    // failures before the current summary began
   bool root_next_ = false;    // the next "[N]:" entry follows "Root Cause"

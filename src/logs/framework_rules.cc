@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "logs/hang_analysis.h"
 #include "logs/log_rules.h"
@@ -71,9 +72,12 @@ void watchdog_rule(const LogsResult& r, std::vector<Finding>& out) {
   }
   if (timeouts.empty()) return;
   const auto* w0 = timeouts.front();
+  std::set<int> ranks;  // a rank times out again after a restart, or in another process group
+  for (const auto* w : timeouts) ranks.insert(w->rank);
   Finding f = logs_finding(
       "logs.pytorch.watchdog_summary", Severity::fail,
-      fmt::format("{} rank(s) hit the ProcessGroupNCCL watchdog: {} SeqNum={} after {} ms", timeouts.size(),
+      fmt::format("{} rank(s) hit the ProcessGroupNCCL watchdog{}: {} SeqNum={} after {} ms", ranks.size(),
+                  ranks.size() == timeouts.size() ? "" : fmt::format(" ({} timeouts)", timeouts.size()),
                   w0->op, w0->seq, w0->ran_ms),
       "The timeouts are the witnesses: the rank that caused them is the odd one out at that SeqNum, a rank "
       "ahead of the others, one whose own timeout came later, or one that never issued the collective (the "

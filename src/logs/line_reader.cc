@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "probe/regular_file.h"
+#include "probe/stdin_text.h"
 
 namespace dd::logs {
 
@@ -105,26 +106,23 @@ class Splitter {
 };
 
 // Where the bytes come from: a file (its reads bounded by the input's deadline and idle limit, so a /proc
-// file that blocks ends the input with an error) or stdin (blocking: it ends when its writer closes it).
+// file that blocks ends the input with an error) or stdin (bounded by the deadline only: a slow writer such
+// as `kubectl logs -f` may pause for long, but `logs -` still ends by the deadline).
 struct Source {
   int fd = 0;
-  bool bounded = false;
+  bool file = false;
   std::chrono::steady_clock::time_point deadline;
   std::chrono::milliseconds limit{0};  // the whole read's (deadline is start + limit)
   std::chrono::milliseconds idle{0};
 
   ssize_t read(char* buf, size_t n) const {
-    if (bounded) return probe::read_until(fd, buf, n, deadline, idle);
-    for (;;) {
-      ssize_t r = ::read(fd, buf, n);
-      if (r < 0 && errno == EINTR) continue;
-      return r;
-    }
+    if (file) return probe::read_until(fd, buf, n, deadline, idle);
+    return probe::read_stdin_until(fd, buf, n, deadline);
   }
   // The error text of a failed read (errno as read() left it).
   std::string error() const {
     if (errno != ETIMEDOUT) return std::string("read: ") + std::strerror(errno);
-    bool idle_passed = std::chrono::steady_clock::now() < deadline;
+    bool idle_passed = file && std::chrono::steady_clock::now() < deadline;
     return probe::read_timeout_text(idle_passed, idle_passed ? idle : limit) +
            (idle_passed ? "" : "; the rest was not read");
   }
@@ -203,7 +201,8 @@ void inflate_stream(const Source& src, std::vector<char>& in, size_t already, Sp
 ReadStats read_lines(const std::string& path, const ReadOptions& opt, const LineFn& on_line) {
   ReadStats st;
   std::optional<probe::RegularFile> file;  // closes the descriptor on return
-  Source src;                              // stdin for "-"
+  Source src{.deadline = std::chrono::steady_clock::now() + opt.deadline,
+             .limit = opt.deadline};  // "-": stdin
   if (path != "-") {
     auto opened = probe::open_regular_file(path);  // a FIFO or device is refused, never read
     if (!opened) {
@@ -213,7 +212,7 @@ ReadStats read_lines(const std::string& path, const ReadOptions& opt, const Line
     }
     file.emplace(std::move(*opened));
     src = {.fd = file->fd(),
-           .bounded = true,
+           .file = true,
            .deadline = std::chrono::steady_clock::now() + opt.deadline,
            .limit = opt.deadline,
            .idle = opt.idle};

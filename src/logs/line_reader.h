@@ -35,8 +35,8 @@ struct ReadOptions {
   // A file (not stdin) whose read waits this long without data blocks (/proc/kmsg, a trace pipe: "regular"
   // files of size 0): it ends there with an error saying so. A file on disk never waits.
   std::chrono::milliseconds idle{2'000};
-  // A file (not stdin) is read for at most this long (one that never ends, or a very slow disk); the rest is
-  // not read and the error says so.
+  // An input (stdin too) is read for at most this long (one that never ends, a pipe whose writer never
+  // closes it, or a very slow disk); the rest is not read and the error says so.
   std::chrono::milliseconds deadline{600'000};
 };
 

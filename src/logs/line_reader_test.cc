@@ -176,5 +176,30 @@ TEST(LogsLineReader, FifoAndDeviceRefusedWithoutBlocking) {
   EXPECT_EQ(st.bytes, 0u);
 }
 
+// `logs -` from a pipe whose writer never closes it (`tail -f x | distdoctor logs -`): the lines that came
+// are read, then it ends at the deadline and says so.
+TEST(LogsLineReader, StdinThatNeverEndsStopsAtTheDeadline) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const std::string lines = "one\ntwo\n";
+  ASSERT_EQ(write(fds[1], lines.data(), lines.size()), static_cast<ssize_t>(lines.size()));
+  const int saved = dup(0);
+  ASSERT_GE(saved, 0);
+  ASSERT_EQ(dup2(fds[0], 0), 0);
+  ReadOptions opt;
+  opt.deadline = std::chrono::milliseconds(300);
+  std::vector<std::string> got;
+  const auto start = std::chrono::steady_clock::now();
+  ReadStats st = read_lines("-", opt, [&](std::string_view l, uint64_t) { got.emplace_back(l); });
+  const auto took = std::chrono::steady_clock::now() - start;
+  dup2(saved, 0);  // stdin back before any assertion can return
+  close(saved);
+  close(fds[0]);
+  close(fds[1]);
+  EXPECT_EQ(got, (std::vector<std::string>{"one", "two"}));
+  EXPECT_NE(st.error.find("took longer than 0.3 s"), std::string::npos) << st.error;
+  EXPECT_LT(took, std::chrono::seconds(5));
+}
+
 }  // namespace
 }  // namespace dd::logs

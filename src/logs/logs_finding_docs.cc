@@ -68,7 +68,10 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
        "One run keeps at most 65,536 processes over all its files and threads together (a cap per file "
        "would multiply by the number of files: twenty such files took 2.76 GB). Past it, each file's further "
        "processes are counted with its last one, so their facts are merged and findings about them may be "
-       "wrong; the evidence names the files and the line where the limit was reached."},
+       "wrong. Likewise at most 65,536 PyTorch watchdog records are kept over all files (1,024 per rank in "
+       "one "
+       "file); the rest are left out. The evidence names the files, the limit and the line where it was "
+       "reached."},
       {"logs.rank.stopped_first", "One rank stopped first while the others waited",
        "Read across ranks: one rank ended by itself (a Python traceback, an exit code or signal a launcher "
        "reported, or a log that simply stops: SIGKILL and the OOM killer leave no trace) while the others "

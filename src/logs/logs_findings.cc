@@ -78,7 +78,9 @@ void input_findings(const LogsResult& r, std::vector<report::Finding>& out) {
                     fmt::format("{} file(s) have over-long lines (cut)", longl.size()), longl, "");
   add_input_finding(
       out, "logs.input.capped", report::Severity::warn,
-      fmt::format("{} file(s) passed a limit of the whole run (part of them lumped together)", capped.size()),
+      fmt::format(
+          "{} file(s) passed a limit on what one run keeps (part of them lumped together or left out)",
+          capped.size()),
       capped,
       "Give the logs of one job at a time: no real job prints this many processes. If it is one "
       "job, name its files in smaller groups.");

@@ -1,8 +1,11 @@
 // Builds RankState from the merged log facts: one per RankProgress, joined to the NCCL processes, watchdog
-// records, torchrun's summary and launcher exits of the same rank.
+// records, torchrun's summary and launcher exits of the same rank (through an index by rank built once: a
+// loop over every record for every rank took 14 s on 65,536 ranks' watchdog lines).
 #include "logs/rank_state.h"
 
 #include <fmt/format.h>
+
+#include <unordered_map>
 
 #include "common/signal_name.h"
 #include "logs/log_time.h"
@@ -13,14 +16,36 @@ namespace {
 
 constexpr uint64_t kMarkerTailLines = 5;  // an init marker this close to a log's end: it stopped there
 
-bool same_rank(const RankProgress& p, int rank, const std::string& file) {
-  return p.rank >= 0 ? rank == p.rank : file == p.file;
-}
+// The records of each rank (processes of an unknown rank by their file), in input order.
+struct ByRank {
+  std::unordered_map<int, std::vector<const ProcessFacts*>> processes;
+  std::unordered_map<std::string, std::vector<const ProcessFacts*>> processes_by_file;
+  std::unordered_map<int, std::vector<const WatchdogTimeout*>> watchdogs;
+  std::unordered_map<int, std::vector<const ExitEvent*>> exits;
+  std::unordered_map<int, std::vector<const ChildFailure*>> child_failures;
 
-void add_process_facts(const LogsResult& r, RankState& s) {
+  explicit ByRank(const LogsResult& r) {
+    for (const auto& pf : r.processes) {
+      processes[pf.rank].push_back(&pf);
+      processes_by_file[pf.file].push_back(&pf);
+    }
+    for (const auto& w : r.watchdogs) watchdogs[w.rank].push_back(&w);
+    for (const auto& e : r.exits) exits[e.rank].push_back(&e);
+    for (const auto& c : r.child_failures) child_failures[c.rank].push_back(&c);
+  }
+  template <class Map, class Key>
+  static const typename Map::mapped_type& of(const Map& m, const Key& k) {
+    static const typename Map::mapped_type none;
+    auto it = m.find(k);
+    return it == m.end() ? none : it->second;
+  }
+};
+
+void add_process_facts(const ByRank& by, RankState& s) {
   const RankProgress& p = *s.progress;
-  for (const auto& pf : r.processes) {
-    if (!same_rank(p, pf.rank, pf.file)) continue;
+  for (const ProcessFacts* pfp :
+       p.rank >= 0 ? ByRank::of(by.processes, p.rank) : ByRank::of(by.processes_by_file, p.file)) {
+    const ProcessFacts& pf = *pfp;
     // INFO output of init (a bare "NCCL version" banner from NCCL_DEBUG=WARN says nothing about init).
     if (pf.comm_inits > 0 || !pf.bootstrap_if.empty() || pf.init_complete > 0) s.init_started = true;
     if (pf.init_complete > 0) s.init_complete = true;
@@ -37,22 +62,23 @@ std::string exit_text(int code) {
   return fmt::format("was killed by signal {}{}{}", -code, name.empty() ? "" : " ", name);
 }
 
-bool rs_timed_out(const LogsResult& r, int rank) {
-  for (const auto& w : r.watchdogs)
-    if (w.rank == rank && !w.op.empty()) return true;
+bool rs_timed_out(const ByRank& by, int rank) {
+  for (const WatchdogTimeout* w : ByRank::of(by.watchdogs, rank))
+    if (!w->op.empty()) return true;
   return false;
 }
 
-void add_stop(const LogsResult& r, RankState& s) {
+void add_stop(const ByRank& by, RankState& s) {
   const RankProgress& p = *s.progress;
   if (!p.exception.empty()) {
     s.stopped = fmt::format("raised {} ({})", p.exception, p.exception_at.str());
     s.stopped_time = p.exception_time;
   }
   if (p.rank < 0) return;
-  const bool watchdog = rs_timed_out(r, p.rank);  // then its SIGABRT is the watchdog taking the process down
-  for (const auto& e : r.exits) {
-    if (e.rank != p.rank || e.code == 0) continue;
+  const bool watchdog = rs_timed_out(by, p.rank);  // then its SIGABRT is the watchdog taking the process down
+  for (const ExitEvent* ep : ByRank::of(by.exits, p.rank)) {
+    const ExitEvent& e = *ep;
+    if (e.code == 0) continue;
     if (e.by_launcher || e.code == -15) {
       s.by_launcher = true;
     } else if (e.code == -6 && watchdog) {
@@ -62,8 +88,9 @@ void add_stop(const LogsResult& r, RankState& s) {
       s.stopped_time = e.time;
     }
   }
-  for (const auto& c : r.child_failures) {
-    if (c.rank != p.rank || c.exitcode == 0) continue;
+  for (const ChildFailure* cp : ByRank::of(by.child_failures, p.rank)) {
+    const ChildFailure& c = *cp;
+    if (c.exitcode == 0) continue;
     if (c.exitcode == -15) {
       s.by_launcher = true;
       continue;
@@ -80,11 +107,14 @@ void add_stop(const LogsResult& r, RankState& s) {
   }
 }
 
-void add_wait(const LogsResult& r, RankState& s) {
+void add_wait(const ByRank& by, RankState& s) {
   const RankProgress& p = *s.progress;
-  for (const auto& w : r.watchdogs)
-    if (p.rank >= 0 && w.rank == p.rank && !w.op.empty() && s.waits.empty())
-      s.waits = fmt::format("timed out in {} SeqNum={} ({})", w.op, w.seq, w.at.str());
+  if (p.rank >= 0)
+    for (const WatchdogTimeout* w : ByRank::of(by.watchdogs, p.rank))
+      if (!w->op.empty()) {
+        s.waits = fmt::format("timed out in {} SeqNum={} ({})", w->op, w->seq, w->at.str());
+        break;
+      }
   if (s.waits.empty() && !p.peer_lost.empty())
     s.waits = fmt::format("lost a peer{}: {} ({})", p.waiting_in.empty() ? "" : " in " + p.waiting_in,
                           p.peer_lost, p.peer_lost_at.str());
@@ -98,13 +128,14 @@ void add_wait(const LogsResult& r, RankState& s) {
 
 std::vector<RankState> rank_states(const LogsResult& r) {
   std::vector<RankState> out;
+  const ByRank by(r);
   for (const auto& p : r.ranks) {
     RankState s;
     s.progress = &p;
     s.who = p.rank >= 0 ? fmt::format("rank {}", p.rank) : p.file;
-    add_process_facts(r, s);
-    add_stop(r, s);
-    add_wait(r, s);
+    add_process_facts(by, s);
+    add_stop(by, s);
+    add_wait(by, s);
     out.push_back(std::move(s));
   }
   return out;

@@ -1,5 +1,6 @@
-// The limits of one `logs` run hold across its files and threads: processes over all inputs (a cap per file
-// let twenty files keep 1.3 million), said in a finding that names the files.
+// The limits of one `logs` run hold across its files and threads: processes and PyTorch watchdog records over
+// all inputs (a cap per file let twenty files keep 1.3 million processes), said in a finding that names the
+// files.
 #include "logs/run_budget.h"
 
 #include <gtest/gtest.h>
@@ -41,6 +42,62 @@ TEST(RunBudget, ProcessesAreCappedAcrossFilesAndThreads) {
   ASSERT_NE(capped, nullptr) << "reaching the cap is said";
   ASSERT_FALSE(capped->evidence.empty());
   EXPECT_NE(capped->evidence[0].find("65536 processes"), std::string::npos) << capped->evidence[0];
+}
+
+// `count` PyTorch watchdog timeouts, of ranks first..first+count-1 (rank_step 1) or all of rank `first`.
+void write_watchdogs(const std::filesystem::path& path, int first, int count, int rank_step) {
+  std::ofstream out(path);
+  for (int i = 0; i < count; ++i) {
+    const int rank = first + i * rank_step;
+    out << "[rank" << rank << "]:[E1127 00:28:17.968156087 ProcessGroupNCCL.cpp:689] [Rank " << rank
+        << "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=" << i
+        << ", OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=10000) ran for 10050 "
+           "milliseconds before timing out.\n";
+  }
+}
+
+const report::Finding* finding(const std::vector<report::Finding>& fs, const std::string& id) {
+  for (const auto& f : fs)
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+TEST(RunBudget, WatchdogRecordsAreCappedPerRankAndAcrossFiles) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "dd_run_budget_watchdogs";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (int f = 0; f < 3; ++f)  // 90,000 ranks' timeouts: each file under the per-file cap, not all together
+    write_watchdogs(dir / ("rank" + std::to_string(f) + ".log"), f * 30000, 30000, 1);
+  LogsOptions opt;
+  opt.paths = {dir.string()};
+  opt.jobs = 3;
+  LogsResult r = analyze_logs(opt, Catalogue::builtin());
+  EXPECT_EQ(r.watchdogs.size(), 65536u) << "one run kept more (or fewer) watchdog records than its cap";
+  auto findings = logs_findings(r, Catalogue::builtin());
+  const report::Finding* capped = finding(findings, "logs.input.capped");
+  ASSERT_NE(capped, nullptr) << "reaching the cap is said";
+  ASSERT_FALSE(capped->evidence.empty());
+  EXPECT_NE(capped->evidence[0].find("watchdog records than the limit for all files together"),
+            std::string::npos)
+      << capped->evidence[0];
+
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  write_watchdogs(dir / "rank1.log", 1, 3000, 0);  // one rank timing out 3,000 times in one file
+  r = analyze_logs(opt, Catalogue::builtin());
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(r.watchdogs.size(), 1024u);
+  findings = logs_findings(r, Catalogue::builtin());
+  capped = finding(findings, "logs.input.capped");
+  ASSERT_NE(capped, nullptr);
+  EXPECT_NE(capped->evidence[0].find("per rank in one file (line 1025 and later left out)"),
+            std::string::npos)
+      << capped->evidence[0];
+  const report::Finding* summary = finding(findings, "logs.pytorch.watchdog_summary");
+  ASSERT_NE(summary, nullptr);
+  EXPECT_NE(summary->title.find("1 rank(s) hit the ProcessGroupNCCL watchdog (1024 timeouts)"),
+            std::string::npos)
+      << summary->title;
 }
 
 TEST(RunBudget, SharedCountNeverPassesItsCap) {

@@ -1,5 +1,6 @@
-// read_stdin (stdin_text.h): poll for the time left, then read what is there; stop at the end, the byte cap
-// or the deadline. The descriptor's flags are left as they are (a terminal's description is shared).
+// read_stdin and read_stdin_until (stdin_text.h): poll for the time left, then read what is there; stop at
+// the end, the byte cap or the deadline. The descriptor's flags are left as they are (a terminal's
+// description is shared).
 #include "probe/stdin_text.h"
 
 #include <poll.h>
@@ -36,6 +37,24 @@ Result<StdinText> read_stdin(const ReadLimits& limits, int fd) {
       return out;
     }
     out.text.append(buf.data(), static_cast<size_t>(n));
+  }
+}
+
+ssize_t read_stdin_until(int fd, char* buf, size_t n, std::chrono::steady_clock::time_point deadline) {
+  using namespace std::chrono;
+  for (;;) {
+    const auto left = duration_cast<milliseconds>(deadline - steady_clock::now()).count();
+    if (left <= 0) {
+      errno = ETIMEDOUT;
+      return -1;
+    }
+    pollfd p{fd, POLLIN, 0};
+    int ready = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 60'000)));
+    if (ready < 0 && errno != EINTR) return -1;
+    if (ready <= 0) continue;  // the loop checks the time left
+    ssize_t r = ::read(fd, buf, n);
+    if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    return r;
   }
 }
 

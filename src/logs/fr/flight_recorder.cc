@@ -175,9 +175,9 @@ void fr_status(const json& st, FlightRecord& r) {
 }  // namespace
 
 Result<FlightRecord> flight_record_from_dump(const json& dump) {
-  if (!dump.is_object()) return Error::invalid("not a Flight Recorder dump: the value is not a dict");
+  if (!dump.is_object()) return Error::protocol("not a Flight Recorder dump: the value is not a dict");
   bool has_any = dump.contains("version") || dump.contains("pg_config") || dump.contains("entries");
-  if (!has_any) return Error::invalid("not a Flight Recorder dump: no version, pg_config or entries");
+  if (!has_any) return Error::protocol("not a Flight Recorder dump: no version, pg_config or entries");
   FlightRecord r;
   r.version = fr_str_at(dump, "version");
   r.comm_lib_version = fr_str_at(dump, "comm_lib_version");
@@ -203,45 +203,62 @@ Result<FlightRecord> flight_record_from_dump(const json& dump) {
   return r;
 }
 
-// A pickled dump: measured first (decode_pickle refuses one whose shared values expand past the limits),
-// counted against what all the dumps of the run may hold (limits.kept), then built only once its values fit
-// the run's room for dumps decoded at once (limits.in_flight), which it holds until its JSON is gone.
-static Result<FlightRecord> parse_pickled_record(std::string_view bytes, const PickleLimits& limits) {
-  auto decoded = decode_pickle(bytes, limits);
-  if (!decoded) return decoded.error();
-  const size_t values = decoded->values();
+// A dump's values, measured before they are built: counted against what all the dumps of the run may hold
+// (limits.kept), then built only once they fit the run's room for dumps decoded at once (limits.in_flight),
+// held until the JSON is gone. `what` names the format in the refusals.
+template <class Build>
+static Result<FlightRecord> build_within_room(const char* what, size_t values, const PickleLimits& limits,
+                                              Build&& build_json) {
   if (limits.kept && !limits.kept->take(values))
-    return Error::invalid(fmt::format(
-        "pickle: its {} values would pass the {} that all the dumps of one run may hold together: "
-        "not read (give fewer dumps at a time)",
-        values, limits.kept->cap()));
+    return Error::invalid(
+        fmt::format("{}: its {} values would pass the {} that all the dumps of one run may hold together: "
+                    "not read (give fewer dumps at a time)",
+                    what, values, limits.kept->cap()));
   auto build = [&]() -> Result<FlightRecord> {
     InFlightGate::Hold room(limits.in_flight, values,
                             std::chrono::steady_clock::now() + limits.in_flight_wait);
     if (!room.ok())
       return Error::invalid(
-          fmt::format("pickle: its {} values did not fit in memory beside the other dumps read at once (at "
-                      "most {} values "
-                      "in all) within {} s: not read",
-                      values, limits.in_flight->cap(), limits.in_flight_wait.count() / 1000));
-    auto dump = decoded->to_json();
+          fmt::format("{}: its {} values did not fit in memory beside the other dumps read at once (at "
+                      "most {} values in all) within {} s: not read",
+                      what, values, limits.in_flight->cap(), limits.in_flight_wait.count() / 1000));
+    Result<json> dump = build_json();
     if (!dump) return dump.error();
     return flight_record_from_dump(*dump);
   };
   auto r = build();
   if (values > 500'000) release_freed_memory();  // its JSON, freed in this thread's arena
-  if (r) r->format = "pickle";
+  if (r) r->format = what;
   return r;
 }
 
-Result<FlightRecord> parse_flight_record(std::string_view bytes, const PickleLimits& limits) {
-  if (looks_like_pickle(bytes)) return parse_pickled_record(bytes, limits);
+// A pickled dump: decode_pickle measures it first (it refuses one whose shared values expand past the
+// limits).
+static Result<FlightRecord> parse_pickled_record(std::string_view bytes, const PickleLimits& limits) {
+  auto decoded = decode_pickle(bytes, limits);
+  if (!decoded) return decoded.error();
+  return build_within_room("pickle", decoded->values(), limits, [&] { return decoded->to_json(); });
+}
+
+// A JSON dump: measured in one pass that builds nothing (a 512 MB text of small numbers would build 250
+// million values, gigabytes), with the same limits as a pickle's result.
+static Result<FlightRecord> parse_json_record(std::string_view bytes, const PickleLimits& limits) {
   if (bytes.size() > limits.max_input_bytes) return Error::invalid("Flight Recorder JSON dump too large");
-  json dump = dd::parse_json_or_discarded(bytes);  // no exceptions
-  if (dump.is_discarded()) return Error::invalid("not a Flight Recorder dump: neither a pickle nor JSON");
-  auto r = flight_record_from_dump(dump);
-  if (r) r->format = "json";
-  return r;
+  const JsonSize size = measure_json(bytes, limits.max_output_nodes, limits.max_output_bytes);
+  if (!size.valid) return Error::protocol("not a Flight Recorder dump: neither a pickle nor JSON");
+  if (size.over)
+    return Error::invalid(
+        fmt::format("json: more than {} values or {} MiB of strings, the limits of one dump: not read",
+                    limits.max_output_nodes, limits.max_output_bytes >> 20));
+  return build_within_room("json", size.values, limits, [&]() -> Result<json> {
+    json dump = dd::parse_json_or_discarded(bytes);  // no exceptions
+    if (dump.is_discarded()) return Error::protocol("not a Flight Recorder dump: neither a pickle nor JSON");
+    return dump;
+  });
+}
+
+Result<FlightRecord> parse_flight_record(std::string_view bytes, const PickleLimits& limits) {
+  return looks_like_pickle(bytes) ? parse_pickled_record(bytes, limits) : parse_json_record(bytes, limits);
 }
 
 bool looks_like_flight_record(std::string_view head) {

@@ -22,7 +22,11 @@ Result<FlightRecord> read_flight_record_file(const std::string& path, const Pick
   if (!text) return text.error();
   if (text->truncated) return Error::invalid(path + ": Flight Recorder dump larger than the limit, not read");
   auto r = parse_flight_record(text->text, limits);
-  if (!r) return Error::invalid(path + ": " + r.error().message());
+  if (!r) {  // its kind kept: protocol when it is no dump at all (scan_file then reads it as text)
+    Error e = r.error();
+    e.what = path + ": " + e.what;
+    return e;
+  }
   r->rank = rank_from_dump_name(path);
   r->source = path;
   return r;

@@ -2,6 +2,7 @@
 // before it is expanded, in bounded memory), the room the threads of one run share for decoded values, the
 // values all its dumps may hold, and a dump too large, refused from its size without a byte read.
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <thread>
 
+#include "logs/analyze.h"
 #include "logs/fr/flight_recorder.h"
 #include "logs/fr/pickle_reader.h"
 
@@ -109,6 +111,80 @@ TEST(FrDumpLimits, AllDumpsOfARunShareOneCountOfValues) {
   EXPECT_NE(third.error().message().find("all the dumps of one run"), std::string::npos)
       << third.error().message();
   EXPECT_TRUE(kept.reached());
+}
+
+// {"version": "2.10", "pg_config": {}, "entries": [{"record_id": 0, ...}, ...]}: `n` entries of 6 values.
+std::string json_dump(int n) {
+  std::string t = R"({"version": "2.10", "pg_config": {}, "entries": [)";
+  for (int i = 0; i < n; ++i)
+    t += fmt::format(R"({}{{"record_id": {}, "collective_seq_id": {}, "profiling_name": "nccl:all_reduce",)"
+                     R"( "state": "completed", "pg_id": 0}})",
+                     i ? "," : "", i, i);
+  return t + "]}";
+}
+
+TEST(FrDumpLimits, JsonDumpIsMeasuredBeforeItIsBuilt) {
+  PickleLimits lim;
+  lim.max_output_nodes = 10000;
+  auto r = parse_flight_record(json_dump(1000), lim);  // 6,004 values
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(r->format, "json");
+  EXPECT_EQ(r->entries.size(), 1000u);
+  r = parse_flight_record(json_dump(2000), lim);  // 12,004
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("more than 10000 values"), std::string::npos) << r.error().message();
+  // A dump of small numbers builds about 16 bytes a value from 2 bytes of text: refused unbuilt.
+  std::string zeros = R"({"version": "2.10", "pg_config": {}, "entries": [)";
+  for (int i = 0; i < 5'000'000; ++i) zeros += "0,";
+  zeros += "0]}";
+  const long before = max_rss_mib();
+  r = parse_flight_record(zeros);
+  const long grew = max_rss_mib() - before;
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("values"), std::string::npos) << r.error().message();
+  EXPECT_LT(grew, 100) << "refusing a 10 MB JSON dump took " << grew << " MiB more memory";
+}
+
+TEST(FrDumpLimits, JsonDumpsShareTheRunsCountAndRoomWithPickles) {
+  SharedCount kept(15000);  // room for two dumps of 6,004 values, not three
+  InFlightGate gate(7000);
+  PickleLimits lim;
+  lim.kept = &kept;
+  lim.in_flight = &gate;
+  lim.in_flight_wait = std::chrono::milliseconds(100);
+  ASSERT_TRUE(parse_flight_record(json_dump(1000), lim).ok());
+  ASSERT_TRUE(gate.acquire(2000, std::chrono::steady_clock::now()));  // another thread's dump in use
+  auto r = parse_flight_record(json_dump(1000), lim);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("did not fit"), std::string::npos) << r.error().message();
+  gate.release(2000);
+  r = parse_flight_record(json_dump(1000), lim);
+  ASSERT_FALSE(r.ok()) << "the refused dump's values were counted too: the run's count is spent";
+  EXPECT_NE(r.error().message().find("all the dumps of one run"), std::string::npos) << r.error().message();
+}
+
+TEST(FrDumpLimits, AJsonDumpRefusedForItsSizeIsSaidNotReadAsText) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "dd_fr_json_refused";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream big(dir / "fr_trace_0.json");
+    big << R"({"version": "2.10", "pg_config": {}, "entries": [)";
+    for (int i = 0; i < 5'000'000; ++i) big << "0,";
+    big << "0]}";
+    std::ofstream(dir / "fr_trace_1.json") << R"({"pg_config": "not a dump", "x": [1, 2)";  // no dump: text
+  }
+  LogsOptions opt;
+  opt.paths = {dir.string()};
+  LogsResult r = analyze_logs(opt, Catalogue::builtin());
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(r.flight_record_errors.size(), 1u);
+  EXPECT_NE(r.flight_record_errors[0].find("fr_trace_0.json: json: more than 4000000 values"),
+            std::string::npos)
+      << r.flight_record_errors[0];
+  size_t text_lines = 0;
+  for (const auto& f : r.files) text_lines += f.lines;
+  EXPECT_EQ(text_lines, 1u) << "only the file that is no dump is read as text";
 }
 
 TEST(FrDumpLimits, TooLargeDumpIsRefusedUnread) {
