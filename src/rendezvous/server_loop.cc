@@ -88,6 +88,13 @@ void Shard::on_readable(Conn& c) {
         drop(id, fmt::format("{} bytes buffered without a complete answer (cap)", c.reader.buffered()));
         return;
       }
+      if (!account(c)) {
+        drop(id,
+             fmt::format("{} bytes buffered while all connections' buffers are past the server's cap of {} "
+                         "MiB",
+                         c.buffered, srv.opt.max_buffered_bytes >> 20));
+        return;
+      }
       // Before authentication only the small handshake frames are legitimate: a stranger may not make us
       // buffer megabytes. (An authenticating client may send its first requests right behind its proof.)
       if (c.state != Conn::kReady && c.reader.buffered() > kMaxHandshakeBytes) {
@@ -126,6 +133,11 @@ void Shard::process(Conn& c) {
       return;
     }
     if (!handle(c, p.message)) return;
+    if (c.out.size() - c.out_pos >
+        kSmallBuffer) {  // a pipeline of large answers: sent and counted as it grows
+      flush(c);
+      if (!conns.count(id)) return;
+    }
   }
   flush(c);
 }
@@ -143,13 +155,34 @@ void Shard::flush(Conn& c) {
     return;
   }
   if (c.out_pos == c.out.size()) {
-    c.out.clear();
+    if (c.out.capacity() > kSmallBuffer)
+      std::string().swap(c.out);  // a large answer's room goes back, not kept per connection
+    else
+      c.out.clear();
     c.out_pos = 0;
   } else if (c.out.size() - c.out_pos > srv.opt.max_out_bytes) {
     drop(c.id, fmt::format("{} answer bytes not read by the client (cap)", c.out.size() - c.out_pos));
     return;
   }
+  if (!account(c)) {
+    drop(c.id,
+         fmt::format("{} answer bytes not read while all connections' buffers are past the server's cap of "
+                     "{} MiB",
+                     c.out.size() - c.out_pos, srv.opt.max_buffered_bytes >> 20));
+    return;
+  }
   update_events(c);
+}
+
+bool Shard::account(Conn& c) {
+  const uint64_t now = c.reader.buffered() + (c.out.size() - c.out_pos);
+  const uint64_t total = now >= c.buffered ? srv.buffered.fetch_add(now - c.buffered) + (now - c.buffered)
+                                           : srv.buffered.fetch_sub(c.buffered - now) - (c.buffered - now);
+  c.buffered = now;
+  uint64_t peak = srv.buffered_peak.load(std::memory_order_relaxed);
+  while (total > peak && !srv.buffered_peak.compare_exchange_weak(peak, total, std::memory_order_relaxed)) {
+  }
+  return total <= srv.opt.max_buffered_bytes || now <= kSmallBuffer;
 }
 
 void Shard::update_events(Conn& c) {
@@ -179,6 +212,7 @@ void Shard::close_conn(uint64_t id) {
   ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c.fd, nullptr);
   ::close(c.fd);
   srv.admission->closed();
+  srv.buffered.fetch_sub(c.buffered);
   if (!c.live_keys.empty()) {
     std::lock_guard lock(srv.mu);
     for (const auto& k : c.live_keys) srv.erase_key(k);

@@ -24,6 +24,9 @@ namespace server_detail {
 constexpr uint64_t kWakeId = 1;              // epoll data of a shard's eventfd
 constexpr uint64_t kListenBit = 1ull << 63;  // epoll data of a listener: this bit | its fd
 constexpr size_t kMaxHandshakeBytes = 1024;  // hello and auth are under 100 bytes each
+// A connection buffering no more than this is never dropped for the server's total (ServerOptions::
+// max_buffered_bytes), and an answer buffer's room past it is given back once sent.
+constexpr size_t kSmallBuffer = 1u << 20;
 
 struct Conn {
   uint64_t id = 0;
@@ -39,6 +42,7 @@ struct Conn {
   std::vector<std::string> live_keys;  // removed when this connection closes (is_live_key)
   uint64_t stored_bytes = 0;           // what this connection grew the store by (ServerOptions::max_bytes_*)
   uint64_t parked = 0;                 // waiter id while a get/wait is parked: later frames wait their turn
+  uint64_t buffered = 0;               // what this connection counts in Impl::buffered (Shard::account)
   explicit Conn(wire::Limits l) : reader(l) {}
 };
 
@@ -83,6 +87,8 @@ struct TcpStoreServer::Impl {
   std::atomic<bool> stopping{false};
   std::vector<std::unique_ptr<Shard>> shards;
   std::atomic<uint64_t> next_id{2};  // connection and waiter ids, unique across shards
+  // Bytes in all connections' buffers (ServerOptions::max_buffered_bytes), and the most seen.
+  std::atomic<uint64_t> buffered{0}, buffered_peak{0};
   std::unique_ptr<Admission> admission;
 
   mutable std::mutex mu;  // guards everything below
@@ -136,6 +142,9 @@ struct Shard {
   void on_readable(Conn& c);
   void process(Conn& c);
   void flush(Conn& c);
+  // Counts c's buffers in the server's total; false (c to be dropped) when the total is past its cap and c
+  // holds more than a small buffer.
+  bool account(Conn& c);
   void update_events(Conn& c);
   void drop(uint64_t id, const std::string& reason);
   void close_conn(uint64_t id);

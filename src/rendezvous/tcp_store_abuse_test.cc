@@ -216,5 +216,40 @@ TEST(TcpStore, ByteCapsHoldPerClientAndInAll) {
   EXPECT_EQ(s->peek("b3").value_or("").size(), kb.size());
 }
 
+TEST(TcpStore, BuffersOfAllConnectionsShareOneCap) {
+  ServerOptions so;
+  so.max_buffered_bytes = 16u << 20;
+  auto s = serve(so);
+  auto c = client(s->port());
+  ASSERT_TRUE(c->set("big", std::string(2u << 20, 'v'), soon()).ok());
+  // Eight token holders ask for the 2 MiB value 16 times each and read nothing: each could hold 32 MiB of
+  // answers (under its own 64 MiB cap), 256 MiB in all.
+  wire::Message get;
+  get.op = wire::Op::kGet;
+  get.key = "big";
+  get.number = 1000;
+  std::string requests;
+  for (int i = 0; i < 16; ++i) requests += wire::encode(get);
+  std::vector<int> fds;
+  for (int k = 0; k < 8; ++k) {
+    int fd = raw_authenticated(s->port());
+    ASSERT_GE(fd, 0);
+    int small = 4096;
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    ASSERT_EQ(::send(fd, requests.data(), requests.size(), 0), static_cast<ssize_t>(requests.size()));
+    fds.push_back(fd);
+  }
+  EXPECT_TRUE(log_soon(*s, "past the server's cap of 16 MiB")) << "no connection was dropped for the total";
+  const ServerStats st = s->stats();
+  // Past the cap only by the small buffers a connection may always keep (1 MiB each) and, per loop thread,
+  // one answer not yet counted.
+  EXPECT_LE(st.buffered_peak, (16u << 20) + 8 * (1u << 20) + 4 * ((2u << 20) + 65536)) << st.buffered_peak;
+  EXPECT_GT(st.buffered_peak, 0u);
+  for (int fd : fds) ::close(fd);
+  auto v = c->get("big", soon());
+  ASSERT_TRUE(v.ok()) << "the well-behaved client keeps its connection";
+  EXPECT_EQ(v->size(), 2u << 20);
+}
+
 }  // namespace
 }  // namespace dd::rendezvous

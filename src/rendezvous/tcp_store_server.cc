@@ -185,8 +185,9 @@ Result<std::unique_ptr<TcpStoreServer>> TcpStoreServer::start(ServerOptions opti
   auto impl = std::make_unique<Impl>();
   impl->opt = std::move(options);
   const auto& o = impl->opt;
-  impl->admission = std::make_unique<Admission>(o.max_connections, o.max_pending, o.max_pending_per_peer,
-                                                Admission::Guessing{o.wrong_tokens_per_pause, o.wrong_token_pause});
+  impl->admission =
+      std::make_unique<Admission>(o.max_connections, o.max_pending, o.max_pending_per_peer,
+                                  Admission::Guessing{o.wrong_tokens_per_pause, o.wrong_token_pause});
   const size_t threads = thread_count(o);
   auto fds = open_listeners(o.bind_host, o.port, listener_count(o, threads), &impl->port);
   if (!fds) return fds.error();
@@ -266,6 +267,8 @@ ServerStats TcpStoreServer::stats() const {
     s = impl_->st;
   }
   s.open_connections = impl_->admission->open();
+  s.buffered_bytes = impl_->buffered.load();
+  s.buffered_peak = impl_->buffered_peak.load();
   return s;
 }
 

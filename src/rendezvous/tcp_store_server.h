@@ -36,6 +36,10 @@ struct ServerOptions {
   size_t wrong_tokens_per_pause = 8;
   std::chrono::milliseconds wrong_token_pause{10000};
   size_t max_out_bytes = 64u << 20;  // per connection, answers not yet read by a slow client
+  // What all connections together may hold in their buffers: answers not yet read and requests not yet
+  // complete. Past it, a connection holding more than kSmallBuffer is dropped (the one that just grew);
+  // without it a thousand token holders, each asking for a 4 MiB value without reading, held 64 GiB.
+  uint64_t max_buffered_bytes = 1ull << 30;
   std::chrono::milliseconds handshake_timeout{10000};  // hello..auth must finish in this time (slowloris)
   // How many clients will connect (0: unknown). When net.core.somaxconn is smaller, the server logs a
   // warning: a burst of connects past the listen queue sees retries (a SYN dropped costs a client about a
@@ -57,6 +61,7 @@ struct ServerStats {
   uint64_t accepted = 0, authenticated = 0, refused_token = 0, dropped_bad_input = 0, open_connections = 0;
   uint64_t refused_cap = 0;  // refused or dropped by max_connections / max_pending(_per_peer) / a pause
   uint64_t parked_waits = 0;
+  uint64_t buffered_bytes = 0, buffered_peak = 0;  // all connections' buffers, now and at most
 };
 
 class TcpStoreServer {

@@ -280,7 +280,10 @@ Parsed FrameReader::next() {
   if (p.state == Parsed::kFrame) {
     pos_ += p.consumed;
     if (pos_ == buf_.size()) {
-      buf_.clear();
+      if (buf_.capacity() > (1u << 20))
+        std::string().swap(buf_);  // a large frame's room goes back, not kept per connection
+      else
+        buf_.clear();
       pos_ = 0;
     } else if (pos_ > (1u << 16) && pos_ * 2 > buf_.size()) {
       buf_.erase(0, pos_);
