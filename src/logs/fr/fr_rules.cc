@@ -146,8 +146,9 @@ std::vector<Finding> fr_findings(const FrAnalysis& a) {
     Finding f =
         logs_finding("logs.fr.unreadable", Severity::warn,
                      fmt::format("{} Flight Recorder dump(s) could not be read", a.errors.size()),
-                     "A dump cut off while being written (the job was killed during the dump) or not a "
-                     "Flight Recorder dump; the others were analysed.");
+                     "A dump cut off while being written (the job was killed during the dump), not a "
+                     "Flight Recorder dump, or one past the limits of what one run reads (the evidence says "
+                     "which: give such dumps a few at a time); the others were analysed.");
     for (size_t i = 0; i < a.errors.size() && i < 8; ++i) f.evidence.push_back(a.errors[i]);
     out.push_back(std::move(f));
   }
