@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
 .PHONY: all deps configure binary build run test lint clean fuzz fuzz-smoke test-asan test-tsan install package \
-	package-test
+	package-test speed-guard
 
 all: build
 
@@ -57,6 +57,12 @@ lint:
 # Ends with "N passed, M failed, K skipped" and one "skipped: test: reason" line per skip; non-zero on failure.
 test: lint build
 	@scripts/run-tests.sh $(BUILD_DIR) $(JOBS)
+
+# The speed guard's CPU part (bench/speed_guard.sh --cpu, about 15-40 s on 2 cores): `logs` and `check` timed
+# against grep, wc and the binary's own start in the same call; fails on a ratio over 2x the one committed in
+# bench/results/speed_guard_baseline.tsv, or on a command that fails.
+speed-guard: binary
+	@bench/speed_guard.sh --cpu $(BUILD_DIR)/distdoctor
 
 # libFuzzer targets (fuzz/, clang + ASan/UBSan, own build dir build-fuzz): each runs FUZZ_SECONDS on its seed
 # corpus; a crash, timeout or OOM fails make and names the reproducer. fuzz-smoke is the short run CI makes.
