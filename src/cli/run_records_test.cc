@@ -52,9 +52,10 @@ TEST(RunFolders, LaunchAndLogsAgreeOnEveryRecordedRun) {
     const report::Finding& lead = launched.front();
     for (const auto& f : alone) {
       if (f.severity != report::Severity::fail || f.rank < 0) continue;
-      if (lead.rank >= 0)
+      if (lead.rank >= 0) {
         EXPECT_EQ(f.rank, lead.rank) << name << ": launch names rank " << lead.rank << " (" << lead.id
                                      << "), the logs alone " << f.id << ": " << f.title;
+      }
       break;
     }
   }

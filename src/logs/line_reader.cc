@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "probe/mapped_file.h"
 #include "probe/regular_file.h"
 #include "probe/stdin_text.h"
 
@@ -196,6 +197,45 @@ void inflate_stream(const Source& src, std::vector<char>& in, size_t already, Sp
   inflateEnd(&zs);
 }
 
+// A large file read through a mapping, window by window (no copy out of the page cache); what was appended
+// after it was opened is read the usual way. False, with nothing read, when it cannot be mapped or is gzip
+// (the caller reads it instead).
+bool read_mapped(const probe::RegularFile& file, const Source& src, Splitter& sp, ReadStats& st,
+                 const ReadOptions& opt) {
+  auto mapped = probe::MappedFile::map(file.fd(), file.size());
+  if (!mapped) return false;
+  const std::string_view all = mapped->bytes();
+  mapped->begin_reading();
+  if (static_cast<unsigned char>(all[0]) == 0x1f && all.size() >= 2 &&
+      static_cast<unsigned char>(all[1]) == 0x8b)
+    return false;
+  for (size_t at = 0; at < all.size(); at += opt.map_window) {
+    sp.feed(all.data() + at, std::min(opt.map_window, all.size() - at));
+    mapped->release_before(at);
+    if (mapped->shrank()) {
+      st.error = "the file shrank while it was read (truncated by log rotation?): the rest was not read";
+      break;
+    }
+    if (sp.binary()) {
+      st.error = binary_error(st);
+      break;
+    }
+    if (std::chrono::steady_clock::now() > src.deadline) {
+      st.error = probe::read_timeout_text(false, src.limit) + "; the rest was not read";
+      break;
+    }
+  }
+  mapped->end_reading();
+  if (st.error.empty() && ::lseek(file.fd(), static_cast<off_t>(all.size()), SEEK_SET) >= 0) {
+    std::vector<char> buf(opt.chunk);  // grown since it was opened: the rest as a stream
+    ssize_t r;
+    while ((r = src.read(buf.data(), buf.size())) > 0) sp.feed(buf.data(), static_cast<size_t>(r));
+    if (r < 0) st.error = src.error();
+  }
+  sp.finish();
+  return true;
+}
+
 }  // namespace
 
 ReadStats read_lines(const std::string& path, const ReadOptions& opt, const LineFn& on_line) {
@@ -217,8 +257,9 @@ ReadStats read_lines(const std::string& path, const ReadOptions& opt, const Line
            .limit = opt.deadline,
            .idle = opt.idle};
   }
-  std::vector<char> buf(opt.chunk);
   Splitter sp(opt, on_line, st);
+  if (file && file->size() >= opt.map_at_least && read_mapped(*file, src, sp, st, opt)) return st;
+  std::vector<char> buf(opt.chunk);
   ssize_t r = src.read(buf.data(), buf.size());
   if (r < 0) {
     st.error = src.error();

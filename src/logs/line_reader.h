@@ -25,6 +25,10 @@ struct ReadStats {
 struct ReadOptions {
   size_t max_line = 64 * 1024;  // longer lines are cut to this
   size_t chunk = 1 << 20;       // read size
+  // A file at least this large is read through a mapping (probe/mapped_file), map_window bytes at a time:
+  // no copy out of the page cache.
+  uint64_t map_at_least = 1 << 20;
+  size_t map_window = 4 << 20;
   // A gzip input stops (with an error saying so) once its text passes gzip_floor_bytes AND is more than
   // gzip_max_ratio times the compressed bytes read: real logs expand about 10x, a compression bomb 1000x.
   uint64_t gzip_floor_bytes = 64ull << 20;

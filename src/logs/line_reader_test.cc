@@ -176,6 +176,49 @@ TEST(LogsLineReader, FifoAndDeviceRefusedWithoutBlocking) {
   EXPECT_EQ(st.bytes, 0u);
 }
 
+// A file read through its mapping, in windows that cut lines anywhere, gives the lines a stream gives.
+TEST(LogsLineReader, MappedFileGivesTheLinesOfTheStream) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "line " + std::to_string(i) + std::string(i % 97, 'x') + "\n";
+  text += "no newline at the end";
+  auto p = tmp_path("mapped");
+  write_file(p, text);
+  ReadOptions mapped;
+  mapped.map_at_least = 1;
+  mapped.map_window = 4099;  // odd: lines cross windows
+  ReadOptions streamed;
+  streamed.map_at_least = UINT64_MAX;
+  std::vector<std::string> a, b;
+  ReadStats sa = read_lines(p, mapped, [&](std::string_view l, uint64_t) { a.emplace_back(l); });
+  ReadStats sb = read_lines(p, streamed, [&](std::string_view l, uint64_t) { b.emplace_back(l); });
+  unlink(p.c_str());
+  EXPECT_EQ(sa.error, "");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a.size(), 20001u);
+  EXPECT_EQ(sa.bytes, text.size());
+  EXPECT_EQ(sa.last_line, "no newline at the end");
+}
+
+// logrotate's copytruncate while `logs` reads the file: it stops with a sentence, never dies of SIGBUS.
+TEST(LogsLineReader, AFileTruncatedWhileReadStopsWithAReason) {
+  std::string text;
+  for (int i = 0; i < 100000; ++i) text += "line " + std::to_string(i) + "\n";
+  auto p = tmp_path("truncated");
+  write_file(p, text);
+  ReadOptions opt;
+  opt.map_window = 64 << 10;
+  uint64_t lines = 0;
+  ReadStats st = read_lines(p, opt, [&](std::string_view, uint64_t n) {
+    lines = n;
+    if (n == 1) {
+      ASSERT_EQ(truncate(p.c_str(), 0), 0);
+    }
+  });
+  unlink(p.c_str());
+  EXPECT_NE(st.error.find("the file shrank while it was read"), std::string::npos) << st.error;
+  EXPECT_LT(lines, 100000u);
+}
+
 // `logs -` from a pipe whose writer never closes it (`tail -f x | distdoctor logs -`): the lines that came
 // are read, then it ends at the deadline and says so.
 TEST(LogsLineReader, StdinThatNeverEndsStopsAtTheDeadline) {
