@@ -141,8 +141,7 @@ int run_logs(const LogsCommandOptions& opt) {
                                   r.files.size(), bytes / 1e6, r.processes.size(), secs));
   rep.findings = logs::logs_findings(r, cat);
   if (!run.attempts.empty()) {  // a launch run folder: launch's own findings first, the logs' after them
-    report::Report launched = launch::build_launch_report(run.attempts);
-    rep.findings.insert(rep.findings.begin(), launched.findings.begin(), launched.findings.end());
+    rep.findings = run_findings(launch::build_launch_report(run.attempts).findings, rep.findings);
     rep.notes.push_back(
         fmt::format("a distdoctor launch run: {} attempt record(s) (attempt.json) lead with the findings "
                     "launch gave; the "

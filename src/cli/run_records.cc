@@ -1,4 +1,4 @@
-// take_attempt_records (see run_records.h).
+// take_attempt_records and run_findings (see run_records.h).
 #include "cli/run_records.h"
 
 #include <algorithm>
@@ -37,6 +37,20 @@ RunRecords take_attempt_records(const std::vector<std::string>& paths) {
   std::sort(
       out.attempts.begin(), out.attempts.end(),
       [](const launch::AttemptRecord& a, const launch::AttemptRecord& b) { return a.attempt < b.attempt; });
+  return out;
+}
+
+std::vector<report::Finding> run_findings(std::vector<report::Finding> launched,
+                                          const std::vector<report::Finding>& read) {
+  const size_t from_launch = launched.size();
+  std::vector<report::Finding> out = std::move(launched);
+  const auto repeats = [&](const report::Finding& f) {
+    return f.id == "logs.fr.straggler" &&
+           std::any_of(out.begin(), out.begin() + from_launch,
+                       [&](const auto& l) { return l.id == "launch.job.straggler" && l.rank == f.rank; });
+  };
+  for (const auto& f : read)
+    if (!repeats(f)) out.push_back(f);
   return out;
 }
 

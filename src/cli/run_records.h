@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "launch/launch_facts.h"
+#include "report/finding.h"
 
 namespace dd::cli {
 
@@ -18,5 +19,10 @@ struct RunRecords {
 // Expands the inputs (logs::expand_inputs) and takes out the files named attempt.json that hold a launch
 // attempt record. Inputs that expand to nothing are passed on unchanged (the engine reports them).
 RunRecords take_attempt_records(const std::vector<std::string>& paths);
+
+// launch's findings first, then the log reading's, less those that repeat one of launch's from the same
+// evidence (logs.fr.straggler for the rank launch.job.straggler names: one analysis of the same dumps).
+std::vector<report::Finding> run_findings(std::vector<report::Finding> launched,
+                                          const std::vector<report::Finding>& read);
 
 }  // namespace dd::cli

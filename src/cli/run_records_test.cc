@@ -36,6 +36,14 @@ std::map<std::string, std::string> run_folders() {
   return out;
 }
 
+// Those of one recorded set ("h200x2_stragglers/").
+std::map<std::string, std::string> run_folders_of(const std::string& prefix) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, folder] : run_folders())
+    if (name.starts_with(prefix)) out[name] = folder;
+  return out;
+}
+
 TEST(RunFolders, LaunchAndLogsAgreeOnEveryRecordedRun) {
   const auto folders = run_folders();
   ASSERT_GE(folders.size(), 8u) << "the recorded run folders are missing";
@@ -96,6 +104,35 @@ TEST(RunFolders, TheRankThatIsDifferentIsNamedFirst) {
       take_attempt_records({folders.at("h200x1_gloo_different/healthy")}).attempts);
   for (const auto& f : healthy.findings)
     EXPECT_LT(f.severity, report::Severity::warn) << f.id << ": " << f.title;
+}
+
+// The straggler runs (2x H200): launch's report of each names rank 1 after launch.job.ok, from the node
+// digests saved in attempt.json; `logs` on the folder says it once (its own reading of the same dumps is
+// not repeated); the healthy run of two minutes names nobody.
+TEST(RunFolders, TheRankTheOthersWaitedForIsNamedOnce) {
+  const auto folders = run_folders_of("h200x2_stragglers/");
+  ASSERT_EQ(folders.size(), 4u) << "the recorded straggler runs are missing";
+  const auto& cat = logs::Catalogue::builtin();
+  for (const auto& [name, folder] : folders) {
+    RunRecords run = take_attempt_records({folder});
+    const auto launched = launch::build_launch_report(run.attempts).findings;
+    ASSERT_FALSE(launched.empty()) << name;
+    EXPECT_EQ(launched[0].id, "launch.job.ok") << name;
+    logs::LogsOptions opt;
+    opt.paths = run.other_paths;
+    const auto read = logs::logs_findings(logs::analyze_logs(opt, cat), cat);
+    const auto all = run_findings(launched, read);
+    size_t launch_says = 0, logs_says = 0, logs_alone = 0;
+    for (const auto& f : all) {
+      launch_says += f.id == "launch.job.straggler" && f.rank == 1;
+      logs_says += f.id == "logs.fr.straggler";
+    }
+    for (const auto& f : read) logs_alone += f.id == "logs.fr.straggler" && f.rank == 1;
+    const bool slow = name.find("healthy") == std::string::npos;
+    EXPECT_EQ(launch_says, slow ? 1u : 0u) << name;
+    EXPECT_EQ(logs_alone, slow ? 1u : 0u) << name << ": the logs alone name it too";
+    EXPECT_EQ(logs_says, 0u) << name << ": said twice";
+  }
 }
 
 TEST(RunFolders, AnotherProgramsAttemptJsonIsReadAsALog) {

@@ -180,6 +180,7 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
     case StopCause::none:
       r.add(job_ok_finding(a));
       if (auto f = parts::completed_mismatch_finding(a)) r.add(std::move(*f));
+      for (auto& f : parts::straggler_findings(a)) r.add(std::move(f));
       if (differs) r.add(std::move(*differs));
       if (auto f = parts::logs_full_finding(a)) r.add(std::move(*f));
       if (auto f = parts::strays_finding(a)) r.add(std::move(*f));

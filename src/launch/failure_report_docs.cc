@@ -164,6 +164,12 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "and its group, and SIGKILL after up to 2 s (at once after a second Ctrl-C), scanning again until a "
        "scan finds nothing, so a process that forks and exits to change its pid is caught too. End helpers "
        "before the worker exits."},
+      {"launch.job.straggler", "One rank made the others wait, collective after collective",
+       "From the Flight Recorder dumps the workers wrote as they exited: the rank that created most "
+       "collectives last (by 5 ms or more, median), compared with the other ranks of its node on that node's "
+       "clock, with the share of their time the others spent waiting for it, and, for a rank that turned "
+       "slow during the run (fail-slow), the collective and time it began. The job itself ended well (the "
+       "exit code stays 0): this is the step time it lost. See logs.fr.straggler for the method."},
       {"launch.job.mismatch", "The job ended, but its ranks passed different sizes or types to a collective",
        "Every worker exited 0, and the Flight Recorder dumps launch's hook wrote as they exited show, at one "
        "collective sequence number of a process group, ranks that passed different sizes or dtypes, or "

@@ -193,11 +193,12 @@ TEST(LaunchReport, EveryEmittedIdHasADoc) {
   for (const auto& id : emitted) EXPECT_TRUE(documented.count(id)) << "no doc for " << id;
   // Every documented id can be emitted: by these outcomes, or by what they lack here (the join's findings
   // come from join_nodes, tests/launch_two_node_test.sh and tests/store_replace_test.sh; launch.job.mismatch
-  // needs exit dumps, CompletedMismatch; launch.rank.differs and launch.rank.left_early, DifferentRank).
+  // needs exit dumps, CompletedMismatch; launch.rank.differs and launch.rank.left_early, DifferentRank;
+  // launch.job.straggler, the recorded runs of RunFolders.TheRankTheOthersWaitedForIsNamedOnce).
   const std::set<std::string> elsewhere = {"launch.join.failed",        "launch.join.rank_taken",
                                            "launch.join.nnodes_differ", "launch.join.command_differs",
                                            "launch.job.mismatch",       "launch.rank.differs",
-                                           "launch.rank.left_early"};
+                                           "launch.rank.left_early",    "launch.job.straggler"};
   for (const auto& id : elsewhere) emitted.insert(id);
   EXPECT_EQ(emitted, documented);
 }

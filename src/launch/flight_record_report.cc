@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "launch/report_parts.h"
+#include "logs/fr/fr_rules.h"
 
 namespace dd::launch::parts {
 
@@ -61,6 +62,18 @@ std::optional<Finding> completed_mismatch_finding(const AttemptRecord& a) {
     return f;
   }
   return std::nullopt;
+}
+
+std::vector<Finding> straggler_findings(const AttemptRecord& a) {
+  std::vector<Finding> out;
+  if (const auto fa = attempt_fr_analysis(a))
+    for (const logs::FrStraggler& g : fa->stragglers) {
+      Finding f = logs::straggler_finding(g, "launch.job.straggler");
+      f.evidence.push_back("found in the Flight Recorder dumps the workers wrote as they exited");
+      add_fr_dump_evidence(a, f.evidence);
+      out.push_back(std::move(f));
+    }
+  return out;
 }
 
 }  // namespace dd::launch::parts

@@ -157,6 +157,7 @@ void AttemptAgent::read_flight_records(NodeRecord& n) {
   }
   if (records.empty() && errors.empty()) return;
   logs::FrSummary s = logs::summarize_flight_records(records);
+  for (auto& rs : s.ranks) rs.node = n.node_rank;  // their times are on this node's clock
   s.errors.insert(s.errors.end(), errors.begin(), errors.end());
   n.flight_recorder = logs::fr_summary_to_json(s);  // each node's digest; node rank 0 merges them
 }

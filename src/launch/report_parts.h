@@ -73,5 +73,8 @@ void add_fr_dump_evidence(const AttemptRecord& a, std::vector<std::string>& evid
 // launch.job.mismatch: a job that ended well whose exit dumps show ranks that passed different sizes,
 // types or collectives at one sequence number.
 std::optional<report::Finding> completed_mismatch_finding(const AttemptRecord& a);
+// launch.job.straggler: a rank the others waited for, collective after collective (logs/fr/fr_straggler.h),
+// from the exit dumps of a job that ended well.
+std::vector<report::Finding> straggler_findings(const AttemptRecord& a);
 
 }  // namespace dd::launch::parts

@@ -170,6 +170,7 @@ FrAnalysis analyze_fr_summary(const FrSummary& s) {
   for (int e : a.expected)
     if (!std::count(a.ranks.begin(), a.ranks.end(), e)) a.missing.push_back(e);
   a.groups = fr_group_reports(s);
+  a.stragglers = find_stragglers(s);
   std::set<int> blamed, waiters;
   for (const auto& g : a.groups) {
     if (g.frontier >= 0) a.unfinished = true;

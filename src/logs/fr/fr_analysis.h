@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "logs/fr/flight_recorder.h"
+#include "logs/fr/fr_straggler.h"
 #include "logs/fr/fr_summary.h"
 
 namespace dd::logs {
@@ -73,10 +74,11 @@ struct FrAnalysis {
   std::vector<int> expected;  // every rank a pg_config names, and the ranks above
   std::vector<int> missing;   // expected without a digest
   std::vector<FrGroupReport> groups;
-  std::vector<FrCulprit> culprits;  // causes, the surest first
-  bool unfinished = false;          // some collective was not completed on some rank
-  int64_t entries = 0;              // ops in the digests' windows, summed
-  std::vector<std::string> errors;  // dumps that could not be read
+  std::vector<FrCulprit> culprits;      // causes, the surest first
+  std::vector<FrStraggler> stragglers;  // ranks the others waited for, collective after collective
+  bool unfinished = false;              // some collective was not completed on some rank
+  int64_t entries = 0;                  // ops in the digests' windows, summed
+  std::vector<std::string> errors;      // dumps that could not be read
   std::vector<std::string> versions;
 };
 

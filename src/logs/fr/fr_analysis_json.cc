@@ -56,9 +56,27 @@ json fr_analysis_json(const FrAnalysis& a) {
                     {"frames", c.where.frames}};
     culprits.push_back(std::move(j));
   }
+  json stragglers = json::array();
+  for (const auto& g : a.stragglers)
+    stragglers.push_back({{"rank", g.rank},
+                          {"pg_name", g.pg_name},
+                          {"node", g.node},
+                          {"others", g.others},
+                          {"compared", g.compared},
+                          {"last", g.last},
+                          {"late_ms", g.late_ms},
+                          {"others_late_ms", g.others_late_ms},
+                          {"others_wait_share", g.others_wait_share},
+                          {"span_s", g.span_s},
+                          {"first_seq", g.first_seq},
+                          {"last_seq", g.last_seq},
+                          {"fail_slow", g.fail_slow},
+                          {"slow_after_s", g.slow_after_s},
+                          {"before_late_ms", g.before_late_ms}});
   return {{"ranks", a.ranks},           {"expected", a.expected}, {"missing", a.missing},
           {"unfinished", a.unfinished}, {"entries", a.entries},   {"versions", a.versions},
-          {"errors", a.errors},         {"groups", groups},       {"culprits", culprits}};
+          {"errors", a.errors},         {"groups", groups},       {"culprits", culprits},
+          {"stragglers", stragglers}};
 }
 
 }  // namespace dd::logs

@@ -48,6 +48,13 @@ const std::vector<report::FindingDoc>& fr_finding_docs() {
        "No rank has an unfinished collective in its Flight Recorder dump and the ranks agree on every op: "
        "the "
        "dumps show no hang."},
+      {"logs.fr.straggler", "One rank makes the others wait, collective after collective",
+       "For each collective every rank of a process group took part in, the Flight Recorder keeps when each "
+       "rank's Python issued it (time_created_ns). A rank that comes last at 60% or more of at least 8 of "
+       "them, by 5 ms or more (median), is named with its lateness and the share of their time the other "
+       "ranks spent waiting for it; when it kept up at first and came last only later (fail-slow), with the "
+       "collective and the time it began. Times are compared on one node's clock (launch says which node); "
+       "dumps given to logs without their nodes are compared as one clock."},
       {"logs.fr.unreadable", "A Flight Recorder dump could not be read",
        "The file looks like a dump (a pickle or JSON naming pg_config) but could not be decoded: cut off "
        "while "

@@ -139,9 +139,35 @@ Finding fr_culprit_finding(const FrAnalysis& a, const FrCulprit& c) {
 
 }  // namespace
 
+Finding straggler_finding(const FrStraggler& g, const std::string& id) {
+  Finding f{.id = id, .severity = Severity::warn, .rank = g.rank};
+  f.title = straggler_text(g);
+  f.evidence.push_back(fmt::format(
+      "collectives {}-{} of {}: rank {} created {} of {} last, by {:.1f} ms (median) after the first rank; "
+      "over {:.1f} s",
+      g.first_seq, g.last_seq, fr_group_name(g.pg_name, g.pg_desc), g.rank, g.last, g.compared, g.late_ms,
+      g.span_s));
+  f.evidence.push_back(
+      g.node >= 0
+          ? fmt::format("compared on node {}'s clock (ranks {} and {})", g.node, g.rank, rank_list(g.others))
+          : "compared as one clock: the dumps' times of ranks on other nodes are only right if their "
+            "clocks agree");
+  f.evidence.push_back(
+      "from the Flight Recorder: the time each rank's Python issued each collective (time_created_ns)");
+  f.fix = fmt::format(
+      "The others wait in each collective for rank {}: look at what it does between collectives that they do "
+      "not (more data to load or decode, CPU work, a busy or throttled CPU, logging or checkpointing on "
+      "that rank only) and at its GPU (nvidia-smi: clocks, temperature, another process on it). A rank "
+      "that became slow during the run points at the machine (thermal throttling, a neighbour) more than "
+      "at the code.",
+      g.rank);
+  return f;
+}
+
 std::vector<Finding> fr_findings(const FrAnalysis& a) {
   std::vector<Finding> out;
   for (const auto& c : a.culprits) out.push_back(fr_culprit_finding(a, c));
+  for (const auto& g : a.stragglers) out.push_back(straggler_finding(g, "logs.fr.straggler"));
   if (!a.errors.empty()) {
     Finding f =
         logs_finding("logs.fr.unreadable", Severity::warn,

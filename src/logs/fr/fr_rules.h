@@ -13,6 +13,9 @@ namespace dd::logs {
 
 std::vector<report::Finding> fr_findings(const FrAnalysis& a);
 
+// A straggler as a finding with the given id (logs.fr.straggler; launch.job.straggler for launch).
+report::Finding straggler_finding(const FrStraggler& g, const std::string& id);
+
 // Over r.flight_records and r.flight_record_errors; appends nothing when neither holds anything.
 void fr_rules(const LogsResult& r, std::vector<report::Finding>& out);
 

@@ -85,6 +85,14 @@ void fr_finish_track(TrackBuild& b) {
   for (const FrEntry* e : b.unfinished)
     if (seqs.size() < kDetailOps + kMaxUnfinished) seqs.insert(e->collective_seq_id);
   for (int64_t s : seqs) t.detail.push_back(fr_brief(*b.by_seq[s].back(), b.by_seq[s]));
+  if (!b.by_seq.empty()) {
+    t.arrival_first_seq = std::max(b.by_seq.begin()->first, t.issued - kArrivalSeqs + 1);
+    for (int64_t s = t.arrival_first_seq; s <= b.by_seq.rbegin()->first; ++s) {
+      auto it = b.by_seq.find(s);
+      const int64_t ns = it == b.by_seq.end() ? -1 : it->second.front()->time_created_ns;
+      t.arrival_ns.push_back(ns < 0 ? -1 : ns / 1000 * 1000);  // to the microsecond, as the JSON carries it
+    }
+  }
 }
 
 }  // namespace

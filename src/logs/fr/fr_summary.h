@@ -13,6 +13,9 @@
 //   comparing these (a desync older than the window is reported at the first disagreement inside it);
 // - detail: the last kDetailOps ops and every unfinished one (up to kMaxUnfinished) with state, timestamps
 //   and the Python stack (frames outside torch first, capped), for the evidence;
+// - arrivals: when it created each of its last kArrivalSeqs collectives (time_created_ns, the moment the
+//   rank's Python called it): the rank that arrives last, collective after collective, makes every other one
+//   wait (fr_straggler.h); its node, whose clock those times are on (-1: unknown);
 // and per rank its latest op in any group (incl. point-to-point): where it was last seen.
 #pragma once
 #include <cstdint>
@@ -29,6 +32,7 @@ inline constexpr int64_t kWindowSeqs = 64;
 inline constexpr size_t kDetailOps = 3;
 inline constexpr size_t kMaxUnfinished = 4;
 inline constexpr size_t kSummaryFrames = 10;
+inline constexpr int64_t kArrivalSeqs = 512;
 
 // What must match across ranks for one collective sequence number (coalesced ops joined with '+').
 struct FrSignature {
@@ -64,11 +68,16 @@ struct FrPgTrack {
   std::vector<FrSignature> sigs;
   std::vector<FrRun> runs;
   std::vector<FrOpBrief> detail;  // oldest first
+  // Created time (ns) of collective seqs arrival_first_seq, arrival_first_seq + 1, ...; -1 where the dump
+  // has none. At most kArrivalSeqs, the last ones.
+  int64_t arrival_first_seq = -1;
+  std::vector<int64_t> arrival_ns;
   bool operator==(const FrPgTrack&) const = default;
 };
 
 struct FrRankSummary {
   int rank = -1;
+  int node = -1;  // the node whose clock its times are on (launch's node rank); -1: unknown
   std::string source, version, comm_lib_version;
   std::vector<FrPgTrack> groups;  // every group of pg_config, and any group its entries name
   bool has_last = false;

@@ -42,8 +42,18 @@ json fr_track_json(const FrPgTrack& t) {
   for (const auto& s : t.sigs) sigs.push_back(fr_sig_json(s));
   for (const auto& r : t.runs) runs.push_back({r.start, r.count, r.sig});
   for (const auto& d : t.detail) detail.push_back(fr_brief_json(d));
-  return {{"pg", t.pg_name},          {"desc", t.pg_desc}, {"members", t.members}, {"issued", t.issued},
-          {"completed", t.completed}, {"sigs", sigs},      {"runs", runs},         {"detail", detail}};
+  json out = {{"pg", t.pg_name},          {"desc", t.pg_desc}, {"members", t.members}, {"issued", t.issued},
+              {"completed", t.completed}, {"sigs", sigs},      {"runs", runs},         {"detail", detail}};
+  // Arrivals as [first seq, base ns, microseconds after base (-1 absent)...]: about 8 bytes a collective.
+  if (!t.arrival_ns.empty()) {
+    int64_t base = -1;
+    for (int64_t v : t.arrival_ns)
+      if (v >= 0 && (base < 0 || v < base)) base = v;
+    json arr = json::array({t.arrival_first_seq, base});
+    for (int64_t v : t.arrival_ns) arr.push_back(v < 0 ? int64_t{-1} : (v - base) / 1000);
+    out["arr"] = std::move(arr);
+  }
+  return out;
 }
 
 FrPgTrack fr_track_from(const json& j) {
@@ -61,6 +71,18 @@ FrPgTrack fr_track_from(const json& j) {
     t.runs.push_back(run);
   }
   for (const auto& d : j.at("detail")) t.detail.push_back(fr_brief_from(d));
+  if (j.contains("arr")) {  // older digests have none
+    const json& arr = j.at("arr");
+    if (arr.size() < 2 || arr.size() > 2 + static_cast<size_t>(kArrivalSeqs))
+      throw std::out_of_range("arrivals of a length out of range");
+    t.arrival_first_seq = arr.at(0).get<int64_t>();
+    const int64_t base = arr.at(1).get<int64_t>();
+    for (size_t i = 2; i < arr.size(); ++i) {
+      const int64_t us = arr[i].get<int64_t>();
+      if (us < -1 || us > (int64_t{1} << 50)) throw std::out_of_range("an arrival time out of range");
+      t.arrival_ns.push_back(us < 0 ? -1 : base + us * 1000);
+    }
+  }
   return t;
 }
 
@@ -71,9 +93,13 @@ json fr_summary_to_json(const FrSummary& s) {
   for (const auto& r : s.ranks) {
     json groups = json::array();
     for (const auto& g : r.groups) groups.push_back(fr_track_json(g));
-    json jr = {{"rank", r.rank},       {"source", r.source},
-               {"version", r.version}, {"comm", r.comm_lib_version},
-               {"groups", groups},     {"warnings", r.warnings}};
+    json jr = {{"rank", r.rank},
+               {"node", r.node},
+               {"source", r.source},
+               {"version", r.version},
+               {"comm", r.comm_lib_version},
+               {"groups", groups},
+               {"warnings", r.warnings}};
     if (r.has_last) jr["last"] = fr_brief_json(r.last);
     ranks.push_back(std::move(jr));
   }
@@ -91,6 +117,7 @@ Result<FrSummary> fr_summary_from_json(const json& j) {
     for (const auto& jr : j.at("ranks")) {
       FrRankSummary r;
       jr.at("rank").get_to(r.rank);
+      r.node = jr.value("node", -1);
       jr.at("source").get_to(r.source);
       jr.at("version").get_to(r.version);
       jr.at("comm").get_to(r.comm_lib_version);

@@ -1,0 +1,189 @@
+// find_stragglers (fr_straggler.h): per process group and clock, the collectives every rank created, each
+// rank's lateness in them, the rank that comes last most, and where it began to (a step from keeping up to
+// coming last explains the most collectives).
+#include "logs/fr/fr_straggler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "logs/fr/fr_analysis.h"
+
+namespace dd::logs {
+
+namespace {
+
+struct Track {
+  int rank, node;
+  const FrPgTrack* t;
+  int64_t at(int64_t seq) const {
+    const int64_t i = seq - t->arrival_first_seq;
+    return i >= 0 && i < static_cast<int64_t>(t->arrival_ns.size()) ? t->arrival_ns[static_cast<size_t>(i)]
+                                                                    : -1;
+  }
+};
+
+struct Row {
+  int64_t seq;
+  std::vector<int64_t> t;  // per track
+};
+
+double median_ms(std::vector<int64_t> ns) {
+  if (ns.empty()) return 0;
+  std::nth_element(ns.begin(), ns.begin() + static_cast<std::ptrdiff_t>(ns.size() / 2), ns.end());
+  return static_cast<double>(ns[ns.size() / 2]) / 1e6;
+}
+
+// The collectives every track created, in seq order.
+std::vector<Row> common_rows(const std::vector<Track>& tracks) {
+  int64_t lo = INT64_MIN, hi = INT64_MAX;
+  for (const Track& k : tracks) {
+    lo = std::max(lo, k.t->arrival_first_seq);
+    hi = std::min(hi, k.t->arrival_first_seq + static_cast<int64_t>(k.t->arrival_ns.size()) - 1);
+  }
+  std::vector<Row> rows;
+  for (int64_t seq = lo; seq <= hi; ++seq) {
+    Row r{seq, {}};
+    for (const Track& k : tracks) r.t.push_back(k.at(seq));
+    if (std::none_of(r.t.begin(), r.t.end(), [](int64_t v) { return v < 0; })) rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+// The track that came last in row r by the margin, or -1.
+int last_of(const Row& r) {
+  size_t last = 0;
+  for (size_t i = 1; i < r.t.size(); ++i)
+    if (r.t[i] > r.t[last]) last = i;
+  for (size_t i = 0; i < r.t.size(); ++i)
+    if (i != last && r.t[last] - r.t[i] < kStragglerMarginNs) return -1;
+  return static_cast<int>(last);
+}
+
+// The part of track o's time, over rows [from, rows.size()), spent between its arrival and c's later one.
+double wait_share(const std::vector<Row>& rows, size_t from, size_t o, size_t c) {
+  std::vector<std::pair<int64_t, int64_t>> waits;
+  for (size_t k = from; k < rows.size(); ++k)
+    if (rows[k].t[c] > rows[k].t[o]) waits.emplace_back(rows[k].t[o], rows[k].t[c]);
+  std::sort(waits.begin(), waits.end());
+  int64_t covered = 0, end = INT64_MIN;
+  for (const auto& [a, b] : waits) {  // their union: a queued collective waits at the same time
+    if (b <= end) continue;
+    covered += b - std::max(a, end);
+    end = b;
+  }
+  const int64_t start = rows[from].t[o], stop = std::max(rows.back().t[o], rows.back().t[c]);
+  return stop > start ? std::min(1.0, static_cast<double>(covered) / static_cast<double>(stop - start)) : 0;
+}
+
+std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks) {
+  const std::vector<Row> rows = common_rows(tracks);
+  const size_t n = rows.size();
+  if (n < kStragglerMinCompared) return std::nullopt;
+  std::vector<int> last(n);
+  std::vector<size_t> count(tracks.size());
+  for (size_t k = 0; k < n; ++k)
+    if ((last[k] = last_of(rows[k])) >= 0) ++count[static_cast<size_t>(last[k])];
+  const size_t c = static_cast<size_t>(std::max_element(count.begin(), count.end()) - count.begin());
+  // Where it began to come last: the switch that explains the most collectives (kept up before, last
+  // after); a switch in its first tenth (or first kStragglerMinCompared) is the start itself.
+  size_t from = 0, best = 0, suffix = count[c], prefix_kept = 0;
+  for (size_t k = 0; k + kStragglerMinCompared <= n; ++k) {
+    if (suffix + prefix_kept > best) best = suffix + prefix_kept, from = k;
+    if (last[k] == static_cast<int>(c))
+      --suffix;
+    else
+      ++prefix_kept;
+  }
+  if (from < std::max(kStragglerMinCompared, n / 10)) from = 0;
+  size_t last_count = 0;
+  std::vector<int64_t> late, others_late, before;
+  for (size_t k = 0; k < n; ++k) {
+    const int64_t earliest = *std::min_element(rows[k].t.begin(), rows[k].t.end());
+    (k < from ? before : late).push_back(rows[k].t[c] - earliest);
+    if (k < from) continue;
+    last_count += last[k] == static_cast<int>(c);
+    for (size_t o = 0; o < tracks.size(); ++o)
+      if (o != c) others_late.push_back(rows[k].t[o] - earliest);
+  }
+  const size_t window = n - from;
+  FrStraggler g;
+  g.late_ms = median_ms(late);
+  if (static_cast<double>(last_count) < kStragglerLastShare * static_cast<double>(window) ||
+      g.late_ms < kStragglerMinLateMs)
+    return std::nullopt;
+  g.rank = tracks[c].rank;
+  g.node = tracks[c].node;
+  g.compared = window;
+  g.last = last_count;
+  g.others_late_ms = median_ms(others_late);
+  double shares = 0;
+  for (size_t o = 0; o < tracks.size(); ++o)
+    if (o != c) {
+      g.others.push_back(tracks[o].rank);
+      shares += wait_share(rows, from, o, c);
+    }
+  g.others_wait_share = shares / static_cast<double>(g.others.size());
+  g.first_seq = rows[from].seq;
+  g.last_seq = rows.back().seq;
+  const auto first_time = [&](size_t k) { return *std::min_element(rows[k].t.begin(), rows[k].t.end()); };
+  g.span_s =
+      static_cast<double>(*std::max_element(rows.back().t.begin(), rows.back().t.end()) - first_time(from)) /
+      1e9;
+  if (from > 0) {
+    g.fail_slow = true;
+    g.before_from_seq = rows.front().seq;
+    g.slow_after_s = static_cast<double>(first_time(from) - first_time(0)) / 1e9;
+    g.before_late_ms = median_ms(before);
+  }
+  return g;
+}
+
+}  // namespace
+
+std::vector<FrStraggler> find_stragglers(const FrSummary& s) {
+  // Per group, per clock: the tracks with arrivals.
+  std::map<std::pair<std::string, int>, std::vector<Track>> clocks;
+  std::map<std::string, std::string> descs;
+  for (const auto& r : s.ranks)
+    for (const auto& t : r.groups)
+      if (!t.arrival_ns.empty() && r.rank >= 0) {
+        clocks[{t.pg_name, r.node}].push_back({r.rank, r.node, &t});
+        descs[t.pg_name] = t.pg_desc;
+      }
+  std::vector<FrStraggler> out;
+  for (const auto& [key, tracks] : clocks) {
+    if (tracks.size() < 2) continue;
+    if (auto g = straggler_among(tracks)) {
+      g->pg_name = key.first;
+      g->pg_desc = descs[key.first];
+      out.push_back(std::move(*g));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const FrStraggler& a, const FrStraggler& b) {
+    return a.others_wait_share > b.others_wait_share;
+  });
+  return out;
+}
+
+std::string straggler_text(const FrStraggler& g) {
+  const bool one = g.others.size() == 1;
+  std::string text = fmt::format(
+      "rank {} arrives last at {:.0f}% of {} collectives of group {} ({}), {:.0f} ms late (median{}): {} "
+      "{:.0f}% "
+      "of {} time waiting for it",
+      g.rank, 100.0 * static_cast<double>(g.last) / static_cast<double>(g.compared), g.compared, g.pg_name,
+      g.pg_desc, g.late_ms,
+      one ? "" : fmt::format("; the others within {:.1f} ms of the first", g.others_late_ms),
+      one ? fmt::format("rank {} spends", g.others[0]) : fmt::format("ranks {} spend", rank_list(g.others)),
+      100.0 * g.others_wait_share, one ? "its" : "their");
+  if (g.fail_slow)
+    text += fmt::format(
+        "; it became slow at collective {}, {:.1f} s after collective {} (before, {:.1f} ms late)",
+        g.first_seq, g.slow_after_s, g.before_from_seq, g.before_late_ms);
+  return text;
+}
+
+}  // namespace dd::logs

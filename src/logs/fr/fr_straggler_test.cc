@@ -1,0 +1,148 @@
+// The straggler (issue 39) on real dumps and on made-up arrivals: the exit dumps of 2-rank PyTorch jobs on
+// 2x H200 under `distdoctor launch` (fixtures/launch/h200x2_stragglers: rank 1 sleeps 250 ms before each
+// step's all_reduce; the same from step 50 on; rank 1 behind busy processes on its cores; 120 s healthy),
+// and arrivals of four ranks on two nodes whose clocks differ.
+#include "logs/fr/fr_straggler.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "logs/fr/fr_analysis.h"
+
+namespace dd::logs {
+namespace {
+
+std::vector<FrStraggler> recorded(const std::string& kase) {
+  const std::string dir =
+      std::string(DD_FIXTURE_DIR) + "/launch/h200x2_stragglers/" + kase + "/run/0/flight_recorder/exit_rank";
+  std::vector<FlightRecord> records;
+  for (int rank : {0, 1}) {
+    auto r = read_flight_record_file(dir + std::to_string(rank));
+    EXPECT_TRUE(r.ok()) << r.error().message();
+    if (r.ok()) {
+      r->rank = rank;
+      records.push_back(std::move(*r));
+    }
+  }
+  return find_stragglers(summarize_flight_records(records));
+}
+
+TEST(FrStraggler, ARankThatSleepsBeforeEachCollectiveIsNamedWithItsLateness) {
+  const auto s = recorded("cpu_sleep");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].rank, 1);
+  EXPECT_EQ(s[0].others, std::vector<int>{0});
+  EXPECT_GE(s[0].compared, 100u);
+  EXPECT_GE(static_cast<double>(s[0].last), 0.95 * static_cast<double>(s[0].compared));
+  EXPECT_NEAR(s[0].late_ms, 250, 10);
+  EXPECT_GT(s[0].others_wait_share, 0.9);
+  EXPECT_FALSE(s[0].fail_slow);
+  EXPECT_NE(
+      straggler_text(s[0]).find("rank 1 arrives last at 99% of 121 collectives of group 0 (default_pg), 250 "
+                                "ms late (median): rank 0 spends 98% of its time waiting for it"),
+      std::string::npos)
+      << straggler_text(s[0]);
+}
+
+TEST(FrStraggler, ARankThatTurnsSlowIsNamedWithWhereItBegan) {
+  const auto s = recorded("late_slow");  // slow from step 50: collectives 101 on (two a step, one before)
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].rank, 1);
+  EXPECT_TRUE(s[0].fail_slow);
+  EXPECT_NEAR(static_cast<double>(s[0].first_seq), 102, 2);
+  EXPECT_LT(s[0].before_late_ms, 1);
+  EXPECT_NEAR(s[0].late_ms, 250, 10);
+  EXPECT_NE(straggler_text(s[0]).find("it became slow at collective"), std::string::npos);
+}
+
+TEST(FrStraggler, ARankBehindBusyCoresIsNamed) {
+  const auto s = recorded("cpu_busy");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].rank, 1);
+  EXPECT_GT(s[0].late_ms, 20);
+  EXPECT_GT(s[0].others_wait_share, 0.5);
+}
+
+TEST(FrStraggler, AHealthyRunOfTwoMinutesHasNone) { EXPECT_TRUE(recorded("healthy").empty()); }
+
+// Ranks 0-3 of one group, collectives 0..n-1 every 100 ms; rank `late` `late_ms` later from `from` on;
+// node 1 (ranks 2 and 3) with its clock `offset_ms` ahead.
+FrSummary made_up(int late, double late_ms, int64_t from, double offset_ms, int n = 40) {
+  FrSummary s;
+  for (int rank = 0; rank < 4; ++rank) {
+    FrRankSummary r;
+    r.rank = rank;
+    r.node = rank / 2;
+    FrPgTrack t;
+    t.pg_name = "0";
+    t.pg_desc = "default_pg";
+    t.members = {0, 1, 2, 3};
+    t.arrival_first_seq = 0;
+    for (int64_t seq = 0; seq < n; ++seq) {  // to the microsecond, as digests keep them
+      int64_t us = 1'000'000 + 100'000 * seq + 50 * rank + (rank >= 2 ? std::llround(offset_ms * 1000) : 0);
+      if (rank == late && seq >= from) us += std::llround(late_ms * 1000);
+      t.arrival_ns.push_back(us * 1000);
+    }
+    r.groups.push_back(t);
+    s.ranks.push_back(r);
+  }
+  return s;
+}
+
+TEST(FrStraggler, ClocksOfTwoNodesAreNeverCompared) {
+  EXPECT_TRUE(find_stragglers(made_up(-1, 0, 0, 500)).empty()) << "node 1's clock is ahead, nobody is late";
+  const auto s = find_stragglers(made_up(3, 60, 0, 500));  // rank 3 late against rank 2, on node 1's clock
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].rank, 3);
+  EXPECT_EQ(s[0].node, 1);
+  EXPECT_EQ(s[0].others, std::vector<int>{2});
+  EXPECT_NEAR(s[0].late_ms, 60, 0.5);
+  EXPECT_NEAR(s[0].others_wait_share, 0.6, 0.05) << "60 ms of each 100";
+}
+
+TEST(FrStraggler, NodesUnknownCompareAllRanksAsOneClock) {
+  FrSummary s = made_up(1, 30, 10, 0);
+  for (auto& r : s.ranks) r.node = -1;
+  const auto g = find_stragglers(s);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].rank, 1);
+  EXPECT_EQ(g[0].others, (std::vector<int>{0, 2, 3}));
+  EXPECT_TRUE(g[0].fail_slow);
+  EXPECT_EQ(g[0].first_seq, 10);
+  EXPECT_NEAR(g[0].slow_after_s, 1.0, 0.01);
+  EXPECT_NEAR(g[0].others_wait_share, 0.3, 0.02) << "30 ms of each 100";
+  EXPECT_NE(straggler_text(g[0]).find("ranks 0,2-3 spend 3"), std::string::npos) << straggler_text(g[0]);
+}
+
+TEST(FrStraggler, SmallOrRareLatenessIsNoStraggler) {
+  FrSummary s = made_up(1, 3, 0, 0);  // 3 ms late every time: under the 5 ms median
+  for (auto& r : s.ranks) r.node = -1;
+  EXPECT_TRUE(find_stragglers(s).empty());
+  s = made_up(1, 200, 37, 0);  // late at the last 3 of 40 only: too few to name
+  for (auto& r : s.ranks) r.node = -1;
+  EXPECT_TRUE(find_stragglers(s).empty());
+}
+
+TEST(FrStraggler, ArrivalsTravelInTheDigestsJson) {
+  FrSummary s = made_up(1, 30, 0, 0);
+  auto back = fr_summary_from_json(fr_summary_to_json(s));
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(*back, s);
+  nlohmann::json old = fr_summary_to_json(s);  // a digest from before arrivals: none, no error
+  for (auto& r : old["ranks"]) {
+    r.erase("node");
+    for (auto& g : r["groups"]) g.erase("arr");
+  }
+  back = fr_summary_from_json(old);
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_TRUE(back->ranks[0].groups[0].arrival_ns.empty());
+  EXPECT_EQ(back->ranks[0].node, -1);
+  nlohmann::json bad = fr_summary_to_json(s);
+  bad["ranks"][0]["groups"][0]["arr"][2] = -5;
+  EXPECT_FALSE(fr_summary_from_json(bad).ok()) << "an arrival out of range is refused";
+}
+
+}  // namespace
+}  // namespace dd::logs

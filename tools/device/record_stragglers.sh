@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Records issue 39's straggler scenarios under `distdoctor launch` on every GPU of this node
+# (tools/device/straggler_worker.py): each run's --json report, stderr, and run folder (per-rank logs and the
+# Flight Recorder exit dumps), then `distdoctor logs` on the run folder. Usage:
+# tools/device/record_stragglers.sh DIR [CASE...] (DIR: a stripped distdoctor and lib/, see
+# tools/device/stage_comm.sh). Writes $OUT/stragglers.tgz. STEPS, SLOW_S, SLOW_AFTER pass to the worker.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/torch_nccl_env.sh" "$1"
+DIR=$(cd "$1" && pwd)
+shift
+export PYTHONUNBUFFERED=1
+O=${OUT:-device_out}
+L=$O/stragglers
+mkdir -p "$L"
+NG=$(nvidia-smi -L | wc -l)
+{ python3 -c 'import torch; print("torch", torch.__version__, "nccl", torch.cuda.nccl.version())'
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > "$L/versions.txt" 2>&1
+# name worker_case env (comma-separated) launch flags (comma-separated, "-" none)
+ALL=(
+  "healthy healthy DURATION_S=${HEALTHY_S:-120} -"
+  "fr_on healthy DURATION_S=${COST_S:-45} -"
+  "fr_off healthy DURATION_S=${COST_S:-45} --no-flight-recorder"
+  "cpu_sleep cpu_sleep STEPS=60 -"
+  "late_slow late_slow STEPS=100,SLOW_AFTER=50 -"
+  "cpu_busy cpu_busy STEPS=60 -"
+  "gpu_hog gpu_hog STEPS=150 -"
+)
+for entry in "${ALL[@]}"; do
+  read -r c wcase envs flags <<<"$entry"
+  [ $# -eq 0 ] || [[ " $* " == *" $c "* ]] || continue
+  d=$L/$c
+  mkdir -p "$d"
+  [ "$flags" = - ] && flags=""
+  t0=$(date +%s%3N)
+  env CASE="$wcase" ${envs//,/ } timeout -k 5 300 "$DIR/distdoctor" launch --nproc-per-node "$NG" --log-dir "$d/logs" \
+    --job-id "$c" --tee none --json ${flags//,/ } -- python3 "$HERE/straggler_worker.py" > "$d/report.json" 2> "$d/launch.err"
+  rc=$?
+  echo "$rc $t0 $(date +%s%3N)" > "$d/exit_ms"
+  "$DIR/distdoctor" logs --json "$d/logs/$c" > "$d/logs_report.json" 2> "$d/logs.err"
+  steps=$(grep -h '^step' "$d"/logs/"$c"/*/*rank0.log 2>/dev/null | awk '{print $3}' | sort -n |
+    awk '{a[NR]=$1; s+=$1} END {if (NR) printf "%d steps, mean %.2f ms, median %.2f ms", NR, s/NR, a[int((NR+1)/2)]}')
+  echo "$c: launch exit $rc after $(( $(date +%s%3N) - t0 )) ms; $steps"
+  python3 - "$d/report.json" "$d/logs_report.json" <<'PY'
+import json, sys
+for label, path in (("launch", sys.argv[1]), ("logs", sys.argv[2])):
+    try:
+        r = json.load(open(path))
+    except Exception as e:
+        print(f"  {label}: unreadable ({e})"); continue
+    fs = [f for f in r.get("findings", []) if "straggler" in f.get("id", "")]
+    print(f"  {label}: verdict {r.get('verdict')}; " + (" | ".join(f["id"] + ": " + f["title"] for f in fs) or "no straggler finding"))
+PY
+done
+tar -czf "$O/stragglers.tgz" -C "$O" stragglers

@@ -1,0 +1,89 @@
+# A PyTorch training-like loop for issue 39 (stragglers): each step a matmul on the GPU, then an all_reduce of
+# 4 MiB and a small one. CASE picks what slows rank SLOW_RANK (default 1):
+#   healthy     nobody
+#   cpu_sleep   it sleeps SLOW_S (0.25) before each step's all_reduce (a slow data loader / CPU work)
+#   late_slow   the same, only from step SLOW_AFTER (20) on (fail-slow)
+#   cpu_busy    a busy loop of BUSY_PROCS processes pinned to its cores competes with it
+#   gpu_hog     a second process on its GPU runs large matmuls the whole time
+# STEPS (60), or DURATION_S (run steps until that many seconds passed); MATMULS (8) 4096x4096 matmuls a step.
+# Rank 0 prints each step's time. Run under `distdoctor launch` or torchrun.
+import os, time, multiprocessing as mp
+import torch
+import torch.distributed as dist
+
+case = os.environ.get("CASE", "healthy")
+slow_rank = int(os.environ.get("SLOW_RANK", "1"))
+slow_s = float(os.environ.get("SLOW_S", "0.25"))
+slow_after = int(os.environ.get("SLOW_AFTER", "20"))
+steps = int(os.environ.get("STEPS", "60"))
+duration = float(os.environ.get("DURATION_S", "0"))
+matmuls = int(os.environ.get("MATMULS", "8"))
+
+def busy(cpu):
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except Exception:
+        pass
+    while True:
+        pass
+
+def hog(dev, ready):
+    torch.cuda.set_device(dev)
+    a = torch.randn(8192, 8192, device="cuda")
+    a = (a @ a).clamp_(-1, 1)
+    torch.cuda.synchronize()
+    ready.set()
+    while True:
+        a = (a @ a).clamp_(-1, 1)
+
+def main():
+    dist.init_process_group("nccl")
+    rank, world = dist.get_rank(), dist.get_world_size()
+    local = int(os.environ.get("LOCAL_RANK", rank))
+    torch.cuda.set_device(local)
+    helpers = []
+    if rank == slow_rank and case == "cpu_busy":
+        cpus = sorted(os.sched_getaffinity(0))[: int(os.environ.get("BUSY_PROCS", "2"))]
+        os.sched_setaffinity(0, set(cpus))
+        helpers = [mp.get_context("fork").Process(target=busy, args=(c,), daemon=True) for c in cpus]
+    ready = None
+    if rank == slow_rank and case == "gpu_hog":
+        ctx = mp.get_context("spawn")
+        ready = ctx.Event()
+        helpers = [ctx.Process(target=hog, args=(local, ready), daemon=True)]
+    for h in helpers:
+        h.start()
+    if ready is not None:
+        ready.wait(120)  # the hog computes before the steps start
+    x = torch.randn(4096, 4096, device="cuda")
+    g = torch.ones(1 << 20, device="cuda")
+    small = torch.ones(16, device="cuda")
+    dist.all_reduce(g)
+    torch.cuda.synchronize()
+    start = time.time()
+    step = 0
+    while (time.time() - start < duration) if duration > 0 else step < steps:
+        t0 = time.time()
+        y = x
+        for _ in range(matmuls):
+            y = (x @ y).clamp_(-1, 1)
+        if rank == slow_rank and (case == "cpu_sleep" or (case == "late_slow" and step >= slow_after)):
+            time.sleep(slow_s)
+        if rank == slow_rank and case == "cpu_busy":
+            s = 0
+            for i in range(300000):  # python work that the busy processes slow down
+                s += i
+        g.copy_(y.flatten()[: g.numel()])
+        dist.all_reduce(g)
+        dist.all_reduce(small)
+        torch.cuda.synchronize()
+        if rank == 0:
+            print(f"step {step} {1000 * (time.time() - t0):.1f} ms", flush=True)
+        step += 1
+    for h in helpers:
+        h.terminate()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":  # the hog process is spawned: it imports this file and must not run it
+    main()
