@@ -50,6 +50,11 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
   sub.add_flag(
       "--no-flight-recorder", a.no_flight_recorder,
       "Leave PyTorch's Flight Recorder and the stack hook (faulthandler on SIGUSR2) off in the workers");
+  sub.add_option(
+         "--straggler-interval", a.straggler_interval_s,
+         "Every S seconds, ask each worker's Flight Recorder for a snapshot and name a rank the others "
+         "wait for (default 30; 0: only at the end)")
+      ->check(seconds_in(0.0, 86400.0));
   auto* bind =
       sub.add_flag("--bind-gpu", a.bind_gpu, "Give each worker one GPU through CUDA_VISIBLE_DEVICES");
   // MindSpore picks its GPU by the worker's position on the node: it needs every GPU visible.

@@ -249,6 +249,7 @@ void AttemptAgent::watch_loop() {
     tail_->poll();
     check_triggers();
     watch_identities();
+    watch_stragglers();
     poll_scheduler();
     if (stop_) break;
     if (int sig = stop_signal()) {

@@ -59,7 +59,13 @@ class AttemptAgent {
   // own end follows a failure it saw, so it is a witness, not the cause.
   bool printed_trigger(size_t i) const;
   void gather_hang_evidence();
-  void request_fr_dumps();          // a byte into each live local worker's request FIFO (the hook's)
+  void request_fr_dumps();            // a byte into each live local worker's request FIFO (the hook's)
+  std::vector<char> poke_fr_hooks();  // the byte itself; per worker: a hook read it (a dump will come)
+  // straggler_watch.cc: every straggler_interval_s a snapshot of each live worker's Flight Recorder (through
+  // the hook's FIFO, into its asked-for dump), read once written; a rank the others wait for is said on
+  // stderr and kept for the report.
+  void watch_stragglers();
+  void read_straggler_snapshots();
   double fresh_dump_after() const;  // epoch seconds: older dump files do not show this hang
   void read_flight_records(NodeRecord& n);
   // identity_watch.cc: each worker's environment and NCCL library from /proc while it starts; the node's
@@ -122,6 +128,12 @@ class AttemptAgent {
   bool fr_requested_ = false;   // dumps asked for (once, when the hang is declared)
   double fr_requested_at_ = 0;  // epoch seconds of that request
   double stop_latency_s_ = -1;
+  Clock::time_point next_snapshot_{};   // the next live straggler snapshot
+  Clock::time_point snapshot_asked_{};  // when the pending one was asked for (steady clock)
+  double snapshot_asked_at_ = 0;        // the same in epoch seconds, for the dump files' times
+  std::vector<char> snapshot_waiting_;  // per worker: its snapshot is still to come
+  std::string straggler_said_;          // the last straggler said (the same is not said again)
+  std::vector<StragglerSeen> stragglers_seen_;
   process::WorkerSupervisor sched_;  // MindSpore's scheduler, or none
   std::unique_ptr<process::OutputTail> sched_tail_;
   std::string sched_log_;

@@ -212,6 +212,7 @@ void add_cause_findings(report::Report& r, const AttemptRecord& a) {
   }
   if (auto f = stopped_finding(a)) r.add(std::move(*f));
   if (differs) r.add(std::move(*differs));
+  for (auto& f : parts::straggler_findings(a)) r.add(std::move(f));  // what the live check saw before
   if (auto f = parts::env_differs_finding(a)) r.add(std::move(*f));
   if (auto f = parts::logs_full_finding(a)) r.add(std::move(*f));
   if (auto f = parts::strays_finding(a)) r.add(std::move(*f));

@@ -66,13 +66,34 @@ std::optional<Finding> completed_mismatch_finding(const AttemptRecord& a) {
 
 std::vector<Finding> straggler_findings(const AttemptRecord& a) {
   std::vector<Finding> out;
-  if (const auto fa = attempt_fr_analysis(a))
+  std::vector<std::string> live;  // what the live check said, for the evidence
+  const StragglerSeen* last = nullptr;
+  for (const NodeRecord& n : a.nodes)
+    for (const StragglerSeen& s : n.stragglers_seen) {
+      live.push_back(fmt::format("seen while the job ran, {} on node {}: {}", s.at, n.node_rank, s.text));
+      last = &s;
+    }
+  if (const auto fa = a.stop.cause == StopCause::none ? attempt_fr_analysis(a) : std::nullopt)
     for (const logs::FrStraggler& g : fa->stragglers) {
       Finding f = logs::straggler_finding(g, "launch.job.straggler");
       f.evidence.push_back("found in the Flight Recorder dumps the workers wrote as they exited");
       add_fr_dump_evidence(a, f.evidence);
+      f.details = live;
       out.push_back(std::move(f));
     }
+  if (out.empty() && last) {  // the job did not end well, or its end shows none: what was seen while it ran
+    Finding f{.id = "launch.job.straggler", .severity = Severity::warn, .rank = last->rank};
+    f.title = "while the job ran: " + last->text;
+    f.evidence = live;
+    f.fix = fmt::format(
+        "The others waited in each collective for rank {}: look at what it does between collectives that "
+        "they "
+        "do not (data loading, CPU work, a busy or throttled CPU, checkpointing on that rank only) and at "
+        "its "
+        "GPU (clocks, temperature, another process on it).",
+        last->rank);
+    out.push_back(std::move(f));
+  }
   return out;
 }
 

@@ -1,7 +1,7 @@
-// launch.job.mismatch on the real exit dumps of fixtures/launch/h100x4_exit_dumps (4x H100, PyTorch 2.11): a
-// job whose rank 3 all_gathered twice the elements at seq 8 ended well and is warned about, with the digests
-// split over two nodes as launch publishes them; PyTorch's uneven all_gather stays clean; a failed job is not
-// looked at for it.
+// launch.job.mismatch (and launch.job.straggler from what the live check saw) on the real exit dumps of
+// fixtures/launch/h100x4_exit_dumps (4x H100, PyTorch 2.11): a job whose rank 3 all_gathered twice the
+// elements at seq 8 ended well and is warned about, with the digests split over two nodes as launch publishes
+// them; PyTorch's uneven all_gather stays clean; a failed job is not looked at for it.
 #include <gtest/gtest.h>
 
 #include "launch/report_test_util.h"
@@ -61,6 +61,31 @@ TEST(CompletedMismatch, OnlyForAJobThatEndedWell) {
   a.stop.cause = StopCause::interrupted;
   const auto r = build_launch_report({a});
   EXPECT_EQ(find_id(r, "launch.job.mismatch"), nullptr);
+}
+
+// A job that hung after the live check had named a straggler: the report keeps what it saw (the exit dumps
+// are not there), and the record carries it through attempt.json.
+TEST(LiveStraggler, WhatTheLiveCheckSawIsInTheReportOfAJobThatDidNotEndWell) {
+  AttemptRecord a = clean_two_nodes("uneven_gather");
+  a.stop.cause = StopCause::interrupted;
+  a.nodes[1].stragglers_seen = {
+      {.at = "13:02:11", .rank = 2, .text = "rank 2 arrives last at 97% of 64 ..."}};
+  nlohmann::json j = a.nodes[1];
+  const NodeRecord back = j.get<NodeRecord>();
+  ASSERT_EQ(back.stragglers_seen.size(), 1u);
+  EXPECT_EQ(back.stragglers_seen[0].rank, 2);
+  EXPECT_EQ(back.stragglers_seen[0].at, "13:02:11");
+  const auto r = build_launch_report({a});
+  const auto* f = find_id(r, "launch.job.straggler");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->rank, 2);
+  EXPECT_EQ(f->title, "while the job ran: rank 2 arrives last at 97% of 64 ...");
+  ASSERT_FALSE(f->evidence.empty());
+  EXPECT_EQ(f->evidence[0],
+            "seen while the job ran, 13:02:11 on node 1: rank 2 arrives last at 97% of 64 ...");
+  a.nodes[1].stragglers_seen.clear();
+  const auto none = build_launch_report({a});
+  EXPECT_EQ(find_id(none, "launch.job.straggler"), nullptr) << "nothing seen, nothing said";
 }
 
 }  // namespace

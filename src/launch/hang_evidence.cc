@@ -21,6 +21,7 @@
 #include "logs/fr/flight_recorder.h"
 #include "logs/fr/fr_summary.h"
 #include "logs/hang_trigger.h"
+#include "probe/regular_file.h"
 
 namespace dd::launch {
 
@@ -29,12 +30,6 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr auto kEvidenceWait = 3s;
-// Epoch seconds of the file's last change, -1 when it is not there.
-double mtime_of(const std::string& path) {
-  struct stat st {};
-  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
-  return double(st.st_mtim.tv_sec) + double(st.st_mtim.tv_nsec) / 1e9;
-}
 
 // Whether the lines hold a hang trigger (of `kind` only, when given).
 bool printed(const std::deque<std::string>& lines,
@@ -103,8 +98,8 @@ void AttemptAgent::gather_hang_evidence() {
     for (size_t i : asked) all = all && !answered_stack(read_stack_file(stack_files_[i])).empty();
     for (size_t i = 0; i < fr_asked_.size() && all; ++i)
       if (fr_listening_[i] && !sup_.workers()[i].exited)
-        all = mtime_of(fr_asked_[i]) >= fr_requested_at_ ||
-              mtime_of(fr_asked_[i] + ".none") >= fr_requested_at_;
+        all = probe::regular_file_mtime(fr_asked_[i]) >= fr_requested_at_ ||
+              probe::regular_file_mtime(fr_asked_[i] + ".none") >= fr_requested_at_;
     if (all) break;
     std::this_thread::sleep_for(50ms);
   }
@@ -119,14 +114,19 @@ double AttemptAgent::fresh_dump_after() const {
 void AttemptAgent::request_fr_dumps() {
   fr_requested_ = true;
   fr_requested_at_ = unix_seconds_now() - 0.5;  // file times are coarser than the clock
-  fr_listening_.assign(fr_requests_.size(), 0);
+  fr_listening_ = poke_fr_hooks();
+}
+
+std::vector<char> AttemptAgent::poke_fr_hooks() {
+  std::vector<char> listening(fr_requests_.size(), 0);
   for (size_t i = 0; i < fr_requests_.size(); ++i) {
     if (fr_requests_[i].empty() || sup_.workers()[i].exited) continue;
     int fd = ::open(fr_requests_[i].c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: no hook reads it
     if (fd < 0) continue;
-    fr_listening_[i] = ::write(fd, "1", 1) == 1;
+    listening[i] = ::write(fd, "1", 1) == 1;
     ::close(fd);
   }
+  return listening;
 }
 
 // Per rank the dump that shows this attempt's end: after a clean end the exit dump; else the one launch
@@ -139,10 +139,10 @@ void AttemptAgent::read_flight_records(NodeRecord& n) {
   for (size_t i = 0; i < n.ranks.size() && i < fr_dumps_.size(); ++i) {
     std::string path;
     if (!stop_) {
-      if (mtime_of(fr_exits_[i]) >= attempt_start) path = fr_exits_[i];
-    } else if (fr_requested_ && mtime_of(fr_asked_[i]) >= fr_requested_at_) {
+      if (probe::regular_file_mtime(fr_exits_[i]) >= attempt_start) path = fr_exits_[i];
+    } else if (fr_requested_ && probe::regular_file_mtime(fr_asked_[i]) >= fr_requested_at_) {
       path = fr_asked_[i];
-    } else if (mtime_of(fr_dumps_[i]) >= std::max(pytorch_fresh, attempt_start)) {
+    } else if (probe::regular_file_mtime(fr_dumps_[i]) >= std::max(pytorch_fresh, attempt_start)) {
       path = fr_dumps_[i];
     }
     if (path.empty()) continue;

@@ -22,6 +22,7 @@ void to_json(nlohmann::json& j, const JobSettings& s) {
        {"bind_gpu", s.bind_gpu},
        {"preflight", s.preflight},
        {"flight_recorder", s.flight_recorder},
+       {"straggler_interval_s", s.straggler_interval_s},
        {"nnodes", s.nnodes},
        {"mindspore", s.mindspore}};
 }
@@ -38,6 +39,7 @@ void from_json(const nlohmann::json& j, JobSettings& s) {
   s.bind_gpu = j.value("bind_gpu", false);
   s.preflight = j.value("preflight", true);
   s.flight_recorder = j.value("flight_recorder", true);
+  s.straggler_interval_s = j.value("straggler_interval_s", 0.0);  // a peer from before: none
   s.nnodes = j.value("nnodes", 0);
   s.mindspore = j.value("mindspore", false);
 }

@@ -22,10 +22,11 @@ struct JobSettings {
   int job_port = 0;         // fixed MASTER_PORT, 0 = free port per attempt
   std::string master_addr;  // node rank 0's address as the others reach it
   bool bind_gpu = false;
-  bool preflight = true;        // false with --no-preflight on node rank 0
-  bool flight_recorder = true;  // false with --no-flight-recorder: no Flight Recorder, no stack hook
-  int nnodes = 0;               // node rank 0's --nnodes (0: a launcher that did not say)
-  bool mindspore = false;       // --mindspore: MS_* variables, and node rank 0 starts the scheduler
+  bool preflight = true;             // false with --no-preflight on node rank 0
+  bool flight_recorder = true;       // false with --no-flight-recorder: no Flight Recorder, no stack hook
+  double straggler_interval_s = 30;  // live straggler checks (straggler_watch.cc); 0: off
+  int nnodes = 0;                    // node rank 0's --nnodes (0: a launcher that did not say)
+  bool mindspore = false;            // --mindspore: MS_* variables, and node rank 0 starts the scheduler
 };
 
 struct NodeHello {

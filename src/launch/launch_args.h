@@ -21,6 +21,7 @@ struct LaunchArgs {
   int job_port = 0;                         // --job-port (0 = a free one, chosen by node rank 0)
   bool no_preflight = false;                // --no-preflight
   bool no_flight_recorder = false;          // --no-flight-recorder
+  double straggler_interval_s = 30;         // --straggler-interval (0 = off): live straggler checks
   bool bind_gpu = false;                    // --bind-gpu
   bool mindspore = false;                   // --mindspore: MindSpore's variables and its scheduler
   bool json = false;                        // --json: the final report as JSON on stdout

@@ -98,8 +98,19 @@ void to_json(nlohmann::json& j, const NodeRecord& n) {
       {"log_free_bytes", n.log_free_bytes}, {"strays", n.strays}};
   if (n.strays_more > 0) j["strays_more"] = n.strays_more;
   if (!n.signals.empty()) j["signals"] = n.signals;
+  if (!n.stragglers_seen.empty()) j["stragglers_seen"] = n.stragglers_seen;
   if (!n.flight_recorder.is_null()) j["flight_recorder"] = n.flight_recorder;
   if (n.scheduler.pid > 0) j["scheduler"] = n.scheduler;
+}
+
+void to_json(nlohmann::json& j, const StragglerSeen& s) {
+  j = {{"at", s.at}, {"rank", s.rank}, {"text", s.text}};
+}
+
+void from_json(const nlohmann::json& j, StragglerSeen& s) {
+  s.at = j.value("at", "");
+  s.rank = j.value("rank", -1);
+  s.text = j.value("text", "");
 }
 
 void from_json(const nlohmann::json& j, NodeRecord& n) {
@@ -111,6 +122,7 @@ void from_json(const nlohmann::json& j, NodeRecord& n) {
   n.strays = j.value("strays", std::vector<std::string>{});
   n.strays_more = j.value("strays_more", size_t(0));
   n.signals = j.value("signals", std::vector<std::string>{});
+  n.stragglers_seen = j.value("stragglers_seen", std::vector<StragglerSeen>{});
   n.flight_recorder = j.contains("flight_recorder") ? j["flight_recorder"] : nlohmann::json();
   n.scheduler = j.value("scheduler", RankRecord{});
 }

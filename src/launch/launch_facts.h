@@ -47,6 +47,15 @@ struct RankRecord {
 };
 
 // One node's account of an attempt.
+// A rank the others waited for, as the live check saw it: when (local time), who, and the sentence.
+struct StragglerSeen {
+  std::string at;  // "13:02:11"
+  int rank = -1;
+  std::string text;
+};
+void to_json(nlohmann::json& j, const StragglerSeen& s);
+void from_json(const nlohmann::json& j, StragglerSeen& s);
+
 struct NodeRecord {
   int node_rank = -1;
   std::string host;
@@ -62,6 +71,8 @@ struct NodeRecord {
   // Signals from outside this attempt met (a scheduler's SIGUSR1, SIGUSR2, SIGALRM) and what launch did with
   // them: "SIGUSR1 at 12:00:01.250: passed on to 2 worker process groups".
   std::vector<std::string> signals;
+  // Stragglers named while the job ran (straggler_watch.cc), each time the answer changed.
+  std::vector<StragglerSeen> stragglers_seen;
   // MindSpore's scheduler (--mindspore, node rank 0 only; rank -1, pid -1 = none): how it ended, its log.
   RankRecord scheduler;
 };

@@ -74,7 +74,7 @@ void add_fr_dump_evidence(const AttemptRecord& a, std::vector<std::string>& evid
 // types or collectives at one sequence number.
 std::optional<report::Finding> completed_mismatch_finding(const AttemptRecord& a);
 // launch.job.straggler: a rank the others waited for, collective after collective (logs/fr/fr_straggler.h),
-// from the exit dumps of a job that ended well.
+// from the exit dumps of a job that ended well, else from what the live check saw while it ran.
 std::vector<report::Finding> straggler_findings(const AttemptRecord& a);
 
 }  // namespace dd::launch::parts

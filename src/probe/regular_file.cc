@@ -55,6 +55,12 @@ Result<RegularFile> open_regular_file(const std::string& path) {
   return out;
 }
 
+double regular_file_mtime(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+  return double(st.st_mtim.tv_sec) + double(st.st_mtim.tv_nsec) / 1e9;
+}
+
 ssize_t read_until(int fd, char* buf, size_t n, std::chrono::steady_clock::time_point deadline,
                    std::chrono::milliseconds idle) {
   using namespace std::chrono;

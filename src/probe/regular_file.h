@@ -37,6 +37,9 @@ class RegularFile {
 // "PATH is a FIFO, not a regular file", or the stat errno (not_found, io).
 Result<uint64_t> stat_regular_file(const std::string& path);
 
+// Epoch seconds of a regular file's last change (nanoseconds kept), -1 when there is none at path.
+double regular_file_mtime(const std::string& path);
+
 // Opens path read-only when it is a regular file: stat first (a device is never opened), then open with
 // O_NONBLOCK|O_CLOEXEC|O_NOCTTY (a FIFO swapped in meanwhile does not block the open) and fstat the
 // descriptor to refuse such a swap. O_NONBLOCK stays set: a file on disk ignores it, and a /proc file that

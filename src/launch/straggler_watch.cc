@@ -1,0 +1,91 @@
+// The live straggler check (issue 39): every straggler_interval_s, a byte into each live worker's Flight
+// Recorder FIFO (launch's hook dumps the recorder without stacks, in milliseconds, into its asked-for file);
+// once every asked worker has written (or kSnapshotWait passed), this node's dumps are summarized and
+// compared (logs/fr/fr_straggler.h: on this node's clock, so no offset between nodes enters) and a rank the
+// others wait for is said on stderr at each snapshot (its figures move), and kept for the report. The snapshot is what the
+// recorder holds then: the last collectives before it, so a slowdown shows within one interval.
+#include <fmt/format.h>
+
+#include <ctime>
+#include <iostream>
+
+#include "common/wall_clock.h"
+#include "launch/attempt_agent.h"
+#include "logs/fr/flight_recorder.h"
+#include "logs/fr/fr_straggler.h"
+#include "probe/regular_file.h"
+
+namespace dd::launch {
+
+namespace {
+
+constexpr auto kSnapshotWait = std::chrono::seconds(5);
+constexpr size_t kMaxSeen = 16;  // stragglers kept for the report
+
+std::string clock_time() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  return fmt::format("{:02}:{:02}:{:02}", tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+}  // namespace
+
+void AttemptAgent::watch_stragglers() {
+  const double interval = joined().job.straggler_interval_s;
+  if (!(interval > 0) || stop_ || fr_requests_.empty()) return;
+  const auto now = Clock::now();
+  if (!snapshot_waiting_.empty()) {
+    bool all = now - snapshot_asked_ > kSnapshotWait;
+    for (size_t i = 0; i < snapshot_waiting_.size() && !all; ++i)
+      all = !snapshot_waiting_[i] || sup_.workers()[i].exited ||
+            probe::regular_file_mtime(fr_asked_[i]) >= snapshot_asked_at_;
+    if (all) read_straggler_snapshots();
+    return;
+  }
+  if (next_snapshot_ == Clock::time_point{})
+    next_snapshot_ =
+        now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
+  if (now < next_snapshot_) return;
+  next_snapshot_ = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
+  snapshot_asked_ = now;
+  snapshot_asked_at_ = unix_seconds_now() - 0.5;  // file times are coarser than the clock
+  snapshot_waiting_ = poke_fr_hooks();
+  if (std::none_of(snapshot_waiting_.begin(), snapshot_waiting_.end(), [](char c) { return c != 0; }))
+    snapshot_waiting_.clear();  // no hook listens (no torch.distributed yet, or the recorder is off)
+}
+
+void AttemptAgent::read_straggler_snapshots() {
+  std::vector<logs::FlightRecord> records;
+  for (size_t i = 0; i < snapshot_waiting_.size(); ++i) {
+    if (!snapshot_waiting_[i] || probe::regular_file_mtime(fr_asked_[i]) < snapshot_asked_at_) continue;
+    auto rec = logs::read_flight_record_file(fr_asked_[i]);
+    if (!rec) continue;  // cut off or unreadable: the next snapshot will do
+    rec->rank = ranks_[i];
+    records.push_back(std::move(*rec));
+  }
+  snapshot_waiting_.clear();
+  if (records.size() < 2) return;
+  logs::FrSummary s = logs::summarize_flight_records(records);
+  for (auto& r : s.ranks) r.node = joined().node_rank;
+  const auto found = logs::find_stragglers(s);
+  std::string said;
+  for (const auto& g : found) said += (said.empty() ? "" : "; ") + logs::straggler_text(g);
+  if (said == straggler_said_) return;
+  // The same sentence twice in a row is said once (the figures in it are rounded).
+  straggler_said_ = said;
+  if (said.empty()) {
+    if (!stragglers_seen_.empty())
+      std::cerr << "distdoctor launch: no rank makes the others wait any more\n" << std::flush;
+    return;
+  }
+  std::cerr << fmt::format("distdoctor launch: straggler: {}\n", said) << std::flush;
+  StragglerSeen seen{
+      .at = clock_time(), .rank = found.front().rank, .text = logs::straggler_text(found.front())};
+  if (stragglers_seen_.size() < kMaxSeen)
+    stragglers_seen_.push_back(std::move(seen));
+  else
+    stragglers_seen_.back() = std::move(seen);  // the latest kept in the last place
+}
+
+}  // namespace dd::launch

@@ -1,0 +1,39 @@
+#!/bin/bash
+# launch's live straggler check end to end, without a GPU: three workers (tests/launch/straggler.py) import the
+# stand-in torch of tests/launch/faketorch, whose recorder keeps the time each worker issued each collective;
+# every collective waits for the last rank. Rank 1 sleeps 100 ms before each one: with --straggler-interval 2
+# launch asks each worker's hook for a snapshot every 2 s, says on stderr which rank the others wait for while
+# the job runs, and the report names it from the exit dumps. A job where nobody is late says nothing, and
+# --straggler-interval 0 leaves only the report at the end.
+set -u
+BIN=$(realpath "${1:-build/distdoctor}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/launch/launch_test_lib.sh"
+command -v python3 >/dev/null || { echo "SKIP: python3 is needed for the test workers"; exit 77; }
+SW="$HERE/launch/straggler.py"
+FAKE="PYTHONPATH=$HERE/launch/faketorch"
+
+mkdir -p "$T/s1" "$T/s2" "$T/s3"
+check "rank 1 late at every collective: the job ends well" 0 L "$FAKE" SYNC_DIR="$T/s1" SLOW_RANK=1 SLOW_S=0.1 \
+  STEPS=55 --nproc-per-node 3 --straggler-interval 2 --job-id slow --json -- python3 "$SW"
+expect "said while the job ran" "$T/err" "distdoctor launch: straggler: rank 1 arrives last at"
+expect "with the others' wait" "$T/err" "ranks 0,2 spend"
+Q finding launch.job.straggler >"$T/f"
+expect "the report names it" "$T/f" "rank 1 arrives last at"
+expect "from the exit dumps" "$T/f" "found in the Flight Recorder dumps the workers wrote as they exited"
+expect "and what was seen live" "$T/f" "seen while the job ran"
+[ "$(grep -c "distdoctor launch: straggler:" "$T/err")" -ge 1 ] && echo "ok: a live line" ||
+  { echo "FAIL: no live line"; fails=$((fails + 1)); }
+
+check "nobody late: nothing said" 0 L "$FAKE" SYNC_DIR="$T/s2" SLOW_RANK=-1 STEPS=300 --nproc-per-node 3 \
+  --straggler-interval 1 --job-id even --json -- python3 "$SW"
+if grep -q "straggler" "$T/err"; then echo "FAIL: a straggler was said"; grep straggler "$T/err"; fails=$((fails + 1)); else echo "ok: no straggler said"; fi
+Q ids >"$T/ids"
+[ "$(cat "$T/ids")" = "launch.job.ok" ] && echo "ok: only launch.job.ok" || { echo "FAIL: $(cat "$T/ids")"; fails=$((fails + 1)); }
+
+check "--straggler-interval 0: only at the end" 0 L "$FAKE" SYNC_DIR="$T/s3" SLOW_RANK=2 SLOW_S=0.1 STEPS=30 \
+  --nproc-per-node 3 --straggler-interval 0 --job-id off --json -- python3 "$SW"
+if grep -q "straggler:" "$T/err"; then echo "FAIL: said live with the check off"; fails=$((fails + 1)); else echo "ok: nothing live"; fi
+Q finding launch.job.straggler >"$T/f"
+expect "the end still names rank 2" "$T/f" "rank 2 arrives last at"
+cli_finish launch_straggler_test
