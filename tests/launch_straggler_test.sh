@@ -24,6 +24,12 @@ expect "from the exit dumps" "$T/f" "found in the Flight Recorder dumps the work
 expect "and what was seen live" "$T/f" "seen while the job ran"
 [ "$(grep -c "distdoctor launch: straggler:" "$T/err")" -ge 1 ] && echo "ok: a live line" ||
   { echo "FAIL: no live line"; fails=$((fails + 1)); }
+# The snapshots are read and removed: `logs` on the run folder sees the end, not a mid-run state (a snapshot
+# left there read as rank 0 waiting in a collective rank 1 had not reached: logs.fr.behind, fail).
+if ls "$T/logs/slow/0/flight_recorder/" | grep -q 'live'; then echo "FAIL: a snapshot was left"; fails=$((fails + 1)); else echo "ok: no snapshot left"; fi
+check "logs on the run folder: a warning, no failure" 1 "$BIN" logs --json "$T/logs/slow"
+Q ids >"$T/ids"
+expect "logs says it from launch's record" "$T/ids" "launch.job.straggler"
 
 check "nobody late: nothing said" 0 L "$FAKE" SYNC_DIR="$T/s2" SLOW_RANK=-1 STEPS=300 --nproc-per-node 3 \
   --straggler-interval 1 --job-id even --json -- python3 "$SW"

@@ -59,8 +59,10 @@ class AttemptAgent {
   // own end follows a failure it saw, so it is a witness, not the cause.
   bool printed_trigger(size_t i) const;
   void gather_hang_evidence();
-  void request_fr_dumps();            // a byte into each live local worker's request FIFO (the hook's)
-  std::vector<char> poke_fr_hooks();  // the byte itself; per worker: a hook read it (a dump will come)
+  void request_fr_dumps();  // a byte into each live local worker's request FIFO (the hook's)
+  // The byte itself ('1': a dump for the hang; '2': a snapshot into the dump's path + ".live"); per worker:
+  // a hook read it (a dump will come).
+  std::vector<char> poke_fr_hooks(char what = '1');
   // straggler_watch.cc: every straggler_interval_s a snapshot of each live worker's Flight Recorder (through
   // the hook's FIFO, into its asked-for dump), read once written; a rank the others wait for is said on
   // stderr and kept for the report.

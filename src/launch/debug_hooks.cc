@@ -40,7 +40,8 @@ def _distdoctor_hooks():
             pass
     # The Flight Recorder, for the first Python process of the worker only (the variables are taken out of
     # the environment, so data-loader workers and other children do not answer for it): a byte in the FIFO
-    # DISTDOCTOR_FR_REQUEST asks for a dump into DISTDOCTOR_FR_DUMP, and a clean exit writes one into
+    # DISTDOCTOR_FR_REQUEST asks for a dump into DISTDOCTOR_FR_DUMP (a "2", into that path + ".live": launch's
+    # periodic snapshot, read and removed at once), and a clean exit writes one into
     # DISTDOCTOR_FR_EXIT. Without Python stacks: quick (PyTorch's own pipe dump symbolizes them for seconds,
     # and a process that exits meanwhile can crash), and the stack hook above gives the stacks.
     req = os.environ.pop("DISTDOCTOR_FR_REQUEST", "")
@@ -67,8 +68,8 @@ def _distdoctor_hooks():
                     try:
                         with open(req, "rb") as pipe:
                             asked = pipe.read(1)
-                        if asked:
-                            write(dump)
+                        if asked:  # "2": a snapshot for the live straggler check, apart from a hang's
+                            write(dump + ".live" if asked == b"2" else dump)
                     except Exception:
                         return
             threading.Thread(target=serve, name="distdoctor-flight-recorder", daemon=True).start()

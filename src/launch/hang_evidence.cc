@@ -117,13 +117,13 @@ void AttemptAgent::request_fr_dumps() {
   fr_listening_ = poke_fr_hooks();
 }
 
-std::vector<char> AttemptAgent::poke_fr_hooks() {
+std::vector<char> AttemptAgent::poke_fr_hooks(char what) {
   std::vector<char> listening(fr_requests_.size(), 0);
   for (size_t i = 0; i < fr_requests_.size(); ++i) {
     if (fr_requests_[i].empty() || sup_.workers()[i].exited) continue;
     int fd = ::open(fr_requests_[i].c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: no hook reads it
     if (fd < 0) continue;
-    listening[i] = ::write(fd, "1", 1) == 1;
+    listening[i] = ::write(fd, &what, 1) == 1;
     ::close(fd);
   }
   return listening;
@@ -136,6 +136,8 @@ void AttemptAgent::read_flight_records(NodeRecord& n) {
   const double pytorch_fresh = stop_ ? fresh_dump_after() : 0;
   std::vector<logs::FlightRecord> records;
   std::vector<std::string> errors;
+  for (const std::string& asked : fr_asked_)  // a live snapshot answered late: not this attempt's end
+    if (!asked.empty()) ::unlink((asked + ".live").c_str());
   for (size_t i = 0; i < n.ranks.size() && i < fr_dumps_.size(); ++i) {
     std::string path;
     if (!stop_) {

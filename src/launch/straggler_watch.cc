@@ -1,10 +1,13 @@
-// The live straggler check (issue 39): every straggler_interval_s, a byte into each live worker's Flight
-// Recorder FIFO (launch's hook dumps the recorder without stacks, in milliseconds, into its asked-for file);
+// The live straggler check (issue 39): every straggler_interval_s, a "2" into each live worker's Flight
+// Recorder FIFO (launch's hook dumps the recorder without stacks, in milliseconds, into its asked-for file +
+// ".live", which is read and removed: a snapshot mid-run read later by `logs` would look like a hang);
 // once every asked worker has written (or kSnapshotWait passed), this node's dumps are summarized and
 // compared (logs/fr/fr_straggler.h: on this node's clock, so no offset between nodes enters) and a rank the
-// others wait for is said on stderr at each snapshot (its figures move), and kept for the report. The snapshot is what the
-// recorder holds then: the last collectives before it, so a slowdown shows within one interval.
+// others wait for is said on stderr at each snapshot (its figures move), and kept for the report. The
+// snapshot is what the recorder holds then: the last collectives before it, so a slowdown shows within one
+// interval.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <ctime>
 #include <iostream>
@@ -39,7 +42,7 @@ void AttemptAgent::watch_stragglers() {
     bool all = now - snapshot_asked_ > kSnapshotWait;
     for (size_t i = 0; i < snapshot_waiting_.size() && !all; ++i)
       all = !snapshot_waiting_[i] || sup_.workers()[i].exited ||
-            probe::regular_file_mtime(fr_asked_[i]) >= snapshot_asked_at_;
+            probe::regular_file_mtime(fr_asked_[i] + ".live") >= snapshot_asked_at_;
     if (all) read_straggler_snapshots();
     return;
   }
@@ -50,7 +53,7 @@ void AttemptAgent::watch_stragglers() {
   next_snapshot_ = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
   snapshot_asked_ = now;
   snapshot_asked_at_ = unix_seconds_now() - 0.5;  // file times are coarser than the clock
-  snapshot_waiting_ = poke_fr_hooks();
+  snapshot_waiting_ = poke_fr_hooks('2');
   if (std::none_of(snapshot_waiting_.begin(), snapshot_waiting_.end(), [](char c) { return c != 0; }))
     snapshot_waiting_.clear();  // no hook listens (no torch.distributed yet, or the recorder is off)
 }
@@ -58,8 +61,11 @@ void AttemptAgent::watch_stragglers() {
 void AttemptAgent::read_straggler_snapshots() {
   std::vector<logs::FlightRecord> records;
   for (size_t i = 0; i < snapshot_waiting_.size(); ++i) {
-    if (!snapshot_waiting_[i] || probe::regular_file_mtime(fr_asked_[i]) < snapshot_asked_at_) continue;
-    auto rec = logs::read_flight_record_file(fr_asked_[i]);
+    const std::string live = fr_asked_[i] + ".live";
+    if (!snapshot_waiting_[i] || probe::regular_file_mtime(live) < snapshot_asked_at_) continue;
+    auto rec = logs::read_flight_record_file(live);
+    ::unlink(
+        live.c_str());   // a snapshot, not evidence of the run's end: `logs` on the folder must not read it
     if (!rec) continue;  // cut off or unreadable: the next snapshot will do
     rec->rank = ranks_[i];
     records.push_back(std::move(*rec));

@@ -25,6 +25,9 @@ ALL=(
   "late_slow late_slow STEPS=100,SLOW_AFTER=50 -"
   "cpu_busy cpu_busy STEPS=60 -"
   "gpu_hog gpu_hog STEPS=150 -"
+  "live_late late_slow DURATION_S=${LIVE_S:-70},SLOW_AFTER_S=${SLOW_AT_S:-25} --straggler-interval,10"
+  "cost_live healthy DURATION_S=${COST_S:-45} --straggler-interval,10"
+  "cost_off healthy DURATION_S=${COST_S:-45} --no-flight-recorder"
 )
 for entry in "${ALL[@]}"; do
   read -r c wcase envs flags <<<"$entry"
@@ -34,13 +37,19 @@ for entry in "${ALL[@]}"; do
   [ "$flags" = - ] && flags=""
   t0=$(date +%s%3N)
   env CASE="$wcase" ${envs//,/ } timeout -k 5 300 "$DIR/distdoctor" launch --nproc-per-node "$NG" --log-dir "$d/logs" \
-    --job-id "$c" --tee none --json ${flags//,/ } -- python3 "$HERE/straggler_worker.py" > "$d/report.json" 2> "$d/launch.err"
+    --job-id "$c" --tee none --json ${flags//,/ } -- python3 "$HERE/straggler_worker.py" > "$d/report.json" \
+    2> >(while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done > "$d/launch.err")
   rc=$?
+  sleep 0.3  # the timestamping loop of launch.err ends after launch
   echo "$rc $t0 $(date +%s%3N)" > "$d/exit_ms"
   "$DIR/distdoctor" logs --json "$d/logs/$c" > "$d/logs_report.json" 2> "$d/logs.err"
   steps=$(grep -h '^step' "$d"/logs/"$c"/*/*rank0.log 2>/dev/null | awk '{print $3}' | sort -n |
     awk '{a[NR]=$1; s+=$1} END {if (NR) printf "%d steps, mean %.2f ms, median %.2f ms", NR, s/NR, a[int((NR+1)/2)]}')
   echo "$c: launch exit $rc after $(( $(date +%s%3N) - t0 )) ms; $steps"
+  slow=$(grep -h '^slow from' "$d"/logs/"$c"/*/*rank1.log 2>/dev/null | awk '{print $3}')
+  said=$(grep -m1 'straggler:' "$d/launch.err" | awk '{print $1}')
+  [ -n "$slow" ] && echo "  slow from $slow, first live line $said: $(python3 -c "import sys; print('%.1f s after' % (float(sys.argv[2]) - float(sys.argv[1])) if sys.argv[2] else 'none')" "$slow" "${said:-}")"
+  grep -c 'straggler:' "$d/launch.err" | sed 's/^/  live lines: /'
   python3 - "$d/report.json" "$d/logs_report.json" <<'PY'
 import json, sys
 for label, path in (("launch", sys.argv[1]), ("logs", sys.argv[2])):

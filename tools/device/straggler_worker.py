@@ -2,7 +2,8 @@
 # 4 MiB and a small one. CASE picks what slows rank SLOW_RANK (default 1):
 #   healthy     nobody
 #   cpu_sleep   it sleeps SLOW_S (0.25) before each step's all_reduce (a slow data loader / CPU work)
-#   late_slow   the same, only from step SLOW_AFTER (20) on (fail-slow)
+#   late_slow   the same, only from step SLOW_AFTER (20) on, or after SLOW_AFTER_S seconds (fail-slow); it
+#               prints "slow from EPOCH" when it begins
 #   cpu_busy    a busy loop of BUSY_PROCS processes pinned to its cores competes with it
 #   gpu_hog     a second process on its GPU runs large matmuls the whole time
 # STEPS (60), or DURATION_S (run steps until that many seconds passed); MATMULS (8) 4096x4096 matmuls a step.
@@ -15,6 +16,7 @@ case = os.environ.get("CASE", "healthy")
 slow_rank = int(os.environ.get("SLOW_RANK", "1"))
 slow_s = float(os.environ.get("SLOW_S", "0.25"))
 slow_after = int(os.environ.get("SLOW_AFTER", "20"))
+slow_after_s = float(os.environ.get("SLOW_AFTER_S", "0"))  # late_slow: from this many seconds on instead
 steps = int(os.environ.get("STEPS", "60"))
 duration = float(os.environ.get("DURATION_S", "0"))
 matmuls = int(os.environ.get("MATMULS", "8"))
@@ -62,12 +64,17 @@ def main():
     torch.cuda.synchronize()
     start = time.time()
     step = 0
+    said = False
     while (time.time() - start < duration) if duration > 0 else step < steps:
         t0 = time.time()
         y = x
         for _ in range(matmuls):
             y = (x @ y).clamp_(-1, 1)
-        if rank == slow_rank and (case == "cpu_sleep" or (case == "late_slow" and step >= slow_after)):
+        late = step >= slow_after if slow_after_s <= 0 else time.time() - start >= slow_after_s
+        if rank == slow_rank and (case == "cpu_sleep" or (case == "late_slow" and late)):
+            if case == "late_slow" and not said:
+                print(f"slow from {time.time():.3f}", flush=True)
+                said = True
             time.sleep(slow_s)
         if rank == slow_rank and case == "cpu_busy":
             s = 0
@@ -78,7 +85,7 @@ def main():
         dist.all_reduce(small)
         torch.cuda.synchronize()
         if rank == 0:
-            print(f"step {step} {1000 * (time.time() - t0):.1f} ms", flush=True)
+            print(f"step {step} {1000 * (time.time() - t0):.1f} ms at {time.time():.3f}", flush=True)
         step += 1
     for h in helpers:
         h.terminate()
