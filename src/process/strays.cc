@@ -38,11 +38,22 @@ StraysStopped stop_strays(const std::function<std::vector<Stray>()>& scan, std::
     }
     return v;
   };
+  // A scan that finds nothing is taken only when the next one, a moment later, agrees: a process caught while
+  // its parent exits reads with a parent that is gone (its re-parenting to us not yet visible), so one scan
+  // can miss the whole chain of a process that forks and exits in a loop.
+  auto settled_rescan = [&] {
+    std::vector<Stray> v = rescan();
+    if (v.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      v = rescan();
+    }
+    return v;
+  };
   auto reap = [&] {  // those re-parented to us; another's child is reaped by its parent (ECHILD here)
     for (pid_t p : seen) ::waitpid(p, nullptr, WNOHANG);
   };
   using Clock = std::chrono::steady_clock;
-  std::vector<Stray> now = rescan();
+  std::vector<Stray> now = settled_rescan();
   const auto term_until = Clock::now() + grace;
   while (!now.empty()) {
     for (const auto& s : now)
@@ -50,7 +61,7 @@ StraysStopped stop_strays(const std::function<std::vector<Stray>()>& scan, std::
     if (Clock::now() >= term_until || (cut_short && cut_short())) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     reap();
-    now = rescan();
+    now = settled_rescan();
   }
   // A process that forks and exits in a loop outruns one scan: each SIGKILL round is followed by a scan at
   // once, and its group is killed with it (what it forked before its next setsid).
@@ -63,7 +74,7 @@ StraysStopped stop_strays(const std::function<std::vector<Stray>()>& scan, std::
       out.left = rescan();
       break;
     }
-    now = rescan();
+    now = settled_rescan();
   }
   reap();
   return out;

@@ -28,9 +28,9 @@ struct StraysStopped {
 constexpr size_t kStraysNamed = 32;
 
 // Stops what `scan` finds: SIGTERM to each and to its group, a scan every 10 ms (each new one gets SIGTERM
-// too) until one finds nothing or `grace` has passed (or cut_short, when given, returns true: a second
-// Ctrl-C); then SIGKILL to what each scan finds, scan after scan, until one finds nothing, for at most 1 s
-// and 2000 scans. Those that are this process's children are reaped.
+// too) until one finds nothing (and the next, 2 ms later, agrees) or `grace` has passed (or cut_short, when
+// given, returns true: a second Ctrl-C); then SIGKILL to what each scan finds, scan after scan, until one
+// finds nothing, for at most 1 s and 2000 scans. Those that are this process's children are reaped.
 StraysStopped stop_strays(const std::function<std::vector<Stray>()>& scan, std::chrono::milliseconds grace,
                           const std::function<bool()>& cut_short = {});
 
