@@ -142,6 +142,14 @@ TEST(FrStraggler, ArrivalsTravelInTheDigestsJson) {
   nlohmann::json bad = fr_summary_to_json(s);
   bad["ranks"][0]["groups"][0]["arr"][2] = -5;
   EXPECT_FALSE(fr_summary_from_json(bad).ok()) << "an arrival out of range is refused";
+  bad["ranks"][0]["groups"][0]["arr"][2] = INT64_MAX / 100;
+  EXPECT_FALSE(fr_summary_from_json(bad).ok()) << "one past what an int64 of nanoseconds holds";
+  // Times from the start of the epoch to now in one dump (a fuzzed or broken one) still make the trip.
+  s.ranks[0].groups[0].arrival_ns[0] = 0;
+  s.ranks[0].groups[0].arrival_ns[1] = int64_t{1'795'874'503'891'000'000};
+  back = fr_summary_from_json(fr_summary_to_json(s));
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(*back, s);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // every out-of-range index becomes an Error, sizes are capped.
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include "logs/fr/fr_summary.h"
 
 namespace dd::logs {
@@ -79,7 +81,9 @@ FrPgTrack fr_track_from(const json& j) {
     const int64_t base = arr.at(1).get<int64_t>();
     for (size_t i = 2; i < arr.size(); ++i) {
       const int64_t us = arr[i].get<int64_t>();
-      if (us < -1 || us > (int64_t{1} << 50)) throw std::out_of_range("an arrival time out of range");
+      // Any time to_json can write: base >= 0 and base + us * 1000 within int64 (none past it is a time).
+      if (us < -1 || (us >= 0 && (base < 0 || us > (INT64_MAX - base) / 1000)))
+        throw std::out_of_range("an arrival time out of range");
       t.arrival_ns.push_back(us < 0 ? -1 : base + us * 1000);
     }
   }
