@@ -42,4 +42,10 @@ check "--straggler-interval 0: only at the end" 0 L "$FAKE" SYNC_DIR="$T/s3" SLO
 if grep -q "straggler:" "$T/err"; then echo "FAIL: said live with the check off"; fails=$((fails + 1)); else echo "ok: nothing live"; fi
 Q finding launch.job.straggler >"$T/f"
 expect "the end still names rank 2" "$T/f" "rank 2 arrives last at"
+# Workers that never use torch.distributed answer each snapshot at once with "none" (no 5 s wait), and no
+# answer is left in the run folder.
+mkdir -p "$T/s4"
+check "no torch.distributed: snapshots answered, nothing left" 0 L CASE=notorch --nproc-per-node 2 \
+  --straggler-interval 1 --job-id notorch --json -- python3 -c "import time; time.sleep(3.5)"
+if ls "$T/logs/notorch/0/flight_recorder/" | grep -q 'live'; then echo "FAIL: a snapshot answer was left"; ls "$T/logs/notorch/0/flight_recorder/"; fails=$((fails + 1)); else echo "ok: no snapshot answer left"; fi
 cli_finish launch_straggler_test

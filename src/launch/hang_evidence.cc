@@ -137,7 +137,10 @@ void AttemptAgent::read_flight_records(NodeRecord& n) {
   std::vector<logs::FlightRecord> records;
   std::vector<std::string> errors;
   for (const std::string& asked : fr_asked_)  // a live snapshot answered late: not this attempt's end
-    if (!asked.empty()) ::unlink((asked + ".live").c_str());
+    if (!asked.empty()) {
+      ::unlink((asked + ".live").c_str());
+      ::unlink((asked + ".live.none").c_str());  // a worker without torch.distributed (yet) answered so
+    }
   for (size_t i = 0; i < n.ranks.size() && i < fr_dumps_.size(); ++i) {
     std::string path;
     if (!stop_) {

@@ -42,7 +42,8 @@ void AttemptAgent::watch_stragglers() {
     bool all = now - snapshot_asked_ > kSnapshotWait;
     for (size_t i = 0; i < snapshot_waiting_.size() && !all; ++i)
       all = !snapshot_waiting_[i] || sup_.workers()[i].exited ||
-            probe::regular_file_mtime(fr_asked_[i] + ".live") >= snapshot_asked_at_;
+            probe::regular_file_mtime(fr_asked_[i] + ".live") >= snapshot_asked_at_ ||
+            probe::regular_file_mtime(fr_asked_[i] + ".live.none") >= snapshot_asked_at_;  // no recorder yet
     if (all) read_straggler_snapshots();
     return;
   }
