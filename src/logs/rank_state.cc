@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "common/signal_name.h"
@@ -68,9 +69,18 @@ bool rs_timed_out(const ByRank& by, int rank) {
   return false;
 }
 
+// A launcher saw the rank exit 0 and never otherwise: a traceback in its log was not how it stopped (a
+// process it started, a multiprocessing child, prints into the same output; or it caught the exception and
+// went on).
+bool exited_zero(const ByRank& by, int rank) {
+  const auto& exits = ByRank::of(by.exits, rank);
+  return !exits.empty() &&
+         std::all_of(exits.begin(), exits.end(), [](const ExitEvent* e) { return e->code == 0; });
+}
+
 void add_stop(const ByRank& by, RankState& s) {
   const RankProgress& p = *s.progress;
-  if (!p.exception.empty()) {
+  if (!p.exception.empty() && !(p.rank >= 0 && exited_zero(by, p.rank))) {
     s.stopped = fmt::format("raised {} ({})", p.exception, p.exception_at.str());
     s.stopped_time = p.exception_time;
   }
