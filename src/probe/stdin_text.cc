@@ -1,5 +1,5 @@
-// read_stdin and read_stdin_until (stdin_text.h): poll for the time left, then read what is there; stop at
-// the end, the byte cap or the deadline. The descriptor's flags are left as they are (a terminal's
+// read_stdin_until (stdin_text.h): poll for the time left, then read what is there; read_stdin reads with it
+// until the end, the byte cap or the deadline. The descriptor's flags are left as they are (a terminal's
 // description is shared).
 #include "probe/stdin_text.h"
 
@@ -12,24 +12,17 @@
 namespace dd::probe {
 
 Result<StdinText> read_stdin(const ReadLimits& limits, int fd) {
-  using namespace std::chrono;
-  const auto deadline = steady_clock::now() + limits.deadline;
+  const auto deadline = std::chrono::steady_clock::now() + limits.deadline;
   StdinText out;
   std::string buf(1 << 16, '\0');
   for (;;) {
-    const auto left = duration_cast<milliseconds>(deadline - steady_clock::now()).count();
-    if (left <= 0) {
+    const uint64_t room = limits.max_bytes - out.text.size();
+    ssize_t n =
+        read_stdin_until(fd, buf.data(), room == 0 ? 1 : std::min<uint64_t>(room, buf.size()), deadline);
+    if (n < 0 && errno == ETIMEDOUT && std::chrono::steady_clock::now() >= deadline) {  // not a socket's
       out.timed_out = true;
       return out;
     }
-    pollfd p{fd, POLLIN, 0};
-    int ready = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 60'000)));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready < 0) return Error::from_errno("poll stdin");
-    if (ready == 0) continue;  // the loop checks the time left
-    const uint64_t room = limits.max_bytes - out.text.size();
-    ssize_t n = ::read(fd, buf.data(), room == 0 ? 1 : std::min<uint64_t>(room, buf.size()));
-    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     if (n < 0) return Error::from_errno("read stdin");
     if (n == 0) return out;
     if (room == 0) {  // one byte past the cap: there is more, left unread
@@ -43,11 +36,12 @@ Result<StdinText> read_stdin(const ReadLimits& limits, int fd) {
 ssize_t read_stdin_until(int fd, char* buf, size_t n, std::chrono::steady_clock::time_point deadline) {
   using namespace std::chrono;
   for (;;) {
-    const auto left = duration_cast<milliseconds>(deadline - steady_clock::now()).count();
-    if (left <= 0) {
+    const auto now = steady_clock::now();
+    if (now >= deadline) {  // only then: read_stdin tells this timeout from a socket's ETIMEDOUT by it
       errno = ETIMEDOUT;
       return -1;
     }
+    const int64_t left = duration_cast<milliseconds>(deadline - now).count() + 1;  // never 0 before it
     pollfd p{fd, POLLIN, 0};
     int ready = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 60'000)));
     if (ready < 0 && errno != EINTR) return -1;
