@@ -85,13 +85,7 @@ std::vector<Finding> straggler_findings(const AttemptRecord& a) {
     Finding f{.id = "launch.job.straggler", .severity = Severity::warn, .rank = last->rank};
     f.title = "while the job ran: " + last->text;
     f.evidence = live;
-    f.fix = fmt::format(
-        "The others waited in each collective for rank {}: look at what it does between collectives that "
-        "they "
-        "do not (data loading, CPU work, a busy or throttled CPU, checkpointing on that rank only) and at "
-        "its "
-        "GPU (clocks, temperature, another process on it).",
-        last->rank);
+    f.fix = logs::straggler_fix(last->rank);
     out.push_back(std::move(f));
   }
   return out;

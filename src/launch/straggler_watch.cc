@@ -47,11 +47,10 @@ void AttemptAgent::watch_stragglers() {
     if (all) read_straggler_snapshots();
     return;
   }
-  if (next_snapshot_ == Clock::time_point{})
-    next_snapshot_ =
-        now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
+  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
+  if (next_snapshot_ == Clock::time_point{}) next_snapshot_ = now + period;  // the first, one period in
   if (now < next_snapshot_) return;
-  next_snapshot_ = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval));
+  next_snapshot_ = now + period;
   snapshot_asked_ = now;
   snapshot_asked_at_ = unix_seconds_now() - 0.5;  // file times are coarser than the clock
   snapshot_waiting_ = poke_fr_hooks('2');
@@ -76,8 +75,12 @@ void AttemptAgent::read_straggler_snapshots() {
   logs::FrSummary s = logs::summarize_flight_records(records);
   for (auto& r : s.ranks) r.node = joined().node_rank;
   const auto found = logs::find_stragglers(s);
-  std::string said;
-  for (const auto& g : found) said += (said.empty() ? "" : "; ") + logs::straggler_text(g);
+  std::string said, first;  // every straggler's sentence; the first one's
+  for (const auto& g : found) {
+    const std::string text = logs::straggler_text(g);
+    said += (said.empty() ? "" : "; ") + text;
+    if (first.empty()) first = text;
+  }
   if (said == straggler_said_) return;
   // The same sentence twice in a row is said once (the figures in it are rounded).
   straggler_said_ = said;
@@ -87,8 +90,7 @@ void AttemptAgent::read_straggler_snapshots() {
     return;
   }
   std::cerr << fmt::format("distdoctor launch: straggler: {}\n", said) << std::flush;
-  StragglerSeen seen{
-      .at = clock_time(), .rank = found.front().rank, .text = logs::straggler_text(found.front())};
+  StragglerSeen seen{.at = clock_time(), .rank = found.front().rank, .text = first};
   if (stragglers_seen_.size() < kMaxSeen)
     stragglers_seen_.push_back(std::move(seen));
   else

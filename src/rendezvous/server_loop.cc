@@ -133,8 +133,8 @@ void Shard::process(Conn& c) {
       return;
     }
     if (!handle(c, p.message)) return;
-    if (c.out.size() - c.out_pos >
-        kSmallBuffer) {  // a pipeline of large answers: sent and counted as it grows
+    // A pipeline of large answers: sent and counted as it grows.
+    if (c.out.size() - c.out_pos > kSmallBuffer) {
       flush(c);
       if (!conns.count(id)) return;
     }

@@ -154,14 +154,18 @@ Finding straggler_finding(const FrStraggler& g, const std::string& id) {
             "clocks agree");
   f.evidence.push_back(
       "from the Flight Recorder: the time each rank's Python issued each collective (time_created_ns)");
-  f.fix = fmt::format(
+  f.fix = straggler_fix(g.rank);
+  return f;
+}
+
+std::string straggler_fix(int rank) {
+  return fmt::format(
       "The others wait in each collective for rank {}: look at what it does between collectives that they do "
       "not (more data to load or decode, CPU work, a busy or throttled CPU, logging or checkpointing on "
       "that rank only) and at its GPU (nvidia-smi: clocks, temperature, another process on it). A rank "
       "that became slow during the run points at the machine (thermal throttling, a neighbour) more than "
       "at the code.",
-      g.rank);
-  return f;
+      rank);
 }
 
 std::vector<Finding> fr_findings(const FrAnalysis& a) {

@@ -28,6 +28,7 @@ struct Track {
 struct Row {
   int64_t seq;
   std::vector<int64_t> t;  // per track
+  int64_t first = 0;       // the earliest of t: lateness is measured from it
 };
 
 double median_ms(std::vector<int64_t> ns) {
@@ -47,7 +48,9 @@ std::vector<Row> common_rows(const std::vector<Track>& tracks) {
   for (int64_t seq = lo; seq <= hi; ++seq) {
     Row r{seq, {}};
     for (const Track& k : tracks) r.t.push_back(k.at(seq));
-    if (std::none_of(r.t.begin(), r.t.end(), [](int64_t v) { return v < 0; })) rows.push_back(std::move(r));
+    if (std::any_of(r.t.begin(), r.t.end(), [](int64_t v) { return v < 0; })) continue;
+    r.first = *std::min_element(r.t.begin(), r.t.end());
+    rows.push_back(std::move(r));
   }
   return rows;
 }
@@ -101,12 +104,11 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks) {
   size_t last_count = 0;
   std::vector<int64_t> late, others_late, before;
   for (size_t k = 0; k < n; ++k) {
-    const int64_t earliest = *std::min_element(rows[k].t.begin(), rows[k].t.end());
-    (k < from ? before : late).push_back(rows[k].t[c] - earliest);
+    (k < from ? before : late).push_back(rows[k].t[c] - rows[k].first);
     if (k < from) continue;
     last_count += last[k] == static_cast<int>(c);
     for (size_t o = 0; o < tracks.size(); ++o)
-      if (o != c) others_late.push_back(rows[k].t[o] - earliest);
+      if (o != c) others_late.push_back(rows[k].t[o] - rows[k].first);
   }
   const size_t window = n - from;
   FrStraggler g;
@@ -128,14 +130,13 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks) {
   g.others_wait_share = shares / static_cast<double>(g.others.size());
   g.first_seq = rows[from].seq;
   g.last_seq = rows.back().seq;
-  const auto first_time = [&](size_t k) { return *std::min_element(rows[k].t.begin(), rows[k].t.end()); };
   g.span_s =
-      static_cast<double>(*std::max_element(rows.back().t.begin(), rows.back().t.end()) - first_time(from)) /
+      static_cast<double>(*std::max_element(rows.back().t.begin(), rows.back().t.end()) - rows[from].first) /
       1e9;
   if (from > 0) {
     g.fail_slow = true;
     g.before_from_seq = rows.front().seq;
-    g.slow_after_s = static_cast<double>(first_time(from) - first_time(0)) / 1e9;
+    g.slow_after_s = static_cast<double>(rows[from].first - rows.front().first) / 1e9;
     g.before_late_ms = median_ms(before);
   }
   return g;
