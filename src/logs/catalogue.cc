@@ -36,7 +36,7 @@ void Catalogue::build_prefilter() {
   for (size_t i : info_entries_)
     for (const auto& n : entries_[i].needles) info_first_[static_cast<unsigned char>(n[0])] = true;
   anchor_bits_.assign(65536 / 64, 0);
-  anchors_.assign(65536, {});
+  anchors_.clear();
   for (size_t i = 0; i < entries_.size(); ++i) {
     const auto& e = entries_[i];
     for (size_t k = 0; k < e.needles.size(); ++k) {
@@ -52,13 +52,16 @@ void Catalogue::build_prefilter() {
       }
       uint32_t pr = pair_at(n.data() + best);
       anchor_bits_[pr >> 6] |= uint64_t{1} << (pr & 63);
-      anchors_[pr].push_back(
-          NeedleRef{static_cast<uint32_t>(i), static_cast<uint32_t>(k), static_cast<uint32_t>(best)});
+      anchors_.push_back(NeedleRef{pr, static_cast<uint32_t>(i), static_cast<uint32_t>(k),
+                                   static_cast<uint32_t>(best)});
     }
   }
+  // Sorted by pair (then in entry order): a pair's needles are one run, found by binary search.
+  std::stable_sort(anchors_.begin(), anchors_.end(),
+                   [](const NeedleRef& a, const NeedleRef& b) { return a.pair < b.pair; });
 }
 
-Result<Catalogue> Catalogue::parse(std::string_view json_text) {
+Result<Catalogue> Catalogue::parse(std::string_view json_text, bool check_patterns) {
   Catalogue c;
   nlohmann::json doc;
   try {
@@ -89,8 +92,9 @@ Result<Catalogue> Catalogue::parse(std::string_view json_text) {
     for (const auto& n : e.needles)
       if (n.size() < 2) return Error{"catalogue entry " + e.id + ": needles need 2 characters or more"};
     if (!e.pattern.empty()) {
+      e.re = std::make_shared<const LazyRegex>(e.pattern);
       try {
-        e.re = std::make_shared<std::regex>(e.pattern, std::regex::ECMAScript | std::regex::optimize);
+        if (check_patterns) std::regex compiled(e.pattern, LazyRegex::kFlags);
       } catch (const std::exception& ex) {
         return Error{"catalogue entry " + e.id + ": bad pattern: " + ex.what()};
       }
@@ -106,7 +110,7 @@ Result<Catalogue> Catalogue::parse(std::string_view json_text) {
 
 const Catalogue& Catalogue::builtin() {
   static const Catalogue c = [] {
-    auto r = parse(kKnownErrorsJson);
+    auto r = parse(kKnownErrorsJson, false);  // its patterns: Catalogue.EmbeddedPatternsCompile
     if (!r.ok()) {
       fprintf(stderr, "distdoctor: embedded catalogue is broken: %s\n", r.error().message().c_str());
       std::abort();
@@ -141,7 +145,7 @@ void confirm(const CatalogueEntry& e, size_t idx, std::string_view line, std::ve
       line = line.substr(start, kWindow);
     }
     std::match_results<std::string_view::const_iterator> mr;
-    if (!std::regex_search(line.begin(), line.end(), mr, *e.re)) return;
+    if (!std::regex_search(line.begin(), line.end(), mr, e.re->get())) return;
     for (size_t g = 1; g < mr.size(); ++g) m.captures.push_back(mr[g].matched ? mr[g].str() : "");
   }
   out.push_back(std::move(m));
@@ -169,12 +173,14 @@ void Catalogue::match(std::string_view line, bool nccl_info, std::vector<Catalog
   for (size_t i = 0; i + 1 < n; ++i) {
     uint32_t pr = pair_at(p + i);
     if (!(anchor_bits_[pr >> 6] & (uint64_t{1} << (pr & 63)))) continue;
-    for (const NeedleRef& r : anchors_[pr]) {
-      if (hit[r.entry] || i < r.anchor) continue;
-      const std::string& nd = entries_[r.entry].needles[r.needle];
-      size_t at = i - r.anchor;
+    auto r = std::lower_bound(anchors_.begin(), anchors_.end(), pr,
+                              [](const NeedleRef& a, uint32_t pair) { return a.pair < pair; });
+    for (; r != anchors_.end() && r->pair == pr; ++r) {
+      if (hit[r->entry] || i < r->anchor) continue;
+      const std::string& nd = entries_[r->entry].needles[r->needle];
+      size_t at = i - r->anchor;
       if (at + nd.size() <= n && std::memcmp(p + at, nd.data(), nd.size()) == 0) {
-        hit[r.entry] = true;
+        hit[r->entry] = true;
         any = true;
       }
     }

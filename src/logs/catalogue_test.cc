@@ -30,6 +30,22 @@ TEST(LogsCatalogue, BuiltinIsWellFormed) {
   }
 }
 
+// The embedded catalogue compiles its patterns on first use (parse skips the check for it): each must compile.
+TEST(LogsCatalogue, EmbeddedPatternsCompile) {
+  size_t patterns = 0;
+  for (const auto& e : Catalogue::builtin().entries()) {
+    if (e.pattern.empty()) continue;
+    ++patterns;
+    ASSERT_TRUE(e.re) << e.id;
+    EXPECT_NO_THROW(e.re->get()) << e.id << ": " << e.pattern;
+  }
+  EXPECT_GE(patterns, 20u);
+  // The same check refuses a bad pattern when asked to skip it at parse: get() throws, it never returns junk.
+  auto lazy = Catalogue::parse(R"J([{"id":"a.b","title":"t","needles":["xx"],"pattern":"(["}])J", false);
+  ASSERT_TRUE(lazy.ok());
+  EXPECT_THROW(lazy.value().entries()[0].re->get(), std::regex_error);
+}
+
 TEST(LogsCatalogue, EveryEntryHasAFixtureThatTriggersIt) {
   const auto& cat = Catalogue::builtin();
   ScanOptions opt;

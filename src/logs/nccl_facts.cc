@@ -114,12 +114,15 @@ namespace {
 
 // A COLL line: one more call of `op`, in the totals and in the current iteration.
 void count_coll(ProcessFacts& p, std::string_view op) {
+  // A walk with the length and the last letter compared first, not the map's own look-up: its string compares
+  // were 4% of `logs` on a COLL log (issue 38). A map holds a handful of ops, 64 at most.
   auto bump = [op](OpCounts& m) {
-    auto it = m.find(op);
-    if (it != m.end())
-      ++it->second;
-    else if (m.size() < 64)
-      m.emplace(std::string(op), 1);
+    for (auto& [name, calls] : m)
+      if (name.size() == op.size() && name.back() == op.back() && name == op) {
+        ++calls;
+        return;
+      }
+    if (m.size() < 64) m.emplace(std::string(op), 1);
   };
   bump(p.coll_counts);
   if (!p.iterations.empty()) bump(p.iterations.back());

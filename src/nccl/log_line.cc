@@ -158,9 +158,7 @@ NcclLine parse_nccl_line(std::string_view line) {
     return out;
   }
   // Slow path: anything before the header (custom timestamp formats, other tools' prefixes).
-  const void* hit = memmem(s.data(), s.size(), " NCCL ", 6);
-  if (hit) {
-    size_t k = static_cast<const char*>(hit) - s.data();
+  if (const size_t k = s.find(" NCCL "); k != std::string_view::npos) {
     // Walk back over "[dev]" and an optional "file:line (func)" to the "host:pid:tid" token.
     size_t b = s.rfind("] ", k);
     if (b != std::string_view::npos) {

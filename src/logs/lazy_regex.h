@@ -1,0 +1,33 @@
+// LazyRegex: a std::regex compiled on first use, once, by whichever thread needs it first. The catalogue has
+// about 40 patterns and std::regex takes ~10 ms to compile them, half of what `logs` spends on a small input
+// (issue 38); most runs confirm none of them. A pattern that does not compile is found when the catalogue is
+// parsed (Catalogue::parse compiles each once to check it, unless told the text is the embedded one).
+#pragma once
+#include <memory>
+#include <mutex>
+#include <regex>
+#include <string>
+
+namespace dd::logs {
+
+class LazyRegex {
+ public:
+  explicit LazyRegex(std::string pattern) : pattern_(std::move(pattern)) {}
+
+  const std::string& pattern() const { return pattern_; }
+
+  // The compiled regex; throws std::regex_error if the pattern is bad (parse checked it unless embedded).
+  const std::regex& get() const {
+    std::call_once(once_, [this] { re_ = std::make_unique<std::regex>(pattern_, kFlags); });
+    return *re_;
+  }
+
+  static constexpr std::regex::flag_type kFlags = std::regex::ECMAScript | std::regex::optimize;
+
+ private:
+  std::string pattern_;
+  mutable std::once_flag once_;
+  mutable std::unique_ptr<std::regex> re_;
+};
+
+}  // namespace dd::logs
