@@ -97,9 +97,12 @@ bool scan16(std::string_view s) {
 // The AVX2 scan classifies bytes by nibble (the "Teddy" method of Hyperscan's literal matcher): each needle's
 // first two characters (lower case) are a bucket; bucket b's first character x sets bit b in lo1[x & 15] and
 // hi1[x >> 4], its second character likewise in lo2/hi2 ("se" and "si" share a bucket). A lane is a candidate
-// when the four look-ups of its byte and the next share a bit: four shuffles instead of 18 compares (scan alone
-// 37 -> 26 ms on 200 MB of NCCL lines, issue 38). Cross-nibble false candidates are refused by needle_at.
-struct Nibbles { uint8_t lo1[16], hi1[16], lo2[16], hi2[16]; };
+// when the four look-ups of its byte and the next share a bit: four shuffles instead of 18 compares (scan
+// alone 37 -> 26 ms on 200 MB of NCCL lines, issue 38). Cross-nibble false candidates are refused by
+// needle_at.
+struct Nibbles {
+  uint8_t lo1[16], hi1[16], lo2[16], hi2[16];
+};
 constexpr Nibbles make_nibbles() {
   Nibbles t{};
   constexpr const char* kPairs[8] = {":/", "to", "ke", "sei", "pa", "cr", "au", "be"};

@@ -144,6 +144,9 @@ EnvPairs debug_hook_env(const DebugHookPaths& p, const DebugHookOptions& o, int 
   if (!user_set_fr(base_env)) env.emplace_back("TORCH_FR_BUFFER_SIZE", std::to_string(o.fr_buffer));
   if (!user_fr_off(base_env)) {
     if (unset("TORCH_NCCL_DUMP_ON_TIMEOUT")) env.emplace_back("TORCH_NCCL_DUMP_ON_TIMEOUT", "1");
+    // Each collective's GPU time in the Flight Recorder: how a rank whose GPU is late is found (one more
+    // CUDA event per collective; its cost on the step time is in bench/results/stragglers.md).
+    if (unset("TORCH_NCCL_ENABLE_TIMING")) env.emplace_back("TORCH_NCCL_ENABLE_TIMING", "1");
     if (unset("TORCH_FR_DUMP_TEMP_FILE") && unset("TORCH_NCCL_DEBUG_INFO_TEMP_FILE"))
       env.emplace_back("TORCH_FR_DUMP_TEMP_FILE", p.fr_prefix);
     env.emplace_back("DISTDOCTOR_FR_REQUEST", fr_request_path(p, o, rank, base_env));

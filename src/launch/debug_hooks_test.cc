@@ -20,6 +20,7 @@ TEST(DebugHooks, FlightRecorderAndStackHookByDefault) {
   auto env = hook_env_map(debug_hook_env(p, {}, 1, 5, {"PATH=/usr/bin", "PYTHONPATH=src:lib"}));
   EXPECT_EQ(env["TORCH_FR_BUFFER_SIZE"], "2000");
   EXPECT_EQ(env["TORCH_NCCL_DUMP_ON_TIMEOUT"], "1");
+  EXPECT_EQ(env["TORCH_NCCL_ENABLE_TIMING"], "1") << "GPU times: how a rank whose GPU is late is found";
   EXPECT_EQ(env["TORCH_FR_DUMP_TEMP_FILE"], "logs/job/0/flight_recorder/rank");
   EXPECT_EQ(env.count("TORCH_NCCL_DEBUG_INFO_PIPE_FILE"), 0u) << "PyTorch's own on-demand dump is not used";
   EXPECT_EQ(env["DISTDOCTOR_FR_REQUEST"], "logs/job/0/flight_recorder/request_5.fifo");
@@ -35,11 +36,12 @@ TEST(DebugHooks, FlightRecorderAndStackHookByDefault) {
 
 TEST(DebugHooks, TheUsersSettingsWin) {
   auto p = debug_hook_paths("d");
-  const std::vector<std::string> base = {"TORCH_NCCL_TRACE_BUFFER_SIZE=500",
-                                         "TORCH_FR_DUMP_TEMP_FILE=/x/fr_"};
+  const std::vector<std::string> base = {"TORCH_NCCL_TRACE_BUFFER_SIZE=500", "TORCH_FR_DUMP_TEMP_FILE=/x/fr_",
+                                         "TORCH_NCCL_ENABLE_TIMING=0"};
   auto env = hook_env_map(debug_hook_env(p, {}, 0, 2, base));
   EXPECT_EQ(env.count("TORCH_FR_BUFFER_SIZE"), 0u) << "the user sized it under the older name";
   EXPECT_EQ(env.count("TORCH_FR_DUMP_TEMP_FILE"), 0u);
+  EXPECT_EQ(env.count("TORCH_NCCL_ENABLE_TIMING"), 0u) << "the user turned NCCL timing off";
   EXPECT_EQ(env["TORCH_NCCL_DUMP_ON_TIMEOUT"], "1");
   EXPECT_EQ(fr_dump_path(p, {}, 2, base), "/x/fr_2");
   auto off = hook_env_map(debug_hook_env(p, {}, 0, 2, {"TORCH_FR_BUFFER_SIZE=0"}));

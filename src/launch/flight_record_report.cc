@@ -85,7 +85,7 @@ std::vector<Finding> straggler_findings(const AttemptRecord& a) {
     Finding f{.id = "launch.job.straggler", .severity = Severity::warn, .rank = last->rank};
     f.title = "while the job ran: " + last->text;
     f.evidence = live;
-    f.fix = logs::straggler_fix(last->rank);
+    f.fix = logs::straggler_fix(last->rank, last->on_gpu);
     out.push_back(std::move(f));
   }
   return out;

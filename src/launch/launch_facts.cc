@@ -105,12 +105,14 @@ void to_json(nlohmann::json& j, const NodeRecord& n) {
 
 void to_json(nlohmann::json& j, const StragglerSeen& s) {
   j = {{"at", s.at}, {"rank", s.rank}, {"text", s.text}};
+  if (s.on_gpu) j["on_gpu"] = true;
 }
 
 void from_json(const nlohmann::json& j, StragglerSeen& s) {
   s.at = j.value("at", "");
   s.rank = j.value("rank", -1);
   s.text = j.value("text", "");
+  s.on_gpu = j.value("on_gpu", false);
 }
 
 void from_json(const nlohmann::json& j, NodeRecord& n) {

@@ -52,6 +52,7 @@ struct StragglerSeen {
   std::string at;  // "13:02:11"
   int rank = -1;
   std::string text;
+  bool on_gpu = false;  // found from the collectives' GPU times (logs::FrStraggler::on_gpu)
 };
 void to_json(nlohmann::json& j, const StragglerSeen& s);
 void from_json(const nlohmann::json& j, StragglerSeen& s);

@@ -90,7 +90,8 @@ void AttemptAgent::read_straggler_snapshots() {
     return;
   }
   std::cerr << fmt::format("distdoctor launch: straggler: {}\n", said) << std::flush;
-  StragglerSeen seen{.at = clock_time(), .rank = found.front().rank, .text = first};
+  StragglerSeen seen{
+      .at = clock_time(), .rank = found.front().rank, .text = first, .on_gpu = found.front().on_gpu};
   if (stragglers_seen_.size() < kMaxSeen)
     stragglers_seen_.push_back(std::move(seen));
   else

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "logs/known_errors_data.h"
 #include "common/json_limits.h"
+#include "logs/known_errors_data.h"
 
 namespace dd::logs {
 
@@ -52,8 +52,8 @@ void Catalogue::build_prefilter() {
       }
       uint32_t pr = pair_at(n.data() + best);
       anchor_bits_[pr >> 6] |= uint64_t{1} << (pr & 63);
-      anchors_.push_back(NeedleRef{pr, static_cast<uint32_t>(i), static_cast<uint32_t>(k),
-                                   static_cast<uint32_t>(best)});
+      anchors_.push_back(
+          NeedleRef{pr, static_cast<uint32_t>(i), static_cast<uint32_t>(k), static_cast<uint32_t>(best)});
     }
   }
   // Sorted by pair (then in entry order): a pair's needles are one run, found by binary search.

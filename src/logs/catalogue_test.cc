@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/test_files.h"
 #include "logs/analyze.h"
 #include "logs/file_scan.h"
-#include "common/test_files.h"
 
 namespace dd::logs {
 namespace {
@@ -30,7 +30,8 @@ TEST(LogsCatalogue, BuiltinIsWellFormed) {
   }
 }
 
-// The embedded catalogue compiles its patterns on first use (parse skips the check for it): each must compile.
+// The embedded catalogue compiles its patterns on first use (parse skips the check for it): each must
+// compile.
 TEST(LogsCatalogue, EmbeddedPatternsCompile) {
   size_t patterns = 0;
   for (const auto& e : Catalogue::builtin().entries()) {

@@ -17,8 +17,8 @@ constexpr int kTracebackLines = 80;    // lines captured after a "Traceback" hea
 constexpr size_t kMaxTraceback = 400;  // lines kept for one chain
 constexpr size_t kMaxLastLine = 200;
 
-// string_view::find (memchr on the first byte, then a compare), not memmem: on short lines glibc's memmem costs
-// twice as much per call, and every line that is not NCCL's takes about ten of these looks (issue 38).
+// string_view::find (memchr on the first byte, then a compare), not memmem: on short lines glibc's memmem
+// costs twice as much per call, and every line that is not NCCL's takes about ten of these looks (issue 38).
 bool ps_has(std::string_view s, std::string_view n) { return s.find(n) != std::string_view::npos; }
 
 // A launcher's own traceback (torchrun's ChildFailedError, its SignalException) is not a rank's failure.
@@ -124,8 +124,7 @@ void ProgressScanner::other_line(std::string_view raw, std::string_view msg, int
     b.tb_left = kTracebackLines;
   }
   if (b.tb_left > 0) {  // raw lines: python_traceback.h removes the rank prefixes itself
-    if (b.tb.size() < kMaxTraceback)
-      b.tb.emplace_back(tb ? msg.substr(tb_at) : raw);
+    if (b.tb.size() < kMaxTraceback) b.tb.emplace_back(tb ? msg.substr(tb_at) : raw);
     if (--b.tb_left == 0) end_traceback(b);
     if (tb) return;
   }

@@ -28,6 +28,14 @@ ALL=(
   "live_late late_slow DURATION_S=${LIVE_S:-70},SLOW_AFTER_S=${SLOW_AT_S:-25} --straggler-interval,10"
   "cost_live healthy DURATION_S=${COST_S:-45} --straggler-interval,10"
   "cost_off healthy DURATION_S=${COST_S:-45} --no-flight-recorder"
+  "gpu_hog_live gpu_hog DURATION_S=${LIVE_S:-70} --straggler-interval,10"
+  "loader loader DURATION_S=${LIVE_S:-70} --straggler-interval,10"
+  "timing_on healthy DURATION_S=${COST_S:-45} -"
+  "timing_off healthy DURATION_S=${COST_S:-45},TORCH_NCCL_ENABLE_TIMING=0 -"
+  "healthy2 healthy DURATION_S=${HEALTHY_S:-120} -"
+  "healthy3 healthy DURATION_S=${HEALTHY_S:-120} -"
+  "healthy4 healthy DURATION_S=${HEALTHY_S:-120} -"
+  "healthy5 healthy DURATION_S=${HEALTHY_S:-120} -"
 )
 for entry in "${ALL[@]}"; do
   read -r c wcase envs flags <<<"$entry"

@@ -6,6 +6,8 @@
 #               prints "slow from EPOCH" when it begins
 #   cpu_busy    a busy loop of BUSY_PROCS processes pinned to its cores competes with it
 #   gpu_hog     a second process on its GPU runs large matmuls the whole time
+#   loader      every rank takes each step's batch from a DataLoader (2 workers); its dataset takes LOADER_S
+#               (0.03) a sample to make, 8 samples a batch, the others' 0.5 ms: it waits for its data
 # STEPS (60), or DURATION_S (run steps until that many seconds passed); MATMULS (8) 4096x4096 matmuls a step.
 # Rank 0 prints each step's time. Run under `distdoctor launch` or torchrun.
 import os, time, multiprocessing as mp
@@ -38,6 +40,18 @@ def hog(dev, ready):
     while True:
         a = (a @ a).clamp_(-1, 1)
 
+class Samples(torch.utils.data.Dataset):  # decoding and augmenting one sample takes `delay` seconds
+    def __init__(self, delay):
+        self.delay = delay
+
+    def __len__(self):
+        return 1 << 30
+
+    def __getitem__(self, i):
+        time.sleep(self.delay)
+        return torch.full((64,), float(i % 7))
+
+
 def main():
     dist.init_process_group("nccl")
     rank, world = dist.get_rank(), dist.get_world_size()
@@ -57,6 +71,12 @@ def main():
         h.start()
     if ready is not None:
         ready.wait(120)  # the hog computes before the steps start
+    batches = None
+    if case == "loader":
+        delay = float(os.environ.get("LOADER_S", "0.03")) if rank == slow_rank else 0.0005
+        batches = iter(torch.utils.data.DataLoader(Samples(delay), batch_size=8, num_workers=2))
+    if rank == slow_rank and case in ("gpu_hog", "loader"):
+        print(f"slow from {time.time():.3f}", flush=True)
     x = torch.randn(4096, 4096, device="cuda")
     g = torch.ones(1 << 20, device="cuda")
     small = torch.ones(16, device="cuda")
@@ -80,6 +100,8 @@ def main():
             s = 0
             for i in range(300000):  # python work that the busy processes slow down
                 s += i
+        if batches is not None:
+            y[0, :64] += next(batches)[0].to("cuda", non_blocking=True)
         g.copy_(y.flatten()[: g.numel()])
         dist.all_reduce(g)
         dist.all_reduce(small)

@@ -71,6 +71,8 @@ json fr_analysis_json(const FrAnalysis& a) {
                           {"first_seq", g.first_seq},
                           {"last_seq", g.last_seq},
                           {"fail_slow", g.fail_slow},
+                          {"on_gpu", g.on_gpu},
+                          {"timed", g.timed},
                           {"slow_after_s", g.slow_after_s},
                           {"before_late_ms", g.before_late_ms}});
   return {{"ranks", a.ranks},           {"expected", a.expected}, {"missing", a.missing},

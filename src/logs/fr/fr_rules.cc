@@ -142,23 +142,42 @@ Finding fr_culprit_finding(const FrAnalysis& a, const FrCulprit& c) {
 Finding straggler_finding(const FrStraggler& g, const std::string& id) {
   Finding f{.id = id, .severity = Severity::warn, .rank = g.rank};
   f.title = straggler_text(g);
-  f.evidence.push_back(fmt::format(
-      "collectives {}-{} of {}: rank {} created {} of {} last, by {:.1f} ms (median) after the first rank; "
-      "over {:.1f} s",
-      g.first_seq, g.last_seq, fr_group_name(g.pg_name, g.pg_desc), g.rank, g.last, g.compared, g.late_ms,
-      g.span_s));
-  f.evidence.push_back(
-      g.node >= 0
-          ? fmt::format("compared on node {}'s clock (ranks {} and {})", g.node, g.rank, rank_list(g.others))
-          : "compared as one clock: the dumps' times of ranks on other nodes are only right if their "
-            "clocks agree");
-  f.evidence.push_back(
-      "from the Flight Recorder: the time each rank's Python issued each collective (time_created_ns)");
-  f.fix = straggler_fix(g.rank);
+  const std::string group = fr_group_name(g.pg_name, g.pg_desc);
+  if (g.on_gpu) {
+    f.evidence.push_back(fmt::format(
+        "collectives {}-{} of {}: rank {}'s kernel ran shortest in {} of the {} that one rank started last "
+        "({} timed), by {:.1f} ms (median) less than the longest; over {:.1f} s",
+        g.first_seq, g.last_seq, group, g.rank, g.last, g.compared, g.timed, g.late_ms, g.span_s));
+    f.evidence.push_back(
+        "from the Flight Recorder with NCCL timing on: each collective's time on the GPU (duration_ms, "
+        "its start to its end event); a collective ends together on every rank, so the shortest started "
+        "last. No clock is compared: ranks on every node count");
+  } else {
+    f.evidence.push_back(fmt::format(
+        "collectives {}-{} of {}: rank {} created {} of {} last, by {:.1f} ms (median) after the first rank; "
+        "over {:.1f} s",
+        g.first_seq, g.last_seq, group, g.rank, g.last, g.compared, g.late_ms, g.span_s));
+    f.evidence.push_back(
+        g.node >= 0
+            ? fmt::format("compared on node {}'s clock (ranks {} and {})", g.node, g.rank,
+                          rank_list(g.others))
+            : "compared as one clock: the dumps' times of ranks on other nodes are only right if their "
+              "clocks agree");
+    f.evidence.push_back(
+        "from the Flight Recorder: the time each rank's Python issued each collective (time_created_ns)");
+  }
+  f.fix = straggler_fix(g.rank, g.on_gpu);
   return f;
 }
 
-std::string straggler_fix(int rank) {
+std::string straggler_fix(int rank, bool on_gpu) {
+  if (on_gpu)
+    return fmt::format(
+        "Rank {}'s process keeps up, but its collectives start late on its GPU: the GPU work before each "
+        "one takes longer there. Look at that GPU: another process on it (nvidia-smi), its clocks, "
+        "temperature and power (nvidia-smi -q -d PERFORMANCE lists the throttle reasons), a GPU slower "
+        "than the others; and at GPU work only that rank does (a larger batch or sequence, extra kernels).",
+        rank);
   return fmt::format(
       "The others wait in each collective for rank {}: look at what it does between collectives that they do "
       "not (more data to load or decode, CPU work, a busy or throttled CPU, logging or checkpointing on "

@@ -16,7 +16,7 @@ std::vector<report::Finding> fr_findings(const FrAnalysis& a);
 // A straggler as a finding with the given id (logs.fr.straggler; launch.job.straggler for launch).
 report::Finding straggler_finding(const FrStraggler& g, const std::string& id);
 // Its fix: what to look at on that rank (also for launch's finding from what its live check saw).
-std::string straggler_fix(int rank);
+std::string straggler_fix(int rank, bool on_gpu = false);
 
 // Over r.flight_records and r.flight_record_errors; appends nothing when neither holds anything.
 void fr_rules(const LogsResult& r, std::vector<report::Finding>& out);

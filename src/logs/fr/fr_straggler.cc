@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "logs/fr/fr_analysis.h"
 
@@ -15,20 +16,25 @@ namespace dd::logs {
 
 namespace {
 
+// What a row compares: when each rank created the collective (its arrival, on its node's clock), or, with
+// NCCL timing, minus its GPU time (clock-free: the collective ends together on every rank, so the shortest
+// kernel started last and "latest" is again the highest value).
+enum class Signal { arrival, gpu };
+
 struct Track {
   int rank, node;
   const FrPgTrack* t;
-  int64_t at(int64_t seq) const {
+  int64_t at(const std::vector<int64_t>& v, int64_t seq) const {
     const int64_t i = seq - t->arrival_first_seq;
-    return i >= 0 && i < static_cast<int64_t>(t->arrival_ns.size()) ? t->arrival_ns[static_cast<size_t>(i)]
-                                                                    : -1;
+    return i >= 0 && i < static_cast<int64_t>(v.size()) ? v[static_cast<size_t>(i)] : -1;
   }
 };
 
 struct Row {
   int64_t seq;
-  std::vector<int64_t> t;  // per track
-  int64_t first = 0;       // the earliest of t: lateness is measured from it
+  std::vector<int64_t> t;    // per track: the compared value (an arrival, or minus a GPU time)
+  std::vector<int64_t> arr;  // per track: its arrival (the wall time the window spans)
+  int64_t first = 0;         // the earliest of t: lateness is measured from it
 };
 
 double median_ms(std::vector<int64_t> ns) {
@@ -37,8 +43,8 @@ double median_ms(std::vector<int64_t> ns) {
   return static_cast<double>(ns[ns.size() / 2]) / 1e6;
 }
 
-// The collectives every track created, in seq order.
-std::vector<Row> common_rows(const std::vector<Track>& tracks) {
+// The collectives every track created (and timed, for Signal::gpu), in seq order.
+std::vector<Row> common_rows(const std::vector<Track>& tracks, Signal sig) {
   int64_t lo = INT64_MIN, hi = INT64_MAX;
   for (const Track& k : tracks) {
     lo = std::max(lo, k.t->arrival_first_seq);
@@ -46,9 +52,15 @@ std::vector<Row> common_rows(const std::vector<Track>& tracks) {
   }
   std::vector<Row> rows;
   for (int64_t seq = lo; seq <= hi; ++seq) {
-    Row r{seq, {}};
-    for (const Track& k : tracks) r.t.push_back(k.at(seq));
-    if (std::any_of(r.t.begin(), r.t.end(), [](int64_t v) { return v < 0; })) continue;
+    Row r{seq, {}, {}};
+    bool all = true;
+    for (const Track& k : tracks) {
+      const int64_t a = k.at(k.t->arrival_ns, seq), g = k.at(k.t->gpu_ns, seq);
+      all = all && a >= 0 && (sig == Signal::arrival || g >= 0);
+      r.arr.push_back(a);
+      r.t.push_back(sig == Signal::arrival ? a : -g);
+    }
+    if (!all) continue;
     r.first = *std::min_element(r.t.begin(), r.t.end());
     rows.push_back(std::move(r));
   }
@@ -65,24 +77,40 @@ int last_of(const Row& r) {
   return static_cast<int>(last);
 }
 
-// The part of track o's time, over rows [from, rows.size()), spent between its arrival and c's later one.
-double wait_share(const std::vector<Row>& rows, size_t from, size_t o, size_t c) {
-  std::vector<std::pair<int64_t, int64_t>> waits;
-  for (size_t k = from; k < rows.size(); ++k)
-    if (rows[k].t[c] > rows[k].t[o]) waits.emplace_back(rows[k].t[o], rows[k].t[c]);
-  std::sort(waits.begin(), waits.end());
-  int64_t covered = 0, end = INT64_MIN;
-  for (const auto& [a, b] : waits) {  // their union: a queued collective waits at the same time
-    if (b <= end) continue;
-    covered += b - std::max(a, end);
-    end = b;
+// The part of track o's time, over rows [from, rows.size()), spent waiting for c. Arrivals: between its
+// arrival and c's later one, their union (a queued collective waits at the same time). GPU times: the part of
+// its kernel that ran before c's started, summed, over the wall time the window spans on o.
+double wait_share(const std::vector<Row>& rows, size_t from, size_t o, size_t c, Signal sig) {
+  const int64_t start = rows[from].arr[o], stop = std::max(rows.back().arr[o], rows.back().arr[c]);
+  if (stop <= start) return 0;
+  int64_t covered = 0;
+  if (sig == Signal::gpu) {
+    for (size_t k = from; k < rows.size(); ++k) covered += std::max<int64_t>(0, rows[k].t[c] - rows[k].t[o]);
+  } else {
+    std::vector<std::pair<int64_t, int64_t>> waits;
+    for (size_t k = from; k < rows.size(); ++k)
+      if (rows[k].t[c] > rows[k].t[o]) waits.emplace_back(rows[k].t[o], rows[k].t[c]);
+    std::sort(waits.begin(), waits.end());
+    int64_t end = INT64_MIN;
+    for (const auto& [a, b] : waits) {
+      if (b <= end) continue;
+      covered += b - std::max(a, end);
+      end = b;
+    }
   }
-  const int64_t start = rows[from].t[o], stop = std::max(rows.back().t[o], rows.back().t[c]);
-  return stop > start ? std::min(1.0, static_cast<double>(covered) / static_cast<double>(stop - start)) : 0;
+  return std::min(1.0, static_cast<double>(covered) / static_cast<double>(stop - start));
 }
 
-std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks) {
-  const std::vector<Row> rows = common_rows(tracks);
+std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks, Signal sig) {
+  std::vector<Row> rows = common_rows(tracks, sig);
+  const size_t timed = rows.size();
+  if (sig == Signal::gpu) {
+    // On the GPU a collective queued right behind a late one starts together everywhere (on 4x H200 a step's
+    // small all_reduce after a late 4 MiB one: all kernels 0.01-0.05 ms): only the collectives someone
+    // started late count, and they must be a tenth of all, not a stray few.
+    std::erase_if(rows, [](const Row& r) { return last_of(r) < 0; });
+    if (rows.size() < timed / 10) return std::nullopt;
+  }
   const size_t n = rows.size();
   if (n < kStragglerMinCompared) return std::nullopt;
   std::vector<int> last(n);
@@ -125,18 +153,21 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks) {
   for (size_t o = 0; o < tracks.size(); ++o)
     if (o != c) {
       g.others.push_back(tracks[o].rank);
-      shares += wait_share(rows, from, o, c);
+      shares += wait_share(rows, from, o, c, sig);
     }
   g.others_wait_share = shares / static_cast<double>(g.others.size());
   g.first_seq = rows[from].seq;
   g.last_seq = rows.back().seq;
-  g.span_s =
-      static_cast<double>(*std::max_element(rows.back().t.begin(), rows.back().t.end()) - rows[from].first) /
-      1e9;
+  g.on_gpu = sig == Signal::gpu;
+  g.timed = timed;
+  const auto earliest = [](const Row& r) { return *std::min_element(r.arr.begin(), r.arr.end()); };
+  g.span_s = static_cast<double>(*std::max_element(rows.back().arr.begin(), rows.back().arr.end()) -
+                                 earliest(rows[from])) /
+             1e9;
   if (from > 0) {
     g.fail_slow = true;
     g.before_from_seq = rows.front().seq;
-    g.slow_after_s = static_cast<double>(rows[from].first - rows.front().first) / 1e9;
+    g.slow_after_s = static_cast<double>(earliest(rows[from]) - earliest(rows.front())) / 1e9;
     g.before_late_ms = median_ms(before);
   }
   return g;
@@ -145,21 +176,35 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks) {
 }  // namespace
 
 std::vector<FrStraggler> find_stragglers(const FrSummary& s) {
-  // Per group, per clock: the tracks with arrivals.
+  // Per group, per clock: the tracks with arrivals; per group: those with GPU times (any clock).
   std::map<std::pair<std::string, int>, std::vector<Track>> clocks;
+  std::map<std::string, std::vector<Track>> timed;
   std::map<std::string, std::string> descs;
   for (const auto& r : s.ranks)
     for (const auto& t : r.groups)
       if (!t.arrival_ns.empty() && r.rank >= 0) {
         clocks[{t.pg_name, r.node}].push_back({r.rank, r.node, &t});
+        if (!t.gpu_ns.empty()) timed[t.pg_name].push_back({r.rank, r.node, &t});
         descs[t.pg_name] = t.pg_desc;
       }
   std::vector<FrStraggler> out;
+  std::set<std::string> named;  // groups with a straggler by arrival
   for (const auto& [key, tracks] : clocks) {
     if (tracks.size() < 2) continue;
-    if (auto g = straggler_among(tracks)) {
+    if (auto g = straggler_among(tracks, Signal::arrival)) {
       g->pg_name = key.first;
       g->pg_desc = descs[key.first];
+      named.insert(key.first);
+      out.push_back(std::move(*g));
+    }
+  }
+  // Where arrivals name no one, the GPU times may: a rank whose kernels start late (a slower or shared GPU),
+  // or one alone on its node, whose arrivals no other rank's clock compares.
+  for (const auto& [pg, tracks] : timed) {
+    if (tracks.size() < 2 || named.count(pg)) continue;
+    if (auto g = straggler_among(tracks, Signal::gpu)) {
+      g->pg_name = pg;
+      g->pg_desc = descs[pg];
       out.push_back(std::move(*g));
     }
   }
@@ -171,15 +216,18 @@ std::vector<FrStraggler> find_stragglers(const FrSummary& s) {
 
 std::string straggler_text(const FrStraggler& g) {
   const bool one = g.others.size() == 1;
+  const std::string where =
+      g.on_gpu ? fmt::format("starts {} of {} collectives of group {} ({}) last on its GPU", g.last, g.timed,
+                             g.pg_name, g.pg_desc)
+               : fmt::format("arrives last at {:.0f}% of {} collectives of group {} ({})",
+                             100.0 * static_cast<double>(g.last) / static_cast<double>(g.compared),
+                             g.compared, g.pg_name, g.pg_desc);
   std::string text = fmt::format(
-      "rank {} arrives last at {:.0f}% of {} collectives of group {} ({}), {:.0f} ms late (median{}): {} "
-      "{:.0f}% "
-      "of {} time waiting for it",
-      g.rank, 100.0 * static_cast<double>(g.last) / static_cast<double>(g.compared), g.compared, g.pg_name,
-      g.pg_desc, g.late_ms,
+      "rank {} {}, {:.0f} ms late (median{}): {} {:.0f}% of {} time waiting for it", g.rank, where, g.late_ms,
       one ? "" : fmt::format("; the others within {:.1f} ms of the first", g.others_late_ms),
       one ? fmt::format("rank {} spends", g.others[0]) : fmt::format("ranks {} spend", rank_list(g.others)),
       100.0 * g.others_wait_share, one ? "its" : "their");
+  if (g.on_gpu) text += " (from the collectives' times on the GPUs)";
   if (g.fail_slow)
     text += fmt::format(
         "; it became slow at collective {}, {:.1f} s after collective {} (before, {:.1f} ms late)",

@@ -5,7 +5,10 @@
 // that turns slow: fail-slow) is named with the collective and the time it started.
 //
 // Times are compared only on one clock: the ranks of one node (FrRankSummary::node), or all of them when no
-// node is known (dumps given to `logs`; the finding says so). Pure functions.
+// node is known (dumps given to `logs`; the finding says so). Where arrivals name no one and the dumps have
+// GPU times (TORCH_NCCL_ENABLE_TIMING), those are compared across all ranks of a group, any node: a
+// collective ends together everywhere, so the rank whose kernel ran shortest started it last (a slower or
+// shared GPU, whose enqueue times agree with the others'). Pure functions.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -32,6 +35,9 @@ struct FrStraggler {
   int64_t before_from_seq = -1;  // with fail_slow: where the compared collectives began
   double slow_after_s = 0;       // with fail_slow: seconds from before_from_seq to first_seq
   double before_late_ms = 0;     // with fail_slow: its median lateness before
+  bool on_gpu = false;           // found from GPU times: its kernels start late, "late" is on the GPU
+  size_t timed = 0;              // with on_gpu: the collectives every rank timed; `compared` are those of
+                                 // them one rank started last (by the margin), the others start together
 };
 
 // Named when it comes last at kStragglerLastShare of at least kStragglerMinCompared collectives, late by a

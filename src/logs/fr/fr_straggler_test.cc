@@ -1,6 +1,7 @@
 // The straggler (issue 39) on real dumps and on made-up arrivals: the exit dumps of 2-rank PyTorch jobs on
 // 2x H200 under `distdoctor launch` (fixtures/launch/h200x2_stragglers: rank 1 sleeps 250 ms before each
-// step's all_reduce; the same from step 50 on; rank 1 behind busy processes on its cores; 120 s healthy),
+// step's all_reduce; the same from step 50 on; rank 1 behind busy processes on its cores; 120 s healthy) and
+// 4x H200 (h200x4_stragglers: a process sharing rank 1's GPU; rank 1's slow data loader),
 // and arrivals of four ranks on two nodes whose clocks differ.
 #include "logs/fr/fr_straggler.h"
 
@@ -14,11 +15,13 @@
 namespace dd::logs {
 namespace {
 
-std::vector<FrStraggler> recorded(const std::string& kase) {
+// The exit dumps of one recorded run: `ranks` ranks of fixtures/launch/SET/KASE.
+std::vector<FrStraggler> recorded(const std::string& kase, const std::string& set = "h200x2_stragglers",
+                                  int ranks = 2) {
   const std::string dir =
-      std::string(DD_FIXTURE_DIR) + "/launch/h200x2_stragglers/" + kase + "/run/0/flight_recorder/exit_rank";
+      std::string(DD_FIXTURE_DIR) + "/launch/" + set + "/" + kase + "/run/0/flight_recorder/exit_rank";
   std::vector<FlightRecord> records;
-  for (int rank : {0, 1}) {
+  for (int rank = 0; rank < ranks; ++rank) {
     auto r = read_flight_record_file(dir + std::to_string(rank));
     EXPECT_TRUE(r.ok()) << r.error().message();
     if (r.ok()) {
@@ -65,7 +68,37 @@ TEST(FrStraggler, ARankBehindBusyCoresIsNamed) {
   EXPECT_GT(s[0].others_wait_share, 0.5);
 }
 
-TEST(FrStraggler, AHealthyRunOfTwoMinutesHasNone) { EXPECT_TRUE(recorded("healthy").empty()); }
+// 4x H200, PyTorch's NCCL timing on (launch's default): a second process runs 8192x8192 matmuls on rank 1's
+// GPU. Every rank enqueues its collectives at the same time (each step ends in a synchronize), so arrivals
+// name no one; rank 1's 4 MiB all_reduce kernel runs 0.05 ms, the others' 27 ms: they start it and wait for
+// rank 1.
+TEST(FrStraggler, AGpuSharedWithAnotherProcessIsNamedFromTheGpuTimes) {
+  const auto s = recorded("gpu_hog", "h200x4_stragglers", 4);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].rank, 1);
+  EXPECT_TRUE(s[0].on_gpu);
+  EXPECT_EQ(s[0].others, (std::vector<int>{0, 2, 3}));
+  EXPECT_NEAR(s[0].late_ms, 27, 3);
+  EXPECT_GE(s[0].compared, 140u) << "the 150 steps' 4 MiB all_reduce; the small one after it starts together";
+  EXPECT_GT(s[0].others_wait_share, 0.4) << "27 ms of each 49 ms step";
+  EXPECT_NE(straggler_text(s[0]).find("last on its GPU"), std::string::npos) << straggler_text(s[0]);
+}
+
+// 4x H200: rank 1's DataLoader takes 30 ms a sample (8 a batch, 2 workers); the others' 0.5 ms.
+TEST(FrStraggler, ADataLoaderBoundRankIsNamedFromItsArrivals) {
+  const auto s = recorded("loader", "h200x4_stragglers", 4);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].rank, 1);
+  EXPECT_FALSE(s[0].on_gpu);
+  EXPECT_GT(s[0].late_ms, 50);
+  EXPECT_GT(s[0].others_wait_share, 0.5);
+}
+
+TEST(FrStraggler, AHealthyRunOfTwoMinutesHasNone) {
+  EXPECT_TRUE(recorded("healthy").empty());
+  // 4x H200 with NCCL timing on, 121 s: no collective's kernels started 1 ms apart, by arrival or on the GPU.
+  EXPECT_TRUE(recorded("healthy", "h200x4_stragglers", 4).empty());
+}
 
 // Ranks 0-3 of one group, collectives 0..n-1 every 100 ms; rank `late` `late_ms` later from `from` on;
 // node 1 (ranks 2 and 3) with its clock `offset_ms` ahead.
@@ -123,6 +156,61 @@ TEST(FrStraggler, SmallOrRareLatenessIsNoStraggler) {
   s = made_up(1, 200, 37, 0);  // late at the last 3 of 40 only: too few to name
   for (auto& r : s.ranks) r.node = -1;
   EXPECT_TRUE(find_stragglers(s).empty());
+}
+
+// GPU times on made_up's ranks: every collective ends 30 ms after the latest arrival; rank `late`'s kernel
+// starts `late_ms` after the others' (its GPU was busy), so it runs that much shorter.
+void time_on_gpu(FrSummary& s, int late, double late_ms) {
+  for (auto& r : s.ranks)
+    for (auto& t : r.groups) {
+      t.gpu_ns.clear();
+      for (size_t i = 0; i < t.arrival_ns.size(); ++i)
+        t.gpu_ns.push_back(30'000'000 - (r.rank == late ? std::llround(late_ms * 1e6) : 0));
+    }
+}
+
+TEST(FrStraggler, GpuTimesNameARankWhoseKernelsStartLateOnAnyNode) {
+  FrSummary s = made_up(-1, 0, 0, 500);  // arrivals agree on each node; node 1's clock is 500 ms ahead
+  EXPECT_TRUE(find_stragglers(s).empty()) << "no GPU times: nobody is late";
+  time_on_gpu(s, 3, 20);
+  const auto g = find_stragglers(s);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].rank, 3);
+  EXPECT_TRUE(g[0].on_gpu);
+  EXPECT_EQ(g[0].others, (std::vector<int>{0, 1, 2})) << "GPU times are compared across nodes";
+  EXPECT_NEAR(g[0].late_ms, 20, 0.01);
+  EXPECT_NEAR(g[0].others_wait_share, 0.2, 0.02) << "20 ms of each 100";
+  EXPECT_NE(straggler_text(g[0]).find(
+                "rank 3 starts 40 of 40 collectives of group 0 (default_pg) last on its GPU, 20 ms late"),
+            std::string::npos)
+      << straggler_text(g[0]);
+  time_on_gpu(s, 3, 0.5);  // under the 1 ms margin
+  EXPECT_TRUE(find_stragglers(s).empty());
+}
+
+TEST(FrStraggler, ArrivalsNameTheRankFirstAndGpuTimesAddNoSecondFinding) {
+  FrSummary s = made_up(1, 30, 0, 0);
+  for (auto& r : s.ranks) r.node = -1;
+  time_on_gpu(s, 1, 30);  // its kernels start late because it enqueued them late
+  const auto g = find_stragglers(s);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].rank, 1);
+  EXPECT_FALSE(g[0].on_gpu);
+}
+
+TEST(FrStraggler, GpuTimesTravelInTheDigestsJson) {
+  FrSummary s = made_up(-1, 0, 0, 0);
+  time_on_gpu(s, 2, 7);
+  s.ranks[1].groups[0].gpu_ns[3] = -1;  // one collective not timed
+  auto back = fr_summary_from_json(fr_summary_to_json(s));
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  EXPECT_EQ(*back, s);
+  nlohmann::json bad = fr_summary_to_json(s);
+  bad["ranks"][0]["groups"][0]["gpu"].erase(0);
+  EXPECT_FALSE(fr_summary_from_json(bad).ok()) << "GPU times not one per arrival";
+  bad = fr_summary_to_json(s);
+  bad["ranks"][0]["groups"][0]["gpu"][0] = -7;
+  EXPECT_FALSE(fr_summary_from_json(bad).ok());
 }
 
 TEST(FrStraggler, ArrivalsTravelInTheDigestsJson) {

@@ -64,6 +64,13 @@ struct TrackBuild {
   std::vector<const FrEntry*> unfinished;
 };
 
+// A duration_ms as whole microseconds in ns (the JSON's unit); -1 for none, a negative or a non-number, or
+// one past an hour (no collective the analysis compares runs that long).
+int64_t fr_gpu_ns(double ms) {
+  if (!(ms >= 0) || ms > 3'600'000.0) return -1;
+  return static_cast<int64_t>(ms * 1000.0) * 1000;
+}
+
 void fr_finish_track(TrackBuild& b) {
   FrPgTrack& t = b.t;
   for (const auto& [seq, es] : b.by_seq) {
@@ -87,11 +94,15 @@ void fr_finish_track(TrackBuild& b) {
   for (int64_t s : seqs) t.detail.push_back(fr_brief(*b.by_seq[s].back(), b.by_seq[s]));
   if (!b.by_seq.empty()) {
     t.arrival_first_seq = std::max(b.by_seq.begin()->first, t.issued - kArrivalSeqs + 1);
+    bool timed = false;
     for (int64_t s = t.arrival_first_seq; s <= b.by_seq.rbegin()->first; ++s) {
       auto it = b.by_seq.find(s);
       const int64_t ns = it == b.by_seq.end() ? -1 : it->second.front()->time_created_ns;
       t.arrival_ns.push_back(ns < 0 ? -1 : ns / 1000 * 1000);  // to the microsecond, as the JSON carries it
+      t.gpu_ns.push_back(it == b.by_seq.end() ? -1 : fr_gpu_ns(it->second.back()->duration_ms));
+      timed = timed || t.gpu_ns.back() >= 0;
     }
+    if (!timed) t.gpu_ns.clear();
   }
 }
 

@@ -15,7 +15,9 @@
 //   and the Python stack (frames outside torch first, capped), for the evidence;
 // - arrivals: when it created each of its last kArrivalSeqs collectives (time_created_ns, the moment the
 //   rank's Python called it): the rank that arrives last, collective after collective, makes every other one
-//   wait (fr_straggler.h); its node, whose clock those times are on (-1: unknown);
+//   wait (fr_straggler.h); its node, whose clock those times are on (-1: unknown); and with PyTorch's NCCL
+//   timing on (TORCH_NCCL_ENABLE_TIMING) each one's time on the GPU, start to end: all ranks end a
+//   collective together, so the rank whose kernels run shortest started last, on any clock;
 // and per rank its latest op in any group (incl. point-to-point): where it was last seen.
 #pragma once
 #include <cstdint>
@@ -72,6 +74,8 @@ struct FrPgTrack {
   // has none. At most kArrivalSeqs, the last ones.
   int64_t arrival_first_seq = -1;
   std::vector<int64_t> arrival_ns;
+  // Each of those collectives' GPU time (ns, start to end event; -1 unknown); empty when no entry had one.
+  std::vector<int64_t> gpu_ns;
   bool operator==(const FrPgTrack&) const = default;
 };
 

@@ -55,6 +55,12 @@ json fr_track_json(const FrPgTrack& t) {
     for (int64_t v : t.arrival_ns) arr.push_back(v < 0 ? int64_t{-1} : (v - base) / 1000);
     out["arr"] = std::move(arr);
   }
+  // GPU times as microseconds (-1 absent), one per arrival.
+  if (!t.gpu_ns.empty()) {
+    json gpu = json::array();
+    for (int64_t v : t.gpu_ns) gpu.push_back(v < 0 ? int64_t{-1} : v / 1000);
+    out["gpu"] = std::move(gpu);
+  }
   return out;
 }
 
@@ -85,6 +91,15 @@ FrPgTrack fr_track_from(const json& j) {
       if (us < -1 || (us >= 0 && (base < 0 || us > (INT64_MAX - base) / 1000)))
         throw std::out_of_range("an arrival time out of range");
       t.arrival_ns.push_back(us < 0 ? -1 : base + us * 1000);
+    }
+  }
+  if (j.contains("gpu")) {  // digests of runs without NCCL timing have none
+    const json& gpu = j.at("gpu");
+    if (gpu.size() != t.arrival_ns.size()) throw std::out_of_range("GPU times not one per arrival");
+    for (const json& v : gpu) {
+      const int64_t us = v.get<int64_t>();
+      if (us < -1 || us > 3'600'000'000) throw std::out_of_range("a GPU time out of range");
+      t.gpu_ns.push_back(us < 0 ? -1 : us * 1000);
     }
   }
   return t;
