@@ -3,8 +3,9 @@
 # stand-in torch of tests/launch/faketorch, whose recorder keeps the time each worker issued each collective;
 # every collective waits for the last rank. Rank 1 sleeps 100 ms before each one: with --straggler-interval 2
 # launch asks each worker's hook for a snapshot every 2 s, says on stderr which rank the others wait for while
-# the job runs, and the report names it from the exit dumps. A job where nobody is late says nothing, and
-# --straggler-interval 0 leaves only the report at the end.
+# the job runs, and the report names it from the exit dumps (and --metrics and ATTEMPT/lateness.svg show each
+# rank's lateness). A job where nobody is late says nothing, and --straggler-interval 0 leaves only the report
+# at the end.
 set -u
 BIN=$(realpath "${1:-build/distdoctor}")
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +16,17 @@ FAKE="PYTHONPATH=$HERE/launch/faketorch"
 
 mkdir -p "$T/s1" "$T/s2" "$T/s3"
 check "rank 1 late at every collective: the job ends well" 0 L "$FAKE" SYNC_DIR="$T/s1" SLOW_RANK=1 SLOW_S=0.1 \
-  STEPS=55 --nproc-per-node 3 --straggler-interval 2 --job-id slow --json -- python3 "$SW"
+  STEPS=55 --nproc-per-node 3 --straggler-interval 2 --job-id slow --metrics "$T/lateness.prom" --json -- \
+  python3 "$SW"
+# --metrics: each rank's gauges, the straggler flagged; the chart beside the attempt's logs, a line per rank.
+late1=$(awk '/^distdoctor_launch_rank_lateness_seconds\{job="slow",group="0",rank="1",signal="arrival"\}/ {print $2}' "$T/lateness.prom")
+awk -v v="${late1:-0}" 'BEGIN { exit !(v > 0.08 && v < 0.2) }' && echo "ok: rank 1's lateness gauge ($late1 s)" ||
+  { echo "FAIL: rank 1's lateness gauge '$late1', not about 0.1 s"; fails=$((fails + 1)); }
+expect "the others' wait for it" "$T/lateness.prom" 'distdoctor_launch_rank_others_wait_ratio{job="slow",group="0",rank="1"'
+expect "rank 1 flagged" "$T/lateness.prom" 'distdoctor_launch_straggler{job="slow",group="0",rank="1",signal="arrival"} 1'
+expect "rank 0 has its gauge too" "$T/lateness.prom" 'distdoctor_launch_rank_lateness_seconds{job="slow",group="0",rank="0"'
+[ "$(grep -c '<polyline' "$T/logs/slow/0/lateness.svg" 2>/dev/null)" = 3 ] && echo "ok: lateness.svg, 3 lines" ||
+  { echo "FAIL: lateness.svg has not one line per rank"; fails=$((fails + 1)); }
 expect "said while the job ran" "$T/err" "distdoctor launch: straggler: rank 1 arrives last at"
 expect "with the others' wait" "$T/err" "ranks 0,2 spend"
 Q finding launch.job.straggler >"$T/f"

@@ -55,6 +55,10 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
          "Every S seconds, ask each worker's Flight Recorder for a snapshot and name a rank the others "
          "wait for (default 30; 0: only at the end)")
       ->check(seconds_in(0.0, 86400.0));
+  sub.add_option("--metrics", a.metrics_file,
+                 "Also write each rank's lateness in collectives and the others' wait for it as Prometheus "
+                 "text to FILE, atomically (node_exporter's textfile collector): at each straggler check "
+                 "(this node's ranks) and at the end (every node's)");
   auto* bind =
       sub.add_flag("--bind-gpu", a.bind_gpu, "Give each worker one GPU through CUDA_VISIBLE_DEVICES");
   // MindSpore picks its GPU by the worker's position on the node: it needs every GPU visible.

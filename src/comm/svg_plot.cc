@@ -6,25 +6,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/xml_escape.h"
+
 namespace dd::comm {
 
 namespace {
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '<')
-      o += "&lt;";
-    else if (c == '>')
-      o += "&gt;";
-    else if (c == '&')
-      o += "&amp;";
-    else if (c == '"')
-      o += "&quot;";
-    else
-      o += c;
-  }
-  return o;
-}
 std::string size_label(double b) {
   const char* u[] = {"B", "K", "M", "G", "T"};
   int i = 0;
@@ -109,7 +95,7 @@ void draw_series(std::ostream& o, const Frame& f, const PlotSeries& s, size_t i)
   double ly = T + 10 + 20 * double(i);
   o << "<line x1=\"" << W - R + 15 << "\" y1=\"" << ly << "\" x2=\"" << W - R + 40 << "\" y2=\"" << ly
     << "\" stroke=\"" << c << "\" stroke-width=\"2\"/>\n";
-  o << "<text x=\"" << W - R + 46 << "\" y=\"" << ly + 4 << "\">" << esc(s.label) << "</text>\n";
+  o << "<text x=\"" << W - R + 46 << "\" y=\"" << ly + 4 << "\">" << xml_escape(s.label) << "</text>\n";
 }
 
 }  // namespace
@@ -122,14 +108,14 @@ std::string render_busbw_svg(const std::vector<PlotSeries>& series, const std::s
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" "
        "fill=\"white\"/>\n";
-  o << "<text x=\"" << W / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">" << esc(title)
+  o << "<text x=\"" << W / 2 << "\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">" << xml_escape(title)
     << "</text>\n";
   draw_axes(o, f);
   if (limit_gbps > 0) {
     double y = f.Y(limit_gbps);
     o << "<line x1=\"" << L << "\" y1=\"" << y << "\" x2=\"" << W - R << "\" y2=\"" << y
       << "\" stroke=\"#888\" stroke-dasharray=\"6,4\"/>\n";
-    o << "<text x=\"" << L + 6 << "\" y=\"" << y - 6 << "\" fill=\"#555\">" << esc(limit_label)
+    o << "<text x=\"" << L + 6 << "\" y=\"" << y - 6 << "\" fill=\"#555\">" << xml_escape(limit_label)
       << "</text>\n";
   }
   for (size_t i = 0; i < series.size(); ++i) draw_series(o, f, series[i], i);

@@ -136,6 +136,7 @@ class AttemptAgent {
   std::vector<char> snapshot_waiting_;  // per worker: its snapshot is still to come
   std::string straggler_said_;          // the last straggler said (the same is not said again)
   std::vector<StragglerSeen> stragglers_seen_;
+  bool metrics_warned_ = false;      // --metrics could not be written: said once
   process::WorkerSupervisor sched_;  // MindSpore's scheduler, or none
   std::unique_ptr<process::OutputTail> sched_tail_;
   std::string sched_log_;

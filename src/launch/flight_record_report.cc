@@ -13,13 +13,18 @@ namespace dd::launch::parts {
 using report::Finding;
 using report::Severity;
 
-std::optional<logs::FrAnalysis> attempt_fr_analysis(const AttemptRecord& a) {
+std::optional<logs::FrSummary> attempt_fr_summary(const AttemptRecord& a) {
   std::vector<logs::FrSummary> digests;
   for (const NodeRecord& n : a.nodes)
     if (n.flight_recorder.is_object())
       if (auto s = logs::fr_summary_from_json(n.flight_recorder)) digests.push_back(std::move(*s));
   if (digests.empty()) return std::nullopt;
-  return logs::analyze_fr_summary(logs::merge_fr_summaries(digests));
+  return logs::merge_fr_summaries(digests);
+}
+
+std::optional<logs::FrAnalysis> attempt_fr_analysis(const AttemptRecord& a) {
+  const auto s = attempt_fr_summary(a);
+  return s ? std::optional(logs::analyze_fr_summary(*s)) : std::nullopt;
 }
 
 void add_fr_dump_evidence(const AttemptRecord& a, std::vector<std::string>& evidence) {

@@ -22,6 +22,7 @@ struct LaunchArgs {
   bool no_preflight = false;                // --no-preflight
   bool no_flight_recorder = false;          // --no-flight-recorder
   double straggler_interval_s = 30;         // --straggler-interval (0 = off): live straggler checks
+  std::string metrics_file;                 // --metrics: lateness gauges (lateness_outputs.h)
   bool bind_gpu = false;                    // --bind-gpu
   bool mindspore = false;                   // --mindspore: MindSpore's variables and its scheduler
   bool json = false;                        // --json: the final report as JSON on stdout

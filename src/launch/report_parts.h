@@ -65,8 +65,9 @@ std::optional<report::Finding> strays_finding(const AttemptRecord& a);
 // launch.env.differs (env_diff_report.cc); nothing with one node or no difference.
 std::optional<report::Finding> env_differs_finding(const AttemptRecord& a);
 
-// Every node's Flight Recorder digest merged and analysed; nothing when no node sent one
+// Every node's Flight Recorder digest merged, and analysed; nothing when no node sent one
 // (flight_record_report.cc).
+std::optional<logs::FrSummary> attempt_fr_summary(const AttemptRecord& a);
 std::optional<logs::FrAnalysis> attempt_fr_analysis(const AttemptRecord& a);
 // One evidence line per rank whose Flight Recorder dump was read: "rank R Flight Recorder dump: PATH".
 void add_fr_dump_evidence(const AttemptRecord& a, std::vector<std::string>& evidence);

@@ -139,3 +139,52 @@ TEST(Emit, MetricsFileIsReplacedWhole) {
 
 }  // namespace
 }  // namespace dd::report
+
+namespace dd::report {
+namespace {
+
+TEST(Emit, LaunchMetricsGiveEachRanksLatenessAndTheStraggler) {
+  const nlohmann::json doc = {
+      {"job", "j\"1"},
+      {"attempt", 0},
+      {"ranks",
+       {{{"pg", "0"},
+         {"rank", 0},
+         {"signal", "arrival"},
+         {"compared", 40},
+         {"late_ms", 0.2},
+         {"others_wait_share", 0.01}},
+        {{"pg", "0"},
+         {"rank", 1},
+         {"signal", "arrival"},
+         {"compared", 40},
+         {"late_ms", 250.0},
+         {"others_wait_share", 0.98}},
+        {{"pg", "0"}, {"rank", 2}, {"signal", "gpu"}, {"compared", 40}, {"late_ms", 3.0}}}},
+      {"stragglers", {{{"pg", "0"}, {"rank", 1}, {"signal", "arrival"}}}}};
+  const std::string t = launch_metrics(doc, 1700000000);
+  EXPECT_NE(t.find("# TYPE distdoctor_launch_rank_lateness_seconds gauge"), std::string::npos) << t;
+  EXPECT_NE(
+      t.find(
+          "distdoctor_launch_rank_lateness_seconds{job=\"j\\\"1\",group=\"0\",rank=\"1\",signal=\"arrival\"} "
+          "0.25\n"),
+      std::string::npos)
+      << t;
+  EXPECT_NE(t.find("distdoctor_launch_rank_others_wait_ratio{job=\"j\\\"1\",group=\"0\",rank=\"1\",signal="
+                   "\"arrival\"} "
+                   "0.98\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(
+      t.find("distdoctor_launch_straggler{job=\"j\\\"1\",group=\"0\",rank=\"1\",signal=\"arrival\"} 1\n"),
+      std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("distdoctor_launch_rank_others_wait_ratio{job=\"j\\\"1\",group=\"0\",rank=\"2\""),
+            std::string::npos)
+      << "no share computed: no sample";
+  EXPECT_NE(t.find("distdoctor_launch_lateness_timestamp_seconds{job=\"j\\\"1\"} 1700000000"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace dd::report

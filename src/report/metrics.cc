@@ -183,4 +183,38 @@ std::string bench_metrics(const nlohmann::json& bench, double unix_time) {
   return m.text();
 }
 
+std::string launch_metrics(const nlohmann::json& doc, double unix_time) {
+  Exposition m;
+  const std::string job = json_str(doc, "job");
+  m.add("distdoctor_launch_lateness_timestamp_seconds", "When these lateness figures were taken (Unix time)",
+        {{"job", job}}, unix_time);
+  m.add("distdoctor_launch_attempt", "The attempt these figures are of (0 = the first)", {{"job", job}},
+        json_num(doc, "attempt"));
+  for (const auto& r : doc.value("ranks", nlohmann::json::array())) {
+    if (!r.is_object()) continue;
+    const Labels l{{"job", job},
+                   {"group", json_str(r, "pg")},
+                   {"rank", std::to_string(r.value("rank", -1))},
+                   {"signal", json_str(r, "signal")}};
+    m.add("distdoctor_launch_rank_lateness_seconds",
+          "A rank's median lateness in the collectives compared: its arrival (or, signal gpu, its kernel's "
+          "start) after the earliest rank's",
+          l, json_num(r, "late_ms") / 1e3);
+    m.add("distdoctor_launch_rank_others_wait_ratio",
+          "The part of the other ranks' time spent waiting for this rank in collectives (0-1)", l,
+          json_num(r, "others_wait_share"));
+    m.add("distdoctor_launch_rank_collectives_compared", "Collectives the rank's lateness was measured on", l,
+          json_num(r, "compared"));
+  }
+  for (const auto& g : doc.value("stragglers", nlohmann::json::array()))
+    if (g.is_object())
+      m.add("distdoctor_launch_straggler", "1 for a rank the others wait for (launch.job.straggler)",
+            {{"job", job},
+             {"group", json_str(g, "pg")},
+             {"rank", std::to_string(g.value("rank", -1))},
+             {"signal", json_str(g, "signal")}},
+            1);
+  return m.text();
+}
+
 }  // namespace dd::report

@@ -11,95 +11,14 @@
 #include <set>
 
 #include "logs/fr/fr_analysis.h"
+#include "logs/fr/fr_rows.h"
 
 namespace dd::logs {
 
 namespace {
 
-// What a row compares: when each rank created the collective (its arrival, on its node's clock), or, with
-// NCCL timing, minus its GPU time (clock-free: the collective ends together on every rank, so the shortest
-// kernel started last and "latest" is again the highest value).
-enum class Signal { arrival, gpu };
-
-struct Track {
-  int rank, node;
-  const FrPgTrack* t;
-  int64_t at(const std::vector<int64_t>& v, int64_t seq) const {
-    const int64_t i = seq - t->arrival_first_seq;
-    return i >= 0 && i < static_cast<int64_t>(v.size()) ? v[static_cast<size_t>(i)] : -1;
-  }
-};
-
-struct Row {
-  int64_t seq;
-  std::vector<int64_t> t;    // per track: the compared value (an arrival, or minus a GPU time)
-  std::vector<int64_t> arr;  // per track: its arrival (the wall time the window spans)
-  int64_t first = 0;         // the earliest of t: lateness is measured from it
-};
-
-double median_ms(std::vector<int64_t> ns) {
-  if (ns.empty()) return 0;
-  std::nth_element(ns.begin(), ns.begin() + static_cast<std::ptrdiff_t>(ns.size() / 2), ns.end());
-  return static_cast<double>(ns[ns.size() / 2]) / 1e6;
-}
-
-// The collectives every track created (and timed, for Signal::gpu), in seq order.
-std::vector<Row> common_rows(const std::vector<Track>& tracks, Signal sig) {
-  int64_t lo = INT64_MIN, hi = INT64_MAX;
-  for (const Track& k : tracks) {
-    lo = std::max(lo, k.t->arrival_first_seq);
-    hi = std::min(hi, k.t->arrival_first_seq + static_cast<int64_t>(k.t->arrival_ns.size()) - 1);
-  }
-  std::vector<Row> rows;
-  for (int64_t seq = lo; seq <= hi; ++seq) {
-    Row r{seq, {}, {}};
-    bool all = true;
-    for (const Track& k : tracks) {
-      const int64_t a = k.at(k.t->arrival_ns, seq), g = k.at(k.t->gpu_ns, seq);
-      all = all && a >= 0 && (sig == Signal::arrival || g >= 0);
-      r.arr.push_back(a);
-      r.t.push_back(sig == Signal::arrival ? a : -g);
-    }
-    if (!all) continue;
-    r.first = *std::min_element(r.t.begin(), r.t.end());
-    rows.push_back(std::move(r));
-  }
-  return rows;
-}
-
-// The track that came last in row r by the margin, or -1.
-int last_of(const Row& r) {
-  size_t last = 0;
-  for (size_t i = 1; i < r.t.size(); ++i)
-    if (r.t[i] > r.t[last]) last = i;
-  for (size_t i = 0; i < r.t.size(); ++i)
-    if (i != last && r.t[last] - r.t[i] < kStragglerMarginNs) return -1;
-  return static_cast<int>(last);
-}
-
-// The part of track o's time, over rows [from, rows.size()), spent waiting for c. Arrivals: between its
-// arrival and c's later one, their union (a queued collective waits at the same time). GPU times: the part of
-// its kernel that ran before c's started, summed, over the wall time the window spans on o.
-double wait_share(const std::vector<Row>& rows, size_t from, size_t o, size_t c, Signal sig) {
-  const int64_t start = rows[from].arr[o], stop = std::max(rows.back().arr[o], rows.back().arr[c]);
-  if (stop <= start) return 0;
-  int64_t covered = 0;
-  if (sig == Signal::gpu) {
-    for (size_t k = from; k < rows.size(); ++k) covered += std::max<int64_t>(0, rows[k].t[c] - rows[k].t[o]);
-  } else {
-    std::vector<std::pair<int64_t, int64_t>> waits;
-    for (size_t k = from; k < rows.size(); ++k)
-      if (rows[k].t[c] > rows[k].t[o]) waits.emplace_back(rows[k].t[o], rows[k].t[c]);
-    std::sort(waits.begin(), waits.end());
-    int64_t end = INT64_MIN;
-    for (const auto& [a, b] : waits) {
-      if (b <= end) continue;
-      covered += b - std::max(a, end);
-      end = b;
-    }
-  }
-  return std::min(1.0, static_cast<double>(covered) / static_cast<double>(stop - start));
-}
+using fr_rows::common_rows, fr_rows::earliest_arrival, fr_rows::last_of, fr_rows::median_ms, fr_rows::Row,
+    fr_rows::Signal, fr_rows::Track, fr_rows::wait_share;
 
 std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks, Signal sig) {
   std::vector<Row> rows = common_rows(tracks, sig);
@@ -160,7 +79,7 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks, Sig
   g.last_seq = rows.back().seq;
   g.on_gpu = sig == Signal::gpu;
   g.timed = timed;
-  const auto earliest = [](const Row& r) { return *std::min_element(r.arr.begin(), r.arr.end()); };
+  const auto earliest = earliest_arrival;
   g.span_s = static_cast<double>(*std::max_element(rows.back().arr.begin(), rows.back().arr.end()) -
                                  earliest(rows[from])) /
              1e9;
@@ -176,17 +95,7 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks, Sig
 }  // namespace
 
 std::vector<FrStraggler> find_stragglers(const FrSummary& s) {
-  // Per group, per clock: the tracks with arrivals; per group: those with GPU times (any clock).
-  std::map<std::pair<std::string, int>, std::vector<Track>> clocks;
-  std::map<std::string, std::vector<Track>> timed;
-  std::map<std::string, std::string> descs;
-  for (const auto& r : s.ranks)
-    for (const auto& t : r.groups)
-      if (!t.arrival_ns.empty() && r.rank >= 0) {
-        clocks[{t.pg_name, r.node}].push_back({r.rank, r.node, &t});
-        if (!t.gpu_ns.empty()) timed[t.pg_name].push_back({r.rank, r.node, &t});
-        descs[t.pg_name] = t.pg_desc;
-      }
+  auto [clocks, timed, descs] = fr_rows::group_tracks(s);
   std::vector<FrStraggler> out;
   std::set<std::string> named;  // groups with a straggler by arrival
   for (const auto& [key, tracks] : clocks) {
