@@ -1,7 +1,7 @@
 #!/bin/bash
 # `distdoctor launch` on two network-namespace nodes, started the way a user does it: node 0 alone, then the
 # command node 0 prints, pasted on node 1. A healthy job (4 ranks, every rank sees WORLD_SIZE=4 and node 0's
-# MASTER_ADDR); a job where rank 3 on node 1 exits 5 (both nodes name rank 3 on node 1 as the root cause and
+# MASTER_ADDR; node 1's clock offset measured at the join); a job where rank 3 on node 1 exits 5 (both nodes name rank 3 on node 1 as the root cause and
 # exit 5); SIGTERM to node 0's launcher (node 1's workers stop too, both exit 143); node 1's launcher killed
 # with SIGKILL (node 0 reports the lost node; nothing left on node 1); and the same job under Slurm's variables
 # (srun --ntasks-per-node=1: node ranks and meeting point from SLURM_* and MASTER_ADDR, no flags); node 1 started
@@ -46,6 +46,14 @@ for i in 0 1; do
 done
 grep -q "worker rank 3 of 4 starting" "$LOGS/ok/0/node1.rank3.log" || { echo "FAIL: rank 3's log"; exit 1; }
 echo "ok: the pasted command joined node 1; 4 ranks on 2 nodes exited 0"
+# Each node's clock against node 0's, measured through the store at the join (one host: 0 within the error).
+python3 - "$LOGS/ok/0/attempt.json" <<'PY' || { echo "FAIL: no clock offsets in the attempt record"; exit 1; }
+import json, sys
+c = json.load(open(sys.argv[1]))["record"]["clock_offsets"]
+assert len(c) == 2 and c[0] == [0.0, 0.0] and len(c[1]) == 2, c
+assert abs(c[1][0]) <= c[1][1] + 1 and c[1][1] < 50, c
+print("ok: clock offsets measured at the join:", c)
+PY
 
 N0_FLAGS="--node-rank 0 --master 198.18.0.1:29411" start_pair tr OTHERS_ACTION=ok
 nl_wait_nodes 40 tr0 tr1

@@ -276,6 +276,7 @@ void AttemptAgent::watch_loop() {
 AttemptRecord AttemptAgent::run() {
   AttemptRecord rec;
   rec.attempt = attempt_;
+  rec.clock_offsets = joined().clocks;
   rec.command = redact_argv(s_.args.command);
   if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
   forward_signals("the workers had not started (it would have killed them)");

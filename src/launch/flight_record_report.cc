@@ -19,7 +19,9 @@ std::optional<logs::FrSummary> attempt_fr_summary(const AttemptRecord& a) {
     if (n.flight_recorder.is_object())
       if (auto s = logs::fr_summary_from_json(n.flight_recorder)) digests.push_back(std::move(*s));
   if (digests.empty()) return std::nullopt;
-  return logs::merge_fr_summaries(digests);
+  logs::FrSummary s = logs::merge_fr_summaries(digests);
+  align_fr_clocks(s, a.clock_offsets);  // ranks of all nodes on one clock where the offsets are known
+  return s;
 }
 
 std::optional<logs::FrAnalysis> attempt_fr_analysis(const AttemptRecord& a) {

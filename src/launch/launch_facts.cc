@@ -161,6 +161,7 @@ void to_json(nlohmann::json& j, const AttemptRecord& a) {
                      {"silent_nodes", a.silent_nodes},
                      {"duration_s", a.duration_s},
                      {"stop_latency_s", a.stop_latency_s}};
+  if (!a.clock_offsets.empty()) j["clock_offsets"] = a.clock_offsets;
 }
 
 void from_json(const nlohmann::json& j, AttemptRecord& a) {
@@ -171,6 +172,7 @@ void from_json(const nlohmann::json& j, AttemptRecord& a) {
   a.silent_nodes = j.value("silent_nodes", std::vector<int>{});
   a.duration_s = j.value("duration_s", 0.0);
   a.stop_latency_s = j.value("stop_latency_s", -1.0);
+  a.clock_offsets = j.value("clock_offsets", std::vector<ClockOffset>{});
 }
 
 }  // namespace dd::launch

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "launch/clock_offsets.h"
 #include "report/finding.h"
 
 namespace dd::launch {
@@ -116,7 +117,8 @@ struct AttemptRecord {
   std::vector<NodeRecord> nodes;  // by node rank; nodes that never answered are missing
   std::vector<int> silent_nodes;  // node ranks that did not send their record before the deadline
   double duration_s = 0;
-  double stop_latency_s = -1;  // stop event -> last local worker gone (this node)
+  double stop_latency_s = -1;              // stop event -> last local worker gone (this node)
+  std::vector<ClockOffset> clock_offsets;  // by node rank, measured at the join (clock_offsets.h)
 };
 
 void to_json(nlohmann::json& j, const RankRecord& r);

@@ -9,7 +9,6 @@
 
 #include "cluster/meeting.h"
 #include "cluster/node_count.h"
-#include "report/rank_ranges.h"
 #include "cluster/token_handoff.h"
 #include "common/json_limits.h"
 #include "common/safe_text.h"
@@ -18,6 +17,7 @@
 #include "rendezvous/meeting_join.h"
 #include "rendezvous/meeting_wait.h"
 #include "rendezvous/memory_store.h"
+#include "report/rank_ranges.h"
 
 namespace dd::launch {
 
@@ -242,6 +242,14 @@ JoinedNodes join_nodes(const JoinInput& in) {
       j.failure = command_finding(in, h.node_rank, h.command_digest, h.host);
       return j;
     }
+  if (st) {  // every node is here: their clocks against node rank 0's, for the Flight Recorder's times
+    auto clocks = measure_clock_offsets(*j.store, kLaunchKeys, j.node_rank, j.nnodes,
+                                        Clock::now() + 2 * kClockMeasureTime);
+    if (clocks)
+      j.clocks = std::move(*clocks);
+    else
+      j.notes.push_back("clock offsets between nodes not measured: " + clocks.error().message());
+  }
   if (!st && st.error().kind == ErrorKind::auth) {  // the master's verdict on our token came with the claim
     j.failure = cluster::store_finding(st.error(), j.store_url, in.args.cluster.timeout_s, false);
     cluster::add_secret_hint(*j.failure, j.token);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cluster/session.h"
+#include "launch/clock_offsets.h"
 #include "launch/job_settings.h"
 #include "launch/launch_args.h"
 #include "probe/self_probe.h"
@@ -26,6 +27,7 @@ struct JoinedNodes {
   JobSettings job;               // node rank 0's settings, adopted by every node
   std::vector<NodeHello> nodes;  // by node rank
   std::vector<std::string> notes;
+  std::vector<ClockOffset> clocks;  // by node rank, against node rank 0's (clock_offsets.h); empty: one node
   std::optional<report::Finding> failure;  // the join failed: this finding says why (the rest is unset)
 };
 

@@ -16,7 +16,7 @@ namespace {
 
 constexpr double kW = 900, kPanelH = 300, kL = 70, kR = 220, kT = 40, kB = 45, kTop = 40;
 constexpr const char* kLineColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                   "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+                                       "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 
 // A round step for an axis that must show `top`: 1, 2 or 5 times a power of ten, about five ticks.
 double tick_step(double top) {
@@ -38,9 +38,10 @@ std::string panel(const std::vector<const FrRankLateness*>& lines, double y0) {
   const FrRankLateness& f = *lines.front();
   std::string o = fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"13\">group {} ({}){}</text>\n", kL,
                               y0 + kT - 12, xml_escape(f.pg_name), xml_escape(f.pg_desc),
-                              f.on_gpu      ? ": from the collectives' GPU times"
-                              : f.node >= 0 ? fmt::format(": node {}'s clock, arrivals", f.node)
-                                            : ": arrivals, one clock");
+                              f.on_gpu                   ? ": from the collectives' GPU times"
+                              : f.node >= 0              ? fmt::format(": node {}'s clock, arrivals", f.node)
+                              : f.node == kClocksAligned ? ": every node on node rank 0's clock, arrivals"
+                                                         : ": arrivals, one clock");
   for (double x = 0; x <= xmax + xs / 2; x += xs)
     o += fmt::format(
         "<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#ddd\"/>"

@@ -158,9 +158,11 @@ Finding straggler_finding(const FrStraggler& g, const std::string& id) {
         "over {:.1f} s",
         g.first_seq, g.last_seq, group, g.rank, g.last, g.compared, g.late_ms, g.span_s));
     f.evidence.push_back(
-        g.node >= 0
-            ? fmt::format("compared on node {}'s clock (ranks {} and {})", g.node, g.rank,
-                          rank_list(g.others))
+        g.node >= 0 ? fmt::format("compared on node {}'s clock (ranks {} and {})", g.node, g.rank,
+                                  rank_list(g.others))
+        : g.node == kClocksAligned
+            ? "compared across nodes on node rank 0's clock: each node's times moved by its clock's offset, "
+              "measured through the job's store when the nodes met"
             : "compared as one clock: the dumps' times of ranks on other nodes are only right if their "
               "clocks agree");
     f.evidence.push_back(

@@ -79,9 +79,13 @@ struct FrPgTrack {
   bool operator==(const FrPgTrack&) const = default;
 };
 
+// FrRankSummary::node of a rank whose times were moved onto node rank 0's clock (launch measured each node's
+// offset when the nodes met): ranks of every node compare as one clock.
+inline constexpr int kClocksAligned = -2;
+
 struct FrRankSummary {
   int rank = -1;
-  int node = -1;  // the node whose clock its times are on (launch's node rank); -1: unknown
+  int node = -1;  // the node whose clock its times are on (launch's node rank); -1: unknown; kClocksAligned
   std::string source, version, comm_lib_version;
   std::vector<FrPgTrack> groups;  // every group of pg_config, and any group its entries name
   bool has_last = false;
