@@ -31,7 +31,8 @@ _distdoctor() {
     fi
   fi
   if [[ $cur == -* ]]; then
-    mapfile -t COMPREPLY < <(compgen -W "$(grep -oE -- '--[a-z0-9][a-z0-9-]*' <<<"$help" | sort -u)" -- "$cur")
+    # torchrun's spellings (--nproc_per_node) work but are not offered: the documented ones are.
+    mapfile -t COMPREPLY < <(compgen -W "$(grep -oE -- '--[a-z0-9][a-z0-9_-]*' <<<"$help" | grep -v _ | sort -u)" -- "$cur")
     return 0
   fi
   mapfile -t COMPREPLY < <(compgen -f -- "$cur")

@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/flag_values.h"
 #include "cli/print_report.h"
+#include "cli/torchrun_flags.h"
 #include "cluster/check_args.h"
 #include "cluster/cluster_check.h"
 #include "comm/check_pass.h"
@@ -79,7 +80,8 @@ CLI::Option* add_node_options(CLI::App& sub, CheckArgs& a) {
   auto* facts_opt = sub.add_option("--facts", a.facts_file,
                                    "Run the rules on recorded facts (from `distdoctor facts --json`)");
   sub.add_option("--nccl-lib", a.nccl_lib, "Also inspect this libnccl.so (the one your framework loads)");
-  sub.add_option("--nproc-per-node", a.nproc_per_node, "Processes the job starts on this node")
+  sub.add_option("--nproc-per-node,--nproc_per_node", a.nproc_per_node,
+                 "Processes the job starts on this node")
       ->check(CLI::Range(1, 4096));
   sub.add_flag("--json", a.json, "Print the report as JSON");
   sub.add_flag("--cuda-init", a.cuda_init, "Also initialise CUDA (cuInit, ~0.5 s) and read its device count");
@@ -109,10 +111,12 @@ void add_cluster_options(CLI::App& sub, CheckArgs& a) {
   auto& c = a.cluster;
   sub.add_option("--nnodes", c.nnodes, "Nodes in the job: check all of them together (run on every node)")
       ->check(node_count());
-  sub.add_option("--node-rank", c.node_rank, "This node's rank, 0 .. nnodes-1 (0 runs the store)")
+  sub.add_option("--node-rank,--node_rank", c.node_rank, "This node's rank, 0 .. nnodes-1 (0 runs the store)")
       ->check(CLI::Range(0, 1 << 20));
-  sub.add_option("--master", c.master, "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT")
-      ->check(master_address());
+  auto* master = sub.add_option("--master", c.master,
+                                "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT")
+                     ->check(master_address());
+  add_torchrun_master(sub, master, c.master);
   sub.add_option("--token", c.token, "Job token (else --token-file or DISTDOCTOR_TOKEN)");
   sub.add_option("--token-file", c.token_file, "Read the job token from this file");
   sub.add_option("--timeout", c.timeout_s, "Seconds for the whole cluster run (default 60)")

@@ -10,6 +10,7 @@
 #include "cli/finding_registry.h"
 #include "cli/print_report.h"
 #include "cli/verbatim_args.h"
+#include "common/did_you_mean.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
 #include "logs/analyze.h"
@@ -47,6 +48,14 @@ int print_list(const std::vector<report::FindingDoc>& docs, const logs::Catalogu
   for (const auto& x : ids)
     std::cout << fmt::format("{:<36} {}\n", x["id"].get<std::string>(), x["title"].get<std::string>());
   return report::kExitPass;
+}
+
+// Every id `explain` knows: the findings', then the known errors'.
+std::vector<std::string> known_ids(const std::vector<report::FindingDoc>& docs, const logs::Catalogue& cat) {
+  std::vector<std::string> ids;
+  for (const auto& d : docs) ids.push_back(d.id);
+  for (const auto& e : cat.entries()) ids.push_back(e.id);
+  return ids;
 }
 
 // A known id: its long form (as a finding with the explanation as fix, for --json).
@@ -137,6 +146,13 @@ int run_explain(const ExplainOptions& opt) {
     found = logs::explain_text(q, cat);
   }
   if (opt.json) print_json(found);
+  if (found.empty() && q.find_first_of(" \t\r\n") == std::string::npos) {  // one word: a mistyped id?
+    const std::string guess = did_you_mean(closest_words(q, known_ids(docs, cat)));
+    if (!guess.empty()) {
+      std::cerr << "distdoctor explain: no finding id \"" << shown(q) << "\"; " << guess << "\n";
+      return report::kExitWarn;
+    }
+  }
   if (found.empty()) {  // a question without an answer, not a failure to run: exit 1, the text not echoed
                         // whole
     constexpr size_t kShown = 80;

@@ -9,6 +9,7 @@
 #include "cli/flag_values.h"
 #include "cli/print_report.h"
 #include "cli/request_limits.h"
+#include "cli/torchrun_flags.h"
 #include "common/safe_text.h"
 #include "launch/launch_args.h"
 #include "launch/launch_flow.h"
@@ -24,16 +25,18 @@ namespace dd::cli {
 namespace {
 
 void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
-  sub.add_option("--nproc-per-node", a.nproc,
+  sub.add_option("--nproc-per-node,--nproc_per_node", a.nproc,
                  "Workers on this node: a count, or \"gpu\" for one per visible GPU")
       ->check(worker_count());
-  sub.add_option("--log-dir", a.log_dir, "Where each worker's log goes: DIR/JOB/ATTEMPT/nodeN.rankR.log")
+  sub.add_option("--log-dir,--log_dir", a.log_dir,
+                 "Where each worker's log goes: DIR/JOB/ATTEMPT/nodeN.rankR.log")
       ->capture_default_str();
   sub.add_option("--job-id", a.job_id, "Job name in the log path and TORCHELASTIC_RUN_ID (default: made up)")
       ->check(job_name());
   sub.add_option("--tee", a.tee, "Whose output the terminal shows: 0 (rank 0, default), a rank, all, none")
       ->check(rank_or({"all", "none"}));
-  sub.add_option("--max-restarts", a.max_restarts, "Restart the whole job up to K times after a failure")
+  sub.add_option("--max-restarts,--max_restarts", a.max_restarts,
+                 "Restart the whole job up to K times after a failure")
       ->check(CLI::Range(0, 1000));
   sub.add_option(
          "--hang-timeout", a.hang_timeout_s,
@@ -79,10 +82,13 @@ void add_launch_node_options(CLI::App& sub, launch::LaunchArgs& a) {
   c.timeout_s = 300;
   sub.add_option("--nnodes", c.nnodes, "Nodes in the job (run launch on each; the first prints the command)")
       ->check(node_count());
-  sub.add_option("--node-rank", c.node_rank, "This node's rank, 0 .. nnodes-1 (0 runs the store)")
+  sub.add_option("--node-rank,--node_rank", c.node_rank, "This node's rank, 0 .. nnodes-1 (0 runs the store)")
       ->check(CLI::Range(0, 1 << 20));
-  sub.add_option("--master", c.master, "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT")
-      ->check(master_address());
+  auto* master = sub.add_option("--master", c.master,
+                                "Where the nodes meet: HOST:PORT (node rank 0's) or etcd://HOST:PORT")
+                     ->check(master_address());
+  add_torchrun_master(sub, master, c.master,
+                      "on one node launch picks a free MASTER_PORT for the workers, --job-port fixes it");
   sub.add_option("--token", c.token, "Job token (prefer --token-file or DISTDOCTOR_TOKEN: argv is public)");
   sub.add_option("--token-file", c.token_file, "Read the job token from this file");
   sub.add_flag("--listen-all", c.listen_all,

@@ -7,6 +7,7 @@
 
 #include "build_commit.h"  // generated: DD_COMMIT
 #include "cli/command.h"
+#include "cli/usage_hints.h"
 #include "common/redact.h"
 #include "probe/env_probe.h"
 #include "report/report.h"
@@ -41,9 +42,19 @@ int main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(c.name, c.description);
     runners.emplace_back(sub, c.setup(*sub));
   }
+  const int parsed_argc = dd::cli::split_trailing_command(argc, argv);
   try {
-    app.parse(dd::cli::split_trailing_command(argc, argv), argv);
+    app.parse(parsed_argc, argv);
   } catch (const CLI::ParseError& e) {
+    // Words it did not expect, or no command it knows: say what was probably meant (usage_hints.h).
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) || dynamic_cast<const CLI::RequiredError*>(&e)) {
+      const std::string hint =
+          dd::cli::usage_hint(app, {argv + 1, argv + parsed_argc}, dd::cli::trailing_command());
+      if (!hint.empty()) {
+        std::cerr << hint;
+        return dd::report::kExitCannotRun;
+      }
+    }
     int rc = app.exit(e);
     // Help and version are successes; a bad command line is "could not run".
     return rc == 0 ? 0 : dd::report::kExitCannotRun;
