@@ -85,7 +85,12 @@ TEST(RegularFile, ProcFileThatBlocksEndsAtItsDeadline) {
   const auto took = std::chrono::steady_clock::now() - start;
   ASSERT_FALSE(r) << "read " << r->text.size() << " bytes and an end that /proc/kmsg never has";
   EXPECT_EQ(r.error().kind, ErrorKind::timeout) << r.error().message();
-  EXPECT_NE(r.error().message().find("blocks"), std::string::npos) << r.error().message();
+  // Idle for its idle limit ("blocks"), or, when the kernel logs now and then (other tests making network
+  // namespaces in parallel), its overall deadline ("took longer than"): either way it ends by the deadline.
+  const std::string why = r.error().message();
+  EXPECT_TRUE(why.find("blocks") != std::string::npos ||
+              why.find("took longer than 3 s") != std::string::npos)
+      << why;
   EXPECT_LT(took, std::chrono::seconds(4));
 }
 
