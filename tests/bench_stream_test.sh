@@ -49,7 +49,7 @@ refused "-f 1.5" "--step-factor/-f 1.5" -b 1K -e 1M -f 1.5
 # 4. The memory guard: 1 TiB per buffer cannot fit this host; refused with the figures before any worker.
 refused "-e 1T" "does not fit in host memory" --nproc 4 -b 1T -e 1T
 out=$("$BIN" bench --engine gloo --nproc 4 -b 1T -e 1T 2>&1)
-[[ "$out" == *"each of 4 rank(s) needs 2048 GiB"* && "$out" == *"available ("* ]] &&
+[[ "$out" == *"each of 4 rank(s) needs 2 TiB"* && "$out" == *"available ("* ]] &&
   ok "-e 1T names the need and what the machine has" || fail "-e 1T message: $out"
 
 # 5. One rank: busbw 0 everywhere, in-place algbw 0 (before: 288206 GB/s in place), a note says why.

@@ -12,11 +12,22 @@ namespace dd::cli {
 
 namespace {
 
+// "22.6 GiB", "8 GiB", "2 TiB": one decimal at most, in the largest binary unit.
+std::string size_words(uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = double(bytes);
+  int i = 0;
+  while (v >= 1024 && i < 5) v /= 1024, ++i;
+  std::string t = fmt::format("{:.1f}", v);
+  if (t.size() > 2 && t.compare(t.size() - 2, 2, ".0") == 0) t.resize(t.size() - 2);
+  return t + " " + units[i];
+}
+
 // "send 8 GiB + receive 8 GiB + staging 8 GiB".
 std::string buffer_list(const comm::SweepMemory& m) {
   std::string s;
   auto add = [&](const char* name, uint64_t bytes) {
-    if (bytes > 0) s += (s.empty() ? "" : " + ") + std::string(name) + " " + comm::bytes_text(bytes);
+    if (bytes > 0) s += (s.empty() ? "" : " + ") + std::string(name) + " " + size_words(bytes);
   };
   add("send", m.send);
   add("receive", m.recv);
@@ -31,9 +42,9 @@ std::string refusal(uint64_t max_bytes, const comm::SweepMemory& m, int ranks, c
       "-e {} does not fit in {}: each of {} rank(s) needs {} ({} buffer(s): {}), {} in all, and this machine "
       "has {} available ({}); the buffers may take at most {:.0f}% of it. Give a smaller --max-bytes/-e or "
       "fewer ranks",
-      comm::exact_bytes_text(max_bytes), where, ranks, comm::bytes_text(m.per_rank()), m.buffers,
-      buffer_list(m), comm::bytes_text(m.per_rank() * uint64_t(std::max(ranks, 1))),
-      comm::bytes_text(available), source, comm::kBufferShare * 100);
+      comm::exact_bytes_text(max_bytes), where, ranks, size_words(m.per_rank()), m.buffers, buffer_list(m),
+      size_words(m.per_rank() * uint64_t(std::max(ranks, 1))), size_words(available), source,
+      comm::kBufferShare * 100);
 }
 
 }  // namespace

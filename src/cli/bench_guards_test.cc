@@ -54,17 +54,17 @@ TEST(SweepMemory, BuffersPerRankFollowTheEngine) {
 TEST(SweepMemory, RefusedWithTheFigures) {
   probe::NodeFacts facts;
   probe::HostMemory host;
-  host.meminfo_available = 23ll << 30;
+  host.meminfo_available = (23ll << 30) + (600ll << 20);
   const std::string msg =
       sweep_memory_problem(gloo_sweep(8ull << 30, {comm::Coll::all_reduce}), 4, facts, host);
   EXPECT_NE(msg.find("-e 8 GiB does not fit in host memory"), std::string::npos) << msg;
   EXPECT_NE(msg.find("each of 4 rank(s) needs 16 GiB"), std::string::npos) << msg;
   EXPECT_NE(msg.find("64 GiB in all"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("23 GiB available (MemAvailable)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("23.6 GiB available (MemAvailable)"), std::string::npos) << msg;
   EXPECT_EQ(sweep_memory_problem(gloo_sweep(1 << 20, {comm::Coll::all_reduce}), 4, facts, host), "");
   host.meminfo_available = -1;  // unknown: no refusal
   EXPECT_EQ(sweep_memory_problem(gloo_sweep(8ull << 30, {comm::Coll::all_reduce}), 4, facts, host), "");
-  comm::BenchOptions nccl = gloo_sweep(48ull << 30, {comm::Coll::all_reduce});
+  comm::BenchOptions nccl = gloo_sweep(64ull << 30, {comm::Coll::all_reduce});  // 128 GiB per rank
   nccl.run.engine = rules::EngineKind::nccl;
   probe::Gpu g;
   g.memory_total_mib = 81559;
