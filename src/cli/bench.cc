@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "cli/bench_args.h"
+#include "cli/bench_guards.h"
+#include "cli/bench_table.h"
 #include "cli/command.h"
 #include "cli/flag_values.h"
 #include "cli/output_paths.h"
@@ -17,6 +19,7 @@
 #include "cli/request_limits.h"
 #include "comm/check_pass.h"
 #include "comm/engine/engine.h"
+#include "comm/run/run_setup.h"
 #include "comm/run/worker.h"
 #include "common/atomic_file.h"
 #include "common/json_limits.h"
@@ -24,6 +27,8 @@
 #include "common/safe_text.h"
 #include "common/wall_clock.h"
 #include "probe/collect.h"
+#include "probe/fs.h"
+#include "probe/host_memory.h"
 #include "probe/regular_file.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
@@ -115,7 +120,7 @@ Result<comm::BenchOptions> bench_options(const BenchArgs& a, comm::RunOptions ru
   auto mn = parse_bytes(a.min_bytes), mx = parse_bytes(a.max_bytes);
   if (!mn || !mx) return (!mn ? mn.error() : mx.error());
   b.min_bytes = *mn;
-  b.max_bytes = std::max(*mx, *mn);
+  b.max_bytes = *mx;  // sweep_range_problem refused -b above -e
   b.step_factor = a.step_factor;
   b.warmup = a.warmup;
   b.iters = a.iters;
@@ -178,9 +183,17 @@ nlohmann::json tune(const BenchArgs& a, const comm::BenchOptions& b, const comm:
 // written sets *plot_failed (exit 3).
 nlohmann::json sweep(const BenchArgs& a, const comm::BenchOptions& b, const comm::NodeContext& node,
                      report::Report& r, bool* plot_failed) {
-  comm::BenchResult res = comm::run_bench(b, node);
-  if (!a.json) comm::print_bench_table(res, b, std::cout);
+  // Each row as soon as it is measured (nccl-tests' habit). With --json, stdout carries only the one
+  // document `| jq` reads, so the rows go to stderr: a long sweep still shows its progress on the terminal
+  // while the pipe gets clean JSON (as --tune's progress does).
+  BenchTable table(b, a.json ? std::cerr : std::cout);
+  comm::BenchResult res = comm::run_bench(
+      b, node, [&](const comm::BenchResult& head, const comm::OpOutcome& op) { table.on_op(head, op); });
+  table.finish(res);
   nlohmann::json j = comm::bench_json(res, b);
+  if (res.run.world == 1)
+    j["note"] =
+        "one rank: busbw is 0 (no data crosses between ranks) and in-place algbw is 0 (nothing is copied)";
   if (a.timing) {
     j["timing"] = comm::timing_json(res.run.timing);
     if (!a.json) comm::print_timing(res.run.timing, std::cout);
@@ -210,6 +223,11 @@ nlohmann::json sweep(const BenchArgs& a, const comm::BenchOptions& b, const comm
 int run_bench_command(const BenchArgs& a) {
   probe::ProbeOptions po;
   po.nccl_lib = a.nccl_lib;
+  if (!a.quick)  // before the probe: a sweep that cannot be is refused at once
+    if (std::string bad = sweep_range_problem(a); !bad.empty()) {
+      std::cerr << "distdoctor bench: " << shown(bad) << "\n";
+      return report::kExitCannotRun;
+    }
   const probe::NodeFacts facts = probe::collect_node_facts(po);
   const probe::SelfProcess self = probe::read_self_process();
   const comm::NodeContext node{facts, probe::tool_env(), self};
@@ -230,6 +248,15 @@ int run_bench_command(const BenchArgs& a) {
   if (!b) {
     std::cerr << "distdoctor bench: " << b.error().message() << "\n";
     return report::kExitCannotRun;
+  }
+  if (!a.tune) {  // before any worker allocates: refused with the figures, not killed by the OOM killer
+    const int ranks = comm::local_rank_count(b->run, facts);
+    const std::string no_room =
+        sweep_memory_problem(*b, ranks, facts, probe::read_host_memory(*probe::make_real_fs()));
+    if (!no_room.empty()) {
+      std::cerr << "distdoctor bench: " << shown(no_room) << "\n";
+      return report::kExitCannotRun;
+    }
   }
   for (const auto& [flag, path] : {std::pair{"--plot", a.plot}, std::pair{"--metrics", a.metrics_file}}) {
     const std::string problem = path.empty() ? "" : output_path_problem(flag, path);

@@ -1,4 +1,4 @@
-// run_bench and its companions: sweeps, table, JSON, SVG, link comparison, pair matrix, NET probe, tune.
+// run_bench and its companions: sweeps, JSON, SVG, link comparison, pair matrix, NET probe, tune.
 #include "comm/bench.h"
 
 #include <fmt/format.h>
@@ -76,19 +76,27 @@ OpRequest single_op(const BenchOptions& b, Coll c, uint64_t bytes, bool check) {
   return r;
 }
 
-BenchResult run_bench(const BenchOptions& b, const NodeContext& node) {
+BenchResult run_bench(const BenchOptions& b, const NodeContext& node, const OnBenchOp& on_op) {
   BenchResult r;
   RunOptions ro = b.run;
   int world = local_rank_count(ro, node.facts);
   ro.nproc = world;
   ro.ops = build_sweep(b, world);
-  r.run = run_collectives(ro, node);
-  r.findings = r.run.findings;
   if (ro.engine == rules::EngineKind::nccl) {
     r.link_facts = link_facts_from(node.facts.gpu);
     r.link = intra_node_limit(r.link_facts, world);
-    for (auto& f : link_findings(r.run, r.link)) r.findings.push_back(f);
   }
+  OnOpDone told;
+  if (on_op)
+    told = [&](const OpOutcome& op, int run_world, const std::string& library) {
+      r.run.world = run_world;
+      r.run.library = library;
+      on_op(r, op);
+    };
+  r.run = run_collectives(ro, node, told);
+  r.findings = r.run.findings;
+  if (ro.engine == rules::EngineKind::nccl)
+    for (auto& f : link_findings(r.run, r.link)) r.findings.push_back(f);
   if (r.run.ok) {
     size_t checked = 0;
     for (const auto& o : r.run.ops) checked += o.req.check ? 1 : 0;
@@ -144,50 +152,12 @@ std::vector<Finding> link_findings(const RunOutcome& run, const LinkLimit& link)
   return out;
 }
 
-void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream& out) {
-  const auto& run = r.run;
-  out << "# distdoctor bench: " << run.world << " ranks, " << dtype_name(b.dtype) << ", warmup " << b.warmup
-      << ", iters " << b.iters << (run.library.empty() ? "" : ", " + shown(run.library)) << "\n";
-  if (r.link.gbps > 0) out << "# link: " << shown(r.link.description) << "\n";
-  std::map<std::pair<int, uint64_t>, std::pair<const OpOutcome*, const OpOutcome*>> rows;
-  std::vector<std::pair<int, uint64_t>> order;
-  for (const auto& o : run.ops) {
-    auto key = std::make_pair(int(o.req.coll), o.bytes);
-    if (!rows.count(key)) order.push_back(key);
-    (o.req.in_place ? rows[key].second : rows[key].first) = &o;
-  }
-  int cur = -1;
-  char line[256];
-  for (const auto& key : order) {
-    if (key.first != cur) {
-      cur = key.first;
-      out << "#\n# " << coll_info(Coll(cur)).name << "\n";
-      snprintf(line, sizeof line, "# %12s %12s  %10s %8s %8s %7s  %10s %8s %8s %7s\n", "size(B)", "count",
-               "time(us)", "algbw", "busbw", "#wrong", "time(us)", "algbw", "busbw", "#wrong");
-      out << line;
-      out << "#                            ---------- out-of-place ----------  ------------ in-place "
-             "------------\n";
-    }
-    auto [op, ip] = rows[key];
-    const OpOutcome* any = op ? op : ip;
-    uint64_t count = any->bytes / dtype_size(b.dtype);
-    auto cols = [&](const OpOutcome* o) -> std::string {
-      char c[96];
-      if (!o) return "         -        -        -       -";
-      if (!o->complete)
-        return o->status == OpStatus::failed ? "    FAILED        -        -       -"
-                                             : "   not run        -        -       -";
-      snprintf(c, sizeof c, "%10.1f %8.2f %8.2f %7s", o->time_us, o->algbw, o->busbw,
-               o->req.check ? std::to_string(o->wrong).c_str() : "N/A");
-      return c;
-    };
-    snprintf(line, sizeof line, "  %12llu %12llu  %s  %s\n", (unsigned long long)any->bytes,
-             (unsigned long long)count, cols(op).c_str(), cols(ip).c_str());
-    out << line;
-  }
+double avg_busbw(const RunOutcome& run) {
+  double sum = 0;
+  int n = 0;
   for (const auto& o : run.ops)
-    if (o.status == OpStatus::failed)
-      out << "# FAILED: " << op_label(o.req) << ": " << shown(o.error) << "\n";
+    if (o.complete) sum += o.busbw, ++n;
+  return n > 0 ? sum / n : 0;
 }
 
 nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
@@ -230,6 +200,7 @@ nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b) {
             {"nics", r.run.nccl_log.nics},
             {"warnings", r.run.nccl_log.warnings}}},
           {"results", res},
+          {"avg_busbw_gbps", avg_busbw(r.run)},
           {"findings", findings}};
 }
 

@@ -2,6 +2,7 @@
 // in-place), the terminal table and JSON, comparison with the link limit, the per-pair send/recv
 // matrix, the NET transport probe, and --tune over NCCL settings.
 #pragma once
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -39,9 +40,13 @@ struct BenchResult {
   std::vector<report::Finding> findings;  // run failures plus link and transport findings
 };
 
-BenchResult run_bench(const BenchOptions& b, const NodeContext& node);
-void print_bench_table(const BenchResult& r, const BenchOptions& b, std::ostream& out);
+// Told of each finished op while the sweep runs (the printer's hook: cli prints, comm measures); `head` holds
+// what is known before the first op: run.world, run.library, link.
+using OnBenchOp = std::function<void(const BenchResult& head, const OpOutcome& op)>;
+BenchResult run_bench(const BenchOptions& b, const NodeContext& node, const OnBenchOp& on_op = {});
 nlohmann::json bench_json(const BenchResult& r, const BenchOptions& b);
+// nccl-tests' closing figure: the mean busbw of every complete run, both modes (0 when none completed).
+double avg_busbw(const RunOutcome& run);
 std::string bench_svg(const BenchResult& r, const BenchOptions& b);
 
 // Link findings: busbw at the largest size as a fraction of the link limit.

@@ -11,6 +11,8 @@
 #include "comm/run/rank_text.h"
 #include "comm/run/run_findings.h"
 #include "nccl/error_causes.h"
+#include "probe/fs.h"
+#include "probe/host_memory.h"
 #include "probe/regular_file.h"
 
 namespace dd::comm {
@@ -53,6 +55,21 @@ std::string engine_label(const RunOptions& opt) {
   return opt.engine == rules::EngineKind::nccl ? "NCCL" : "Gloo";
 }
 
+// Why a worker got SIGKILL, as far as is known without root: the memory cgroup's oom_kill count rose during
+// the run (the OOM killer did it), did not (something else sent it), or cannot be read (a hint).
+std::string oom_killer_evidence(int64_t kills_before) {
+  const int64_t now = probe::read_oom_kills(*probe::make_real_fs());
+  if (kills_before < 0 || now < 0)
+    return "SIGKILL: often the kernel's OOM killer when memory runs out (dmesg names its victims; reading it "
+           "usually needs root)";
+  if (now > kills_before)
+    return "the kernel's OOM killer killed " + std::to_string(now - kills_before) +
+           " process(es) of this memory cgroup during the run (its oom_kill count went from " +
+           std::to_string(kills_before) + " to " + std::to_string(now) + "): memory ran out";
+  return "not the kernel's OOM killer (the memory cgroup's oom_kill count stayed at " + std::to_string(now) +
+         "): something sent SIGKILL (a scheduler, a watchdog, a user)";
+}
+
 Finding died_worker_finding(const RunRecord& rec, int w) {
   const auto& ws = rec.sup.workers()[w];
   const RankState& s = rec.watch.ranks()[rec.layout.groups[w][0]];
@@ -69,10 +86,16 @@ Finding died_worker_finding(const RunRecord& rec, int w) {
         (rec.opt.gloo_iface.empty() ? std::string("GLOO_SOCKET_IFNAME or --gloo-host") : rec.opt.gloo_iface) +
         ") is up on every node and routes to the other ranks");
   ev.push_back("the other ranks were stopped");
+  const bool sigkill = WIFSIGNALED(ws.wait_status) && WTERMSIG(ws.wait_status) == SIGKILL;
+  const std::string oom = sigkill ? oom_killer_evidence(rec.oom_kills_before) : "";
+  if (!oom.empty()) ev.insert(ev.begin() + 1, oom);
+  const bool by_oom_killer = oom.rfind("the kernel's OOM killer killed", 0) == 0;
   return comm_failure(
       "comm.worker.died",
-      "rank " + join_ranks(rec.layout.groups[w]) + " died (" + process::describe_wait_status(ws.wait_status) +
-          ") " + during,
+      "rank " + join_ranks(rec.layout.groups[w]) +
+          (by_oom_killer ? " was killed by the kernel's OOM killer (SIGKILL) "
+                         : " died (" + process::describe_wait_status(ws.wait_status) + ") ") +
+          during,
       ev,
       "A rank that dies takes the whole job down: look at its log (OOM killer: dmesg; Xid errors; a "
       "signal sent by the scheduler).",

@@ -25,7 +25,15 @@ struct RunRecord {
   rendezvous::Clock::time_point
       stopped_at{};        // when the watch ended (every worker ended, or it stopped them)
   std::string peers_gone;  // the cluster leader said these ranks of another node are gone ("" none)
+  // The cgroup's OOM kills before the run (probe/oom_kills.h), -1 unknown: more after it names the OOM
+  // killer.
+  int64_t oom_kills_before = -1;
 };
+
+// Op `req` as every rank of this node reported it in `m`: time, bandwidth, wrong elements, status ok or
+// wrong. One rank moves nothing between ranks: busbw 0 (as nccl-tests) and an in-place algbw of 0 (it copies
+// nothing).
+OpOutcome complete_op(const OpRequest& req, const std::map<int, RankResult>& m, int world);
 
 // Fills out.ops from the results and adds comm.data.wrong findings; true when every op completed.
 bool aggregate_ops(RunOutcome& out, const RunRecord& rec);

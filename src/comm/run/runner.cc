@@ -10,6 +10,8 @@
 #include "common/atomic_file.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
+#include "probe/fs.h"
+#include "probe/host_memory.h"
 #include "probe/proc_probe.h"
 #include "process/orphan_guard.h"
 #include "rendezvous/open_store.h"
@@ -46,7 +48,8 @@ std::chrono::milliseconds run_budget(const RunOptions& opt) {
 // Starts the workers and watches them until they end, one fails (then the others are stopped), or the
 // run's deadline passes. Fills the outcome's ops and findings.
 void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, const NodeContext& node,
-               const std::string& dir, process::OrphanGuard* guard, SupervisorTimes& times) {
+               const std::string& dir, process::OrphanGuard* guard, SupervisorTimes& times,
+               const OnOpDone& on_done) {
   const rendezvous::Clock::time_point t0 = times.begin;
   const probe::NodeFacts& facts = node.facts;
   Plan plan = make_plan(opt, layout, facts, dir);
@@ -65,6 +68,7 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
   out.ops.resize(opt.ops.size());
   for (size_t i = 0; i < opt.ops.size(); ++i) out.ops[i].req = opt.ops[i];
   process::WorkerSupervisor sup;
+  const int64_t oom_kills_at_start = probe::read_oom_kills(*probe::make_real_fs());  // a SIGKILL's cause
   if (auto s = sup.start(specs, node.self.environment); !s) {
     out.findings.push_back(
         comm_failure("comm.error", "cannot start worker processes", {s.error().message()}, ""));
@@ -78,11 +82,24 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
       times.started + opt.init_timeout + kSpeedProbeAllowance + std::chrono::milliseconds(3000), kBetweenOps);
   RunRecord rec{opt, layout, watch, sup, specs, facts};
   rec.total = run_budget(opt);
+  rec.oom_kills_before = oom_kills_at_start;
   std::optional<GoneWatch> gone;  // a shared store: the cluster leader may say another node's ranks are gone
   if (!opt.store_url.empty()) gone.emplace(opt.store_url, opt.store_token, opt.store_prefix);
   auto next_sample = times.started;
+  size_t told = 0;  // ops told to on_done, in order: each once every rank of this node reported it
+  auto tell_done = [&] {
+    for (; on_done && told < opt.ops.size(); ++told) {
+      auto it = watch.results().find(int(told));
+      if (it == watch.results().end() || it->second.size() != layout.local.size()) return;
+      on_done(complete_op(opt.ops[told], it->second, layout.world), layout.world, watch.library());
+    }
+  };
   rec.finished = sup.watch(
-      t0 + rec.total, [&](int w, const std::string& line) { watch.on_line(w, line); },
+      t0 + rec.total,
+      [&](int w, const std::string& line) {
+        watch.on_line(w, line);
+        tell_done();
+      },
       [&](int w) { watch.on_exit(w); },
       [&] {
         if (auto now = rendezvous::Clock::now(); now >= next_sample) {
@@ -111,7 +128,7 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
 
 }  // namespace
 
-RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node) {
+RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node, const OnOpDone& on_done) {
   const probe::NodeFacts& facts = node.facts;
   auto t0 = rendezvous::Clock::now();
   RunOutcome out;
@@ -145,7 +162,7 @@ RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node) {
   if (guard && !node.tool.keep_tmp) (*guard)->watch_dir(dir->path());
   SupervisorTimes times;
   times.begin = t0;
-  supervise(out, opt, layout, node, dir->path(), guard ? guard->get() : nullptr, times);
+  supervise(out, opt, layout, node, dir->path(), guard ? guard->get() : nullptr, times, on_done);
   out.wall_s = std::chrono::duration<double>(rendezvous::Clock::now() - t0).count();
   return out;
 }

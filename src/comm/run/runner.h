@@ -2,6 +2,7 @@
 // one for all ranks with --threads), feeds them a Plan, gathers their results, and turns every way a
 // run can go wrong (init error or timeout, a dead or stalled worker, wrong data) into findings.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,10 @@ struct NodeContext {
   const probe::SelfProcess& self;  // own executable (workers are copies of it) and environment
 };
 
-RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node);
+// Told of each op as soon as every rank of this node reported it (in op order, while the run goes on), with
+// the run's world size and the library the workers named; ops that fail are not told (the outcome has them).
+using OnOpDone = std::function<void(const OpOutcome& op, int world, const std::string& library)>;
+
+RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node, const OnOpDone& on_done = {});
 
 }  // namespace dd::comm
