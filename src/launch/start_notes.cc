@@ -25,8 +25,12 @@ std::string tee_line(const StartInfo& in, const std::string& dir) {
   }
   if (std::find(in.ranks.begin(), in.ranks.end(), rank) != in.ranks.end())
     return fmt::format("showing rank {}'s output (all ranks' logs in {}{})", rank, dir, narrow);
-  return fmt::format("showing no rank's output here: rank {} runs on another node (this node's logs in {}{})",
-                     in.tee, dir, narrow);
+  if (in.nnodes > 1)
+    return fmt::format(
+        "showing no rank's output here: rank {} is not on this node (this node's logs in {}{})", in.tee, dir,
+        narrow);
+  return fmt::format("showing no rank's output: --tee {} names no rank of this job ({}; logs in {}{})",
+                     in.tee, report::ranks_phrase(in.ranks), dir, narrow);
 }
 
 }  // namespace

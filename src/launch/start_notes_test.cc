@@ -42,7 +42,9 @@ TEST(StartNotes, SaysWhoseOutputIsShown) {
       joined_notes(two_ranks("all")).find("showing every rank's output, each line prefixed [node:rank]"),
       std::string::npos);
   EXPECT_NE(joined_notes(two_ranks("none")).find("showing no rank's output (--tee none"), std::string::npos);
-  EXPECT_NE(joined_notes(two_ranks("5")).find("rank 5 runs on another node"), std::string::npos);
+  EXPECT_NE(joined_notes(two_ranks("5"))
+                .find("showing no rank's output: --tee 5 names no rank of this job (ranks 0,1;"),
+            std::string::npos);
 }
 
 TEST(StartNotes, ManyRanksInOneLine) {
@@ -61,7 +63,8 @@ TEST(StartNotes, ManyRanksInOneLine) {
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0], "job j1 (node rank 1 of 2), attempt 2: logs in logs/j1/2/");
   EXPECT_EQ(lines[1], "logs of ranks 64-127: logs/j1/2/node1.rankR.log, R = 64-127");
-  EXPECT_NE(lines[2].find("rank 0 runs on another node"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[2].find("showing no rank's output here: rank 0 is not on this node"), std::string::npos)
+      << lines[2];
 }
 
 }  // namespace
