@@ -15,7 +15,7 @@ for r in 0 1 2 3; do expect "rank $r log complete" "$T/logs/ok/0/node0.rank$r.lo
 
 # The same --job-id again: a new folder (ok.2), the first run's logs untouched and not mixed with the second's.
 check "the same --job-id again: exit 0" 0 L --nproc-per-node 2 --job-id ok -- sh "$W"
-expect_out "the report names the new folder" "logs/ok.2/ATTEMPT/nodeN.rankR.log ("
+expect_out "the report names the new folder, with the real attempt" "logs/ok.2/0/nodeN.rankR.log ("
 expect_out "and the earlier run's" "logs/ok holds an earlier run of this job id)"
 expect "rank 0 of the second run logs into ok.2" "$T/logs/ok.2/0/node0.rank0.log" "worker rank 0 done"
 expect "the first run's rank 3 log is still there" "$T/logs/ok/0/node0.rank3.log" "worker rank 3 done"

@@ -14,6 +14,7 @@
 #include "common/signal_name.h"
 #include "launch/attempt_agent.h"
 #include "launch/run_dir.h"
+#include "launch/start_notes.h"
 #include "launch/stop_signals.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
@@ -134,6 +135,10 @@ bool AttemptAgent::start_workers() {
     logs_.push_back(w.log_path);
     specs.push_back(std::move(w));
   }
+  // Before any worker prints: the job, the real log folder, each log, whose output the terminal shows.
+  const std::string said =
+      start_text({joined().job.job_id, attempt_, node, joined().nnodes, hooks_.dir, ranks_, logs_, tee});
+  (void)!::write(2, said.data(), said.size());
   cpu_.resize(specs.size());
   ending_.assign(specs.size(), std::nullopt);
   lines_seen_.assign(specs.size(), 0);

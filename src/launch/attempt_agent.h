@@ -58,7 +58,10 @@ class AttemptAgent {
   // Worker i printed a trigger line (a watchdog timeout, NCCL's error about a peer) among its last lines: its
   // own end follows a failure it saw, so it is a witness, not the cause.
   bool printed_trigger(size_t i) const;
-  void gather_hang_evidence();
+  // At most `wait` (and never past --grace, nor after a second stop signal) for the stacks and dumps.
+  void gather_hang_evidence(std::chrono::milliseconds wait);
+  static constexpr std::chrono::milliseconds kHangEvidenceWait{3000};
+  static constexpr std::chrono::milliseconds kInterruptEvidenceWait{1500};
   void request_fr_dumps();  // a byte into each live local worker's request FIFO (the hook's)
   // The byte itself ('1': a dump for the hang; '2': a snapshot into the dump's path + ".live"); per worker:
   // a hook read it (a dump will come).
@@ -74,7 +77,8 @@ class AttemptAgent {
   // ranks compared once all are read (a warning for the odd one at once).
   void watch_identities(bool last = false);  // last: the watch ends, what was read stands
   RankRecord rank_record(size_t i);
-  RankRecord hang_snapshot(size_t i, Clock::time_point now);
+  // quick (an interrupt): no read of the whole log for its collectives, and no py-spy.
+  RankRecord hang_snapshot(size_t i, Clock::time_point now, bool quick = false);
   NodeRecord node_record();
   void gather(AttemptRecord& rec);
   int64_t wall_ms(Clock::time_point t) const;

@@ -158,7 +158,7 @@ RankRecord AttemptAgent::rank_record(size_t i) {
   return r;
 }
 
-RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
+RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now, bool quick) {
   RankRecord r = rank_record(i);
   const process::WorkerState& w = sup_.workers()[i];
   probe::ProcSnapshot p = probe::read_proc(w.pid);
@@ -174,7 +174,7 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
     const auto id = identity_items(probe::read_process_identity(w.pid));  // it may have loaded NCCL since
     if (!id.empty()) r.identity = id, r.identity_read = true;
   }
-  r.collectives = collectives_in(logs_[i]);
+  if (!quick) r.collectives = collectives_in(logs_[i]);  // a read of the whole log
   if (!stack_files_[i].empty()) {
     std::string dump = answered_stack(read_stack_file(stack_files_[i]));
     if (!dump.empty()) {
@@ -182,6 +182,12 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
       r.stack_source = "faulthandler";
       return r;
     }
+  }
+  if (quick) {
+    r.stack_error = stack_files_[i].empty() || stack_hook_pids(read_stack_file(stack_files_[i])).empty()
+                        ? "no stack hook in this process (not Python, or started without launch's hook)"
+                        : "the stack hook did not answer in time";
+    return r;
   }
   probe::PyStack st = probe::py_spy_dump(w.pid, s_.path_env);
   r.stack = st.text;
@@ -193,10 +199,14 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now) {
 
 void AttemptAgent::stop_workers() {
   const auto now = Clock::now();
-  if (stop_->cause == StopCause::hang) gather_hang_evidence();
-  if (stop_->cause == StopCause::hang)
+  const bool hang = stop_->cause == StopCause::hang;
+  // An interrupt is diagnosed as a hang is (who still runs, where), within a short wait: Ctrl-C stays quick,
+  // and a second one (grace_cut) skips it.
+  const bool looked_at = hang || (stop_->cause == StopCause::interrupted && !grace_cut());
+  if (looked_at) gather_hang_evidence(hang ? kHangEvidenceWait : kInterruptEvidenceWait);
+  if (looked_at)
     for (size_t i = 0; i < sup_.workers().size(); ++i)
-      if (!sup_.workers()[i].exited) snapshots_[i] = hang_snapshot(i, now);
+      if (!sup_.workers()[i].exited) snapshots_[i] = hang_snapshot(i, now, !hang);
   const bool interrupted = stop_->cause == StopCause::interrupted && stop_signal() != 0;
   const int first = interrupted && stop_signal() == SIGINT ? SIGINT : SIGTERM;
   const double grace = grace_cut() ? 0 : joined().job.grace_s;

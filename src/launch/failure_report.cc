@@ -152,8 +152,11 @@ Finding interrupted_finding(const AttemptRecord& a) {
   f.title = fmt::format("the launch was interrupted by {}{}: every worker was stopped", sig,
                         a.stop.node_rank >= 0 ? " on " + parts::node_label(a, a.stop.node_rank) : "");
   if (!a.stop.detail.empty()) f.evidence.push_back("detail: " + a.stop.detail);
+  parts::add_interrupt_evidence(a, f);
   f.fix = sig == "SIGINT"
-              ? "Nothing to fix if you pressed Ctrl-C."
+              ? "Nothing to fix if you pressed Ctrl-C to end the job. If it was stuck, the stacks above show "
+                "where each rank still running was; --hang-timeout SECONDS lets launch find the culprit by "
+                "itself."
               : "A SIGTERM or SIGHUP usually comes from the scheduler (time limit, preemption), a closed "
                 "terminal or a kill: check the job's time limit, or run under nohup/tmux.";
   return f;

@@ -98,9 +98,11 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "node. "
        "Exit code 2."},
       {"launch.interrupted", "The launch was interrupted",
-       "The launcher received SIGINT (Ctrl-C), SIGTERM or SIGHUP and passed it to every worker on every "
-       "node, "
-       "then stopped them all. Nothing is left behind. A SIGTERM you did not send usually comes from the "
+       "The launcher received SIGINT (Ctrl-C), SIGTERM or SIGHUP. Before passing it to every worker on every "
+       "node, each node takes the Python stacks of its ranks still running (at most 1.5 s): the finding "
+       "names "
+       "them, with where each one was, and the ranks that had already ended. Then it stopped them all. "
+       "Nothing is left behind. A SIGTERM you did not send usually comes from the "
        "scheduler (time limit, preemption). Exit code 128 + the signal's number (130 for Ctrl-C)."},
       {"launch.node.silent", "A node sent no record for the report",
        "Every node sends its account of the attempt (how each of its ranks ended, log tails) through the "

@@ -2,9 +2,10 @@
 // stop; before stopping, each live worker that registered launch's stack hook gets SIGUSR2 (faulthandler
 // writes every thread's Python stack into its stack file) and a byte in its Flight Recorder request FIFO (the
 // hook dumps the recorder without Python stacks, in milliseconds). After a watchdog timeout PyTorch also
-// dumps by itself. The agent then waits, at most kEvidenceWait and never past --grace, for the stacks and the
-// dumps to land. A job that ends well leaves each worker's exit dump: read then, it shows ranks that called
-// the same collective with different sizes or types, which NCCL may not notice.
+// dumps by itself. The agent then waits, at most kHangEvidenceWait (an interrupt: kInterruptEvidenceWait),
+// never past --grace nor after a second stop signal, for the stacks and the dumps to land. A job that ends
+// well leaves each worker's exit dump: read then, it shows ranks that called the same collective with
+// different sizes or types, which NCCL may not notice.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
@@ -28,8 +29,6 @@ namespace dd::launch {
 using namespace std::chrono_literals;
 
 namespace {
-
-constexpr auto kEvidenceWait = 3s;
 
 // Whether the lines hold a hang trigger (of `kind` only, when given).
 bool printed(const std::deque<std::string>& lines,
@@ -71,7 +70,7 @@ void AttemptAgent::check_triggers() {
 
 bool AttemptAgent::printed_trigger(size_t i) const { return printed(tail_->last_lines(i)); }
 
-void AttemptAgent::gather_hang_evidence() {
+void AttemptAgent::gather_hang_evidence(std::chrono::milliseconds wait) {
   std::vector<size_t> asked;
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     const process::WorkerState& w = sup_.workers()[i];
@@ -85,9 +84,9 @@ void AttemptAgent::gather_hang_evidence() {
   }
   if (!fr_requested_) request_fr_dumps();
   const auto grace = std::chrono::milliseconds(int64_t(joined().job.grace_s * 1000));
-  const auto until = Clock::now() + std::min<Clock::duration>(kEvidenceWait, grace);
+  const auto until = Clock::now() + std::min<Clock::duration>(wait, grace);
   const bool watchdog = !stop_->trigger.empty();
-  while (Clock::now() < until) {
+  while (Clock::now() < until && !grace_cut()) {
     bool all = true;
     if (watchdog && tail_) {  // the other ranks print their own timeouts within moments: wait for them
       tail_->poll();

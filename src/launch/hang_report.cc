@@ -42,6 +42,26 @@ std::string rank_state_line(const AttemptRecord& a, const RankRecord& r, const H
   return s;
 }
 
+// The ranks that only waited, in one line: their ranks, their state in common, and the longest silence.
+std::string waiting_line(const std::vector<const RankRecord*>& waiting) {
+  std::set<std::string> states;
+  double silent = 0, cpu = 0;
+  for (const RankRecord* r : waiting) {
+    states.insert(r->proc_state.empty() ? std::string("unknown") : r->proc_state);
+    silent = std::max(silent, r->silent_s);
+    cpu = std::max(cpu, r->cpu_window_s);
+  }
+  std::vector<int> ranks;
+  for (const RankRecord* r : waiting) ranks.push_back(r->rank);
+  std::string states_text;
+  for (const auto& s : states) states_text += (states_text.empty() ? "" : " / ") + s;
+  return fmt::format("{} only wait{}: state {}, silent up to {:.0f} s, at most {:.2f} s CPU meanwhile",
+                     ranks_phrase(ranks), ranks.size() == 1 ? "s" : "", states_text, silent,
+                     std::max(cpu, 0.0));
+}
+
+}  // namespace
+
 void add_stack(std::vector<std::string>& ev, const RankRecord& r) {
   if (!r.running) return;
   if (r.stack.empty()) {
@@ -81,26 +101,6 @@ void add_brief_stack(std::vector<std::string>& ev, const RankRecord& r, const ch
   if (frames.size() > kBriefFrames)
     ev.push_back(fmt::format("| ... {} outer frames", frames.size() - kBriefFrames));
 }
-
-// The ranks that only waited, in one line: their ranks, their state in common, and the longest silence.
-std::string waiting_line(const std::vector<const RankRecord*>& waiting) {
-  std::set<std::string> states;
-  double silent = 0, cpu = 0;
-  for (const RankRecord* r : waiting) {
-    states.insert(r->proc_state.empty() ? std::string("unknown") : r->proc_state);
-    silent = std::max(silent, r->silent_s);
-    cpu = std::max(cpu, r->cpu_window_s);
-  }
-  std::vector<int> ranks;
-  for (const RankRecord* r : waiting) ranks.push_back(r->rank);
-  std::string states_text;
-  for (const auto& s : states) states_text += (states_text.empty() ? "" : " / ") + s;
-  return fmt::format("{} only wait{}: state {}, silent up to {:.0f} s, at most {:.2f} s CPU meanwhile",
-                     ranks_phrase(ranks), ranks.size() == 1 ? "s" : "", states_text, silent,
-                     std::max(cpu, 0.0));
-}
-
-}  // namespace
 
 std::string hang_summary(const AttemptRecord& a) {
   const HangCulprit s = hang_culprit(a);

@@ -184,15 +184,17 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
                              attempt, stop_cause_name(stop.cause), attempt + 1, joined.job.max_restarts);
   }
   report::Report r = build_launch_report(attempts);
-  r.notes.insert(r.notes.begin(),
-                 {fmt::format("job {}: {} node(s), node rank {} of them is this one ({})", joined.job.job_id,
-                              joined.nnodes, joined.node_rank, in.facts.host.hostname),
-                  fmt::format("logs: {}/ATTEMPT/nodeN.rankR.log{}{}", *run_dir,
-                              joined.job.mindspore ? " (MindSpore's scheduler: node0.scheduler.log)" : "",
-                              *run_dir == a.log_dir + "/" + joined.job.job_id
-                                  ? ""
-                                  : fmt::format(" ({}/{} holds an earlier run of this job id)", a.log_dir,
-                                                joined.job.job_id))});
+  r.notes.insert(
+      r.notes.begin(),
+      {fmt::format("job {}: {} node(s), node rank {} of them is this one ({})", joined.job.job_id,
+                   joined.nnodes, joined.node_rank, in.facts.host.hostname),
+       fmt::format(
+           "logs: {}/{}/nodeN.rankR.log{}{}{}", *run_dir, attempts.back().attempt,
+           attempts.size() > 1 ? fmt::format(" (earlier attempts: {}/0/ ...)", *run_dir) : "",
+           joined.job.mindspore ? " (MindSpore's scheduler: node0.scheduler.log)" : "",
+           *run_dir == a.log_dir + "/" + joined.job.job_id
+               ? ""
+               : fmt::format(" ({}/{} holds an earlier run of this job id)", a.log_dir, joined.job.job_id))});
   for (const auto& n : joined.notes) r.notes.push_back(n);
   if (attempts.back().stop_latency_s >= 0)
     r.notes.push_back(fmt::format("this node stopped its workers {:.2f} s after it learned of the stop",

@@ -38,6 +38,13 @@ std::vector<report::Finding> rank_failed_findings(const AttemptRecord& a);
 // launch.hang (hang_report.cc) and the short form for attempt lines ("ranks 1,3 look stuck").
 report::Finding hang_finding(const AttemptRecord& a);
 std::string hang_summary(const AttemptRecord& a);
+// A running rank's stack as taken at a hang or an interrupt (its first lines, or why none was taken), and its
+// own thread's Python frames innermost first under "rank R (ROLE) stack" (hang_report.cc).
+void add_stack(std::vector<std::string>& evidence, const RankRecord& r);
+void add_brief_stack(std::vector<std::string>& evidence, const RankRecord& r, const char* role);
+// The evidence of launch.interrupted (interrupt_report.cc): the ranks still running when the signal came,
+// with their stacks, and those that had ended, with how.
+void add_interrupt_evidence(const AttemptRecord& a, report::Finding& f);
 // launch.mindspore.scheduler (mindspore_report.cc): MindSpore's scheduler failed before the workers finished
 // (fail, the job's cause), or, after they all succeeded, ended badly or had to be stopped (warn; else
 // nothing).
