@@ -20,7 +20,7 @@ void add_interrupt_evidence(const AttemptRecord& a, report::Finding& f) {
   for (const RankRecord* r : all_ranks(a)) {
     if (r->running || r->stopped_by_us)  // stopped_by_us without a snapshot: a second signal skipped it
       running.push_back(r->rank);
-    else if (!r->stopped_by_us)
+    else
       ended.push_back(r);
   }
   if (!running.empty())

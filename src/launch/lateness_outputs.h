@@ -7,17 +7,21 @@
 #include <vector>
 
 #include "launch/launch_facts.h"
+#include "logs/fr/fr_straggler.h"
 #include "logs/fr/fr_summary.h"
 
 namespace dd::launch {
 
 inline constexpr const char* kLatenessChartName = "lateness.svg";
 
-// Writes RUN_DIR/ATTEMPT/lateness.svg when the attempt's digests compare two ranks or more; "" or why not.
-std::string save_lateness_chart(const std::string& run_dir, const AttemptRecord& a);
+// At an attempt's end, from every node's digests merged once: RUN_DIR/ATTEMPT/lateness.svg when they compare
+// two ranks or more, and with a metrics path its gauges. "" or why a file could not be written.
+std::string save_attempt_lateness(const std::string& run_dir, const std::string& metrics_path,
+                                  const std::string& job_id, const AttemptRecord& a);
 
-// Writes the gauges of `s` (a snapshot or the merged exit digests) to `path`, atomically; "" or why not.
+// Writes the gauges of `s` (a live snapshot, or the merged exit digests), whose stragglers are `found`, to
+// `path`, atomically; "" or why not.
 std::string save_lateness_metrics(const std::string& path, const std::string& job_id, int attempt,
-                                  const logs::FrSummary& s);
+                                  const logs::FrSummary& s, const std::vector<logs::FrStraggler>& found);
 
 }  // namespace dd::launch

@@ -16,7 +16,6 @@
 #include "launch/lateness_outputs.h"
 #include "launch/launch_join.h"
 #include "launch/preflight.h"
-#include "launch/report_parts.h"
 #include "launch/run_dir.h"
 #include "probe/path_lookup.h"
 #include "rules/engine_choice.h"
@@ -170,12 +169,10 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
     // only that, the report below says everything.
     if (const std::string why = save_attempt_record(*run_dir, attempts.back()); !why.empty())
       std::cerr << kWho << "warning: " << why << "\n";
-    if (const std::string why = save_lateness_chart(*run_dir, attempts.back()); !why.empty())
+    if (const std::string why =
+            save_attempt_lateness(*run_dir, a.metrics_file, joined.job.job_id, attempts.back());
+        !why.empty())
       std::cerr << kWho << "warning: " << why << "\n";
-    if (const auto s = parts::attempt_fr_summary(attempts.back()); s && !a.metrics_file.empty())
-      if (const std::string why = save_lateness_metrics(a.metrics_file, joined.job.job_id, attempt, *s);
-          !why.empty())
-        std::cerr << kWho << "warning: " << why << "\n";
     const StopEvent& stop = attempts.back().stop;
     bool retry = stop.cause == StopCause::worker_failed || stop.cause == StopCause::hang ||
                  stop.cause == StopCause::scheduler_failed;

@@ -75,13 +75,14 @@ void AttemptAgent::read_straggler_snapshots() {
   if (records.size() < 2) return;
   logs::FrSummary s = logs::summarize_flight_records(records);
   for (auto& r : s.ranks) r.node = joined().node_rank;
+  const auto found = logs::find_stragglers(s);
   if (!s_.args.metrics_file.empty())
-    if (const std::string why = save_lateness_metrics(s_.args.metrics_file, joined().job.job_id, attempt_, s);
+    if (const std::string why =
+            save_lateness_metrics(s_.args.metrics_file, joined().job.job_id, attempt_, s, found);
         !why.empty() && !metrics_warned_) {
       std::cerr << "distdoctor launch: warning: " << why << "\n" << std::flush;
       metrics_warned_ = true;
     }
-  const auto found = logs::find_stragglers(s);
   std::string said, first;  // every straggler's sentence; the first one's
   for (const auto& g : found) {
     const std::string text = logs::straggler_text(g);

@@ -94,7 +94,7 @@ Result<Catalogue> Catalogue::parse(std::string_view json_text, bool check_patter
     if (!e.pattern.empty()) {
       e.re = std::make_shared<const LazyRegex>(e.pattern);
       try {
-        if (check_patterns) std::regex compiled(e.pattern, LazyRegex::kFlags);
+        if (check_patterns) e.re->get();  // compiled now, and kept for the matching
       } catch (const std::exception& ex) {
         return Error{"catalogue entry " + e.id + ": bad pattern: " + ex.what()};
       }

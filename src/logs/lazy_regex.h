@@ -1,7 +1,8 @@
 // LazyRegex: a std::regex compiled on first use, once, by whichever thread needs it first. The catalogue has
 // about 40 patterns and std::regex takes ~10 ms to compile them, half of what `logs` spends on a small input
 // (issue 38); most runs confirm none of them. A pattern that does not compile is found when the catalogue is
-// parsed (Catalogue::parse compiles each once to check it, unless told the text is the embedded one).
+// parsed (Catalogue::parse calls get() on each, unless told the text is the embedded one; a failed compile
+// throws and leaves it uncompiled).
 #pragma once
 #include <memory>
 #include <mutex>
@@ -22,9 +23,8 @@ class LazyRegex {
     return *re_;
   }
 
-  static constexpr std::regex::flag_type kFlags = std::regex::ECMAScript | std::regex::optimize;
-
  private:
+  static constexpr std::regex::flag_type kFlags = std::regex::ECMAScript | std::regex::optimize;
   std::string pattern_;
   mutable std::once_flag once_;
   mutable std::unique_ptr<std::regex> re_;

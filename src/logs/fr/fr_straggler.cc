@@ -79,14 +79,13 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks, Sig
   g.last_seq = rows.back().seq;
   g.on_gpu = sig == Signal::gpu;
   g.timed = timed;
-  const auto earliest = earliest_arrival;
   g.span_s = static_cast<double>(*std::max_element(rows.back().arr.begin(), rows.back().arr.end()) -
-                                 earliest(rows[from])) /
+                                 earliest_arrival(rows[from])) /
              1e9;
   if (from > 0) {
     g.fail_slow = true;
     g.before_from_seq = rows.front().seq;
-    g.slow_after_s = static_cast<double>(earliest(rows[from]) - earliest(rows.front())) / 1e9;
+    g.slow_after_s = static_cast<double>(earliest_arrival(rows[from]) - earliest_arrival(rows.front())) / 1e9;
     g.before_late_ms = median_ms(before);
   }
   return g;
