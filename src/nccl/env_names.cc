@@ -4,7 +4,8 @@
 
 #include <algorithm>
 #include <array>
-#include <vector>
+
+#include "common/edit_distance.h"
 
 namespace dd::nccl {
 namespace {
@@ -96,22 +97,6 @@ constexpr std::array<std::string_view, 16> kForeign = {
 constexpr std::array<std::string_view, 8> kForeignPrefixes = {
     "NCCL_SHARP_", "NCCL_FASTRAK_", "NCCL_GPUDIRECTTCPX_", "NCCL_TESTS_",
     "NCCL_OFI_",   "NCCL_MSCCL",    "NCCL_TCPX_",          "NCCL_TUNER_CONFIG"};
-
-// Optimal string alignment distance (edits, with adjacent swaps), capped at cap + 1.
-size_t edit_distance(std::string_view a, std::string_view b, size_t cap) {
-  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > cap) return cap + 1;
-  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); i++) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); j++) d[0][j] = j;
-  for (size_t i = 1; i <= a.size(); i++)
-    for (size_t j = 1; j <= b.size(); j++) {
-      size_t sub = d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, sub});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
 
 }  // namespace
 
