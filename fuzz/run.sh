@@ -39,6 +39,8 @@ run_one() {
     {
       echo "fuzz $name: FAILED (exit $rc) after ${runs:-?} runs; log: $log"
       grep -E "^(==[0-9]+==ERROR|SUMMARY|.*runtime error)" "$log" | head -5 | sed 's/^/  /' || true
+      # A failed check() traps with no message: the frames in the target's own file say which one.
+      grep -oE "in [^ ]+ [^ ]*fuzz/[a-z_]+\.cc:[0-9]+" "$log" | head -2 | sed 's/^/  where: /' || true
       echo "  reproducer: ${repro:-see the log}"
       echo "  rerun: $build/${name}_fuzz ${repro:-ARTIFACT}"
     } >"$out"

@@ -78,6 +78,21 @@ TEST(FrDumpLimits, ValuesAreCountedPerUseAgainstTheBudget) {
   EXPECT_EQ((*j)["entries"].size(), 2000u);
 }
 
+TEST(FrDumpLimits, BytesAreMeasuredAsTheObjectTheyBecome) {
+  // [b"\x00\xff"] becomes [{"$bytes": "00ff"}]: the list, the object and its string (a fuzzer's find: the
+  // walk counted one value for the bytes and their raw length, less than what is built).
+  auto d =
+      decode_pickle(std::string("\x80\x02]C\x02\x00\xff"
+                                "a.",
+                                9));
+  ASSERT_TRUE(d.ok()) << d.error().message();
+  EXPECT_EQ(d->values(), 3u);
+  EXPECT_EQ(d->text_bytes(), std::string("$bytes").size() + 4u);
+  auto j = d->to_json();
+  ASSERT_TRUE(j.ok());
+  EXPECT_EQ(*j, nlohmann::json::parse(R"([{"$bytes": "00ff"}])"));
+}
+
 TEST(FrDumpLimits, ThreadsShareTheRoomForDecodedValues) {
   InFlightGate gate(30000);  // room for one dump of 22,004 values at a time
   PickleLimits lim;

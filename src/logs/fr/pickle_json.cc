@@ -28,6 +28,8 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
   return n;
 }
 
+constexpr std::string_view kBytesKey = "$bytes";
+
 class Converter {
  public:
   // build false: only count (measure), every value returned is null.
@@ -78,8 +80,11 @@ class Converter {
   nlohmann::json value(uint32_t idx, size_t depth) {
     if (!error_.empty()) return nullptr;
     const Node& n = a_.nodes[idx];
-    size_t bytes = (n.kind == Kind::str || n.kind == Kind::bytes) ? a_.text(idx).size() : 0;
-    if (!count(1, bytes)) return nullptr;
+    // A str is its text; bytes become {"$bytes": hex}: two values (the object and its string), the key and
+    // two hex digits per byte.
+    size_t text = (n.kind == Kind::str || n.kind == Kind::bytes) ? a_.text(idx).size() : 0;
+    bool ok = n.kind == Kind::bytes ? count(2, kBytesKey.size() + 2 * text) : count(1, text);
+    if (!ok) return nullptr;
     if (!build_ && n.kind != Kind::global && !a_.is_container(idx)) return nullptr;
     switch (n.kind) {
       case Kind::none:
@@ -98,7 +103,7 @@ class Converter {
         std::string hex;
         hex.reserve(a_.text(idx).size() * 2);
         for (unsigned char c : a_.text(idx)) hex += fmt::format("{:02x}", c);
-        return nlohmann::json{{"$bytes", hex}};
+        return nlohmann::json{{std::string(kBytesKey), hex}};
       }
       case Kind::global:  // a callable that was never applied: no plain value
         fail("a refused or unapplied global " + a_.text(idx) + " is part of the value");
