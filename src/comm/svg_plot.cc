@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/chart_scale.h"
 #include "common/xml_escape.h"
 
 namespace dd::comm {
@@ -22,11 +23,6 @@ std::string size_label(double b) {
   snprintf(buf, sizeof buf, "%g%s", b, u[i]);
   return buf;
 }
-const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                         "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-}  // namespace
-
-namespace {
 
 // Plot area and the data-to-pixel mapping: log2 size on x, GB/s on y.
 struct Frame {
@@ -50,8 +46,7 @@ Frame frame_for(const std::vector<PlotSeries>& series, double limit_gbps) {
   f.lx0 = std::floor(std::log2(xmin));
   f.lx1 = std::ceil(std::log2(xmax));
   if (f.lx1 <= f.lx0) f.lx1 = f.lx0 + 1;
-  f.ystep = std::pow(10, std::floor(std::log10(ymax * 1.1 / 5)));
-  if (ymax * 1.1 / f.ystep > 10) f.ystep *= 2;
+  f.ystep = chart_tick_step(ymax * 1.05);
   f.ytop = std::ceil(ymax * 1.05 / f.ystep) * f.ystep;
   return f;
 }
@@ -84,7 +79,7 @@ void draw_axes(std::ostream& o, const Frame& f) {
 
 void draw_series(std::ostream& o, const Frame& f, const PlotSeries& s, size_t i) {
   const double W = Frame::W, R = Frame::R, T = Frame::T;
-  const char* c = kColors[i % 8];
+  const char* c = chart_line_color(i);
   std::ostringstream pts;
   for (auto [x, y] : s.points)
     if (x > 0) pts << f.X(x) << "," << f.Y(y) << " ";

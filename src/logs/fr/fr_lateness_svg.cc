@@ -8,6 +8,7 @@
 #include <map>
 #include <tuple>
 
+#include "common/chart_scale.h"
 #include "common/xml_escape.h"
 
 namespace dd::logs {
@@ -15,21 +16,12 @@ namespace dd::logs {
 namespace {
 
 constexpr double kW = 900, kPanelH = 300, kL = 70, kR = 220, kT = 40, kB = 45, kTop = 40;
-constexpr const char* kLineColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                       "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
-
-// A round step for an axis that must show `top`: 1, 2 or 5 times a power of ten, about five ticks.
-double tick_step(double top) {
-  const double raw = top / 5, p = std::pow(10.0, std::floor(std::log10(raw)));
-  return raw / p <= 1 ? p : raw / p <= 2 ? 2 * p : raw / p <= 5 ? 5 * p : 10 * p;
-}
-
 std::string panel(const std::vector<const FrRankLateness*>& lines, double y0) {
   double xmax = 0, ymax = 1;  // at least 1 ms: a healthy panel draws flat lines near 0, not noise blown up
   for (const auto* r : lines)
     for (auto [x, y] : r->series) xmax = std::max(xmax, x), ymax = std::max(ymax, y);
   if (xmax <= 0) xmax = 1;
-  const double xs = tick_step(xmax), ys = tick_step(ymax);
+  const double xs = chart_tick_step(xmax), ys = chart_tick_step(ymax);
   xmax = std::ceil(xmax / xs) * xs;
   ymax = std::ceil(ymax / ys) * ys;
   const double pw = kW - kL - kR, ph = kPanelH - kT - kB;
@@ -59,7 +51,7 @@ std::string panel(const std::vector<const FrRankLateness*>& lines, double y0) {
       X(xmax / 2), Y(0) + 32, Y(ymax / 2), Y(ymax / 2));
   for (size_t i = 0; i < lines.size(); ++i) {
     const FrRankLateness& r = *lines[i];
-    const char* color = kLineColors[i % std::size(kLineColors)];
+    const char* color = chart_line_color(i);
     std::string pts;
     for (auto [x, y] : r.series) pts += fmt::format("{:.1f},{:.1f} ", X(x), Y(y));
     o += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\" points=\"{}\"/>\n", color,
