@@ -93,7 +93,8 @@ CLI::Option* add_node_options(CLI::App& sub, CheckArgs& a) {
 // metrics.md).
 void add_scheduler_options(CLI::App& sub, CheckArgs& a) {
   sub.add_flag("--summary", a.summary,
-               "Print one line (verdict, worst finding, counts) instead of the report: a Slurm drain reason");
+               "Print one line (verdict, counts of failing, warning and passing findings, the worst finding) "
+               "instead of the report: a Slurm drain reason");
   sub.add_option_function<std::string>(
          "--fail-on",
          [&a](const std::string& v) {

@@ -37,17 +37,20 @@ TEST(Emit, SummaryNamesTheWorstFindingOnOneSafeLine) {
   r.add(emit_finding("net.ifname.is_ip", Severity::fail,
                      "NCCL_SOCKET_IFNAME holds \"10.0.0.1\"\nan IP $x`y\\", "gpu7"));
   r.add(emit_finding("shm.small", Severity::fail, "tiny /dev/shm"));
-  EXPECT_EQ(summary_line(r, "check"),
-            "distdoctor check: fail: gpu7: NCCL_SOCKET_IFNAME holds '10.0.0.1' an IP  x y  "
-            "[net.ifname.is_ip]; +1 fail, "
-            "1 warn");
+  EXPECT_EQ(
+      summary_line(r, "check"),
+      "distdoctor check: fail (2 fail, 1 warn, 1 pass): gpu7: NCCL_SOCKET_IFNAME holds '10.0.0.1' an IP  "
+      "x y  [net.ifname.is_ip]");
   Report ok;
   ok.add(emit_finding("gpu.ok", Severity::ok, "8 GPUs"));
   ok.add(emit_finding("x.info", Severity::info, "note"));
-  EXPECT_EQ(summary_line(ok, "check"), "distdoctor check: pass (1 info, 1 ok)");
+  EXPECT_EQ(summary_line(ok, "check"), "distdoctor check: pass (0 fail, 0 warn, 2 pass)");
   Report lng;
   lng.add(emit_finding("a.b", Severity::warn, std::string(400, 'x')));
   EXPECT_EQ(summary_line(lng, "check").size(), kSummaryMax);
+  EXPECT_EQ(summary_line(lng, "check").rfind("distdoctor check: warn (0 fail, 1 warn, 0 pass): ", 0), 0u)
+      << "the counts come before a title that is cut";
+  EXPECT_EQ(summary_line(lng, "check").substr(kSummaryMax - 9), "... [a.b]") << "and the id stays";
 }
 
 TEST(Emit, MetricsHaveHelpTypeAndEscapedLabels) {
