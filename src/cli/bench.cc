@@ -232,7 +232,7 @@ int run_bench_command(const BenchArgs& a) {
   const probe::SelfProcess self = probe::read_self_process();
   const comm::NodeContext node{facts, probe::tool_env(), self};
   comm::RunOptions run = run_options(a, facts);
-  std::string refused = workers_beyond_node("--nproc", a.nproc, facts);
+  std::string refused = workers_beyond_node("--nproc-per-node", a.nproc, facts);
   if (refused.empty() && run.engine == rules::EngineKind::nccl && !a.quick)
     if (auto mx = parse_bytes(a.max_bytes)) refused = buffers_beyond_gpu("--max-bytes", *mx, facts);
   if (refused.empty() && run.engine == rules::EngineKind::nccl && a.tune && !a.tune_bytes.empty())

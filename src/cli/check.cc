@@ -78,8 +78,10 @@ bool add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
 // The node's options: what to probe, how to print.
 CLI::Option* add_node_options(CLI::App& sub, CheckArgs& a) {
   auto* facts_opt = sub.add_option("--facts", a.facts_file,
-                                   "Run the rules on recorded facts (from `distdoctor facts --json`)");
-  sub.add_option("--nccl-lib", a.nccl_lib, "Also inspect this libnccl.so (the one your framework loads)");
+                                   "Run the rules on recorded facts (from `distdoctor facts --json`)")
+                        ->type_name("FILE");
+  sub.add_option("--nccl-lib", a.nccl_lib, "Also inspect this libnccl.so (the one your framework loads)")
+      ->type_name("FILE");
   sub.add_option("--nproc-per-node,--nproc_per_node", a.nproc_per_node,
                  "Processes the job starts on this node")
       ->check(CLI::Range(1, 4096));
@@ -105,7 +107,8 @@ void add_scheduler_options(CLI::App& sub, CheckArgs& a) {
       ->check(one_of({"warn", "fail"}));
   sub.add_option("--metrics", a.metrics_file,
                  "Also write the figures as Prometheus text to FILE, atomically (node_exporter's textfile "
-                 "collector); on a cluster, rank 0 writes every node's");
+                 "collector); on a cluster, rank 0 writes every node's")
+      ->type_name("FILE");
 }
 
 void add_cluster_options(CLI::App& sub, CheckArgs& a) {
@@ -119,9 +122,12 @@ void add_cluster_options(CLI::App& sub, CheckArgs& a) {
                      ->check(master_address());
   add_torchrun_master(sub, master, c.master);
   sub.add_option("--token", c.token, "Job token (else --token-file or DISTDOCTOR_TOKEN)");
-  sub.add_option("--token-file", c.token_file, "Read the job token from this file");
-  sub.add_option("--timeout", c.timeout_s, "Seconds for the whole cluster run (default 60)")
+  sub.add_option("--token-file", c.token_file, "Read the job token from this file")->type_name("FILE");
+  sub.add_option("--deadline", c.timeout_s, "Seconds for the whole cluster run (default 60)")
       ->check(seconds_in(1.0, 86400.0));
+  sub.add_option("--timeout", c.timeout_s)
+      ->check(seconds_in(1.0, 86400.0))
+      ->group(kOldNamesGroup);  // --deadline's old name
   sub.add_flag("--listen-all", c.listen_all,
                "Node rank 0: the store listens on every address (default: only on --master's address)");
   sub.add_flag("--mesh-bandwidth", c.mesh_bandwidth,

@@ -89,7 +89,7 @@ Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const Clust
   auto meeting = open_meeting(MeetingPlace{args.cluster, spec, facts, "check", "distdoctor", deadline});
   if (!meeting) return meeting.error();
   std::vector<std::string> notes = spec.notes;
-  notes.push_back(fmt::format("deadline: --timeout {:.0f} s for the whole run", args.cluster.timeout_s));
+  notes.push_back(fmt::format("deadline: --deadline {:.0f} s for the whole run", args.cluster.timeout_s));
   notes.insert(notes.end(), meeting->notes.begin(), meeting->notes.end());
   if (meeting->failure) {
     report::Report r;
