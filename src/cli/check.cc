@@ -21,6 +21,7 @@
 #include "probe/collect.h"
 #include "probe/env_probe.h"
 #include "probe/facts_json.h"
+#include "probe/host_probe.h"
 #include "probe/regular_file.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
@@ -33,14 +34,16 @@ namespace dd::cli {
 
 namespace {
 
-// How check's report is printed: its flags, with colour from the terminal and NO_COLOR (print_report.h).
-report::EmitOptions emit_options(const cluster::CheckArgs& a) {
+// How check's report is printed: its flags, with colour from the terminal and NO_COLOR (print_report.h);
+// `node`: the checked node's host name (--facts: the recorded one's), the JSON's "node".
+report::EmitOptions emit_options(const cluster::CheckArgs& a, const std::string& node) {
   return {.json = a.json,
           .brief = a.brief,
           .summary = a.summary,
           .color = color_for(1),
           .fail_on = a.fail_on,
-          .metrics_file = a.metrics_file};
+          .metrics_file = a.metrics_file,
+          .envelope = {.command = "check", .node = node}};
 }
 using cluster::CheckArgs;
 
@@ -185,7 +188,7 @@ int emit_cluster(const CheckArgs& a, Result<cluster::ClusterCheckOutcome> out) {
     return report::kExitCannotRun;
   }
   if (!out->report) return report::kExitPass;  // rank 0 prints the verdict this rank shares
-  return report::emit_check_report(*out->report, emit_options(a), std::cout, std::cerr);
+  return report::emit_check_report(*out->report, emit_options(a, probe::host_name()), std::cout, std::cerr);
 }
 
 // Multi-node: plan who this process is, probe (everything on the facts publisher, identity elsewhere).
@@ -264,7 +267,7 @@ int run_node(const CheckArgs& a, const probe::EnvMap& env) {
     r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
   }
   r.facts = facts;
-  return report::emit_check_report(r, emit_options(a), std::cout, std::cerr);
+  return report::emit_check_report(r, emit_options(a, facts.host.hostname), std::cout, std::cerr);
 }
 }  // namespace
 

@@ -139,12 +139,18 @@ int run(const launch::LaunchArgs& parsed) {
   }
   const probe::SelfProcess self = probe::read_self_process();
   launch::LaunchInputs in{a, facts, self, env, guard->get()};
-  in.show_warnings = [](const report::Report& r) { show_report(r, {.brief = true}, std::cerr); };
+  // One verdict per launch, the final report's: the preflight's warnings are shown without one.
+  in.show_warnings = [](const report::Report& r) {
+    show_report(r, {.brief = true, .verdict_line = false}, std::cerr);
+  };
   launch::LaunchOutcome out = launch::run_launch(in);
   (*guard)->dismiss();
   if (!out.cannot_run.empty()) std::cerr << "distdoctor launch: " << shown(out.cannot_run) << "\n";
   if (out.report)
-    show_report(*out.report, {.json = a.json, .verbose = a.verbose, .extra = std::move(out.extra)});
+    show_report(*out.report, {.json = a.json,
+                              .verbose = a.verbose,
+                              .envelope = {.command = "launch", .exit_code = out.exit_code},
+                              .extra = std::move(out.extra)});
   return out.exit_code;
 }
 

@@ -162,7 +162,10 @@ int run_logs(const LogsCommandOptions& opt) {
     // The facts moved in: one tree of every process, not two.
     nlohmann::json extra{{"facts", logs::logs_facts_json(r)}};
     if (nothing_read) extra["verdict"] = "could not run";
-    show_report(rep, {.json = true, .extra = std::move(extra)});
+    show_report(rep, {.json = true,
+                      .envelope = {.command = "logs",
+                                   .exit_code = nothing_read ? report::kExitCannotRun : rep.exit_code()},
+                      .extra = std::move(extra)});
   } else {
     if (!opt.brief) print_summary(r, opt, std::cout);
     show_report(rep, {.brief = opt.brief, .verbose = opt.verbose});
