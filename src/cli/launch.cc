@@ -162,9 +162,11 @@ Runner setup_launch(CLI::App& sub) {
   add_launch_node_options(sub, *a);
   sub.footer(
       "CMD ARGS: the job, after --. Workers get RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT and "
-      "the rest of torchrun's and Paddle's variables. Exit code: the failing worker's (128+signal), 124 for "
-      "a "
-      "hang, 0 when all succeed, 2 when the preflight stops the job, 3 when launch cannot start it.");
+      "the rest of torchrun's and Paddle's variables. Exit code: 0 when all succeed, 4 when a worker fails "
+      "(its own exit code is in the report and in --json's worker_exit_code), 124 for a hang, 128+signal "
+      "when "
+      "launch is interrupted, 2 when the preflight stops the job or a node is lost, 3 when launch cannot "
+      "start it.");
   return [a] { return run(*a); };
 }
 
