@@ -27,7 +27,7 @@ expect h0 "mesh to eth0"
 expect h0 "node3\(3\) +[0-9.]+ms [0-9]+MB/s"
 expect h0 "eth1 of node0\(0\) .* is reached from .*node1\(1\).* but not from node3\(3\)"
 expect_not h0 "docker0"
-expect h0 "deadline: --timeout 20 s"
+expect h0 "deadline: --deadline 20 s"
 expect h0 "Gloo on node1\(1\) would use loopback: hostname node1 does not resolve"
 [ "$(nl_rc h1)" != 2 ] || { echo "FAIL: healthy cluster failed"; nl_out h1; exit 1; }
 echo "ok: healthy 4-node cluster"

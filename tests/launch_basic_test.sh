@@ -46,24 +46,26 @@ assert len(ports) == 1, ports
 assert envs[0]["PADDLE_TRAINER_ENDPOINTS"] == envs[3]["PADDLE_TRAINER_ENDPOINTS"]
 PY
 
-check "rank 2 of 4 exits 7: launch exits 7" 7 L WORKER_RANK=2 WORKER_ACTION=exit:7 --nproc-per-node 4 --job-id exit7 --json -- sh "$W"
+check "rank 2 of 4 exits 7: launch exits 4 (the job failed)" 4 L WORKER_RANK=2 WORKER_ACTION=exit:7 --nproc-per-node 4 --job-id exit7 --json -- sh "$W"
 [ "$(Q root)" = "worker_failed 2 7 0" ] && echo "ok: rank 2 named as the root cause" || { echo "FAIL: root $(Q root)"; fails=$((fails + 1)); }
 spread=$(Q stop_spread_ms)
 [ "$spread" -ge 0 ] && [ "$spread" -le 500 ] && echo "ok: the others stopped ${spread} ms after rank 2 died" ||
   { echo "FAIL: others stopped $spread ms after the failure"; fails=$((fails + 1)); }
 Q ids | grep -q "launch.rank.stopped" && echo "ok: stopped ranks listed" || { echo "FAIL: ids $(Q ids)"; fails=$((fails + 1)); }
 expect "rank 2's stderr is in its log" "$T/logs/exit7/0/node0.rank2.log" "worker rank 2 exits 7"
+expect_out "the worker's own exit code is in the JSON" '"worker_exit_code": 7' 
 
-check "rank 1 killed by SIGKILL: exit 137" 137 L WORKER_RANK=1 WORKER_ACTION=kill:KILL --nproc-per-node 3 --job-id kill -- sh "$W"
+check "rank 1 killed by SIGKILL: exit 4" 4 L WORKER_RANK=1 WORKER_ACTION=kill:KILL --nproc-per-node 3 --job-id kill -- sh "$W"
 expect_out "the text report names the signal" "SIGKILL"
 expect_out "and the rank" "rank 1"
+expect_out "and the worker's status" "the failing worker's exit code: 137"
 
-check "a Python worker raising: exit 1" 1 L --nproc-per-node 2 --job-id py --json -- python3 "$HERE/launch/raise.py"
+check "a Python worker raising: exit 4" 4 L --nproc-per-node 2 --job-id py --json -- python3 "$HERE/launch/raise.py"
 Q finding launch.rank.failed >"$T/f"
 expect "the traceback is in the report" "$T/f" "ValueError: bad batch shape (3, 224) for rank 1"
 expect "with the frame that raised" "$T/f" "in load_batch"
 
-check "rank 0 prints 20000 lines then exits 3" 3 L WORKER_RANK=0 WORKER_ACTION=lines:20000 --nproc-per-node 2 --job-id lines --tee none -- sh "$W"
+check "rank 0 prints 20000 lines then exits 3: launch exits 4" 4 L WORKER_RANK=0 WORKER_ACTION=lines:20000 --nproc-per-node 2 --job-id lines --tee none -- sh "$W"
 n=$(grep -c "of rank 0" "$T/logs/lines/0/node0.rank0.log")
 [ "$n" = 20000 ] && echo "ok: all 20000 lines in rank 0's log" || { echo "FAIL: $n lines in the log"; fails=$((fails + 1)); }
 
@@ -81,7 +83,7 @@ check "no command: exit 3" 3 "$BIN" launch --nproc-per-node 2
 grep -q "give the command to run after --" "$T/err" && echo "ok: says where the command goes" || fails=$((fails + 1))
 check "bad --nproc-per-node: exit 3" 3 "$BIN" launch --nproc-per-node many -- true
 expect "names the bad value" "$T/err" '"many"'
-check "unknown command: exit 127" 127 L --nproc-per-node 2 --job-id nocmd -- no-such-program-dd
-expect_out "says it cannot run it" "no-such-program-dd"
+check "unknown command: exit 4 (the job failed)" 4 L --nproc-per-node 2 --job-id nocmd -- no-such-program-dd
+expect_out "says it cannot run it, as a shell would" "command not found: no-such-program-dd"
 expect_out "names a real local rank (was 'local rank -1')" "rank 0 (local rank 0)"
 cli_finish launch_basic_test

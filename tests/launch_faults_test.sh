@@ -66,7 +66,7 @@ check "restarts: attempts 0 and 1 fail, 2 succeeds" 0 L FAIL_UNTIL_ATTEMPT=2 OTH
 for a in 0 1; do expect "attempt $a log" "$T/logs/rs/$a/node0.rank1.log" "rank 1 fails on attempt $a"; done
 expect "attempt 2 log" "$T/logs/rs/2/node0.rank1.log" "worker rank 1 done"
 Q ids | grep -q "launch.attempt.failed" && echo "ok: earlier attempts listed" || { echo "FAIL: $(Q ids)"; fails=$((fails + 1)); }
-check "restarts exhausted: the last failure's exit code" 9 L FAIL_UNTIL_ATTEMPT=5 --nproc-per-node 2 --job-id rs2 --max-restarts 1 -- sh "$W"
+check "restarts exhausted: the job failed (exit 4)" 4 L FAIL_UNTIL_ATTEMPT=5 --nproc-per-node 2 --job-id rs2 --max-restarts 1 -- sh "$W"
 
 # A worker that leaves a process in its own session (setsid) behind: launch (a child subreaper) gets it back,
 # names it and stops it; the job's exit code stays the workers'.
@@ -94,12 +94,13 @@ echo "info: $(cat "$T/logs/flood/0/node0.rank1.log") while rank 0 flooded; the l
 # killed CUDA process's for seconds): launch names it as it ends, from /proc, without waiting for waitpid.
 # Before, 4 ranks on 4x H100 with one SIGKILLed read as a hang "none stands out" after --hang-timeout.
 estart=$SECONDS
-check "a rank whose process ends slowly: its status" 7 L --nproc-per-node 3 --job-id slow_exit --hang-timeout 20 \
+check "a rank whose process ends slowly: the job failed (4)" 4 L --nproc-per-node 3 --job-id slow_exit --hang-timeout 20 \
   --grace 2 --json -- python3 "$HERE/launch/slow_exit.py"
 took=$((SECONDS - estart))
 Q finding launch.rank.failed >"$T/f"
 expect "it names rank 1 and its status" "$T/f" "rank 1 (local rank 1) on node 0"
 expect "with the status of its main thread" "$T/f" "exited with status 7"
+expect "its status is the worker's exit code" "$T/out" '"worker_exit_code": 7' 
 expect "and says its process was still ending" "$T/f" "seen in /proc as it ended (state Z (zombie))"
 Q finding launch.rank.stopped >"$T/f"
 expect "launch stopped the two that waited" "$T/f" "launch stopped 2 ranks after rank 1 failed"

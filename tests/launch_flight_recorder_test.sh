@@ -42,7 +42,7 @@ check "PyTorch's uneven all_gather: clean" 0 L CASE=clean "$FAKE" FAKE_FR_PREFIX
 Q ids >"$T/ids"
 [ "$(cat "$T/ids")" = "launch.job.ok" ] && echo "ok: only launch.job.ok" || { echo "FAIL: $(cat "$T/ids")"; fails=$((fails + 1)); }
 
-check "a rank that raised: no exit dump from it" 1 L CASE=raise "$FAKE" FAKE_FR_PREFIX="$EXITS/desync_size/exit_rank" --nproc-per-node 2 \
+check "a rank that raised: no exit dump from it" 4 L CASE=raise "$FAKE" FAKE_FR_PREFIX="$EXITS/desync_size/exit_rank" --nproc-per-node 2 \
   --job-id raise --json -- python3 "$FW"
 [ ! -e "$T/logs/raise/0/flight_recorder/exit_rank1" ] && echo "ok: rank 1 wrote no exit dump" ||
   { echo "FAIL: rank 1 wrote an exit dump"; fails=$((fails + 1)); }

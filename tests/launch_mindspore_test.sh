@@ -37,7 +37,7 @@ expect_out "its lines are prefixed" "[0:scheduler] scheduler: all 3 workers done
 
 MARK=ms$$
 start=$SECONDS
-check "the scheduler exits 1 before the workers joined: exit 1" 1 L DD_LAUNCH_TEST_MARK=$MARK STANDIN_SCHED_EXIT=1 \
+check "the scheduler exits 1 before the workers joined: exit 4" 4 L DD_LAUNCH_TEST_MARK=$MARK STANDIN_SCHED_EXIT=1 \
   EXPECT_WORKERS=2 EXPECT_TOPO=40 --mindspore --nproc-per-node 2 --hang-timeout 40 --job-id msfail --json -- python3 "$SI"
 took=$((SECONDS - start))
 [ $took -le 15 ] && echo "ok: stopped in $took s (the workers would wait 40 s)" || { echo "FAIL: took $took s"; fails=$((fails + 1)); }

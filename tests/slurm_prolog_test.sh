@@ -48,7 +48,7 @@ reason=$(grep '^Reason=' "$T/failing.scontrol")
 check "the reason is one line of at most 207 characters" 0 test "$(grep -c '^Reason=' "$T/failing.scontrol")" = 1 -a \
   "${#reason}" -le 207
 check "the reason holds no character a shell expands" 0 bash -c '! grep "^Reason=.*[\"\$\`\\\\]" "$1"' _ "$T/failing.scontrol"
-expect "the prolog printed the reason" "$T/failing.err" "distdoctor check: fail:"
+expect "the prolog printed the reason, counts first" "$T/failing.err" "distdoctor check: fail (1 fail"
 
 # 3. --fail-on warn: a node with only a warning is drained too.
 prolog warn DISTDOCTOR_FAIL_ON=warn DISTDOCTOR_ARGS="--facts $ROOT/fixtures/facts/docker_shm_64m.json"

@@ -62,7 +62,7 @@ int run_as_worker(const BenchArgs& a) {
 }
 
 int render(report::Report& r, bool json, std::ostream& out) {
-  show_report(r, {.json = json}, out);
+  show_report(r, {.json = json, .envelope = {.command = "bench"}}, out);
   return r.exit_code();
 }
 
@@ -142,6 +142,7 @@ int run_quick(const BenchArgs& a, const comm::RunOptions& run, const comm::NodeC
   if (a.timeout_s > 0) co.bandwidth_timeout = std::chrono::milliseconds(int64_t(a.timeout_s * 1000));
   report::Report r;
   r.title = "distdoctor bench --quick";
+  r.facts = node.facts;
   comm::CheckPassResult res = comm::run_check_pass_measured(co, node);
   r.findings = std::move(res.findings);
   if (a.timing) {  // JSON: the measurements (timing included); text: the phase table before the report
@@ -232,7 +233,7 @@ int run_bench_command(const BenchArgs& a) {
   const probe::SelfProcess self = probe::read_self_process();
   const comm::NodeContext node{facts, probe::tool_env(), self};
   comm::RunOptions run = run_options(a, facts);
-  std::string refused = workers_beyond_node("--nproc", a.nproc, facts);
+  std::string refused = workers_beyond_node("--nproc-per-node", a.nproc, facts);
   if (refused.empty() && run.engine == rules::EngineKind::nccl && !a.quick)
     if (auto mx = parse_bytes(a.max_bytes)) refused = buffers_beyond_gpu("--max-bytes", *mx, facts);
   if (refused.empty() && run.engine == rules::EngineKind::nccl && a.tune && !a.tune_bytes.empty())
@@ -267,22 +268,28 @@ int run_bench_command(const BenchArgs& a) {
   }
   report::Report r;
   r.title = "distdoctor bench";
+  r.facts = facts;
   bool plot_failed = false;
   nlohmann::json j =
       a.tune ? tune(a, *b, node, a.json ? std::cerr : std::cout, r) : sweep(a, *b, node, r, &plot_failed);
-  int rc;
-  if (a.json) {
-    nlohmann::json rep = report::render_json(r);
-    j["verdict"] = rep.value("verdict", "");
-    j["findings"] = rep.value("findings", nlohmann::json::array());
-    std::cout << output_json(j) << "\n";
-    rc = r.exit_code();
-  } else {
-    std::cout << "\n";
-    rc = render(r, false, std::cout);
+  int rc = plot_failed ? report::kExitCannotRun : r.exit_code();
+  if (!a.metrics_file.empty()) {  // first: the JSON's exit_code says whether it was written
+    nlohmann::json m = j;
+    m["verdict"] = report::verdict_name(r.verdict());
+    m["findings"] = r.findings;
+    rc = write_bench_metrics(a.metrics_file, std::move(m), rc);
   }
-  if (plot_failed) rc = report::kExitCannotRun;
-  return a.metrics_file.empty() ? rc : write_bench_metrics(a.metrics_file, std::move(j), rc);
+  if (!a.json) {
+    std::cout << "\n";
+    render(r, false, std::cout);
+    return rc;
+  }
+  // The envelope every command's --json has (docs/json.md), the sweep's own members beside it.
+  nlohmann::json out =
+      report::envelope_json(r, {.command = "bench", .node = facts.host.hostname, .exit_code = rc});
+  for (auto& [k, v] : j.items()) out[k] = std::move(v);
+  std::cout << output_json(std::move(out)) << "\n";
+  return rc;
 }
 
 }  // namespace

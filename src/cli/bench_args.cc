@@ -41,8 +41,10 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_option("--dtype,-d", a.dtype, "float, bfloat16, half or int32")
       ->check(one_of({"float", "float32", "f32", "fp32", "bfloat16", "bf16", "half", "float16", "f16", "fp16",
                       "int32", "int", "i32"}));
-  sub.add_option("--nproc", a.nproc, "Ranks on this node (default: one per visible GPU; gloo: 2)")
+  sub.add_option("--nproc-per-node,--nproc_per_node", a.nproc,
+                 "Ranks on this node (default: one per visible GPU; gloo: 2)")
       ->check(CLI::Range(1, 4096));
+  sub.add_option("--nproc", a.nproc)->check(CLI::Range(1, 4096))->group(kOldNamesGroup);  // its old name
   sub.add_option("--gpus", a.gpus, "CUDA device of each rank, e.g. 0,1 (default rank i on device i)")
       ->check(index_list(kMaxGpuIndex));
   sub.add_flag("--threads", a.threads, "One process drives all ranks (default: one worker process per rank)");
@@ -72,21 +74,26 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_flag("--timing", a.timing,
                "Where the time goes: worker start, CUDA/NCCL/Gloo init, allocation, the collectives, "
                "teardown (text table; with --json under measurements.collectives.timing)");
-  sub.add_option("--timeout", a.timeout_s, "Deadline per run in seconds (default from the size)")
+  sub.add_option("--op-timeout", a.timeout_s, "Deadline per run in seconds (default from the size)")
       ->check(seconds_in(0.0, 86400.0));
+  sub.add_option("--timeout", a.timeout_s)
+      ->check(seconds_in(0.0, 86400.0))
+      ->group(kOldNamesGroup);  // its old name
   sub.add_option("--init-timeout", a.init_timeout_s, "Deadline for communicator creation in seconds")
       ->check(seconds_in(1.0, 600.0));
   sub.add_flag("--json", a.json, "Print results and findings as JSON");
-  sub.add_option("--plot", a.plot, "Write busbw vs size as an SVG file");
+  sub.add_option("--plot", a.plot, "Write busbw vs size as an SVG file")->type_name("FILE");
   sub.add_option("--metrics", a.metrics_file,
                  "Also write the figures as Prometheus text to FILE, atomically (node_exporter's textfile "
                  "collector)")
-      ->excludes("--quick");
+      ->excludes("--quick")
+      ->type_name("FILE");
 }
 
 void add_run_flags(CLI::App& sub, BenchArgs& a) {
   sub.add_option("--nccl-lib", a.nccl_lib,
-                 "libnccl.so.2 to load (default: the framework's bundled NCCL, then the loader's)");
+                 "libnccl.so.2 to load (default: the framework's bundled NCCL, then the loader's)")
+      ->type_name("FILE");
   sub.add_option("--gloo-iface", a.gloo_iface, "Gloo: interface to use (default GLOO_SOCKET_IFNAME)");
   sub.add_option("--gloo-host", a.gloo_host, "Gloo: address to bind (default 127.0.0.1)");
   sub.add_option(

@@ -21,6 +21,7 @@
 #include "probe/collect.h"
 #include "probe/env_probe.h"
 #include "probe/facts_json.h"
+#include "probe/host_probe.h"
 #include "probe/regular_file.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
@@ -33,14 +34,16 @@ namespace dd::cli {
 
 namespace {
 
-// How check's report is printed: its flags, with colour from the terminal and NO_COLOR (print_report.h).
-report::EmitOptions emit_options(const cluster::CheckArgs& a) {
+// How check's report is printed: its flags, with colour from the terminal and NO_COLOR (print_report.h);
+// `node`: the checked node's host name (--facts: the recorded one's), the JSON's "node".
+report::EmitOptions emit_options(const cluster::CheckArgs& a, const std::string& node) {
   return {.json = a.json,
           .brief = a.brief,
           .summary = a.summary,
           .color = color_for(1),
           .fail_on = a.fail_on,
-          .metrics_file = a.metrics_file};
+          .metrics_file = a.metrics_file,
+          .envelope = {.command = "check", .node = node}};
 }
 using cluster::CheckArgs;
 
@@ -78,8 +81,10 @@ bool add_collectives(report::Report& r, const probe::NodeFacts& f, const CheckAr
 // The node's options: what to probe, how to print.
 CLI::Option* add_node_options(CLI::App& sub, CheckArgs& a) {
   auto* facts_opt = sub.add_option("--facts", a.facts_file,
-                                   "Run the rules on recorded facts (from `distdoctor facts --json`)");
-  sub.add_option("--nccl-lib", a.nccl_lib, "Also inspect this libnccl.so (the one your framework loads)");
+                                   "Run the rules on recorded facts (from `distdoctor facts --json`)")
+                        ->type_name("FILE");
+  sub.add_option("--nccl-lib", a.nccl_lib, "Also inspect this libnccl.so (the one your framework loads)")
+      ->type_name("FILE");
   sub.add_option("--nproc-per-node,--nproc_per_node", a.nproc_per_node,
                  "Processes the job starts on this node")
       ->check(CLI::Range(1, 4096));
@@ -93,7 +98,8 @@ CLI::Option* add_node_options(CLI::App& sub, CheckArgs& a) {
 // metrics.md).
 void add_scheduler_options(CLI::App& sub, CheckArgs& a) {
   sub.add_flag("--summary", a.summary,
-               "Print one line (verdict, worst finding, counts) instead of the report: a Slurm drain reason");
+               "Print one line (verdict, counts of failing, warning and passing findings, the worst finding) "
+               "instead of the report: a Slurm drain reason");
   sub.add_option_function<std::string>(
          "--fail-on",
          [&a](const std::string& v) {
@@ -104,7 +110,8 @@ void add_scheduler_options(CLI::App& sub, CheckArgs& a) {
       ->check(one_of({"warn", "fail"}));
   sub.add_option("--metrics", a.metrics_file,
                  "Also write the figures as Prometheus text to FILE, atomically (node_exporter's textfile "
-                 "collector); on a cluster, rank 0 writes every node's");
+                 "collector); on a cluster, rank 0 writes every node's")
+      ->type_name("FILE");
 }
 
 void add_cluster_options(CLI::App& sub, CheckArgs& a) {
@@ -118,9 +125,12 @@ void add_cluster_options(CLI::App& sub, CheckArgs& a) {
                      ->check(master_address());
   add_torchrun_master(sub, master, c.master);
   sub.add_option("--token", c.token, "Job token (else --token-file or DISTDOCTOR_TOKEN)");
-  sub.add_option("--token-file", c.token_file, "Read the job token from this file");
-  sub.add_option("--timeout", c.timeout_s, "Seconds for the whole cluster run (default 60)")
+  sub.add_option("--token-file", c.token_file, "Read the job token from this file")->type_name("FILE");
+  sub.add_option("--deadline", c.timeout_s, "Seconds for the whole cluster run (default 60)")
       ->check(seconds_in(1.0, 86400.0));
+  sub.add_option("--timeout", c.timeout_s)
+      ->check(seconds_in(1.0, 86400.0))
+      ->group(kOldNamesGroup);  // --deadline's old name
   sub.add_flag("--listen-all", c.listen_all,
                "Node rank 0: the store listens on every address (default: only on --master's address)");
   sub.add_flag("--mesh-bandwidth", c.mesh_bandwidth,
@@ -178,7 +188,7 @@ int emit_cluster(const CheckArgs& a, Result<cluster::ClusterCheckOutcome> out) {
     return report::kExitCannotRun;
   }
   if (!out->report) return report::kExitPass;  // rank 0 prints the verdict this rank shares
-  return report::emit_check_report(*out->report, emit_options(a), std::cout, std::cerr);
+  return report::emit_check_report(*out->report, emit_options(a, probe::host_name()), std::cout, std::cerr);
 }
 
 // Multi-node: plan who this process is, probe (everything on the facts publisher, identity elsewhere).
@@ -257,7 +267,7 @@ int run_node(const CheckArgs& a, const probe::EnvMap& env) {
     r.notes.push_back("collectives not run: add --collectives for a short NCCL/Gloo pass on this node");
   }
   r.facts = facts;
-  return report::emit_check_report(r, emit_options(a), std::cout, std::cerr);
+  return report::emit_check_report(r, emit_options(a, facts.host.hostname), std::cout, std::cerr);
 }
 }  // namespace
 

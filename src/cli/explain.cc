@@ -26,15 +26,23 @@ namespace {
 // Everything `explain` was asked, parsed once.
 struct ExplainOptions {
   bool list = false;               // --list
+  bool list_ids = false;           // --list-ids (hidden): one id a line, for the shell completion
   bool json = false;               // --json
   std::vector<std::string> query;  // a finding id, the words of a pasted message, or "-" (stdin)
 };
 
+// The answer in the JSON every command prints; no reading is a warning (exit 1), as in the text.
 void print_json(std::vector<report::Finding> findings) {
   report::Report r;
   r.title = "distdoctor explain";
+  const bool none = findings.empty();
   r.findings = std::move(findings);
-  show_report(r, {.json = true});
+  nlohmann::json extra = nlohmann::json::object();
+  if (none) extra["verdict"] = report::verdict_name(report::Verdict::warn);
+  show_report(r,
+              {.json = true,
+               .envelope = {.command = "explain", .exit_code = none ? report::kExitWarn : report::kExitPass},
+               .extra = std::move(extra)});
 }
 
 int print_list(const std::vector<report::FindingDoc>& docs, const logs::Catalogue& cat, bool json) {
@@ -118,6 +126,10 @@ Result<std::string> read_pasted_text() {
 int run_explain(const ExplainOptions& opt) {
   const auto docs = all_finding_docs();
   const auto& cat = logs::Catalogue::builtin();
+  if (opt.list_ids) {
+    for (const auto& id : known_ids(docs, cat)) std::cout << id << "\n";
+    return report::kExitPass;
+  }
   if (opt.list) return print_list(docs, cat, opt.json);
   if (opt.query.empty()) {
     std::cerr << "distdoctor explain: give a finding id (see --list), an error message, or - to read stdin\n";
@@ -176,6 +188,7 @@ int run_explain(const ExplainOptions& opt) {
 Runner setup_explain(CLI::App& sub) {
   auto opt = std::make_shared<ExplainOptions>();
   sub.add_flag("--list", opt->list, "List every finding id");
+  sub.add_flag("--list-ids", opt->list_ids)->group("");  // packaging/distdoctor.bash completes ids from it
   sub.add_flag("--json", opt->json, "Print the answer as JSON findings (id, severity, title, evidence, fix)");
   accept_verbatim_args(sub, "ID_OR_TEXT", "a finding id, an error message, or - to read stdin");
   return [opt, &sub]() -> int {

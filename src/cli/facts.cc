@@ -35,7 +35,7 @@ int run_facts(const FactsOptions& opt) {
 Runner setup_facts(CLI::App& sub) {
   auto opt = std::make_shared<FactsOptions>();
   sub.add_flag("--json", opt->json, "Print the full facts record as JSON (input for `check --facts`)");
-  sub.add_option("--nccl-lib", opt->probe.nccl_lib, "Also inspect this libnccl.so");
+  sub.add_option("--nccl-lib", opt->probe.nccl_lib, "Also inspect this libnccl.so")->type_name("FILE");
   sub.add_flag("--cuda-init", opt->probe.cuda_init,
                "Also initialise CUDA (cuInit) and read its device count");
   return [opt]() -> int { return run_facts(*opt); };

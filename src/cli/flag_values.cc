@@ -185,15 +185,24 @@ CLI::Validator master_address() {
   });
 }
 
+namespace {
+// "{nccl,gloo}": the values a flag takes, in its help (and so in the bash completion, which reads the help).
+std::string listed(const std::vector<std::string>& choices) {
+  std::string out;
+  for (const auto& c : choices) out += (out.empty() ? "{" : ",") + c;
+  return out + "}";
+}
+}  // namespace
+
 CLI::Validator one_of(std::vector<std::string> choices) {
-  return wrap("", [choices](const std::string& v) {
+  return wrap(listed(choices), [choices](const std::string& v) {
     auto r = parse_choice(v, choices);
     return r ? std::string() : r.error().message();
   });
 }
 
 CLI::Validator list_of(std::vector<std::string> choices) {
-  return wrap("", [choices](const std::string& v) {
+  return wrap(listed(choices), [choices](const std::string& v) {
     auto r = parse_choice_list(v, choices);
     return r ? std::string() : r.error().message();
   });
@@ -213,7 +222,7 @@ CLI::Validator node_count() {
 }
 
 CLI::Validator worker_count() {
-  return wrap("N|gpu", [](const std::string& v) -> std::string {
+  return wrap("N|{gpu}", [](const std::string& v) -> std::string {
     if (v == "gpu") return "";
     char* end = nullptr;
     const long n = std::strtol(v.c_str(), &end, 10);
@@ -238,11 +247,24 @@ CLI::Validator job_name() {
 }
 
 CLI::Validator rank_or(std::vector<std::string> words) {
-  return wrap("RANK", [words](const std::string& v) -> std::string {
+  return wrap("RANK|" + listed(words), [words](const std::string& v) -> std::string {
     if (parse_choice(v, words)) return "";
     const bool digits = !v.empty() && v.size() < 8 && v.find_first_not_of("0123456789") == std::string::npos;
     return digits ? "" : fmt::format("'{}' is not a rank (0, 1, ...) or one of: {}", v, joined(words));
   });
 }
+
+namespace {
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_group(std::string group, bool is_positional,
+                         std::vector<const CLI::Option*> opts) const override {
+    if (group == kOldNamesGroup) return "";
+    return CLI::Formatter::make_group(std::move(group), is_positional, std::move(opts));
+  }
+};
+}  // namespace
+
+std::shared_ptr<CLI::Formatter> help_formatter() { return std::make_shared<HelpFormatter>(); }
 
 }  // namespace dd::cli

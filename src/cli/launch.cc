@@ -30,7 +30,8 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
       ->check(worker_count());
   sub.add_option("--log-dir,--log_dir", a.log_dir,
                  "Where each worker's log goes: DIR/JOB/ATTEMPT/nodeN.rankR.log")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DIR");
   sub.add_option("--job-id", a.job_id, "Job name in the log path and TORCHELASTIC_RUN_ID (default: made up)")
       ->check(job_name());
   sub.add_option("--tee", a.tee, "Whose output the terminal shows: 0 (rank 0, default), a rank, all, none")
@@ -61,7 +62,8 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
   sub.add_option("--metrics", a.metrics_file,
                  "Also write each rank's lateness in collectives and the others' wait for it as Prometheus "
                  "text to FILE, atomically (node_exporter's textfile collector): at each straggler check "
-                 "(this node's ranks) and at the end (every node's)");
+                 "(this node's ranks) and at the end (every node's)")
+      ->type_name("FILE");
   auto* bind =
       sub.add_flag("--bind-gpu", a.bind_gpu, "Give each worker one GPU through CUDA_VISIBLE_DEVICES");
   // MindSpore picks its GPU by the worker's position on the node: it needs every GPU visible.
@@ -74,7 +76,8 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
       "-v,--verbose", a.verbose,
       "Print every detail of the final report (each rank's state and whole stacks; --json holds them "
       "always)");
-  sub.add_option("--nccl-lib", a.nccl_lib, "The libnccl.so the job loads, for the preflight");
+  sub.add_option("--nccl-lib", a.nccl_lib, "The libnccl.so the job loads, for the preflight")
+      ->type_name("FILE");
 }
 
 void add_launch_node_options(CLI::App& sub, launch::LaunchArgs& a) {
@@ -90,12 +93,15 @@ void add_launch_node_options(CLI::App& sub, launch::LaunchArgs& a) {
   add_torchrun_master(sub, master, c.master,
                       "on one node launch picks a free MASTER_PORT for the workers, --job-port fixes it");
   sub.add_option("--token", c.token, "Job token (prefer --token-file or DISTDOCTOR_TOKEN: argv is public)");
-  sub.add_option("--token-file", c.token_file, "Read the job token from this file");
+  sub.add_option("--token-file", c.token_file, "Read the job token from this file")->type_name("FILE");
   sub.add_flag("--listen-all", c.listen_all,
                "Node rank 0: the store listens on every address (default: only on --master's address)");
-  sub.add_option("--timeout", c.timeout_s,
+  sub.add_option("--join-timeout", c.timeout_s,
                  "Seconds for the nodes to meet and pass the preflight (default 300)")
       ->check(seconds_in(1.0, 86400.0));
+  sub.add_option("--timeout", c.timeout_s)
+      ->check(seconds_in(1.0, 86400.0))
+      ->group(kOldNamesGroup);  // its old name
 }
 
 int run(const launch::LaunchArgs& parsed) {
@@ -133,12 +139,18 @@ int run(const launch::LaunchArgs& parsed) {
   }
   const probe::SelfProcess self = probe::read_self_process();
   launch::LaunchInputs in{a, facts, self, env, guard->get()};
-  in.show_warnings = [](const report::Report& r) { show_report(r, {.brief = true}, std::cerr); };
+  // One verdict per launch, the final report's: the preflight's warnings are shown without one.
+  in.show_warnings = [](const report::Report& r) {
+    show_report(r, {.brief = true, .verdict_line = false}, std::cerr);
+  };
   launch::LaunchOutcome out = launch::run_launch(in);
   (*guard)->dismiss();
   if (!out.cannot_run.empty()) std::cerr << "distdoctor launch: " << shown(out.cannot_run) << "\n";
   if (out.report)
-    show_report(*out.report, {.json = a.json, .verbose = a.verbose, .extra = std::move(out.extra)});
+    show_report(*out.report, {.json = a.json,
+                              .verbose = a.verbose,
+                              .envelope = {.command = "launch", .exit_code = out.exit_code},
+                              .extra = std::move(out.extra)});
   return out.exit_code;
 }
 
@@ -150,9 +162,11 @@ Runner setup_launch(CLI::App& sub) {
   add_launch_node_options(sub, *a);
   sub.footer(
       "CMD ARGS: the job, after --. Workers get RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT and "
-      "the rest of torchrun's and Paddle's variables. Exit code: the failing worker's (128+signal), 124 for "
-      "a "
-      "hang, 0 when all succeed, 2 when the preflight stops the job, 3 when launch cannot start it.");
+      "the rest of torchrun's and Paddle's variables. Exit code: 0 when all succeed, 4 when a worker fails "
+      "(its own exit code is in the report and in --json's worker_exit_code), 124 for a hang, 128+signal "
+      "when "
+      "launch is interrupted, 2 when the preflight stops the job or a node is lost, 3 when launch cannot "
+      "start it.");
   return [a] { return run(*a); };
 }
 

@@ -12,6 +12,7 @@
 #include "cli/verbatim_args.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
+#include "common/units.h"
 #include "launch/failure_report.h"
 #include "logs/analyze.h"
 #include "probe/tool_env.h"
@@ -77,8 +78,9 @@ void print_ranks(const logs::LogsResult& r, const LogsCommandOptions& a, std::os
     for (size_t i = 0; i < p.net_devices.size() && i < 4; ++i)
       devs += (i ? " " : "") + shown(p.net_devices[i]);
     if (p.net_devices.size() > 4) devs += " …";
-    out << fmt::format("  {}  dev {}  NCCL {}  driver {}\n", shown(p.label()), p.cuda_dev,
-                       p.nccl_version.empty() ? "?" : shown(p.nccl_version), p.cuda_driver);
+    out << fmt::format("  {}  dev {}  NCCL {}  CUDA driver {}\n", shown(p.label()), p.cuda_dev,
+                       p.nccl_version.empty() ? "?" : shown(p.nccl_version),
+                       cuda_version_in_words(p.cuda_driver));
     out << fmt::format("      bootstrap {} {}  net {}{}  plugin {}  GDR {}\n",
                        p.bootstrap_if.empty() ? "?" : shown(p.bootstrap_if), shown(p.bootstrap_ip),
                        p.network.empty() ? "?" : shown(p.network), devs.empty() ? "" : " [" + devs + "]",
@@ -160,7 +162,10 @@ int run_logs(const LogsCommandOptions& opt) {
     // The facts moved in: one tree of every process, not two.
     nlohmann::json extra{{"facts", logs::logs_facts_json(r)}};
     if (nothing_read) extra["verdict"] = "could not run";
-    show_report(rep, {.json = true, .extra = std::move(extra)});
+    show_report(rep, {.json = true,
+                      .envelope = {.command = "logs",
+                                   .exit_code = nothing_read ? report::kExitCannotRun : rep.exit_code()},
+                      .extra = std::move(extra)});
   } else {
     if (!opt.brief) print_summary(r, opt, std::cout);
     show_report(rep, {.brief = opt.brief, .verbose = opt.verbose});

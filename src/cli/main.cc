@@ -7,6 +7,7 @@
 
 #include "build_commit.h"  // generated: DD_COMMIT
 #include "cli/command.h"
+#include "cli/flag_values.h"
 #include "cli/usage_hints.h"
 #include "common/redact.h"
 #include "probe/env_probe.h"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
       "distdoctor");  // the help says "distdoctor", however it was started (the man page is made from it)
   app.set_version_flag("--version", std::string("distdoctor ") + DD_VERSION + " (commit " + DD_COMMIT + ")");
   app.require_subcommand(1);
+  app.formatter(dd::cli::help_formatter());  // before the subcommands, which take it from here
   std::vector<std::pair<CLI::App*, dd::cli::Runner>> runners;
   for (const auto& c : dd::cli::commands()) {
     CLI::App* sub = app.add_subcommand(c.name, c.description);

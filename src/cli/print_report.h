@@ -11,7 +11,8 @@ namespace dd::cli {
 // Colour for fd 1 or 2 as this process' environment wants it.
 bool color_for(int fd);
 
-// `o.color` is ignored: it follows color_for(out is std::cerr ? 2 : 1).
+// `o.color` is ignored: it follows color_for(out is std::cerr ? 2 : 1). An empty `o.envelope.node` is this
+// host's name.
 void show_report(const report::Report& r, report::PrintOptions o, std::ostream& out = std::cout);
 
 }  // namespace dd::cli

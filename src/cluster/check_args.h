@@ -16,7 +16,7 @@ struct CheckArgs {
   bool json = false;           // --json
   bool brief = false;          // --brief: hide ok and info findings in the text report
   int nproc_per_node = 0;      // --nproc-per-node (0 = not given)
-  ClusterArgs cluster;         // --nnodes, --node-rank, --master, --token, --timeout, --mesh-bandwidth
+  ClusterArgs cluster;         // --nnodes, --node-rank, --master, --token, --deadline, --mesh-bandwidth
   bool local_only = false;     // --local: this node only, even under a launcher
   bool collectives = false;    // --collectives: comm's short collective pass on this node
   std::string engine;          // --engine: "" auto, "nccl", "gloo"

@@ -33,9 +33,9 @@ std::string process_title(const JobSpec& spec) {
 // By hand, the first node prints the command every other node runs.
 std::string announce_master(const CheckArgs& args, const std::string& master, const TokenChoice& token) {
   const ClusterArgs& c = args.cluster;
-  TokenHandoff h = hand_off_token(token.token, token.generated, ::isatty(STDERR_FILENO) == 1);
+  TokenHandoff h = hand_off_token(token.token, token.generated, ::isatty(STDERR_FILENO) == 1, master);
   std::cerr << fmt::format(
-      "distdoctor: master of a {}-node check listening on {} (timeout {:.0f} s).\n{}"
+      "distdoctor: master of a {}-node check listening on {} (--deadline {:.0f} s).\n{}"
       "Run on every other node (node rank 1 .. {}; the token goes in the environment, where `ps` does not "
       "show it):\n\n"
       "  {} distdoctor check --nnodes {} --master {} --node-rank R\n\n",
@@ -89,7 +89,7 @@ Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const Clust
   auto meeting = open_meeting(MeetingPlace{args.cluster, spec, facts, "check", "distdoctor", deadline});
   if (!meeting) return meeting.error();
   std::vector<std::string> notes = spec.notes;
-  notes.push_back(fmt::format("deadline: --timeout {:.0f} s for the whole run", args.cluster.timeout_s));
+  notes.push_back(fmt::format("deadline: --deadline {:.0f} s for the whole run", args.cluster.timeout_s));
   notes.insert(notes.end(), meeting->notes.begin(), meeting->notes.end());
   if (meeting->failure) {
     report::Report r;

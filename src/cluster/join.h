@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "cluster/cross_node_step.h"
-#include "report/rank_ranges.h"
 #include "cluster/view.h"
 #include "rendezvous/meeting_keys.h"
 #include "rendezvous/store.h"
+#include "report/rank_ranges.h"
 #include "report/report.h"
 
 namespace dd::cluster {
@@ -25,6 +25,8 @@ struct JoinConfig {
   Member self;                               // rank, identity, mesh endpoints
   std::string facts_json;                    // this node's NodeFacts when self.has_facts
   std::chrono::milliseconds timeout{60000};  // the whole run
+  std::string timeout_flag =
+      "--deadline";  // the flag that sets it, named in findings (launch: --join-timeout)
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   uint64_t job_tag = 0;        // mesh handshake tag (not secret)
   size_t bandwidth_bytes = 0;  // --mesh-bandwidth

@@ -8,7 +8,8 @@ const std::vector<report::FindingDoc>& join_finding_docs() {
   static const std::vector<report::FindingDoc> docs = {
       {"cluster.join.ok", "Every node joined", "All expected processes joined before the deadline."},
       {"cluster.join.missing", "Nodes did not join before the deadline",
-       "The master waited for the whole join window (--timeout minus a reserve for the mesh test) and "
+       "The master waited for the whole join window (check's --deadline, launch's --join-timeout, minus a "
+       "reserve for the mesh test) and "
        "some node ranks never arrived. The finding names them, the hosts expected for them when the "
        "launcher says, and who did arrive. Causes: the command was not started there, it points at the "
        "wrong --master, a firewall blocks the port, or the token is wrong (that node's output says)."},

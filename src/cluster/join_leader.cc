@@ -76,13 +76,14 @@ Finding missing_finding(const JoinConfig& cfg, const ClusterView& view, const st
     if (r < static_cast<int>(cfg.expected_hosts.size()))
       f.evidence.push_back(
           fmt::format("{} {}: expected on host {}", who(cfg.by_hand), r, cfg.expected_hosts[r]));
-  f.evidence.push_back(fmt::format("{} of {} joined; join window {:.0f} s of --timeout {:.0f} s",
+  f.evidence.push_back(fmt::format("{} of {} joined; join window {:.0f} s of {} {:.0f} s",
                                    view.members.size(), cfg.world, secs(join_deadline - cfg.start),
-                                   secs(cfg.timeout)));
+                                   cfg.timeout_flag, secs(cfg.timeout)));
   f.fix =
       "Start distdoctor on the missing nodes (the master printed the command), and check that they can "
       "reach the master's address and port (firewall, wrong --master, wrong token: their own output says "
-      "which). Raise --timeout if nodes start slowly.";
+      "which). Raise " +
+      cfg.timeout_flag + " if nodes start slowly.";
   for (const auto& [r, claimers] : view.dup_claims)
     f.evidence.push_back(
         fmt::format("{} {} was claimed by {} processes: a missing node may have been given "
@@ -141,8 +142,8 @@ JoinOutcome complete_outcome(const JoinConfig& cfg, const ClusterView& view, con
                 fmt::format("no mesh results from ranks {} before the deadline", fmt::join(no_mesh, ",")),
                 {},
                 "Those nodes joined and kept their connection but did not answer: a stopped or stuck process "
-                "(state T or D in ps), or a network path to the master that broke. Raise --timeout only if "
-                "they are merely slow."});
+                "(state T or D in ps), or a network path to the master that broke. Raise " +
+                    cfg.timeout_flag + " only if they are merely slow."});
   for (const auto& line : render_mesh_matrix(view)) o.report.notes.push_back(line);
   nlohmann::json nodes = nlohmann::json::array();
   for (const auto& n : view.nodes)

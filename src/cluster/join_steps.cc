@@ -40,7 +40,8 @@ Finding lost_master(const JoinConfig& cfg, const char* phase, const Error& e, Cl
                           secs(Clock::now() - cfg.start));
     f.fix =
         "The master (node rank 0) did not finish in time: look at its output; it names the missing nodes. "
-        "Start every node within the --timeout window.";
+        "Start every node within the " +
+        cfg.timeout_flag + " window.";
   } else {
     f.id = "cluster.join.master_lost";
     f.title = fmt::format("lost the master {} {}", cfg.master_desc, phase);

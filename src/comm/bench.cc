@@ -54,7 +54,7 @@ std::vector<OpRequest> build_sweep(const BenchOptions& b, int world) {
         r.check_every = b.check_all;
         r.timeout =
             b.op_timeout.count() > 0 ? b.op_timeout : auto_timeout(s.bytes * 2, b.warmup + b.iters + 1);
-        r.measured_deadline = b.op_timeout.count() == 0;  // --timeout not given: from the speed warm-up
+        r.measured_deadline = b.op_timeout.count() == 0;  // --op-timeout not given: from the speed warm-up
         ops.push_back(r);
       }
       if (b.step_factor <= 1.0) break;

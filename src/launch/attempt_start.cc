@@ -4,14 +4,28 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 
 #include "common/redact.h"
+#include "common/safe_text.h"
 #include "launch/attempt_agent.h"
 #include "launch/run_dir.h"
 #include "launch/start_notes.h"
 
 namespace dd::launch {
+
+namespace {
+
+// A worker whose exec failed, in a shell's words: "command not found: pyhton3" for a name that is not on
+// PATH, else the error ("cannot run ./x.py: Permission denied").
+std::string start_error_text(const Error& e, const std::string& command) {
+  if (e.err == ENOENT && command.find('/') == std::string::npos)
+    return "command not found: " + shown(command);
+  return redact_text(e.message());
+}
+
+}  // namespace
 
 bool AttemptAgent::start_workers() {
   auto layout = agree_layout(s_, attempt_);
@@ -113,6 +127,7 @@ bool AttemptAgent::start_workers() {
     ev.root.exit_code = 127;
     ev.root.end_wall_ms = wall_ms(Clock::now());
     ev.root.tail = {redact_text(st.error().message())};
+    ev.root.start_error = start_error_text(st.error(), s_.args.command.front());
     ev.root.log_path = ev.rank >= 0 ? logs_[size_t(ev.rank - ranks_.front())] : "";
     raise_stop(ev);
   }

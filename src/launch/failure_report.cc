@@ -21,8 +21,6 @@ using report::Severity;
 
 namespace {
 
-constexpr int kExitHang = 124;  // as timeout(1)
-
 // The signal named in an interrupt's detail ("SIGINT", "received SIGTERM", "signal 15"); SIGINT when none is.
 int interrupt_signal(const std::string& detail) {
   for (size_t p = detail.find("SIG"); p != std::string::npos; p = detail.find("SIG", p + 3)) {
@@ -248,12 +246,9 @@ int launch_exit_code(const AttemptRecord& last) {
   switch (last.stop.cause) {
     case StopCause::none:
       return report::kExitPass;
-    case StopCause::scheduler_failed:  // as a worker's: its status, 128+signal
-    case StopCause::worker_failed: {
-      const RankRecord root = parts::root_record(last);
-      if (root.signal > 0) return 128 + root.signal;
-      return root.exit_code > 0 ? root.exit_code : report::kExitFail;
-    }
+    case StopCause::scheduler_failed:  // its status goes in worker_exit_code, as a worker's
+    case StopCause::worker_failed:
+      return kExitJobFailed;
     case StopCause::hang:
       return kExitHang;
     case StopCause::interrupted:
@@ -265,6 +260,15 @@ int launch_exit_code(const AttemptRecord& last) {
       return report::kExitCannotRun;
   }
   return report::kExitFail;
+}
+
+std::optional<int> worker_exit_code(const AttemptRecord& last) {
+  if (last.stop.cause == StopCause::none) return 0;
+  if (last.stop.cause != StopCause::worker_failed && last.stop.cause != StopCause::scheduler_failed)
+    return std::nullopt;
+  const RankRecord root = parts::root_record(last);
+  if (root.signal > 0) return 128 + root.signal;
+  return root.exit_code >= 0 ? std::optional<int>(root.exit_code) : std::nullopt;
 }
 
 }  // namespace dd::launch

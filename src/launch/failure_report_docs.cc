@@ -123,7 +123,8 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "every node stops its workers, and the launch exits 3; the finding names the file and, for ENOSPC, "
        "whether the inodes (`df -i`) or the bytes ran out. Free them or point --log-dir elsewhere."},
       {"launch.join.failed", "This node could not meet the other nodes",
-       "The node reached no agreement with the others before --timeout: the store on node rank 0 was not "
+       "The node reached no agreement with the others before --join-timeout: the store on node rank 0 was "
+       "not "
        "there or went away, or the other nodes never started. The evidence gives the store's last error."},
       {"launch.join.rank_taken", "Two nodes claimed the same node rank",
        "Every node of a by-hand launch needs its own --node-rank, 0 .. nnodes-1; a second claim is refused."},

@@ -30,7 +30,8 @@ TEST(LaunchReport, RootCauseNamedWithEverythingAUserNeeds) {
   EXPECT_NE(ev.find("| step 1 loss 2.0"), std::string::npos);
   EXPECT_EQ(ev.find("ValueError: bad shape"), ev.rfind("ValueError: bad shape"));  // tail does not repeat it
   EXPECT_NE(f.fix.find("Read the full log at logs/j/0/0.2.log on gpu-a"), std::string::npos) << f.fix;
-  EXPECT_EQ(launch_exit_code(failed_attempt()), 7);
+  EXPECT_EQ(launch_exit_code(failed_attempt()), kExitJobFailed);
+  EXPECT_EQ(worker_exit_code(failed_attempt()), 7);
 }
 
 TEST(LaunchReport, DiagnosisFollowsTheRootCauseAndGivesTheFix) {
@@ -57,7 +58,8 @@ TEST(LaunchReport, SignalDeathNamedAndExitCode) {
       << r.findings[0].title;
   EXPECT_NE(r.findings[0].fix.find("OOM killer"), std::string::npos);
   EXPECT_NE(all_evidence(r.findings[0]).find("its log is empty"), std::string::npos);
-  EXPECT_EQ(launch_exit_code(a), 137);
+  EXPECT_EQ(launch_exit_code(a), kExitJobFailed);
+  EXPECT_EQ(worker_exit_code(a), 137);
 }
 
 TEST(LaunchReport, HintsFromTheWayItEnded) {
@@ -65,13 +67,15 @@ TEST(LaunchReport, HintsFromTheWayItEnded) {
   a.stop.root.traceback.clear();
   a.stop.root.exit_code = -1, a.stop.root.signal = 11;
   EXPECT_NE(build_launch_report({a}).findings[0].fix.find("PYTHONFAULTHANDLER=1"), std::string::npos);
-  EXPECT_EQ(launch_exit_code(a), 139);
+  EXPECT_EQ(launch_exit_code(a), kExitJobFailed);
+  EXPECT_EQ(worker_exit_code(a), 139);
   a.stop.root.exit_code = 143, a.stop.root.signal = 0;
   EXPECT_NE(
       build_launch_report({a}).findings[0].fix.find("Status 143 is what a shell reports for a child killed "
                                                     "by SIGTERM"),
       std::string::npos);
-  EXPECT_EQ(launch_exit_code(a), 143);
+  EXPECT_EQ(launch_exit_code(a), kExitJobFailed);
+  EXPECT_EQ(worker_exit_code(a), 143);
 }
 
 TEST(LaunchReport, RootFoundInNodeRecordsWhenStopEventHasNone) {
@@ -79,7 +83,8 @@ TEST(LaunchReport, RootFoundInNodeRecordsWhenStopEventHasNone) {
   a.stop.root = RankRecord{};
   const auto r = build_launch_report({a});
   EXPECT_EQ(r.findings[0].title.rfind("rank 2 (local rank 2) on node 0 (gpu-a) exited with status 7", 0), 0u);
-  EXPECT_EQ(launch_exit_code(a), 7);
+  EXPECT_EQ(launch_exit_code(a), kExitJobFailed);
+  EXPECT_EQ(worker_exit_code(a), 7);
 }
 
 TEST(LaunchReport, AlsoFailedAndStoppedRanks) {

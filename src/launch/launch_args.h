@@ -11,7 +11,7 @@ namespace dd::launch {
 struct LaunchArgs {
   std::vector<std::string> command;  // CMD ARGS... after "--"
   std::string nproc = "1";           // --nproc-per-node N|gpu
-  cluster::ClusterArgs cluster;  // --nnodes, --node-rank, --master, --token, --token-file, --timeout (join)
+  cluster::ClusterArgs cluster;      // --nnodes, --node-rank, --master, --token, --token-file, --join-timeout
   std::string log_dir = "distdoctor-logs";  // --log-dir
   std::string job_id;                       // --job-id ("" = the launcher's, else made by node rank 0)
   std::string tee = "0";                    // --tee all|none|RANK

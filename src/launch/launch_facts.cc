@@ -45,6 +45,7 @@ void to_json(nlohmann::json& j, const RankRecord& r) {
                      {"log_path", r.log_path},
                      {"tail", r.tail},
                      {"traceback", r.traceback},
+                     {"start_error", r.start_error},
                      {"proc_state", r.proc_state},
                      {"wchan", r.wchan},
                      {"cpu_s", r.cpu_s},
@@ -75,6 +76,7 @@ void from_json(const nlohmann::json& j, RankRecord& r) {
   r.log_path = j.value("log_path", d.log_path);
   r.tail = j.value("tail", d.tail);
   r.traceback = j.value("traceback", d.traceback);
+  r.start_error = j.value("start_error", d.start_error);
   r.proc_state = j.value("proc_state", d.proc_state);
   r.wchan = j.value("wchan", d.wchan);
   r.cpu_s = j.value("cpu_s", d.cpu_s);

@@ -25,6 +25,8 @@ struct RankRecord {
   std::string log_path;
   std::vector<std::string> tail;  // the last lines of its log (redacted)
   std::string traceback;          // the last Python traceback in its log, "" = none
+  // Why it could not be started (its exec failed, status 127): "command not found: pyhton3"; "" = it started.
+  std::string start_error;
   // Hang evidence, from /proc and the log, filled only for hang snapshots:
   std::string proc_state;    // "S (sleeping)", "R (running)", "D (disk sleep)"...
   std::string wchan;         // kernel function it waits in ("do_epoll_wait", "futex_wait_queue"...)

@@ -144,10 +144,10 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
     r.add(*joined.failure);
     return {.exit_code = report::kExitCannotRun, .report = std::move(r)};
   }
-  nlohmann::json extra = nlohmann::json::object();
+  nlohmann::json extra{{"worker_exit_code", nullptr}};  // no worker ran, until one does
   if (joined.job.preflight)
     if (auto stop = preflight_stops(in, joined, *plan, *nproc, extra))
-      return {.exit_code = report::kExitFail, .report = std::move(*stop)};
+      return {.exit_code = report::kExitFail, .report = std::move(*stop), .extra = std::move(extra)};
   if (a.command.empty()) return launch_cannot_run("no command to run (give it after --)");
   const std::string path_env = probe::env_get(in.env, "PATH");
   const std::string program = probe::find_on_path(a.command.front(), path_env);
@@ -197,7 +197,14 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
     r.notes.push_back(fmt::format("this node stopped its workers {:.2f} s after it learned of the stop",
                                   attempts.back().stop_latency_s));
   extra["attempts"] = attempts;
-  return {.exit_code = launch_exit_code(attempts.back()), .report = std::move(r), .extra = std::move(extra)};
+  const int rc = launch_exit_code(attempts.back());
+  const std::optional<int> worker_rc = worker_exit_code(attempts.back());
+  if (worker_rc) extra["worker_exit_code"] = *worker_rc;
+  if (rc == kExitJobFailed && worker_rc)  // the worker's status is the job's, never the launcher's exit code
+    r.notes.push_back(
+        fmt::format("the failing worker's exit code: {}; distdoctor launch exits {} (the job failed)",
+                    *worker_rc, kExitJobFailed));
+  return {.exit_code = rc, .report = std::move(r), .extra = std::move(extra)};
 }
 
 }  // namespace dd::launch

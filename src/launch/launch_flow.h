@@ -25,12 +25,14 @@ struct LaunchInputs {
 };
 
 struct LaunchOutcome {
-  // The exit code: the failing worker's (128+signal for a signal), 124 for a hang, 0 when every worker
-  // exited 0; 2 when the preflight stops the launch; 3 when the command line or the rendezvous cannot work.
+  // The exit code (failure_report.h): 4 when a worker failed (its own status in extra's worker_exit_code),
+  // 124 for a hang, 0 when every worker exited 0; 2 when the preflight stops the launch; 3 when the command
+  // line or the rendezvous cannot work.
   int exit_code = 0;
-  std::optional<report::Report> report;             // what this node prints on stdout (none with cannot_run)
-  nlohmann::json extra = nlohmann::json::object();  // JSON members beside the report: attempts, preflight
-  std::string cannot_run;                           // one line on stderr instead of a report
+  std::optional<report::Report> report;  // what this node prints on stdout (none with cannot_run)
+  nlohmann::json extra =
+      nlohmann::json::object();  // JSON beside the report: attempts, preflight, worker_exit_code
+  std::string cannot_run;        // one line on stderr instead of a report
 };
 
 LaunchOutcome run_launch(const LaunchInputs& in);

@@ -89,7 +89,7 @@ Finding command_finding(const JoinInput& in, int other, const std::string& their
 
 void announce(const JoinInput& in, const JoinedNodes& j, const std::string& master) {
   const cluster::TokenHandoff h =
-      cluster::hand_off_token(j.token.token, j.token.generated, ::isatty(STDERR_FILENO) == 1);
+      cluster::hand_off_token(j.token.token, j.token.generated, ::isatty(STDERR_FILENO) == 1, master);
   std::string out = fmt::format(
       "distdoctor launch: node rank 0 of {}, job {}, waiting on {} (timeout {:.0f} s).\n"
       "{}Start the other nodes with:\n\n",

@@ -53,9 +53,11 @@ TEST(LaunchMindSporeReport, FailedSchedulerIsTheCauseNotARank) {
   const auto* stopped = find_id(r, "launch.rank.stopped");
   ASSERT_NE(stopped, nullptr);
   EXPECT_NE(stopped->title.find("after MindSpore's scheduler failed"), std::string::npos) << stopped->title;
-  EXPECT_EQ(launch_exit_code(a), 3);
+  EXPECT_EQ(launch_exit_code(a), kExitJobFailed);  // the scheduler's status is the job's, not launch's
+  EXPECT_EQ(worker_exit_code(a), 3);
   a.stop.root.exit_code = -1, a.stop.root.signal = 9;
-  EXPECT_EQ(launch_exit_code(a), 137);
+  EXPECT_EQ(launch_exit_code(a), kExitJobFailed);
+  EXPECT_EQ(worker_exit_code(a), 137);
 }
 
 TEST(LaunchMindSporeReport, EarlierRankFailureWinsOverTheScheduler) {

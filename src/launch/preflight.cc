@@ -26,6 +26,7 @@ PreflightResult run_preflight(const JoinedNodes& joined, const LaunchArgs& args,
     cfg.self.has_facts = true;
     cfg.facts_json = json_text(nlohmann::json(facts));
     cfg.timeout = std::chrono::milliseconds(int64_t(args.cluster.timeout_s * 1000));
+    cfg.timeout_flag = "--join-timeout";
     cfg.job_tag = cluster::fnv1a(joined.job.job_id + "|" + joined.token.token);
     cfg.nproc_per_node = nproc;
     cfg.master_desc = joined.store_url;

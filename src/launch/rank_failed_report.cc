@@ -113,6 +113,11 @@ Finding root_finding(const AttemptRecord& a, const RankRecord& root, size_t othe
                                           : " The traceback shows where it raised " +
                                                 exception.substr(0, exception.find(':')) + ".");
   if (diag.empty()) f.fix += end_hint(root, f.node);
+  if (!root.start_error.empty())  // its exec failed: nothing of the job ran, the log holds only that
+    f.fix = fmt::format(
+        "Check the command after --: {} on {} (a typo, or a program not installed there; "
+        "`command -v NAME` on that node shows what the PATH finds).",
+        root.start_error, f.node.empty() ? node_label(a, root.node_rank) : f.node);
   return f;
 }
 

@@ -63,7 +63,8 @@ TEST(LaunchRecordedH100, KilledRankReportedWithTheSurvivorsNcclError) {
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(r.findings.front().id, "launch.rank.failed");
   EXPECT_NE(r.findings.front().title.find("SIGKILL"), std::string::npos) << r.findings.front().title;
-  EXPECT_EQ(launch_exit_code(a), 137);
+  EXPECT_EQ(launch_exit_code(a), kExitJobFailed);
+  EXPECT_EQ(worker_exit_code(a), 137);
   bool also = false;
   for (const auto& f : r.findings) also |= f.id == "launch.rank.also_failed";
   EXPECT_TRUE(also) << "rank 0 died of the NCCL error on its own: listed, not the root cause";

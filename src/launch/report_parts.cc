@@ -15,6 +15,7 @@ namespace dd::launch::parts {
 
 std::string end_text(const RankRecord& r) {
   if (r.running) return "still running";
+  if (!r.start_error.empty()) return "could not be started: " + r.start_error;
   if (r.signal != 0) return fmt::format("killed by signal {} ({})", r.signal, signal_name(r.signal));
   if (r.exit_code < 0) return "ended (status unknown)";
   return fmt::format("exited with status {}", r.exit_code);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bitset>
+#include <cctype>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -190,6 +191,15 @@ void Catalogue::match(std::string_view line, bool nccl_info, std::vector<Catalog
     if (hit[i]) confirm(entries_[i], i, line, out);
 }
 
+namespace {
+// A capture worth showing: it holds a letter or a digit (not only quotes, spaces or punctuation).
+bool has_word(const std::string& s) {
+  for (char c : s)
+    if (std::isalnum(static_cast<unsigned char>(c))) return true;
+  return false;
+}
+}  // namespace
+
 std::string Catalogue::render_title(const CatalogueEntry& e, const std::vector<std::string>& captures) {
   std::string t;
   t.reserve(e.title.size() + 32);
@@ -197,6 +207,13 @@ std::string Catalogue::render_title(const CatalogueEntry& e, const std::vector<s
     if (e.title[i] == '{' && i + 2 < e.title.size() && e.title[i + 2] == '}' && e.title[i + 1] >= '1' &&
         e.title[i + 1] <= '9') {
       size_t g = static_cast<size_t>(e.title[i + 1] - '1');
+      // A capture with no word ("'" from "instance of 'c10::DistBackendError'") is left out with the ": "
+      // before it: "DistBackendError", not "DistBackendError: '".
+      if (g < captures.size() && !has_word(captures[g])) {
+        while (!t.empty() && (t.back() == ' ' || t.back() == ':' || t.back() == '=')) t.pop_back();
+        i += 2;
+        continue;
+      }
       t += g < captures.size() ? captures[g] : "…";
       i += 2;
     } else {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <set>
 
+#include "common/units.h"
 #include "logs/fr/fr_rules.h"
 #include "rules/rule_util.h"
 
@@ -38,7 +39,9 @@ void net_disagreement_rules(const LogsResult& r, std::vector<Finding>& out) {
       "or fail in init.");
   add_disagreement(
       r, out, "logs.cuda.driver_mismatch", Severity::warn, "CUDA driver version",
-      [](const ProcessFacts& p) { return p.cuda_driver > 0 ? std::to_string(p.cuda_driver) : std::string(); },
+      [](const ProcessFacts& p) {
+        return p.cuda_driver > 0 ? cuda_version_in_words(p.cuda_driver) : std::string();
+      },
       "Nodes run different NVIDIA drivers; align them to rule out driver-specific behaviour.");
   add_disagreement(
       r, out, "logs.net.gdr_mismatch", Severity::info, "GPU Direct RDMA",

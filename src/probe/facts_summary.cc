@@ -6,6 +6,7 @@
 
 #include "common/redact.h"
 #include "common/safe_text.h"
+#include "common/units.h"
 
 namespace dd::probe {
 namespace {
@@ -20,6 +21,9 @@ std::string limit(int64_t v) {
   if (v < 0) return "?";
   return std::to_string(v);
 }
+
+// A limit in bytes (memlock): "8 MiB", not 8388608.
+std::string byte_limit(int64_t v) { return v == -1 ? "unlimited" : size_in_words(v); }
 
 std::string bytes(int64_t v) {
   if (v < 0) return "?";
@@ -141,8 +145,8 @@ void print_rdma(const NodeFacts& f, std::ostream& out) {
 void print_system(const NodeFacts& f, std::ostream& out) {
   const auto& s = f.system;
   out << fmt::format("System   /dev/shm {} ({} free), memlock {}/{}, nofile {}/{}\n",
-                     bytes(s.shm_total_bytes), bytes(s.shm_free_bytes), limit(s.memlock_soft),
-                     limit(s.memlock_hard), limit(s.nofile_soft), limit(s.nofile_hard));
+                     bytes(s.shm_total_bytes), bytes(s.shm_free_bytes), byte_limit(s.memlock_soft),
+                     byte_limit(s.memlock_hard), limit(s.nofile_soft), limit(s.nofile_hard));
   out << fmt::format("  modules: {}\n", s.modules_readable
                                             ? (s.modules.empty() ? "none of interest" : join(s.modules))
                                             : "unreadable");

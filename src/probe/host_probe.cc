@@ -29,10 +29,14 @@ void read_kernel_identity(const Fs& fs, HostFacts& h) {
   if (auto n = fs.readlink("/proc/self/ns/net")) h.netns = *n;
 }
 
+std::string host_name() {
+  char name[256] = {0};
+  return gethostname(name, sizeof(name) - 1) == 0 ? name : "";
+}
+
 HostFacts probe_host(const Fs& fs, const EnvMap& env, bool resolve) {
   HostFacts h;
-  char name[256] = {0};
-  if (gethostname(name, sizeof(name) - 1) == 0) h.hostname = name;
+  h.hostname = host_name();
   struct utsname u;
   if (uname(&u) == 0) h.kernel = u.release;
   h.pid = getpid();

@@ -12,6 +12,9 @@ namespace dd::probe {
 // `env`: the process environment (read_environment()); KUBERNETES_SERVICE_HOST marks a Kubernetes pod.
 HostFacts probe_host(const Fs& fs, const EnvMap& env, bool resolve = true);
 
+// This machine's host name (gethostname), "" when it cannot be read: what every --json says as "node".
+std::string host_name();
+
 // boot_id from /proc/sys/kernel/random/boot_id and netns from the /proc/self/ns/net link
 // ("net:[4026531992]"); left empty when unreadable.
 void read_kernel_identity(const Fs& fs, HostFacts& h);

@@ -15,9 +15,19 @@ int exit_code_for(Verdict v, FailOn fail_on) {
   return kExitPass;
 }
 
+nlohmann::json envelope_json(const Report& r, const Envelope& e) {
+  nlohmann::json j = render_json(r);
+  j["schema"] = kJsonSchema;
+  j["version"] = DD_VERSION;
+  j["command"] = e.command;
+  j["exit_code"] = e.exit_code >= 0 ? e.exit_code : r.exit_code();
+  j["node"] = e.node;
+  return j;
+}
+
 void print_report(const Report& r, const PrintOptions& o, std::ostream& out) {
   if (o.json) {
-    nlohmann::json j = render_json(r);
+    nlohmann::json j = envelope_json(r, o.envelope);
     for (const auto& [k, v] : o.extra.items()) j[k] = v;
     out << output_json(std::move(j)) << "\n";
   } else {
@@ -25,20 +35,15 @@ void print_report(const Report& r, const PrintOptions& o, std::ostream& out) {
     to.color = o.color;
     to.show_ok = to.show_info = !o.brief;
     to.verbose = o.verbose;
+    to.verdict_line = o.verdict_line;
     render_text(r, out, to);
   }
   out.flush();
 }
 
 int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, std::ostream& err) {
-  if (o.summary) {
-    out << summary_line(r, "check") << "\n";
-  } else {
-    print_report(r, {.json = o.json, .brief = o.brief, .color = o.color}, out);
-  }
-  out.flush();
   int rc = exit_code_for(r.verdict(), o.fail_on);
-  if (!o.metrics_file.empty()) {
+  if (!o.metrics_file.empty()) {  // first: the JSON's exit_code says whether it was written
     nlohmann::json j = render_json(r);
     redact_json(j);
     auto written = write_file_atomically(o.metrics_file, check_metrics(j, unix_seconds_now()));
@@ -47,6 +52,14 @@ int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, 
       rc = kExitCannotRun;
     }
   }
+  if (o.summary) {
+    out << summary_line(r, "check") << "\n";
+  } else {
+    Envelope e = o.envelope;
+    e.exit_code = rc;
+    print_report(r, {.json = o.json, .brief = o.brief, .color = o.color, .envelope = e}, out);
+  }
+  out.flush();
   return rc;
 }
 

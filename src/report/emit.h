@@ -14,6 +14,14 @@ namespace dd::report {
 // (a warning exits 0: for a scheduler's prolog that should drain only broken nodes).
 enum class FailOn { warn, fail };
 
+// The members every command's --json starts with (docs/json.md), whatever else the command adds.
+inline constexpr int kJsonSchema = 1;  // raised when a common member changes meaning or goes away
+struct Envelope {
+  std::string command;  // "check", "bench", "launch", "logs", "explain"
+  std::string node;     // the host name of the machine the command ran on
+  int exit_code = -1;   // the code the process exits with; -1: the report's own (Report::exit_code)
+};
+
 struct EmitOptions {
   bool json = false;
   bool brief = false;    // text: hide ok and info findings
@@ -21,6 +29,7 @@ struct EmitOptions {
   bool color = false;
   FailOn fail_on = FailOn::warn;
   std::string metrics_file;  // Prometheus text, written atomically; "" = none (its timestamp: when written)
+  Envelope envelope;         // JSON: its exit_code is set here, from the verdict, --fail-on and the metrics
 };
 
 int exit_code_for(Verdict v, FailOn fail_on);
@@ -30,8 +39,14 @@ struct PrintOptions {
   bool brief = false;    // text: hide ok and info findings
   bool verbose = false;  // text: each finding's details too
   bool color = false;
+  bool verdict_line = true;  // text: the closing "verdict: ..." line (off for warnings shown on the way)
+  Envelope envelope;         // JSON: the common members
   nlohmann::json extra = nlohmann::json::object();  // JSON: members set beside (or over) the report's own
 };
+
+// {schema, version, command, verdict, exit_code, node, findings, facts} and the report's notes and
+// measurements where it has them: the JSON every command prints (its own payload goes beside).
+nlohmann::json envelope_json(const Report& r, const Envelope& e);
 
 // Text or JSON of `r` on `out`, flushed.
 void print_report(const Report& r, const PrintOptions& o, std::ostream& out);

@@ -37,17 +37,20 @@ TEST(Emit, SummaryNamesTheWorstFindingOnOneSafeLine) {
   r.add(emit_finding("net.ifname.is_ip", Severity::fail,
                      "NCCL_SOCKET_IFNAME holds \"10.0.0.1\"\nan IP $x`y\\", "gpu7"));
   r.add(emit_finding("shm.small", Severity::fail, "tiny /dev/shm"));
-  EXPECT_EQ(summary_line(r, "check"),
-            "distdoctor check: fail: gpu7: NCCL_SOCKET_IFNAME holds '10.0.0.1' an IP  x y  "
-            "[net.ifname.is_ip]; +1 fail, "
-            "1 warn");
+  EXPECT_EQ(
+      summary_line(r, "check"),
+      "distdoctor check: fail (2 fail, 1 warn, 1 pass): gpu7: NCCL_SOCKET_IFNAME holds '10.0.0.1' an IP  "
+      "x y  [net.ifname.is_ip]");
   Report ok;
   ok.add(emit_finding("gpu.ok", Severity::ok, "8 GPUs"));
   ok.add(emit_finding("x.info", Severity::info, "note"));
-  EXPECT_EQ(summary_line(ok, "check"), "distdoctor check: pass (1 info, 1 ok)");
+  EXPECT_EQ(summary_line(ok, "check"), "distdoctor check: pass (0 fail, 0 warn, 2 pass)");
   Report lng;
   lng.add(emit_finding("a.b", Severity::warn, std::string(400, 'x')));
   EXPECT_EQ(summary_line(lng, "check").size(), kSummaryMax);
+  EXPECT_EQ(summary_line(lng, "check").rfind("distdoctor check: warn (0 fail, 1 warn, 0 pass): ", 0), 0u)
+      << "the counts come before a title that is cut";
+  EXPECT_EQ(summary_line(lng, "check").substr(kSummaryMax - 9), "... [a.b]") << "and the id stays";
 }
 
 TEST(Emit, MetricsHaveHelpTypeAndEscapedLabels) {
@@ -114,10 +117,36 @@ TEST(Emit, UnwritableMetricsFileIsAnErrorAndTheReportStillPrints) {
   o.metrics_file = "/nonexistent-dir-for-dd-test/m.prom";
   std::ostringstream out, err;
   EXPECT_EQ(emit_check_report(r, o, out, err), kExitCannotRun);
-  EXPECT_EQ(out.str(), "distdoctor check: warn: something [a.b]\n");
+  EXPECT_EQ(out.str(), "distdoctor check: warn (0 fail, 1 warn, 0 pass): something [a.b]\n");
   EXPECT_EQ(err.str(),
             "distdoctor check: --metrics: cannot write /nonexistent-dir-for-dd-test/m.prom: No such file or "
             "directory\n");
+}
+
+// Every command's --json starts with the same members (docs/json.md); its exit_code is the process's, a
+// metrics file that could not be written included.
+TEST(Emit, EveryJsonHasTheEnvelope) {
+  Report r;
+  r.add(emit_finding("a.b", Severity::warn, "something"));
+  std::ostringstream out;
+  print_report(r, {.json = true, .envelope = {.command = "logs", .node = "n1"}, .extra = {{"own", 1}}}, out);
+  const auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j.at("schema"), kJsonSchema);
+  EXPECT_EQ(j.at("version"), DD_VERSION);
+  EXPECT_EQ(j.at("command"), "logs");
+  EXPECT_EQ(j.at("verdict"), "warn");
+  EXPECT_EQ(j.at("exit_code"), kExitWarn);
+  EXPECT_EQ(j.at("node"), "n1");
+  EXPECT_EQ(j.at("findings").size(), 1u);
+  EXPECT_TRUE(j.contains("facts"));
+  EXPECT_EQ(j.at("own"), 1);
+  EmitOptions o{.json = true, .metrics_file = "/nonexistent-dir-for-dd-test/m.prom"};
+  o.envelope = {.command = "check", .node = "n2"};
+  std::ostringstream cout_, err;
+  EXPECT_EQ(emit_check_report(r, o, cout_, err), kExitCannotRun);
+  const auto c = nlohmann::json::parse(cout_.str());
+  EXPECT_EQ(c.at("command"), "check");
+  EXPECT_EQ(c.at("exit_code"), kExitCannotRun) << "the metrics file was not written";
 }
 
 TEST(Emit, MetricsFileIsReplacedWhole) {

@@ -35,7 +35,8 @@ struct TextOptions {
   bool color = false;
   bool show_ok = true;  // list ok findings too
   bool show_info = true;
-  bool verbose = false;  // also each finding's details
+  bool verbose = false;      // also each finding's details
+  bool verdict_line = true;  // the closing "verdict: ..." line
 };
 
 // True when colour should be used for this stream: a terminal, NO_COLOR not set and TERM not "dumb". The

@@ -22,17 +22,9 @@ std::string one_line(const std::string& s) {
   return out;
 }
 
-std::string counts(const std::array<int, 4>& n, const char* const* names, int from, int to) {
-  std::string out;
-  for (int s = from; s >= to; --s)
-    if (n[size_t(s)] > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", n[size_t(s)], names[s]);
-  return out;
-}
-
 }  // namespace
 
 std::string summary_line(const Report& r, const std::string& command) {
-  static const char* const kNames[] = {"ok", "info", "warn", "fail"};
   std::array<int, 4> n{};
   const Finding* worst = nullptr;
   for (const auto& f : r.findings) {
@@ -40,25 +32,24 @@ std::string summary_line(const Report& r, const std::string& command) {
     if (!worst || f.severity > worst->severity) worst = &f;
   }
   const Verdict v = r.verdict();
-  std::string line = fmt::format("distdoctor {}: {}", command, verdict_name(v));
-  if (v == Verdict::pass || !worst) {
-    const std::string c = counts(n, kNames, 1, 0);
-    line += c.empty() ? "" : " (" + c + ")";
-  } else {
-    std::array<int, 4> rest = n;
-    --rest[size_t(worst->severity)];
-    const std::string where = worst->node.empty() ? "" : worst->node + ": ";
-    line += fmt::format(": {}{} [{}]", where, worst->title, worst->id);
-    const std::string c = counts(rest, kNames, 3, 2);
-    if (!c.empty()) line += "; +" + c;
+  // The counts first and the id last: a long title is what gets cut, never those.
+  std::string line = fmt::format("distdoctor {}: {} ({} fail, {} warn, {} pass)", command, verdict_name(v),
+                                 n[size_t(Severity::fail)], n[size_t(Severity::warn)],
+                                 n[size_t(Severity::ok)] + n[size_t(Severity::info)]);
+  std::string id;
+  if (v != Verdict::pass && worst) {
+    line += fmt::format(": {}{}", worst->node.empty() ? "" : worst->node + ": ", worst->title);
+    id = one_line(" [" + worst->id + "]");
+    if (id.size() > kSummaryMax / 2) id.clear();  // no id is that long; the title then keeps the room
   }
   line = one_line(redact_known(line));
-  if (line.size() > kSummaryMax) {
-    size_t cut = kSummaryMax - 3;
+  if (line.size() + id.size() > kSummaryMax) {
+    size_t cut = kSummaryMax - id.size() - 3;
     while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80)
       --cut;  // not inside a UTF-8 char
     line = line.substr(0, cut) + "...";
   }
+  line += id;
   return line;
 }
 

@@ -1,7 +1,9 @@
 // The one-line summary of a report (`check --summary`), made for a scheduler's drain reason: the verdict, the
-// counts and the worst finding, with no quote, newline or control byte, at most kSummaryMax characters.
-//   "distdoctor check: fail: NCCL_SOCKET_IFNAME holds an IP address (10.0.0.1) [net.ifname.is_ip]; +1 fail, 2
-//   warn" "distdoctor check: pass (14 ok, 3 info)"
+// counts (findings that fail, warn, pass: ok and info) and the worst finding, with no quote, newline or
+// control byte, at most kSummaryMax characters.
+//   "distdoctor check: fail (2 fail, 2 warn, 10 pass): gpu7: NCCL_SOCKET_IFNAME holds an IP address
+//   (10.0.0.1) [net.ifname.is_ip]"
+//   "distdoctor check: pass (0 fail, 0 warn, 17 pass)"
 #pragma once
 #include <string>
 

@@ -92,6 +92,7 @@ void render_text(const Report& r, std::ostream& out, const TextOptions& opt) {
       }
     }
   }
+  if (!opt.verdict_line) return;
   Verdict v = r.verdict();
   const char* color = v == Verdict::pass ? "1;32" : v == Verdict::warn ? "1;33" : "1;31";
   out << "\n"

@@ -167,7 +167,7 @@ std::vector<Finding> cluster_collectives_findings(const ClusterView& view, const
                           Severity::warn,
                           "the cross-node collective pass did not run",
                           {"some nodes published no facts, or the run's deadline had passed"},
-                          "Raise --timeout, and make sure every node's distdoctor probes its facts."});
+                          "Raise --deadline, and make sure every node's distdoctor probes its facts."});
     return out;
   }
   for (const auto& ph : xn.phases) {

@@ -2,6 +2,7 @@
 // files.
 #include <fmt/format.h>
 
+#include "common/units.h"
 #include "rules/node_rules.h"
 #include "rules/rule_util.h"
 #include "rules/shm_need.h"
@@ -31,8 +32,8 @@ void add_shm(const probe::NodeFacts& f, const CheckOptions& opt, std::vector<Fin
       fmt::format("/dev/shm size {}, free {}", human_bytes(s.shm_total_bytes), human_bytes(free))};
   if (!need.nccl_version.empty()) {
     ev.push_back(
-        fmt::format("NCCL {} for {} rank(s) on this node needs about {}{}:", need.nccl_version, need.ranks,
-                    human_bytes(need.certain),
+        fmt::format("NCCL {} for {} rank(s) on this node needs {}{}:", need.nccl_version, need.ranks,
+                    estimate_in_words(need.certain),
                     need.fallback > 0 ? fmt::format(" (up to {} more)", human_bytes(need.fallback)) : ""));
     for (const auto& p : need.parts) ev.push_back("  " + p);
   }

@@ -1,6 +1,6 @@
 // Deadlines measured, not assumed: how long an op may take, from the measured time of a small warm-up
 // all_reduce and the op's size. Used by the cross-node pass (its warm-up phase) and, inside each worker,
-// by every op planned with measured_deadline (bench and the check pass, unless --timeout is given), so a
+// by every op planned with measured_deadline (bench and the check pass, unless --op-timeout is given), so a
 // slow link gets the time it needs and a stopped rank is named a few seconds after the expected end.
 #pragma once
 #include <chrono>
