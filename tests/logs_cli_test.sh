@@ -30,13 +30,15 @@ head -c $(( $(stat -c %s "$T/r0.log.gz") / 2 )) "$T/r0.log.gz" > "$T/cut.gz"
 check "truncated gzip: read what is there, report it" 2 "$BIN" logs "$T/cut.gz"
 expect_out "truncated gzip reported" "truncated gzip"
 head -c 1000000 /dev/urandom > "$T/garbage.bin"
-"$BIN" logs "$T/garbage.bin" > /dev/null 2>&1; rc=$?
-if [ "$rc" -le 2 ]; then echo "ok: binary garbage exit $rc"; else echo "FAIL: binary garbage exit $rc"; fails=$((fails + 1)); fi
-{ echo "start"; head -c 10485760 /dev/zero | tr '\0' 'x'; echo; echo "end"; } > "$T/long.log"
+# Nothing in it is a log: said so, exit 3 (it was a pass before: issue 40).
+check "binary garbage: nothing to diagnose" 3 "$BIN" logs "$T/garbage.bin"
+expect "binary garbage: said so" "$T/err" "nothing to diagnose"
+{ echo "[rank0]: start"; head -c 10485760 /dev/zero | tr '\0' 'x'; echo; echo "end"; } > "$T/long.log"
 check "10 MB line" 0 "$BIN" logs --json "$T/long.log"
 expect_out "long line counted" '"truncated_lines": 1'
 : > "$T/empty.log"
-check "empty file" 0 "$BIN" logs "$T/empty.log"
+check "empty file: nothing to diagnose" 3 "$BIN" logs "$T/empty.log"
+expect "empty file: said so" "$T/err" "nothing to diagnose: $T/empty.log holds no NCCL"
 check "nothing readable" 3 "$BIN" logs "$T/does-not-exist"
 check "many files at once" 2 "$BIN" logs "$FIX/healthy" "$FIX/catalogue"
 check "explain text" 0 "$BIN" explain "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 18000"

@@ -31,14 +31,15 @@ struct ExplainOptions {
   std::vector<std::string> query;  // a finding id, the words of a pasted message, or "-" (stdin)
 };
 
-// The answer in the JSON every command prints; no reading is a warning (exit 1), as in the text.
-void print_json(std::vector<report::Finding> findings) {
+// The answer in the JSON every command prints; with no reading the verdict says "no match" (exit 1, as in the
+// text), not the pass of an empty report.
+void print_json(std::vector<report::Finding> findings, const std::string& no_match_message = "") {
   report::Report r;
   r.title = "distdoctor explain";
   const bool none = findings.empty();
   r.findings = std::move(findings);
   nlohmann::json extra = nlohmann::json::object();
-  if (none) extra["verdict"] = report::verdict_name(report::Verdict::warn);
+  if (none) extra = {{"verdict", "no match"}, {"message", no_match_message}};
   show_report(r,
               {.json = true,
                .envelope = {.command = "explain", .exit_code = none ? report::kExitWarn : report::kExitPass},
@@ -70,7 +71,11 @@ std::vector<std::string> known_ids(const std::vector<report::FindingDoc>& docs, 
 std::optional<report::Finding> id_finding(const std::string& q, const std::vector<report::FindingDoc>& docs,
                                           const logs::Catalogue& cat) {
   for (const auto& d : docs)
-    if (d.id == q) return report::Finding{.id = d.id, .title = d.title, .fix = d.explanation};
+    if (d.id ==
+        q) {  // the explanation, and the fix where the doc gives one apart (else the explanation says)
+      if (d.fix.empty()) return report::Finding{.id = d.id, .title = d.title, .fix = d.explanation};
+      return report::Finding{.id = d.id, .title = d.title, .evidence = {d.explanation}, .fix = d.fix};
+    }
   if (const auto* e = cat.find(q)) {
     report::Finding f{.id = e->id, .severity = e->severity, .title = e->title, .fix = e->fix};
     if (!e->cause.empty()) f.evidence.push_back("cause: " + e->cause);
@@ -86,8 +91,12 @@ void print_text(const std::vector<report::Finding>& found, const logs::Catalogue
     if (!first) std::cout << "\n----\n";
     first = false;
     const auto* e = cat.find(f.id);
-    if (is_id && !e) {  // a finding id's long form
-      std::cout << f.id << ": " << f.title << "\n\n" << f.fix << "\n";
+    if (is_id && !e) {  // a finding id's long form: what it means, then what to do
+      std::cout << f.id << ": " << f.title << "\n\n";
+      if (f.evidence.empty())
+        std::cout << f.fix << "\n";
+      else
+        std::cout << f.evidence.front() << "\n\nFix: " << f.fix << "\n";
       continue;
     }
     std::cout << (is_id ? ""
@@ -121,6 +130,24 @@ Result<std::string> read_pasted_text() {
         "distdoctor explain: stdin did not end within {} s: only what came until then is explained\n",
         kStdinDeadline.count());
   return std::move(in->text);
+}
+
+// Why there is no answer: a mistyped id ("did you mean"), or a text with no reading (its start, cut).
+std::string no_match_text(const std::string& q, const std::vector<report::FindingDoc>& docs,
+                          const logs::Catalogue& cat) {
+  if (q.find_first_of(" \t\r\n") == std::string::npos) {  // one word: a mistyped id?
+    const std::string guess = did_you_mean(closest_words(q, known_ids(docs, cat)));
+    if (!guess.empty()) return "no finding id \"" + shown(q) + "\"; " + guess;
+  }
+  constexpr size_t kShown = 80;
+  std::string start = q.substr(0, std::min(q.find('\n'), kShown));
+  if (start.size() < q.size()) {  // cut inside a UTF-8 character: drop its bytes
+    while (!start.empty() && (static_cast<unsigned char>(start.back()) & 0xC0) == 0x80) start.pop_back();
+    if (!start.empty() && static_cast<unsigned char>(start.back()) >= 0xC0) start.pop_back();
+  }
+  return "no reading for \"" + shown(start) + (start.size() < q.size() ? "…" : "") +
+         "\".\nPaste the first error line (often above the last ones), a finding id (explain --list), or "
+         "read the whole log with `distdoctor logs FILE`.";
 }
 
 int run_explain(const ExplainOptions& opt) {
@@ -157,29 +184,19 @@ int run_explain(const ExplainOptions& opt) {
   } else {
     found = logs::explain_text(q, cat);
   }
-  if (opt.json) print_json(found);
-  if (found.empty() && q.find_first_of(" \t\r\n") == std::string::npos) {  // one word: a mistyped id?
-    const std::string guess = did_you_mean(closest_words(q, known_ids(docs, cat)));
-    if (!guess.empty()) {
-      std::cerr << "distdoctor explain: no finding id \"" << shown(q) << "\"; " << guess << "\n";
-      return report::kExitWarn;
-    }
-  }
   if (found.empty()) {  // a question without an answer, not a failure to run: exit 1, the text not echoed
                         // whole
-    constexpr size_t kShown = 80;
-    std::string shown = q.substr(0, std::min(q.find('\n'), kShown));
-    if (shown.size() < q.size()) {  // cut inside a UTF-8 character: drop its bytes
-      while (!shown.empty() && (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80) shown.pop_back();
-      if (!shown.empty() && static_cast<unsigned char>(shown.back()) >= 0xC0) shown.pop_back();
-    }
-    std::cerr
-        << "distdoctor explain: no reading for \"" << shown << (shown.size() < q.size() ? "…" : "")
-        << "\".\nPaste the first error line (often above the last ones), a finding id (explain --list), or "
-           "read the whole log with `distdoctor logs FILE`.\n";
+    const std::string said = no_match_text(q, docs, cat);
+    if (opt.json)
+      print_json({}, said);
+    else
+      std::cerr << "distdoctor explain: " << said << "\n";
     return report::kExitWarn;
   }
-  if (!opt.json) print_text(found, cat, is_id);
+  if (opt.json)
+    print_json(found);
+  else
+    print_text(found, cat, is_id);
   return report::kExitPass;
 }
 

@@ -2,6 +2,7 @@
 // wrong. What comes from the logs goes through shown(): secrets redacted, no raw control bytes.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -15,6 +16,7 @@
 #include "common/units.h"
 #include "launch/failure_report.h"
 #include "logs/analyze.h"
+#include "logs/diagnosable.h"
 #include "probe/tool_env.h"
 #include "report/report.h"
 
@@ -47,6 +49,14 @@ void print_files(const logs::LogsResult& r, const LogsCommandOptions& a, std::os
     if (rows++ == a.max_rows) {
       out << fmt::format("  … {} more files (--json lists all)\n", r.files.size() - a.max_rows);
       break;
+    }
+    const auto dump = std::find_if(r.flight_records.begin(), r.flight_records.end(),
+                                   [&](const logs::FlightRecord& fr) { return fr.source == f.path; });
+    if (dump != r.flight_records.end()) {  // a dump has entries, not lines
+      out << fmt::format("  {}  Flight Recorder dump ({}), {} entries{}\n", shown(f.path),
+                         shown(dump->format), dump->entries.size(),
+                         dump->rank >= 0 ? fmt::format(", rank {}", dump->rank) : "");
+      continue;
     }
     out << fmt::format("  {}  {} lines, {} NCCL, Init COMPLETE {}{}\n      last: {}\n", shown(f.path),
                        f.lines, f.nccl_lines, f.init_complete,
@@ -127,6 +137,21 @@ void print_nothing_read(const logs::LogsResult& r) {
   for (const auto& f : r.files) std::cerr << "  " << shown(f.path) << ": " << shown(f.error) << "\n";
 }
 
+// "nothing to diagnose: PATHS hold no NCCL, framework or Flight Recorder lines".
+std::string nothing_known_text(const logs::LogsResult& r) {
+  std::string paths;
+  for (size_t i = 0; i < r.files.size() && i < 3; ++i) paths += (i ? ", " : "") + shown(r.files[i].path);
+  if (r.files.size() > 3) paths += fmt::format(" and {} more", r.files.size() - 3);
+  return fmt::format("nothing to diagnose: {} {} no NCCL, framework or Flight Recorder lines", paths,
+                     r.files.size() == 1 ? "holds" : "hold");
+}
+
+void print_nothing_known(const logs::LogsResult& r) {
+  std::cerr << "distdoctor logs: " << nothing_known_text(r)
+            << "\n  (give the job's output: NCCL_DEBUG=INFO logs, the launcher's console, the per-rank logs "
+               "or a run folder of `distdoctor launch`)\n";
+}
+
 int run_logs(const LogsCommandOptions& opt) {
   auto t0 = std::chrono::steady_clock::now();
   const auto& cat = logs::Catalogue::builtin();
@@ -158,19 +183,29 @@ int run_logs(const LogsCommandOptions& opt) {
     print_nothing_read(r);
     return report::kExitCannotRun;
   }
+  // Read, but nothing in it is a log this tool knows (a config file, a hostname): no pass for it.
+  const bool nothing_known = !nothing_read && run.attempts.empty() && !logs::holds_diagnosable(r);
+  if (nothing_known && !opt.json) {
+    print_nothing_known(r);
+    return report::kExitCannotRun;
+  }
   if (opt.json) {
     // The facts moved in: one tree of every process, not two.
     nlohmann::json extra{{"facts", logs::logs_facts_json(r)}};
-    if (nothing_read) extra["verdict"] = "could not run";
+    if (nothing_read || nothing_known) extra["verdict"] = "could not run";
+    if (nothing_known) extra["error"] = nothing_known_text(r);
     show_report(rep, {.json = true,
                       .envelope = {.command = "logs",
-                                   .exit_code = nothing_read ? report::kExitCannotRun : rep.exit_code()},
+                                   .exit_code = nothing_read || nothing_known ? report::kExitCannotRun
+                                                                              : rep.exit_code()},
                       .extra = std::move(extra)});
   } else {
-    if (!opt.brief) print_summary(r, opt, std::cout);
+    // The answer first: the verdict and the findings, root cause first; the tables per file and rank are
+    // details, after them (--brief: none).
     show_report(rep, {.brief = opt.brief, .verbose = opt.verbose});
+    if (!opt.brief) print_summary(r, opt, std::cout);
   }
-  if (nothing_read) return report::kExitCannotRun;
+  if (nothing_read || nothing_known) return report::kExitCannotRun;
   return rep.exit_code();
 }
 
@@ -188,7 +223,7 @@ Runner setup_logs(CLI::App& sub) {
   sub.add_option("--max-line-bytes", a.scan.read.max_line, "Longer lines are cut (and reported)")
       ->check(CLI::Range(size_t{256}, size_t{64} << 20));
   sub.add_flag("--json", opt->json, "Print the report (findings + facts per file and rank) as JSON");
-  sub.add_flag("--brief", opt->brief, "Findings only: no summary, no info findings");
+  sub.add_flag("--brief", opt->brief, "Findings only: no tables per file and rank, no info findings");
   sub.add_flag("-v,--verbose", opt->verbose, "Every finding's details too (--json holds them always)");
   return [opt, &sub]() -> int {
     auto words = verbatim_args(sub);

@@ -5,6 +5,7 @@
 
 #include "launch/attempt_file.h"
 #include "logs/analyze.h"
+#include "logs/finding_fold.h"
 #include "probe/regular_file.h"
 
 namespace dd::cli {
@@ -51,6 +52,8 @@ std::vector<report::Finding> run_findings(std::vector<report::Finding> launched,
   };
   for (const auto& f : read)
     if (!repeats(f)) out.push_back(f);
+  // One failure, one finding: the logs' reading of the rank launch named (its error, its stop) folds into it.
+  logs::fold_same_failure(out, logs::Catalogue::builtin());
   return out;
 }
 

@@ -13,6 +13,7 @@
 
 #include "common/signal_name.h"
 #include "launch/report_parts.h"
+#include "logs/finding_fold.h"
 
 namespace dd::launch {
 
@@ -230,6 +231,7 @@ report::Report build_launch_report(const std::vector<AttemptRecord>& attempts) {
   if (attempts.size() > 1)
     r.notes.push_back(fmt::format("{} attempts; the findings are the last one's", attempts.size()));
   add_cause_findings(r, last);
+  logs::fold_same_failure(r.findings, logs::Catalogue::builtin());  // its diagnosis: one finding with it
   if (auto f = silent_nodes_finding(last)) r.add(std::move(*f));
   for (size_t i = 0; i + 1 < attempts.size(); ++i) r.add(attempt_finding(attempts[i]));
   for (const auto& a : attempts)  // a scheduler's SIGUSR1 and the like: what the workers were sent, and when

@@ -13,12 +13,17 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "The "
        "evidence gives the command (secrets redacted), the log file with every byte the worker wrote, its "
        "Python "
-       "traceback and its last lines. When the log matches the known-error catalogue the diagnosis follows "
-       "as its "
-       "own finding and its fix is repeated here. SIGKILL without a traceback is most often the kernel's OOM "
+       "traceback and its last lines. When the log matches the known-error catalogue its fix is repeated "
+       "here "
+       "and the diagnosis is folded into this finding: one failure, one FAIL (the diagnosis stays in the "
+       "report as info, \"same failure as launch.rank.failed\", consequence_of in --json). SIGKILL without a "
+       "traceback is most often the kernel's OOM "
        "killer (dmesg shows it); SIGSEGV, SIGBUS and SIGABRT are native crashes (PYTHONFAULTHANDLER=1 prints "
        "the "
-       "Python stack at the crash). The launcher exits with the worker's status, or 128+signal."},
+       "Python stack at the crash). The launcher exits with the worker's status, or 128+signal.",
+       "Read that rank's error in the report (its traceback and last lines, and the known-error diagnosis "
+       "with its fix when the log matched one); its full log is the file the evidence names. SIGKILL without "
+       "a traceback: dmesg for the OOM killer."},
       {"launch.rank.also_failed", "Ranks that failed by themselves after the root cause",
        "These ranks ended with an error of their own after the root-cause rank had failed, before launch "
        "could "
@@ -39,7 +44,10 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "came after it and reads as a lost peer (Gloo's \"Connection closed by peer\", NCCL's remote error, a "
        "broken pipe). The rank that failed only noticed; the one that left is the cause: a return, a break "
        "or a sys.exit() on one rank (uneven batches, a rank-dependent condition) while the others go on "
-       "calling collectives."},
+       "calling collectives.",
+       "Make every rank run the same steps: the rank that left returned or called sys.exit early (an "
+       "exception caught and swallowed, a rank-dependent loop length); the other rank's failure follows from "
+       "it."},
       {"launch.rank.differs", "One rank runs with another NCCL or other NCCL settings than the rest",
        "While the workers start, launch reads each one's environment and the libraries it has loaded from "
        "/proc (following a wrapper script to the process that loaded NCCL): its NCCL_*, CUDA_*, TORCH_*, "
@@ -85,7 +93,9 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "while the others wait in one, or waiting at another line of your code), the NCCL collective counts "
        "(NCCL_DEBUG_SUBSYS=COLL: the rank behind) and CPU use (a rank idle while the others spin). The ranks "
        "that only waited are never named as the cause. Each rank's /proc state, CPU, silence, last line and "
-       "stack follow."},
+       "stack follow.",
+       "Read the rank the report names and its stack: it shows where that rank was while the others waited; "
+       "then fix that code path (the same collectives on every rank) or its slowness (I/O, data loading)."},
       {"launch.node.lost", "A node stopped answering during the job",
        "A node's launcher stopped sending heartbeats through the store. The machine may have rebooted or "
        "lost "

@@ -77,11 +77,20 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
        "reported, or a log that simply stops: SIGKILL and the OOM killer leave no trace) while the others "
        "waited (a watchdog timeout, a lost peer, NCCL init without Init COMPLETE). The first rank to stop is "
        "the root cause; the others' timeouts, connection resets and SIGTERMs follow from it and are listed "
-       "after it as its consequences."},
+       "after it as its consequences. When the error it stopped on is a known one (an out-of-memory, an "
+       "invalid "
+       "device ordinal), that error leads and this finding is folded into it as its evidence (info, \"same "
+       "failure as ID\").",
+       "Start from that rank's own output: its first error (a traceback, an NCCL WARN) is the root cause; "
+       "when it printed none, its exit status says how it ended (a signal: dmesg for the OOM killer; an exit "
+       "code: the launcher's summary). The other ranks' timeouts, connection errors and SIGTERMs follow from "
+       "it."},
       {"logs.init.stuck", "No rank got through NCCL init",
        "Every rank that started NCCL init stopped inside it and none printed Init COMPLETE, or a launcher "
        "waited for peers that never came ('Waiting peer start...'). ncclCommInitRank blocks until all ranks "
-       "join: a rank missing from the logs (named when NCCL printed nranks) never arrived."},
+       "join: a rank missing from the logs (named when NCCL printed nranks) never arrived.",
+       "Find the rank missing from the logs (its host, its launcher's output); check that every node reaches "
+       "MASTER_ADDR:MASTER_PORT and that all nodes were started with the same world size."},
       {"logs.gpu.shared", "Two ranks of one communicator on the same GPU",
        "NCCL's Init START lines show two ranks of one communicator (same commId) on the same host with the "
        "same busId: both use one GPU, which NCCL refuses (ncclInvalidUsage) or which halves the memory and "
@@ -97,7 +106,10 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
        "with another OpType, NumelIn or NumelOut than the others, or one rank left behind in a collective "
        "the "
        "others completed: it took another code path (a rank-dependent branch, an uneven last batch, a "
-       "collective only some ranks call). The others' timeouts, aborts and SIGTERMs follow from it."},
+       "collective only some ranks call). The others' timeouts, aborts and SIGTERMs follow from it.",
+       "Find the branch where that rank's collectives differ from the others' (a rank-dependent if, an "
+       "uneven last batch, a collective only some ranks call) at the sequence number named: every rank must "
+       "call the same collectives, with the same sizes, in the same order."},
       {"logs.hang.ahead", "One rank went past the collective the others wait in",
        "The ranks' first watchdog timeouts came together, but one rank timed out at a higher sequence "
        "number: "
@@ -109,11 +121,17 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
        "work "
        "was lower), and its own watchdog fired much later at a higher sequence number: it was slow before "
        "the "
-       "collective (I/O, data loading, a sleep, a long step on one rank), not on another path."},
+       "collective (I/O, data loading, a sleep, a long step on one rank), not on another path.",
+       "Find what that rank did before the collective (slow I/O or data loading, a long step on one rank, a "
+       "sleep, a checkpoint only it writes): a py-spy or faulthandler dump of it while the others wait shows "
+       "where. Raise the process-group timeout only for work that is slow by design."},
       {"logs.hang.missing", "One rank never issued the collective the others timed out in",
        "The other ranks timed out in a collective while this rank reported a lower last enqueued work and no "
        "timeout of its own, or printed no watchdog line at all: it was blocked outside that process group "
-       "(another group's collective or init, a Python loop, I/O, a lock) or had stopped."},
+       "(another group's collective or init, a Python loop, I/O, a lock) or had stopped.",
+       "Look at that rank's stack while the others wait (py-spy dump, faulthandler, or `distdoctor launch`, "
+       "which takes every rank's stack at a hang): it shows what blocked it outside the process group; "
+       "collectives of different groups must be called in the same order on every rank."},
       {"logs.rank.env_differs", "One rank runs with an NCCL setting or an NCCL library of its own",
        "NCCL prints one INFO line per variable it takes from the environment ('NCCL_PROTO set by environment "
        "to LL') and its version at init. Compared across ranks (the comparison `launch` makes from each "
@@ -125,7 +143,10 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
        "The other ranks printed NCCL's init lines (Init START, bootstrap) without Init COMPLETE, so they "
        "waited in init for a peer; this rank printed no NCCL line at all, or stopped before init: it was "
        "late (slow data loading or checkpoint reading, a sleep, a hang before init_process_group) or never "
-       "got there. The ranks that waited only followed it."},
+       "got there. The ranks that waited only followed it.",
+       "Look at what that rank did before init_process_group (data or checkpoint loading, a sleep, a hang): "
+       "its own output and stack show where; start every rank's init at about the same time, or raise the "
+       "init timeout for work that is slow by design."},
       {"logs.hang.same_place", "Every rank timed out in the same collective: the log cannot tell them apart",
        "Each rank's watchdog timed out in the same collective with the same sequence number, op and element "
        "counts, so PyTorch's lines do not say which rank differs (a dtype mismatch, a protocol setting or a "

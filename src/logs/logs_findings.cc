@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "logs/analyze.h"
+#include "logs/finding_fold.h"
 #include "logs/finding_order.h"
 #include "logs/oom_cause.h"
 #include "logs/rank_state.h"
@@ -168,7 +169,18 @@ std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue&
       const int64_t s = stopped_at(t.finding.rank);
       if (s >= 0 && (t.time < 0 || s < t.time)) t.time = s;
     }
-  return root_cause_first(std::move(timed), true);
+  // So does a known error of no known time (a traceback's last line has no timestamp) that may be the one the
+  // rank that stopped first stopped on: it leads, the stop is its evidence (fold_same_failure).
+  const auto stop = std::find_if(timed.begin(), timed.end(), [](const TimedFinding& t) {
+    return t.finding.id == "logs.rank.stopped_first";
+  });
+  if (stop != timed.end() && stop->time >= 0)
+    for (auto& t : timed)
+      if (t.from_catalogue && t.time < 0 && may_be_error_of(t.finding, stop->finding, cat))
+        t.time = stop->time;
+  std::vector<report::Finding> out = root_cause_first(std::move(timed), true);
+  fold_same_failure(out, cat);
+  return out;
 }
 
 std::vector<report::Finding> match_text(std::string_view text, const Catalogue& cat) {

@@ -36,6 +36,7 @@ void to_json(nlohmann::json& j, const Finding& f) {
       {"title", f.title},     {"evidence", f.evidence},
       {"details", f.details}, {"fix", f.fix},
       {"node", f.node},       {"rank", f.rank < 0 ? nlohmann::json(nullptr) : nlohmann::json(f.rank)}};
+  if (!f.consequence_of.empty()) j["consequence_of"] = f.consequence_of;
 }
 
 void from_json(const nlohmann::json& j, Finding& f) {
@@ -47,6 +48,7 @@ void from_json(const nlohmann::json& j, Finding& f) {
   f.fix = j.value("fix", "");
   f.node = j.value("node", "");
   f.rank = j.contains("rank") && j["rank"].is_number_integer() ? j["rank"].get<int>() : -1;
+  f.consequence_of = j.value("consequence_of", "");
 }
 
 }  // namespace dd::report

@@ -21,6 +21,9 @@ struct Finding {
   int rank = -1;                      // rank it concerns; -1 = none/all
   std::string area;  // grouping for the text report: "gpu", "net", ... (defaults to id prefix)
   std::vector<std::string> details;  // more evidence, shown with --verbose and always in JSON
+  // The id of the finding whose failure this one is part of (a consequence of it, or the same failure seen
+  // from another side, folded into it); "" = none. JSON "consequence_of", only when set.
+  std::string consequence_of;
 };
 
 std::string finding_area(const Finding& f);

@@ -10,6 +10,7 @@ struct FindingDoc {
   std::string id;
   std::string title;        // short
   std::string explanation;  // what it means, why it matters, how to fix; several sentences
+  std::string fix = {};     // what to do, as `explain ID` prints it under "Fix:" ("" = the explanation says)
 };
 
 }  // namespace dd::report

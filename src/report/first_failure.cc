@@ -42,6 +42,21 @@ void mark_consequence(Finding& f, const Finding& cause, std::string_view who) {
   f.evidence.push_back(consequence_line(cause));
   f.title += " (consequence of " + std::string(who.empty() ? std::string_view(cause.id) : who) + ")";
   f.severity = std::min(f.severity, Severity::info);
+  f.consequence_of = cause.id;
+}
+
+void fold_into(Finding& f, Finding& root) {
+  constexpr size_t kCut = 240;
+  size_t n = std::min(f.title.size(), kCut);  // cut on a UTF-8 character's first byte
+  while (n > 0 && n < f.title.size() && (static_cast<unsigned char>(f.title[n]) & 0xC0) == 0x80) --n;
+  const std::string said = f.title.substr(0, n) + (n < f.title.size() ? "…" : "");
+  const std::string also = "also " + f.id + ": " + said;  // one line for one thing said twice
+  if (std::find(root.evidence.begin(), root.evidence.end(), also) == root.evidence.end())
+    root.evidence.push_back(also);
+  f.evidence.push_back("same failure as " + root.id + ": " + root.title);
+  f.title += " (same failure as " + root.id + ")";
+  f.severity = std::min(f.severity, Severity::info);
+  f.consequence_of = root.id;
 }
 
 }  // namespace dd::report

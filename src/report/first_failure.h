@@ -42,4 +42,10 @@ std::string consequence_line(const Finding& cause);
 // WHO)" after its title (WHO: the cause's id unless given) and its severity lowered to at most info.
 void mark_consequence(Finding& f, const Finding& cause, std::string_view who = {});
 
+// Folds `f` into `root`, when both report one failure (the rank that stopped first behind the error it
+// stopped on, the Flight Recorder's view of a hang the logs already named, one error matched twice): `root`
+// gains "also ID: TITLE" (f's, cut) as evidence; `f` is lowered to at most info, its consequence_of set and
+// "same failure as ID: TITLE" (root's) as its last evidence line, " (same failure as ID)" after its title.
+void fold_into(Finding& f, Finding& root);
+
 }  // namespace dd::report

@@ -50,12 +50,37 @@ std::string who(const Finding& f, bool many_nodes) {
   return fmt::format(" ({}, rank {})", node, f.rank);
 }
 
+// The answer before the details, on one line: the verdict and the first finding at its severity (for `logs`
+// and `launch`, whose findings come root cause first, the root cause), and how many more there are. Nothing
+// on a pass.
+void headline(const Report& r, std::ostream& out, const Style& st) {
+  const Verdict v = r.verdict();
+  if (v == Verdict::pass) return;
+  const Severity worst = v == Verdict::fail ? Severity::fail : Severity::warn;
+  const Finding* first = nullptr;
+  size_t same = 0;
+  for (const auto& f : r.findings)
+    if (f.severity == worst && same++ == 0) first = &f;
+  if (!first) return;
+  std::set<std::string> nodes;
+  for (const auto& f : r.findings)
+    if (!f.node.empty()) nodes.insert(f.node);
+  const char* more =
+      v == Verdict::fail ? (same == 2 ? "failure" : "failures") : (same == 2 ? "warning" : "warnings");
+  out << st.c(v == Verdict::fail ? "1;31" : "1;33",
+              fmt::format("verdict: {} — {}{}", verdict_name(v), v == Verdict::fail ? "root cause: " : "",
+                          shown(first->title) + who(*first, nodes.size() > 1)))
+      << "  " << st.c("2", shown(first->id))
+      << (same > 1 ? fmt::format("  (and {} more {} below)", same - 1, more) : "") << "\n";
+}
+
 }  // namespace
 
 void render_text(const Report& r, std::ostream& out, const TextOptions& opt) {
   Style st{opt.color};
   if (!r.title.empty()) out << st.c("1", shown(r.title)) << "\n";
   for (const auto& n : r.notes) out << "  " << shown(n) << "\n";
+  headline(r, out, st);
   // Keep areas in order of first appearance so the report follows the probe order.
   std::vector<std::string> order;
   std::map<std::string, std::vector<const Finding*>> by_area;
