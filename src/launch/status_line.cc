@@ -27,7 +27,7 @@ void write_once(int fd, const std::string& s) {
 
 void StatusLine::update(const std::string& text, Clock::time_point now) {
   if (fd_ < 0) return;
-  if (last_draw_ && now - *last_draw_ < kRedrawEvery) return;
+  if (drawn_ && last_draw_ && now - *last_draw_ < kRedrawEvery) return;
   write_once(fd_, "\r" + text + "\033[K");
   drawn_ = true;
   last_draw_ = now;

@@ -1,4 +1,5 @@
-// StatusLine into a pipe: what it draws, at most once a second, and erases only what it drew.
+// StatusLine into a pipe: what it draws, in place at most once a second, again at once after an erase, and
+// erases only what it drew.
 #include "launch/status_line.h"
 
 #include <fcntl.h>
@@ -50,10 +51,12 @@ TEST_F(StatusLineTest, ErasesOnlyWhatItDrew) {
     EXPECT_EQ(drain(), "\rx\033[K\r\033[K");
     s.erase();
     EXPECT_EQ(drain(), "");
-    s.update("y", t0 + 200ms);  // within the second: not drawn again yet
-    EXPECT_EQ(drain(), "");
-    s.update("y", t0 + 1s);
+    s.update("y", t0 + 200ms);  // erased (a worker's line came): drawn again below it at once
     EXPECT_EQ(drain(), "\ry\033[K");
+    s.update("z", t0 + 400ms);  // shown: not redrawn in place within the second
+    EXPECT_EQ(drain(), "");
+    s.update("z", t0 + 1200ms);
+    EXPECT_EQ(drain(), "\rz\033[K");
   }
   EXPECT_EQ(drain(), "\r\033[K");  // the end erases it
 }
