@@ -69,11 +69,12 @@ check "rank 0 prints 20000 lines then exits 3: launch exits 4" 4 L WORKER_RANK=0
 n=$(grep -c "of rank 0" "$T/logs/lines/0/node0.rank0.log")
 [ "$n" = 20000 ] && echo "ok: all 20000 lines in rank 0's log" || { echo "FAIL: $n lines in the log"; fails=$((fails + 1)); }
 
-check "tee all" 0 L --nproc-per-node 3 --job-id tee --tee all -- sh "$W" 2>/dev/null
-for r in 0 1 2; do expect_out "rank $r line prefixed" "[0:$r] worker rank $r done"; done
-check "default tee: rank 0 only" 0 L --nproc-per-node 3 --job-id tee0 -- sh "$W"
-expect_out "rank 0 shown" "[0:0] worker rank 0 done"
-grep -qF "[0:1]" "$T/out" && { echo "FAIL: rank 1 shown without --tee all"; fails=$((fails + 1)); } || echo "ok: rank 1 not shown"
+# The terminal shows every rank by default (was rank 0 only); --tee 0 narrows it (launch_output_test: the rest).
+check "default tee: every rank" 0 L --nproc-per-node 3 --job-id tee -- sh "$W"
+for r in 0 1 2; do expect_out "rank $r line prefixed" "[rank$r]: worker rank $r done"; done
+check "--tee 0: rank 0 only" 0 L --nproc-per-node 3 --job-id tee0 --tee 0 -- sh "$W"
+expect_out "rank 0 shown" "[rank0]: worker rank 0 done"
+grep -qF "[rank1]" "$T/out" && { echo "FAIL: rank 1 shown with --tee 0"; fails=$((fails + 1)); } || echo "ok: rank 1 not shown"
 
 mkdir -p "$T/env2"
 check "--job-port fixes MASTER_PORT" 0 L ENV_OUT="$T/env2" --no-preflight --nproc-per-node 2 --job-port 29555 --job-id port -- python3 "$HERE/launch/env_dump.py"

@@ -34,8 +34,8 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 expect "names the job and the real log folder" "$T/err" "distdoctor launch: job intr, attempt 0: logs in $T/logs/intr/0/"
 expect "names rank 0's log" "$T/err" "distdoctor launch: rank 0 log: $T/logs/intr/0/node0.rank0.log"
 expect "names rank 1's log" "$T/err" "distdoctor launch: rank 1 log: $T/logs/intr/0/node0.rank1.log"
-expect "says only rank 0 is shown" "$T/err" \
-  "distdoctor launch: showing rank 0's output (all ranks' logs in $T/logs/intr/0/; --tee all to see every rank)"
+expect "says every rank is shown (the default), prefixed" "$T/err" \
+  "distdoctor launch: showing every rank's output, each line prefixed [rankN]: (logs in $T/logs/intr/0/;"
 said=$(grep -n "distdoctor launch: job intr" "$T/err" | head -1 | cut -d: -f1)
 printed=$(grep -n "rank 0 starts" "$T/err" | head -1 | cut -d: -f1)
 [ -n "$said" ] && [ -n "$printed" ] && [ "$said" -lt "$printed" ] && echo "ok: said before the workers' output" ||

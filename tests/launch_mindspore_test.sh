@@ -33,7 +33,7 @@ PY
 
 check "--hang-timeout 25 gives MS_TOPO_TIMEOUT=25; --tee all shows the scheduler" 0 L EXPECT_WORKERS=3 EXPECT_TOPO=25 \
   --mindspore --nproc-per-node 3 --hang-timeout 25 --tee all --job-id ms3 -- python3 "$SI"
-expect_out "its lines are prefixed" "[0:scheduler] scheduler: all 3 workers done (0,1,2)"
+expect_out "its lines are prefixed" "[scheduler]: scheduler: all 3 workers done (0,1,2)"
 
 MARK=ms$$
 start=$SECONDS

@@ -49,6 +49,11 @@ for i in 0 1; do
 done
 grep -q "worker rank 3 of 4 starting" "$LOGS/ok/0/node1.rank3.log" || { echo "FAIL: rank 3's log"; exit 1; }
 echo "ok: the pasted command joined node 1; 4 ranks on 2 nodes exited 0"
+# Each node's terminal shows its own ranks (every one, the default), prefixed with the global rank.
+grep -qF "[rank3]: worker rank 3 of 4 starting" "$NL_DIR/ok1.out" && grep -qF "[rank2]: worker rank 2 of 4" "$NL_DIR/ok1.out" &&
+  grep -qF "[rank1]: worker rank 1 of 4" "$NL_DIR/ok0.out" && ! grep -qF "[rank2]" "$NL_DIR/ok0.out" &&
+  echo "ok: each node shows its ranks, prefixed [rankN]: with the global rank" ||
+  { echo "FAIL: the nodes' terminal lines"; nl_out ok0; nl_out ok1; exit 1; }
 # Each node's clock against node 0's, measured through the store at the join (one host: 0 within the error).
 python3 - "$LOGS/ok/0/attempt.json" <<'PY' || { echo "FAIL: no clock offsets in the attempt record"; exit 1; }
 import json, sys

@@ -1,6 +1,7 @@
 // `distdoctor launch [options] -- CMD ARGS...`: parse the options once (launch::LaunchArgs), start the orphan
 // guard before anything else, read this node's facts, and hand over to launch::run_launch.
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <iostream>
@@ -13,10 +14,12 @@
 #include "common/safe_text.h"
 #include "launch/launch_args.h"
 #include "launch/launch_flow.h"
+#include "launch/status_text.h"
 #include "launch/stop_signals.h"
 #include "probe/collect.h"
 #include "probe/env_probe.h"
 #include "probe/self_probe.h"
+#include "probe/tool_env.h"
 #include "process/orphan_guard.h"
 #include "report/report.h"
 
@@ -34,7 +37,9 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
       ->type_name("DIR");
   sub.add_option("--job-id", a.job_id, "Job name in the log path and TORCHELASTIC_RUN_ID (default: made up)")
       ->check(job_name());
-  sub.add_option("--tee", a.tee, "Whose output the terminal shows: 0 (rank 0, default), a rank, all, none")
+  sub.add_option("--tee", a.tee,
+                 "Whose output the terminal shows, each line prefixed [rankN]: (the rank's log file keeps it "
+                 "unprefixed): all (default), a rank (0: rank 0 only), none")
       ->check(rank_or({"all", "none"}));
   sub.add_option("--max-restarts,--max_restarts", a.max_restarts,
                  "Restart the whole job up to K times after a failure")
@@ -108,6 +113,9 @@ int run(const launch::LaunchArgs& parsed) {
   launch::LaunchArgs a = parsed;
   const TrailingCommand& tc = trailing_command();
   a.command = tc.words;
+  // The live status line: on a terminal only (a pipe or a file gets none), never with --json.
+  a.status_line =
+      launch::status_line_wanted(a.json, ::isatty(STDERR_FILENO) == 1, probe::tool_env().status_line);
   if (a.command.empty()) {
     std::cerr << (a.cluster.node_rank > 0
                       ? "distdoctor launch: give the job's command after --, the same as node rank 0's (the "

@@ -13,6 +13,7 @@
 #include "common/safe_text.h"
 #include "common/signal_name.h"
 #include "launch/attempt_agent.h"
+#include "launch/status_text.h"
 #include "launch/stop_signals.h"
 #include "logs/analyze.h"
 #include "logs/catalogue.h"
@@ -164,7 +165,28 @@ void AttemptAgent::watch_loop() {
       heartbeat();
       next_beat = now + 500ms;
     }
+    if (!stop_ && !all_done_) show_status(now);
   }
+  status_.erase();  // before the stop's lines and the report
+}
+
+void AttemptAgent::show_status(Clock::time_point now) {
+  if (!status_.on()) return;
+  auto secs = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  StatusInfo in{.ranks = int(sup_.workers().size()),
+                .node_rank = joined().node_rank,
+                .nnodes = joined().nnodes,
+                .elapsed_s = secs(now - t0_),
+                .attempt = attempt_};
+  for (const auto& w : sup_.workers()) in.running += w.exited ? 0 : 1;
+  Clock::time_point last = t0_;
+  for (size_t i = 0; i < last_output_.size() && i < ranks_.size(); ++i)
+    if (last_output_[i] > last) {
+      last = last_output_[i];
+      in.last_rank = ranks_[i];
+    }
+  in.last_ago_s = secs(now - last);
+  status_.update(status_text(in), now);
 }
 
 AttemptRecord AttemptAgent::run() {

@@ -26,6 +26,7 @@ struct AttemptSetup {
   process::OrphanGuard* guard = nullptr;
   int out_fd = 1;           // where worker lines are echoed (2 with --json)
   double lost_after_s = 5;  // a node without a heartbeat for this long is lost
+  int status_fd = -1;       // where the live status line is drawn (2 on a terminal, status_text.h), -1: none
 };
 
 AttemptRecord run_attempt(const AttemptSetup& setup, int attempt);

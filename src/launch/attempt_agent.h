@@ -8,6 +8,7 @@
 #include "launch/debug_hooks.h"
 #include "launch/hang_watch.h"
 #include "launch/mindspore_env.h"
+#include "launch/status_line.h"
 #include "launch/stop_signals.h"
 #include "probe/process_identity.h"
 #include "process/output_tail.h"
@@ -29,6 +30,9 @@ class AttemptAgent {
   const JoinedNodes& joined() const { return s_.joined; }
   bool start_workers();
   void watch_loop();
+  // The live status line (status_text.h), redrawn at most once a second; erased before anything else is
+  // written to the terminal (worker lines, warnings) and when the watch ends.
+  void show_status(Clock::time_point now);
   void on_worker_exit(int i);
   // A worker whose process is ending with a failure (a signal, a non-zero status) before waitpid can reap it:
   // a killed CUDA process stays so for seconds while its threads exit. /proc shows it (probe::read_proc); the
@@ -95,6 +99,7 @@ class AttemptAgent {
 
   const AttemptSetup& s_;
   int attempt_;
+  StatusLine status_{s_.status_fd};
   JobLayout layout_;
   process::WorkerSupervisor sup_;
   std::unique_ptr<process::OutputTail> tail_;

@@ -12,6 +12,7 @@
 #include "launch/attempt_agent.h"
 #include "launch/run_dir.h"
 #include "launch/start_notes.h"
+#include "launch/terminal_tee.h"
 
 namespace dd::launch {
 
@@ -99,8 +100,7 @@ bool AttemptAgent::start_workers() {
     w.log_path = worker_log_path(s_.run_dir, attempt_, node, rank);
     w.event_fd = -1;
     w.die_with_parent = true;
-    bool echo = tee == "all" || tee == std::to_string(rank);
-    sources.push_back({w.log_path, fmt::format("[{}:{}] ", node, rank), echo});
+    sources.push_back({w.log_path, rank_prefix(rank), tee_shows(tee, rank)});
     ranks_.push_back(rank);
     logs_.push_back(w.log_path);
     specs.push_back(std::move(w));
@@ -114,6 +114,7 @@ bool AttemptAgent::start_workers() {
   lines_seen_.assign(specs.size(), 0);
   bytes_seen_.assign(specs.size(), 0);
   tail_ = std::make_unique<process::OutputTail>(sources, s_.out_fd, 200);
+  tail_->set_before_echo([this] { status_.erase(); });
   t0_ = Clock::now();
   last_output_.assign(specs.size(), t0_);
   if (!start_scheduler()) return true;  // MindSpore's, before its workers (as msrun); the stop is raised

@@ -88,8 +88,10 @@ void AttemptAgent::watch_identities(bool last) {
                      .items = identities_[i].items,
                      .expected_known = !given.empty(),
                      .expected = parts::identity_of_env(given)});
-  for (const rules::OddSetting& odd : rules::odd_settings(ranks))
+  for (const rules::OddSetting& odd : rules::odd_settings(ranks)) {
+    status_.erase();
     std::cerr << fmt::format("distdoctor launch: warning: {}\n", rules::odd_setting_text(odd)) << std::flush;
+  }
 }
 
 }  // namespace dd::launch

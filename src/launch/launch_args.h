@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cluster/job_spec.h"
+#include "launch/terminal_tee.h"
 
 namespace dd::launch {
 
@@ -14,7 +15,7 @@ struct LaunchArgs {
   cluster::ClusterArgs cluster;      // --nnodes, --node-rank, --master, --token, --token-file, --join-timeout
   std::string log_dir = "distdoctor-logs";  // --log-dir
   std::string job_id;                       // --job-id ("" = the launcher's, else made by node rank 0)
-  std::string tee = "0";                    // --tee all|none|RANK
+  std::string tee{kTeeDefault};             // --tee all|none|RANK (terminal_tee.h)
   int max_restarts = 0;                     // --max-restarts
   double hang_timeout_s = 0;                // --hang-timeout (0 = off)
   double grace_s = 5;                       // --grace: SIGTERM -> SIGKILL
@@ -26,6 +27,7 @@ struct LaunchArgs {
   bool bind_gpu = false;                    // --bind-gpu
   bool mindspore = false;                   // --mindspore: MindSpore's variables and its scheduler
   bool json = false;                        // --json: the final report as JSON on stdout
+  bool status_line = false;                 // the live status line on stderr (cli: status_line_wanted)
   bool verbose = false;                     // --verbose: every finding's details in the text report
   std::string nccl_lib;                     // --nccl-lib for the preflight's node rules
 };

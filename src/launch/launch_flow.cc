@@ -162,6 +162,7 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
   AttemptSetup setup{a,        joined,   in.facts,
                      base_env, *run_dir, program.empty() ? a.command.front() : program,
                      path_env, in.guard, a.json ? 2 : 1};
+  setup.status_fd = a.status_line ? 2 : -1;
   std::vector<AttemptRecord> attempts;
   for (int attempt = 0;; ++attempt) {
     attempts.push_back(run_attempt(setup, attempt));

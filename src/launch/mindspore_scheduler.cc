@@ -9,6 +9,7 @@
 
 #include "common/redact.h"
 #include "launch/attempt_agent.h"
+#include "launch/terminal_tee.h"
 #include "logs/python_traceback.h"
 
 namespace dd::launch {
@@ -49,9 +50,11 @@ bool AttemptAgent::start_scheduler() {
   spec.log_path = sched_log_ = scheduler_log_path(s_.run_dir, attempt_, node);
   spec.event_fd = -1;
   spec.die_with_parent = true;
-  const bool echo = s_.args.tee == "all";
   sched_tail_ = std::make_unique<process::OutputTail>(
-      std::vector<process::OutputTail::Source>{{sched_log_, "[0:scheduler] ", echo}}, s_.out_fd, 200);
+      std::vector<process::OutputTail::Source>{
+          {sched_log_, std::string(kSchedulerPrefix), tee_shows_scheduler(s_.args.tee)}},
+      s_.out_fd, 200);
+  sched_tail_->set_before_echo([this] { status_.erase(); });
   const Status st = sched_.start({spec}, s_.base_env);
   if (!sched_.workers().empty() && s_.guard) s_.guard->watch_group(sched_.workers().front().pid);
   if (st) return true;

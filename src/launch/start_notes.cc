@@ -14,7 +14,10 @@ namespace {
 // Whose output the terminal shows, and where the rest is.
 std::string tee_line(const StartInfo& in, const std::string& dir) {
   if (in.tee == "all")
-    return fmt::format("showing every rank's output, each line prefixed [node:rank] (logs in {})", dir);
+    return fmt::format(
+        "showing every rank's output, each line prefixed [rankN]: (logs in {}; --tee 0 for rank 0 "
+        "only, --tee none for none)",
+        dir);
   const std::string narrow = "; --tee all to see every rank";
   if (in.tee == "none")
     return fmt::format("showing no rank's output (--tee none; all ranks' logs in {}{})", dir, narrow);

@@ -38,9 +38,10 @@ TEST(StartNotes, SaysWhoseOutputIsShown) {
                 .find("showing rank 0's output (all ranks' logs in logs/j1/0/; --tee all to see every rank)"),
             std::string::npos);
   EXPECT_NE(joined_notes(two_ranks("1")).find("showing rank 1's output"), std::string::npos);
-  EXPECT_NE(
-      joined_notes(two_ranks("all")).find("showing every rank's output, each line prefixed [node:rank]"),
-      std::string::npos);
+  EXPECT_NE(joined_notes(two_ranks("all"))
+                .find("showing every rank's output, each line prefixed [rankN]: (logs in logs/j1/0/; --tee 0 "
+                      "for rank 0 only, --tee none for none)"),
+            std::string::npos);
   EXPECT_NE(joined_notes(two_ranks("none")).find("showing no rank's output (--tee none"), std::string::npos);
   EXPECT_NE(joined_notes(two_ranks("5"))
                 .find("showing no rank's output: --tee 5 names no rank of this job (ranks 0,1;"),

@@ -80,6 +80,7 @@ void AttemptAgent::read_straggler_snapshots() {
     if (const std::string why =
             save_lateness_metrics(s_.args.metrics_file, joined().job.job_id, attempt_, s, found);
         !why.empty() && !metrics_warned_) {
+      status_.erase();
       std::cerr << "distdoctor launch: warning: " << why << "\n" << std::flush;
       metrics_warned_ = true;
     }
@@ -92,6 +93,7 @@ void AttemptAgent::read_straggler_snapshots() {
   if (said == straggler_said_) return;
   // The same sentence twice in a row is said once (the figures in it are rounded).
   straggler_said_ = said;
+  status_.erase();
   if (said.empty()) {
     if (!stragglers_seen_.empty())
       std::cerr << "distdoctor launch: no rank makes the others wait any more\n" << std::flush;

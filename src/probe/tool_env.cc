@@ -21,6 +21,7 @@ ToolEnv read_tool_env(const char* (*lookup)(const char* name)) {
   t.probe_timing = !timing.empty() && timing != "0";
   t.nvml_lib = str("DISTDOCTOR_NVML_LIB");
   t.cuda_lib = str("DISTDOCTOR_CUDA_LIB");
+  t.status_line = str("DISTDOCTOR_STATUS_LINE");
   t.home = str("HOME");
   t.config_home = str("XDG_CONFIG_HOME");
   return t;

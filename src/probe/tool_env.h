@@ -15,6 +15,7 @@ struct ToolEnv {
   bool probe_timing = false;  // DISTDOCTOR_PROBE_TIMING set and not "0": print each probe's time on stderr
   std::string nvml_lib;       // DISTDOCTOR_NVML_LIB: load this libnvidia-ml instead of the loader's choice
   std::string cuda_lib;       // DISTDOCTOR_CUDA_LIB: load this libcuda instead of the loader's choice
+  std::string status_line;    // DISTDOCTOR_STATUS_LINE: launch status line "1" always, "0" never
   std::string home;           // HOME: where the per-user job secret lives (user_secret.h)
   std::string config_home;    // XDG_CONFIG_HOME: the same, when set (it wins over HOME/.config)
 };

@@ -16,11 +16,8 @@ const char* fake_lookup(const char* n) {
 }
 
 TEST(ToolEnv, ReadsEachVariable) {
-  g_env = {{"DISTDOCTOR_TOKEN", "s3cret"},
-           {"NO_COLOR", "1"},
-           {"DISTDOCTOR_PROBE_TIMING", "1"},
-           {"DISTDOCTOR_NVML_LIB", "libx.so"},
-           {"DD_KEEP_TMP", "1"}};
+  g_env = {{"DISTDOCTOR_TOKEN", "s3cret"},     {"NO_COLOR", "1"},    {"DISTDOCTOR_PROBE_TIMING", "1"},
+           {"DISTDOCTOR_NVML_LIB", "libx.so"}, {"DD_KEEP_TMP", "1"}, {"DISTDOCTOR_STATUS_LINE", "1"}};
   ToolEnv t = read_tool_env(fake_lookup);
   EXPECT_EQ(t.token, "s3cret");
   EXPECT_TRUE(t.no_color);
@@ -28,6 +25,7 @@ TEST(ToolEnv, ReadsEachVariable) {
   EXPECT_TRUE(t.keep_tmp);
   EXPECT_EQ(t.nvml_lib, "libx.so");
   EXPECT_EQ(t.cuda_lib, "");
+  EXPECT_EQ(t.status_line, "1");
 }
 
 TEST(ToolEnv, TimingZeroIsOff) {

@@ -59,9 +59,11 @@ void take_line(std::string_view line, SourceState& st, size_t keep, const std::s
                std::string& echo) {
   std::deque<std::string>& lines = st.lines;
   ++st.total_lines;
-  if (prefix) {  // the terminal gets secrets redacted; the worker's log file keeps every byte
+  // The terminal gets secrets redacted (the worker's log file keeps every byte), and a long line in pieces of
+  // kMaxLineBytes, each prefixed, however it was read (in one read, or cut while it had no newline yet).
+  for (size_t at = 0; prefix && (at == 0 || at < line.size()); at += kMaxLineBytes) {
     echo += *prefix;
-    echo += redact_text(std::string(line));
+    echo += redact_text(std::string(line.substr(at, kMaxLineBytes)));
     echo += '\n';
   }
   if (keep == 0) return;
@@ -159,7 +161,7 @@ bool OutputTail::poll(size_t max_bytes_per_file) {
   std::vector<char> buf;
   bool grew = false;
   for (State& st : *s_) grew |= read_source(st, max_bytes_per_file, keep_, echo, buf);
-  if (!echo.empty() && out_fd_ >= 0) write_fully(out_fd_, echo);
+  this->echo(echo);
   return grew;
 }
 
@@ -169,7 +171,7 @@ void OutputTail::finish(size_t i) {
   std::string echo;
   std::vector<char> buf;
   while (read_source(st, 4u << 20, keep_, echo, buf)) {  // to the end, echoing as it goes
-    if (out_fd_ >= 0) write_fully(out_fd_, echo);
+    this->echo(echo);
     echo.clear();
   }
   if (!st.partial.empty()) {
@@ -179,7 +181,13 @@ void OutputTail::finish(size_t i) {
   if (st.fd >= 0) ::close(st.fd);
   st.fd = -1;
   st.finished = true;
-  if (!echo.empty() && out_fd_ >= 0) write_fully(out_fd_, echo);
+  this->echo(echo);
+}
+
+void OutputTail::echo(const std::string& text) {
+  if (text.empty() || out_fd_ < 0) return;
+  if (before_echo_) before_echo_();
+  write_fully(out_fd_, text);
 }
 
 const std::deque<std::string>& OutputTail::last_lines(size_t i) const { return (*s_)[i].lines; }

@@ -137,6 +137,47 @@ TEST_F(OutputTailTest, LongLineComesOutIn64KiBPieces) {
   EXPECT_EQ(tail.last_lines(0).back(), std::string(36 * 1024, 'x'));
 }
 
+// The launcher's status line is erased through the hook: it runs before every echo, and only then.
+TEST_F(OutputTailTest, BeforeEchoRunsBeforeEachEchoOnly) {
+  OutputTail tail({{dir_ + "/a", "[rank0]: ", true}, {dir_ + "/q", "", false}}, out_);
+  std::vector<size_t> out_size_at_hook;
+  tail.set_before_echo([&] { out_size_at_hook.push_back(out_text().size()); });
+  EXPECT_FALSE(tail.poll());
+  append("q", "quiet\n");
+  append("a", "half");
+  EXPECT_TRUE(tail.poll());
+  EXPECT_TRUE(out_size_at_hook.empty());  // nothing echoed: the status line stays
+  append("a", " done\nrest");
+  EXPECT_TRUE(tail.poll());
+  ASSERT_EQ(out_size_at_hook.size(), 1u);
+  EXPECT_EQ(out_size_at_hook[0], 0u);  // before the write
+  tail.finish(0);
+  ASSERT_EQ(out_size_at_hook.size(), 2u);
+  EXPECT_EQ(out_size_at_hook[1], std::string("[rank0]: half done\n").size());
+  EXPECT_EQ(out_text(), "[rank0]: half done\n[rank0]: rest\n");
+}
+
+// A long line that came whole (newline included) is echoed in the same pieces as one that came in parts; the
+// last lines keep it whole.
+TEST_F(OutputTailTest, LongLineReadWholeIsEchoedInPiecesToo) {
+  OutputTail tail({{dir_ + "/a", "[rank1]: ", true}}, out_);
+  append("a", std::string(100 * 1024, 'z') + "\nnext\n");
+  tail.poll();
+  EXPECT_EQ(out_text(), "[rank1]: " + std::string(64 * 1024, 'z') +
+                            "\n[rank1]: " + std::string(36 * 1024, 'z') + "\n[rank1]: next\n");
+  EXPECT_EQ(tail.last_lines(0).front(), std::string(100 * 1024, 'z'));
+}
+
+// Each piece of a long unterminated line, and the last piece at the worker's end, carries the prefix.
+TEST_F(OutputTailTest, LongLinePiecesAndLastPartialArePrefixed) {
+  OutputTail tail({{dir_ + "/a", "[rank2]: ", true}}, out_);
+  append("a", std::string(64 * 1024 + 10, 'y'));
+  tail.poll();
+  tail.finish(0);
+  EXPECT_EQ(out_text(),
+            "[rank2]: " + std::string(64 * 1024, 'y') + "\n[rank2]: " + std::string(10, 'y') + "\n");
+}
+
 TEST_F(OutputTailTest, ClosedTerminalIsIgnored) {
   int p[2];
   ASSERT_EQ(pipe(p), 0);
