@@ -83,6 +83,17 @@ TEST(LogsCatalogue, HealthyInfoLogsTriggerNothing) {
   EXPECT_TRUE(big.hits.empty());
 }
 
+TEST(LogsCatalogue, HealthyGpuReportIsNoEccError) {
+  // distdoctor's own healthy verdict, saved beside the logs (launch --json > report.json), and nvidia-smi's
+  // table header name ECC without any error: CUDA's error is "uncorrectable ECC error encountered".
+  const auto& cat = Catalogue::builtin();
+  for (std::string line : {"\"title\": \"2 GPU(s): no uncorrectable ECC error, no pending retirement/remap\"",
+                           "| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |"})
+    EXPECT_TRUE(scan_buffer("report.json", line + "\n", cat, ScanOptions{}).hits.empty()) << line;
+  FileResult bad = scan_buffer("r0.log", "RuntimeError: CUDA error: uncorrectable ECC error encountered\n", cat, {});
+  ASSERT_EQ(bad.hits.size(), 1u);
+}
+
 TEST(LogsCatalogue, ParseRejectsBrokenEntries) {
   EXPECT_FALSE(Catalogue::parse("not json").ok());
   EXPECT_FALSE(Catalogue::parse(R"J([{"id":"a.b","title":"t"}])J").ok());  // no needles

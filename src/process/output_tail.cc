@@ -21,7 +21,8 @@ struct SourceState {
   OutputTail::Source src;
   int fd = -1;
   bool finished = false;
-  std::string partial;  // bytes after the last newline
+  std::string partial;  // bytes after the last line end
+  bool after_cr = false;  // the last line ended with a \r at the end of a read: a \n next belongs to it
   std::deque<std::string> lines;
   OutputTail::Clock::time_point last_growth;
   uint64_t bytes = 0;
@@ -77,22 +78,37 @@ void take_line(std::string_view line, SourceState& st, size_t keep, const std::s
   lines.push_back(std::move(reuse));
 }
 
-// Splits data into lines of st (the first one continues st.partial); the rest becomes st.partial.
+// The first line end in data[0, n): a \n, or a \r (a progress bar such as tqdm's redraws its line after a \r
+// and ends it only when done: without this its updates would wait for 64 KiB); nullptr when none.
+const char* line_end(const char* data, size_t n) {
+  const char* nl = static_cast<const char*>(std::memchr(data, '\n', n));
+  const char* cr = static_cast<const char*>(std::memchr(data, '\r', nl ? size_t(nl - data) : n));
+  return cr ? cr : nl;
+}
+
+// Splits data into lines of st (the first one continues st.partial); the rest becomes st.partial. A line ends
+// at \n, \r or \r\n (one end, also when the \n comes in the next read).
 void split_lines(SourceState& st, const char* data, size_t n, size_t keep, std::string& echo) {
   const std::string* prefix = st.src.echo ? &st.src.prefix : nullptr;
+  if (n > 0 && st.after_cr && *data == '\n') ++data, --n;
+  if (n > 0) st.after_cr = false;
   while (n > 0) {
-    const char* nl = static_cast<const char*>(std::memchr(data, '\n', n));
-    if (!nl) break;
-    size_t len = size_t(nl - data);
+    const char* end = line_end(data, n);
+    if (!end) break;
+    size_t len = size_t(end - data);
     if (st.partial.empty()) {
-      take_line(std::string_view(data, len), st, keep, prefix, echo);
+      if (len > 0 || *end == '\n')  // a bar's leading \r ends no line of its own
+        take_line(std::string_view(data, len), st, keep, prefix, echo);
     } else {
       st.partial.append(data, len);
       take_line(st.partial, st, keep, prefix, echo);
       st.partial.clear();
     }
-    data += len + 1;
-    n -= len + 1;
+    size_t used = len + 1;
+    if (*end == '\r' && used < n && end[1] == '\n') ++used;
+    st.after_cr = *end == '\r' && used == n;
+    data += used;
+    n -= used;
   }
   while (n > 0) {
     size_t take = std::min(n, kMaxLineBytes - st.partial.size());

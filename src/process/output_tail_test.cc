@@ -128,6 +128,20 @@ TEST_F(OutputTailTest, FileThatAppearsLater) {
   EXPECT_EQ(out_text(), "[1:4] first\n");
 }
 
+TEST_F(OutputTailTest, CarriageReturnEndsALineAsProgressBarsUseIt) {
+  // tqdm redraws its bar after a \r and ends it with \n only when done; \r\n is one line end, also split
+  // across two reads.
+  OutputTail tail({{dir_ + "/a", "[rank0]: ", true}}, out_);
+  append("a", "\r 10%|#   |\r 20%|##  |\r");
+  EXPECT_TRUE(tail.poll());
+  EXPECT_EQ(out_text(), "[rank0]:  10%|#   |\n[rank0]:  20%|##  |\n");
+  append("a", "\ndone\r\nnext\n");
+  EXPECT_TRUE(tail.poll());
+  EXPECT_EQ(out_text(), "[rank0]:  10%|#   |\n[rank0]:  20%|##  |\n[rank0]: done\n[rank0]: next\n");
+  EXPECT_EQ(tail.last_lines(0),
+            (std::deque<std::string>{" 10%|#   |", " 20%|##  |", "done", "next"}));  // the ring too
+}
+
 TEST_F(OutputTailTest, LongLineComesOutIn64KiBPieces) {
   OutputTail tail({{dir_ + "/a", "> ", true}}, out_);
   append("a", std::string(100 * 1024, 'x'));

@@ -3,17 +3,19 @@
 # README shows it, then the mistakes people make. Writes a markdown transcript to OUT_MD: each command as typed,
 # its output as it came (stdout and stderr together; not a terminal, so no colour and no live status line), its
 # exit code and wall time. The temporary folder the commands run in is written as ~/demo.
-# Usage: tools/device/first_run.sh CARRY_DIR OUT_MD   (CARRY_DIR made by tools/device/stage_comm.sh, with
-# first_run_train.py copied beside the binary; PyTorch and NCCL on the machine)
+# Usage: tools/device/first_run.sh CARRY_DIR OUT_MD   (CARRY_DIR made by tools/device/stage_comm.sh: the binary
+# and its libraries; PyTorch and NCCL on the machine)
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 CARRY=$(cd "$1" && pwd)
-OUT_MD=$2
-source "$CARRY/torch_nccl_env.sh" "$CARRY"
+OUT_MD=$(realpath -m "$2")
+source "$HERE/torch_nccl_env.sh" "$CARRY"
 export PATH=$CARRY:$PATH
 work=$(mktemp -d)
 cd "$work" || exit 1
-cp "$CARRY/first_run_train.py" train.py
-ngpu=$(nvidia-smi -L | wc -l)
+cp "$HERE/first_run_train.py" train.py
+ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+[ "$ngpu" -gt 0 ] || ngpu=2  # no GPU: the transcript still runs (its GPU steps then fail, as they would)
 
 # step TITLE COMMAND: runs COMMAND in bash, appends it and its output to the transcript.
 step() {
@@ -42,8 +44,8 @@ step "Do the GPUs talk to each other?" "distdoctor check --collectives"
 step "How fast?" "distdoctor bench -b 1M -e 64M -f 4"
 step "Run my job under it" "distdoctor launch --nproc-per-node $ngpu -- python3 train.py"
 step "A rank crashes" "FAULT=crash distdoctor launch --nproc-per-node $ngpu -- python3 train.py"
-step "A rank hangs" "FAULT=hang distdoctor launch --nproc-per-node $ngpu --hang-timeout 15 -- python3 train.py"
-step "A hang, and Ctrl-C after 20 s" "FAULT=hang timeout -s INT 20 distdoctor launch --nproc-per-node $ngpu -- python3 train.py"
+step "A rank hangs" "FAULT=hang distdoctor launch --nproc-per-node $ngpu --hang-timeout 10 -- python3 train.py"
+step "A hang, and Ctrl-C after 15 s" "FAULT=hang timeout -s INT 15 distdoctor launch --nproc-per-node $ngpu -- python3 train.py"
 step "Read the run again later" "distdoctor logs --brief distdoctor-logs"
 step "What does this message mean?" "distdoctor explain 'NCCL WARN Net : No interface found in the same subnet as remote address'"
 step "What does this finding mean?" "distdoctor explain launch.hang"
@@ -58,6 +60,6 @@ step "A typo in the program" "distdoctor launch --nproc-per-node $ngpu -- pyhton
 step "A file with nothing to read" "distdoctor logs /etc/hostname"
 step "Sizes the wrong way round" "distdoctor bench -b 1M -e 1K"
 step "Sizes that cannot fit" "distdoctor bench -b 1T -e 1T"
-step "One process" "distdoctor bench --nproc 1 -b 1M -e 1M"
-step "Two nodes, output to a file" "distdoctor check --nnodes 2 --timeout 5 2>&1 | tee check.txt"
+step "One process" "distdoctor bench --nproc-per-node 1 -b 1M -e 1M"
+step "Two nodes, output to a file" "distdoctor check --nnodes 2 --deadline 3 2>&1 | tee check.txt"
 rm -rf "$work"
