@@ -87,4 +87,13 @@ expect "names the bad value" "$T/err" '"many"'
 check "unknown command: exit 4 (the job failed)" 4 L --nproc-per-node 2 --job-id nocmd -- no-such-program-dd
 expect_out "says it cannot run it, as a shell would" "command not found: no-such-program-dd"
 expect_out "names a real local rank (was 'local rank -1')" "rank 0 (local rank 0)"
+
+# `logs` on the --log-dir of many jobs reads the newest job only and says so (was: every job's logs mixed, the
+# first job's attempt record, and charts read as logs).
+printf '<svg><text>NCCL WARN not a log</text></svg>\n' >"$T/logs/nocmd/0/chart.svg"
+check "logs on a folder of jobs: the newest failed, exit 2" 2 "$BIN" logs "$T/logs"
+expect_out "says which job it read" "launch jobs in the inputs: read the newest, $T/logs/nocmd"
+expect_out "the newest job's failure" "command not found: no-such-program-dd"
+grep -qF "not a log" "$T/out" && { echo "FAIL: the chart was read as a log"; fails=$((fails + 1)); } ||
+  echo "ok: the chart is not read"
 cli_finish launch_basic_test

@@ -26,7 +26,7 @@ line_of() { grep -nF -- "$2" "$1" | head -1 | cut -d: -f1; }  # FILE TEXT: the f
 
 # 1. The answer first: the verdict and root cause lead, the findings, then the tables per file and rank.
 check "invalid device ordinal, text" 2 "$BIN" logs "$L/real/invalid_device_ordinal.log"
-head -4 "$T/out" | grep -q "verdict: fail — root cause: A process asked for a GPU index that does not exist" &&
+head -4 "$T/out" | grep -q "^root cause: A process asked for a GPU index that does not exist" &&
   echo "ok: the verdict and root cause lead" || { echo "FAIL: no verdict first"; head -8 "$T/out"; fails=$((fails + 1)); }
 first_fail=$(line_of "$T/out" "[FAIL]")
 files=$(grep -n "^files$" "$T/out" | head -1 | cut -d: -f1)

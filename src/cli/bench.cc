@@ -235,7 +235,7 @@ int run_bench_command(const BenchArgs& a) {
   comm::RunOptions run = run_options(a, facts);
   std::string refused = workers_beyond_node("--nproc-per-node", a.nproc, facts);
   if (refused.empty() && run.engine == rules::EngineKind::nccl && !a.quick)
-    if (auto mx = parse_bytes(a.max_bytes)) refused = buffers_beyond_gpu("--max-bytes", *mx, facts);
+    if (auto mx = parse_bytes(a.max_bytes)) refused = buffers_beyond_gpu("-e", *mx, facts);
   if (refused.empty() && run.engine == rules::EngineKind::nccl && a.tune && !a.tune_bytes.empty())
     if (auto tb = parse_byte_size_list(a.tune_bytes))
       for (uint64_t s : *tb)

@@ -101,6 +101,10 @@ TEST(RequestLimits, WorkersAndBuffers) {
   f.gpu.gpus = {g};
   EXPECT_EQ(buffers_beyond_gpu("--max-bytes", 8ull << 30, f), "");
   EXPECT_NE(buffers_beyond_gpu("--max-bytes", 64ull << 30, f).find("--max-bytes"), std::string::npos);
+  // Sizes in words (was "two buffers of 65536 MiB ... 81559 MiB").
+  EXPECT_NE(buffers_beyond_gpu("-e", 64ull << 30, f).find("-e 64 GiB: two buffers of 64 GiB each"),
+            std::string::npos)
+      << buffers_beyond_gpu("-e", 64ull << 30, f);
 }
 
 }  // namespace

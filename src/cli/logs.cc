@@ -175,6 +175,11 @@ int run_logs(const LogsCommandOptions& opt) {
                     "log reading follows",
                     run.attempts.size()));
   }
+  if (run.jobs > 1)
+    rep.notes.push_back(
+        fmt::format("{} launch jobs in the inputs: read the newest, {} (`distdoctor logs DIR/JOB` "
+                    "reads another)",
+                    run.jobs, run.job_dir));
   for (const auto& e : run.errors) rep.notes.push_back("not read as a launch record: " + e);
   bool nothing_read = true;
   for (const auto& f : r.files)

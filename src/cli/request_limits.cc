@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "common/units.h"
+
 namespace dd::cli {
 
 std::string workers_beyond_node(const std::string& flag, int workers, const probe::NodeFacts& f) {
@@ -22,8 +24,9 @@ std::string buffers_beyond_gpu(const std::string& flag, uint64_t bytes, const pr
   if (smallest_mib < 0) return "";  // memory unknown: let the run find out
   const uint64_t gpu_bytes = uint64_t(smallest_mib) << 20;
   if (bytes <= gpu_bytes / 2) return "";
-  return fmt::format("{} {}: two buffers of {} MiB do not fit in the GPU's {} MiB of memory", flag, bytes,
-                     bytes >> 20, smallest_mib);
+  return fmt::format("{} {}: two buffers of {} each (send and receive) do not fit in the GPU's {} of memory",
+                     flag, size_in_words(int64_t(bytes)), size_in_words(int64_t(bytes)),
+                     size_in_words(smallest_mib << 20));
 }
 
 }  // namespace dd::cli

@@ -10,8 +10,27 @@
 
 namespace dd::cli {
 
+namespace {
+
+// DIR/JOB for DIR/JOB/ATTEMPT/attempt.json (what launch writes); the record's own folder when shallower.
+std::string job_folder(const std::string& attempt_file) {
+  std::string dir =
+      attempt_file.substr(0, attempt_file.rfind('/') == std::string::npos ? 0 : attempt_file.rfind('/'));
+  const size_t up = dir.rfind('/');
+  return up == std::string::npos ? dir : dir.substr(0, up);
+}
+
+struct Found {
+  std::string job;
+  double mtime;
+  launch::AttemptRecord rec;
+};
+
+}  // namespace
+
 RunRecords take_attempt_records(const std::vector<std::string>& paths) {
   RunRecords out;
+  std::vector<Found> found;
   std::vector<std::string> errors;
   const std::vector<std::string> files = logs::expand_inputs(paths, errors);
   bool any = false;
@@ -30,11 +49,28 @@ RunRecords take_attempt_records(const std::vector<std::string>& paths) {
       continue;
     }
     any = true;
-    if (std::none_of(out.attempts.begin(), out.attempts.end(),
-                     [&](const launch::AttemptRecord& a) { return a.attempt == rec->attempt; }))
-      out.attempts.push_back(std::move(*rec));
+    found.push_back({job_folder(f), probe::regular_file_mtime(f), std::move(*rec)});
   }
-  if (!any) out.other_paths = paths;  // nothing of launch's: the engine expands and reports as always
+  if (!any) {
+    out.other_paths = paths;  // nothing of launch's: the engine expands and reports as always
+    return out;
+  }
+  // The newest job: the one whose record was written last.
+  const auto newest = std::max_element(found.begin(), found.end(),
+                                       [](const Found& a, const Found& b) { return a.mtime < b.mtime; });
+  std::vector<std::string> jobs;
+  for (const auto& r : found)
+    if (std::find(jobs.begin(), jobs.end(), r.job) == jobs.end()) jobs.push_back(r.job);
+  out.jobs = jobs.size();
+  if (jobs.size() > 1) {
+    out.job_dir = newest->job;
+    std::erase_if(out.other_paths, [&](const std::string& p) { return !p.starts_with(out.job_dir + "/"); });
+  }
+  for (auto& r : found)
+    if (r.job == newest->job &&
+        std::none_of(out.attempts.begin(), out.attempts.end(),
+                     [&](const launch::AttemptRecord& a) { return a.attempt == r.rec.attempt; }))
+      out.attempts.push_back(std::move(r.rec));
   std::sort(
       out.attempts.begin(), out.attempts.end(),
       [](const launch::AttemptRecord& a, const launch::AttemptRecord& b) { return a.attempt < b.attempt; });

@@ -87,8 +87,8 @@ std::optional<Finding> stopped_finding(const AttemptRecord& a) {
       if (r.stopped_by_us) ranks.push_back(r.rank);
     if (ranks.empty()) continue;
     count += ranks.size();
-    per_node += fmt::format("{}{}: {}", per_node.empty() ? "" : "; ", parts::node_label(a, n.node_rank),
-                            parts::rank_ranges(ranks));
+    per_node += fmt::format("{}{}: {} {}", per_node.empty() ? "" : "; ", parts::node_label(a, n.node_rank),
+                            ranks.size() == 1 ? "rank" : "ranks", parts::rank_ranges(ranks));
   }
   if (count == 0) return std::nullopt;
   const std::string after = a.stop.cause == StopCause::worker_failed

@@ -212,10 +212,13 @@ bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
     c.ranks = k.ranks;
     c.why = k.detail;
     c.method = "flight recorder";
-    c.collective = fmt::format("{} seq {} of group {} ({})",
-                               k.did.op.empty() ? std::string("nothing") : logs::signature_words(k.did),
-                               k.seq, k.pg_name, k.pg_desc);
-    if (k.has_where) c.evidence.push_back("its stack: " + logs::frames_text(k.where.frames));
+    // A rank that never issued the collective did nothing there: the collective the others wait in is named.
+    c.collective = k.did.op.empty() ? fmt::format("none: it never issued seq {} of group {} ({})", k.seq,
+                                                  k.pg_name, k.pg_desc)
+                                    : fmt::format("{} seq {} of group {} ({})", logs::signature_words(k.did),
+                                                  k.seq, k.pg_name, k.pg_desc);
+    if (k.has_where && !k.where.frames.empty())
+      c.evidence.push_back("its stack: " + logs::frames_text(k.where.frames));
     for (const auto& g : fa.groups)
       if (g.has_mismatch || !g.waiting.empty()) {  // only the parts that hold ranks
         std::string parts;

@@ -1,6 +1,6 @@
 // Input expansion for `distdoctor logs`: a regular file, every regular file under a directory (sorted, hidden
-// entries left out), or "-". A FIFO, device or socket named directly is refused with an input error (it could
-// block or never end).
+// entries and charts left out), or "-". A FIFO, device or socket named directly is refused with an input
+// error (it could block or never end).
 #include <algorithm>
 #include <filesystem>
 
@@ -10,6 +10,15 @@
 namespace dd::logs {
 
 namespace fs = std::filesystem;
+
+namespace {
+// Charts in a folder (launch's lateness.svg, bench --plot's): drawings, not logs. Named directly, they are
+// read.
+bool is_picture(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".svg" || ext == ".png";
+}
+}  // namespace
 
 std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
                                        std::vector<std::string>& errors) {
@@ -43,7 +52,7 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
           if (it->is_directory(e2)) it.disable_recursion_pending();
           continue;
         }
-        if (it->is_regular_file(e2)) found.push_back(it->path().string());
+        if (it->is_regular_file(e2) && !is_picture(it->path())) found.push_back(it->path().string());
       }
       std::sort(found.begin(), found.end());
       out.insert(out.end(), found.begin(), found.end());

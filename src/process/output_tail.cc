@@ -21,7 +21,7 @@ struct SourceState {
   OutputTail::Source src;
   int fd = -1;
   bool finished = false;
-  std::string partial;  // bytes after the last line end
+  std::string partial;    // bytes after the last line end
   bool after_cr = false;  // the last line ended with a \r at the end of a read: a \n next belongs to it
   std::deque<std::string> lines;
   OutputTail::Clock::time_point last_growth;
@@ -62,8 +62,11 @@ void take_line(std::string_view line, SourceState& st, size_t keep, const std::s
   ++st.total_lines;
   // The terminal gets secrets redacted (the worker's log file keeps every byte), and a long line in pieces of
   // kMaxLineBytes, each prefixed, however it was read (in one read, or cut while it had no newline yet).
+  // A line that already begins with the prefix (PyTorch writes "[rank1]: " before its own tracebacks) is not
+  // prefixed twice.
+  const bool own = prefix && !prefix->empty() && line.starts_with(*prefix);
   for (size_t at = 0; prefix && (at == 0 || at < line.size()); at += kMaxLineBytes) {
-    echo += *prefix;
+    if (at > 0 || !own) echo += *prefix;
     echo += redact_text(std::string(line.substr(at, kMaxLineBytes)));
     echo += '\n';
   }

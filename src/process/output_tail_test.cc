@@ -142,6 +142,15 @@ TEST_F(OutputTailTest, CarriageReturnEndsALineAsProgressBarsUseIt) {
             (std::deque<std::string>{" 10%|#   |", " 20%|##  |", "done", "next"}));  // the ring too
 }
 
+TEST_F(OutputTailTest, LineThatCarriesThePrefixAlreadyIsNotPrefixedTwice) {
+  // PyTorch prints a rank's uncaught exception as "[rank1]: Traceback ..." itself (recorded on 2x H200).
+  OutputTail tail({{dir_ + "/a", "[rank1]: ", true}}, out_);
+  append("a", "[rank1]: Traceback (most recent call last):\nstep 2 done\n[rank10]: other\n");
+  EXPECT_TRUE(tail.poll());
+  EXPECT_EQ(out_text(),
+            "[rank1]: Traceback (most recent call last):\n[rank1]: step 2 done\n[rank1]: [rank10]: other\n");
+}
+
 TEST_F(OutputTailTest, LongLineComesOutIn64KiBPieces) {
   OutputTail tail({{dir_ + "/a", "> ", true}}, out_);
   append("a", std::string(100 * 1024, 'x'));

@@ -50,9 +50,9 @@ std::string who(const Finding& f, bool many_nodes) {
   return fmt::format(" ({}, rank {})", node, f.rank);
 }
 
-// The answer before the details, on one line: the verdict and the first finding at its severity (for `logs`
-// and `launch`, whose findings come root cause first, the root cause), and how many more there are. Nothing
-// on a pass.
+// The answer before the details, on one line: the first finding at the verdict's severity (for `logs` and
+// `launch`, whose findings come root cause first, the root cause) and how many more there are. Nothing on a
+// pass. The verdict itself stays the report's one last line ("verdict: ..."), which scripts grep for.
 void headline(const Report& r, std::ostream& out, const Style& st) {
   const Verdict v = r.verdict();
   if (v == Verdict::pass) return;
@@ -68,7 +68,7 @@ void headline(const Report& r, std::ostream& out, const Style& st) {
   const char* more =
       v == Verdict::fail ? (same == 2 ? "failure" : "failures") : (same == 2 ? "warning" : "warnings");
   out << st.c(v == Verdict::fail ? "1;31" : "1;33",
-              fmt::format("verdict: {} — {}{}", verdict_name(v), v == Verdict::fail ? "root cause: " : "",
+              fmt::format("{}: {}", v == Verdict::fail ? "root cause" : "first warning",
                           shown(first->title) + who(*first, nodes.size() > 1)))
       << "  " << st.c("2", shown(first->id))
       << (same > 1 ? fmt::format("  (and {} more {} below)", same - 1, more) : "") << "\n";
