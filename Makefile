@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 
 .PHONY: all deps configure binary build run test lint clean fuzz fuzz-smoke test-asan test-tsan install package \
-	package-test speed-guard
+	package-test speed-guard portable dist wheel portable-test
 
 all: build
 
@@ -45,6 +45,30 @@ package: binary
 # CI: the package installed on this machine, its check run, then removed (root only: see the script).
 package-test: package
 	@scripts/package-test.sh $(BUILD_DIR)
+
+# The portable binary (build-portable/distdoctor): compiled against the Debian 11 tree of scripts/portable-deps.sh
+# (glibc 2.31; cmake/portable-toolchain.cmake), libstdc++ and libgcc linked in, NCCL/CUDA/NVML opened at run time.
+PORTABLE_DIR ?= build-portable
+$(PORTABLE_DIR)/build.ninja:
+	@env -u LIBRARY_PATH -u CPATH cmake -S . -B $(PORTABLE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DDD_PORTABLE=ON \
+		-DCMAKE_TOOLCHAIN_FILE=cmake/portable-toolchain.cmake $(LAUNCHER) >/dev/null
+
+portable: deps
+	@scripts/portable-deps.sh
+	@$(MAKE) --no-print-directory $(PORTABLE_DIR)/build.ninja
+	@env -u LIBRARY_PATH -u CPATH cmake --build $(PORTABLE_DIR) -j $(JOBS) --target distdoctor man
+
+# $(PORTABLE_DIR)/distdoctor-VERSION-linux-x86_64.tar.gz (scripts/make-dist.sh) and
+# $(PORTABLE_DIR)/distdoctor-VERSION-py3-none-manylinux_2_31_x86_64.whl (scripts/make-wheel.py).
+dist: portable
+	@scripts/make-dist.sh $(PORTABLE_DIR)
+
+wheel: portable
+	@scripts/make-wheel.py $(PORTABLE_DIR)
+
+# CI: the glibc floor and libraries, a run on glibc 2.31, the wheel and the tarball installed and run as nobody.
+portable-test: dist wheel
+	@scripts/portable-test.sh $(PORTABLE_DIR)
 
 # Fails when a test has no assertion (the convention is in scripts/check_test_assertions.py), or when two core
 # files define the same file-local name (they could clash in a unity batch: see DD_NO_UNITY in CMakeLists.txt),
@@ -87,4 +111,4 @@ test-asan test-tsan: test-%: lint deps build-%/build.ninja
 	@scripts/run-tests.sh build-$* $(JOBS)
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz $(PORTABLE_DIR)
