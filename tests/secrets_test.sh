@@ -23,6 +23,7 @@ node1:123:456 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 19
 [rank0]: password=s3cr3t-log4
 LOG
 printf 'echo "see https://carol:s3cr3t-out1@example"; exit 3\n' >"$T/fail.sh"
+# launch exits 4 for a failed job, whatever the worker's own code (3 here, which alone would read as "could not run").
 # A worker that prints a secret's value where nothing names it (issue 28: it reached the report 9 times).
 printf 'echo "bad key s3cr3t-env1, giving up" >&2; exit 4\n' >"$T/leak.sh"
 
@@ -48,8 +49,8 @@ run check '0|1|2' "$BIN" check
 run check_json '0|1|2' "$BIN" check --json
 run logs '0|1|2' "$BIN" logs "$T/job.log"
 run logs_json '0|1|2' "$BIN" logs --json "$T/job.log"
-run launch 3 "$BIN" launch --log-dir "$T/launch" -- sh "$T/fail.sh" --api-key s3cr3t-arg1 --password=s3cr3t-arg2
-run launch_json 3 "$BIN" launch --json --log-dir "$T/launch" -- sh "$T/fail.sh" --api-key s3cr3t-arg1
+run launch 4 "$BIN" launch --log-dir "$T/launch" -- sh "$T/fail.sh" --api-key s3cr3t-arg1 --password=s3cr3t-arg2
+run launch_json 4 "$BIN" launch --json --log-dir "$T/launch" -- sh "$T/fail.sh" --api-key s3cr3t-arg1
 run launch_value 4 "$BIN" launch --json --log-dir "$T/launch" -- sh "$T/leak.sh"
 
 # Something must have been shown, or the grep below proves nothing: the planted names and redactions appear.
