@@ -59,7 +59,7 @@ check "explain --json" 0 "$BIN" explain --json gpu.nvml_missing
 envelope explain 0
 check "explain --json, no reading" 1 "$BIN" explain --json "zzz qqq"
 envelope explain 1
-jq_ok "no reading is a warning, as its exit code" '.verdict == "warn"'
+jq_ok "no reading is said as such (verdict no match, exit 1), not a pass" '.verdict == "no match" and (.message | test("no reading"))'
 
 # 3. launch: a worker exiting 2 is the job failing (4), never "the preflight stopped it" (2); its code in the
 #    JSON and the report; one verdict line; a mistyped command is "command not found".
