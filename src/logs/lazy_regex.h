@@ -19,7 +19,14 @@ class LazyRegex {
 
   // The compiled regex; throws std::regex_error if the pattern is bad (parse checked it unless embedded).
   const std::regex& get() const {
-    std::call_once(once_, [this] { re_ = std::make_unique<std::regex>(pattern_, kFlags); });
+    std::call_once(once_, [this] {
+      // One compile at a time in the process: std::regex's scanner fills the shared ctype<char> facet's
+      // narrow cache without a lock, so two threads compiling two patterns race on it (ThreadSanitizer saw it
+      // in `logs --jobs 2`). Compiles are few (about 40 patterns) and short.
+      static std::mutex compiling;
+      std::lock_guard<std::mutex> one(compiling);
+      re_ = std::make_unique<std::regex>(pattern_, kFlags);
+    });
     return *re_;
   }
 
