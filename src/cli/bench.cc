@@ -1,6 +1,6 @@
 // `distdoctor bench`: collective bandwidth sweeps with verified data (NCCL or Gloo), per-pair matrix,
-// NET transport probe, --tune, and --quick (the short pass `check` runs). Also hosts the hidden
-// worker mode (`bench --as-worker PLAN --worker-ranks R`) that the supervising process starts.
+// NET transport probe, --tune, and --quick (the short pass `check` runs). The hidden worker mode
+// (`bench --as-worker PLAN`) is in bench_worker.cc.
 // The node is probed once; the engine and the NCCL library are chosen from its facts (rules/engine_choice).
 #include "comm/bench.h"
 
@@ -12,6 +12,7 @@
 #include "cli/bench_args.h"
 #include "cli/bench_guards.h"
 #include "cli/bench_table.h"
+#include "cli/bench_worker.h"
 #include "cli/command.h"
 #include "cli/flag_values.h"
 #include "cli/output_paths.h"
@@ -39,27 +40,6 @@
 namespace dd::cli {
 
 namespace {
-
-int run_as_worker(const BenchArgs& a) {
-  auto text = probe::read_regular_file(a.as_worker);  // the one safe opener: no FIFO, no endless file
-  if (!text || text->truncated) {
-    std::cerr << "worker: cannot read plan " << a.as_worker << ": "
-              << (text ? "larger than a plan can be" : text.error().message()) << "\n";
-    return 3;
-  }
-  nlohmann::json j;
-  try {
-    j = dd::parse_json(text->text);
-  } catch (const std::exception& e) {
-    std::cerr << "worker: bad plan " << a.as_worker << ": " << e.what() << "\n";
-    return 3;
-  }
-  int rc =
-      comm::run_worker(comm::plan_from_json(j), parse_ints(a.worker_ranks), probe::tool_env().store_token, 3);
-  std::cout.flush();
-  std::cerr.flush();
-  _exit(rc);  // skip library destructors (NCCL, CUDA): the process is done
-}
 
 int render(report::Report& r, bool json, std::ostream& out) {
   show_report(r, {.json = json, .envelope = {.command = "bench"}}, out);
