@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/units.h"
+
 namespace dd::rules {
 
 std::optional<std::string> nccl_setting(const probe::NodeFacts& f, const std::string& name) {
@@ -75,14 +77,7 @@ std::string nccl_version_string(int code) {
   return fmt::format("{}.{}.{}", code / 10000, (code / 100) % 100, code % 100);
 }
 
-std::string human_bytes(int64_t b) {
-  const double kib = 1024.0, mib = kib * 1024, gib = mib * 1024;
-  if (b < 0) return "unknown";
-  if (b >= gib) return fmt::format("{:.3g} GiB", b / gib);
-  if (b >= mib) return fmt::format("{:.3g} MiB", b / mib);
-  if (b >= kib) return fmt::format("{:.3g} KiB", b / kib);
-  return fmt::format("{} B", b);
-}
+std::string human_bytes(int64_t b) { return b < 0 ? "unknown" : size_in_words(b); }
 
 namespace {
 // Names that are local-only whatever else is known: lo, docker*, virbr*.

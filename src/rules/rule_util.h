@@ -31,7 +31,7 @@ int nccl_version_code(const probe::NcclLib& lib);
 int nccl_min_version_code(const probe::NodeFacts& f);
 std::string nccl_version_string(int code);  // 22809 -> "2.28.9"
 
-std::string human_bytes(int64_t bytes);  // "64 MiB", "1.5 GiB"
+std::string human_bytes(int64_t bytes);  // size_in_words (common/units.h), "unknown" when negative
 
 // Network helpers.
 // "Is this interface local-only": its addresses are not reachable from other nodes. The one decision used by
