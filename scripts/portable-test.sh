@@ -3,7 +3,7 @@
 # glibc 2.31 itself (inside the bullseye tree of scripts/portable-deps.sh), the wheel installed with
 # `pip install --no-index` into a fresh venv and the tarball unpacked into a fresh home, both by a user who is
 # not root (nobody), then `distdoctor --version` and `distdoctor check --local` run from each with no library
-# path set. Usage: scripts/portable-test.sh BUILD_DIR (after make dist and make wheel). Root, as CI runs it.
+# path set; then the CPU collective pass, passed or reported not run when the build has no Gloo. Usage: scripts/portable-test.sh BUILD_DIR (after make dist and make wheel). Root, as CI runs it.
 set -euo pipefail
 build=$(cd "${1:?usage: portable-test.sh BUILD_DIR}" && pwd)
 bin=$build/distdoctor
@@ -78,4 +78,21 @@ done
 as_nobody "$top/bin" ". '$top/share/bash-completion/completions/distdoctor' && complete -p distdoctor" >/dev/null ||
   fail "the bash completion does not load"
 run_both "$top/bin" "tarball $(basename "$tgz")"
+# 6. The CPU collective pass: with Gloo in the build it passes; without (Debian ships Gloo only as a shared library,
+# so `make portable` has it only from DD_GLOO_SRC) it is a warning that says so, never a failure of the node.
+v=$("$bin" --version)
+CUDA_VISIBLE_DEVICES= timeout 120 "$bin" check --local --collectives --nproc-per-node 2 --json >"$tmp/coll.json" 2>&1 &&
+  rc=0 || rc=$?
+if [[ $v == *gloo* ]]; then
+  jq -e '.findings | any(.id == "comm.collectives.ok")' "$tmp/coll.json" >/dev/null ||
+    fail "$v: the Gloo pass did not pass (exit $rc): $(head -c 2000 "$tmp/coll.json")"
+  say "$v: the Gloo collective pass passed"
+else
+  jq -e '.findings | any(.id == "comm.collectives.not_run" and .severity == "warn")' "$tmp/coll.json" >/dev/null ||
+    fail "$v: no comm.collectives.not_run warning (exit $rc): $(head -c 2000 "$tmp/coll.json")"
+  ! jq -e '.findings | any((.id | startswith("comm.")) and .severity == "fail")' "$tmp/coll.json" >/dev/null ||
+    fail "$v: a build without Gloo fails the node: $(jq -c '[.findings[] | select(.id | startswith("comm."))]' "$tmp/coll.json")"
+  [ $rc -ge 1 ] && [ $rc -le 2 ] || fail "$v: check --collectives exit $rc, want 1 or 2 (a warning and the node's own findings)"
+  say "$v: the CPU collective pass is reported not run (no Gloo), exit $rc"
+fi
 say "ok: wheel $(du -k "$whl" | cut -f1) KiB, tarball $(du -k "$tgz" | cut -f1) KiB"

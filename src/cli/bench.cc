@@ -214,6 +214,11 @@ int run_bench_command(const BenchArgs& a) {
   const comm::NodeContext node{facts, probe::tool_env(), self};
   comm::RunOptions run = run_options(a, facts);
   std::string refused = workers_beyond_node("--nproc-per-node", a.nproc, facts);
+  if (refused.empty() && run.engine == rules::EngineKind::gloo && !comm::gloo_engine_built())
+    refused =
+        comm::gloo_missing_reason() +
+        ", and the run needs it (no GPU that NCCL can use, or --engine gloo): run bench where NCCL sees "
+        "the GPUs, or use a build with Gloo (`make` on Debian, or `make portable DD_GLOO_SRC=DIR`)";
   if (refused.empty() && run.engine == rules::EngineKind::nccl && !a.quick)
     if (auto mx = parse_bytes(a.max_bytes)) refused = buffers_beyond_gpu("-e", *mx, facts);
   if (refused.empty() && run.engine == rules::EngineKind::nccl && a.tune && !a.tune_bytes.empty())

@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/flag_values.h"
 #include "cli/usage_hints.h"
+#include "comm/engine/engine.h"
 #include "common/redact.h"
 #include "probe/env_probe.h"
 #include "report/report.h"
@@ -31,12 +32,26 @@ int finish_output(int rc) {
 
 }  // namespace
 
+namespace dd::cli {
+
+// "distdoctor 0.1.0 (commit 5c8c7550e66d; engines: nccl, gloo)": the engines say what a build can run (a
+// portable build without Gloo has no CPU collectives).
+std::string version_line() {
+  std::string engines;
+  if (comm::nccl_engine_built()) engines += "nccl";
+  if (comm::gloo_engine_built()) engines += engines.empty() ? "gloo" : ", gloo";
+  return std::string("distdoctor ") + DD_VERSION + " (commit " + DD_COMMIT +
+         "; engines: " + (engines.empty() ? "none" : engines) + ")";
+}
+
+}  // namespace dd::cli
+
 int main(int argc, char** argv) {
   dd::add_secret_values(dd::probe::read_environment());  // hidden by value in every output from here on
   CLI::App app{"distdoctor: finds why a distributed GPU job will not start, hangs, or runs slow"};
   app.name(
       "distdoctor");  // the help says "distdoctor", however it was started (the man page is made from it)
-  app.set_version_flag("--version", std::string("distdoctor ") + DD_VERSION + " (commit " + DD_COMMIT + ")");
+  app.set_version_flag("--version", dd::cli::version_line());
   app.require_subcommand(1);
   app.formatter(dd::cli::help_formatter());  // before the subcommands, which take it from here
   std::vector<std::pair<CLI::App*, dd::cli::Runner>> runners;

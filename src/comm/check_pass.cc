@@ -83,6 +83,18 @@ RunOptions check_pass_run(const CheckPassOptions& opt, const probe::NodeFacts& f
 
 CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeContext& node) {
   const RunOptions ro = check_pass_run(opt, node.facts);
+  if (ro.engine == rules::EngineKind::gloo && !gloo_engine_built()) {  // said, not failed
+    report::Finding f{
+        "comm.collectives.not_run",
+        report::Severity::warn,
+        "collectives not run: the pass needs the Gloo engine here, and this build has none",
+        {gloo_missing_reason()},
+        "Run the check where NCCL can use the GPUs (the NCCL engine needs no Gloo), or use a build "
+        "with Gloo: `make` on Debian (libgloo-dev), or `make portable DD_GLOO_SRC=<Gloo source "
+        "tree>`."};
+    f.area = "comm";
+    return {{f}, {{"ok", false}, {"engine", "gloo"}, {"not_run", gloo_missing_reason()}}, {}, {}};
+  }
   RunOutcome run = run_collectives(ro, node);
   std::vector<report::Finding> out = run.findings;
   if (run.ok) {

@@ -12,6 +12,13 @@ const std::vector<report::FindingDoc>& comm_finding_docs() {
        "run of each size and mode is compared (made before the warm-up); warm-up and timed runs are not. "
        "`bench --check all` compares every timed run too. In-place alltoall and sendrecv are timed but not "
        "compared, as in nccl-tests."},
+      {"comm.collectives.not_run", "The collective pass did not run: this build lacks the engine it needs",
+       "With no GPU that NCCL can use, the pass runs on Gloo (TCP on the CPU). A portable build made without "
+       "a Gloo source tree (`make portable` without DD_GLOO_SRC: Debian ships Gloo only as a shared "
+       "library) has no Gloo engine, so the pass is reported as not run, a warning, instead of as a failure "
+       "of the node. Nothing about the node is known from it.",
+       "Run the check on a node where NCCL loads and sees the GPUs, or use a build with Gloo: `make` on "
+       "Debian with libgloo-dev, or `make portable DD_GLOO_SRC=<Gloo source tree>`."},
       {"comm.data.wrong", "A collective returned wrong data",
        "Some output elements differed from the exact expected value, counted per rank. A wrong result is a "
        "failure "

@@ -18,6 +18,20 @@ bool nccl_engine_built() {
 #endif
 }
 
+bool gloo_engine_built() {
+#ifdef DD_HAVE_GLOO
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string gloo_missing_reason() {
+  if (gloo_engine_built()) return "";
+  return "this distdoctor was built without Gloo (the CPU engine: a portable build has it only when made "
+         "with DD_GLOO_SRC)";
+}
+
 Result<std::unique_ptr<Engine>> make_engine(rules::EngineKind kind) {
   if (kind == rules::EngineKind::nccl) {
 #ifdef DD_HAVE_CUDA

@@ -61,6 +61,12 @@ Result<std::unique_ptr<Engine>> make_engine(rules::EngineKind kind);
 // Whether this build has the NCCL engine (built with CUDA).
 bool nccl_engine_built();
 
+// Whether this build has the Gloo engine (the portable build has none unless made with DD_GLOO_SRC).
+bool gloo_engine_built();
+
+// Why a Gloo run cannot happen in this build, for the user: "" when it has Gloo.
+std::string gloo_missing_reason();
+
 // `e` marked ErrorKind::timeout when its deadline has passed (a wait that gave up because time ran out),
 // else unchanged: engines type their failures by what happened, never by the message text.
 inline Error timeout_if_past(Error e, rendezvous::Deadline deadline) {
