@@ -167,11 +167,11 @@ void AttemptAgent::watch_loop() {
     }
     if (!stop_ && !all_done_) show_status(now);
   }
-  status_.erase();  // before the stop's lines and the report
+  erase_status();  // before the stop's lines and the report
 }
 
 void AttemptAgent::show_status(Clock::time_point now) {
-  if (!status_.on()) return;
+  if (!s_.status || !s_.status->on()) return;
   auto secs = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
   StatusInfo in{.ranks = int(sup_.workers().size()),
                 .node_rank = joined().node_rank,
@@ -186,7 +186,7 @@ void AttemptAgent::show_status(Clock::time_point now) {
       in.last_rank = ranks_[i];
     }
   in.last_ago_s = secs(now - last);
-  status_.update(status_text(in), now);
+  s_.status->update(status_text(in), now);
 }
 
 AttemptRecord AttemptAgent::run() {

@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "common/progress_sink.h"
 #include "launch/launch_args.h"
 #include "launch/launch_facts.h"
 #include "launch/launch_join.h"
+#include "launch/status_line.h"
 #include "launch/worker_env.h"
 #include "probe/facts.h"
 #include "process/orphan_guard.h"
@@ -24,9 +26,10 @@ struct AttemptSetup {
   std::string program;                       // command[0] resolved on PATH
   std::string path_env;                      // PATH (py-spy lookup)
   process::OrphanGuard* guard = nullptr;
-  int out_fd = 1;           // where worker lines are echoed (2 with --json)
-  double lost_after_s = 5;  // a node without a heartbeat for this long is lost
-  int status_fd = -1;       // where the live status line is drawn (2 on a terminal, status_text.h), -1: none
+  int out_fd = 1;                // where worker lines are echoed (cli's choice: 2 with --json)
+  double lost_after_s = 5;       // a node without a heartbeat for this long is lost
+  StatusLine* status = nullptr;  // the live status line (status_text.h) on cli's stream; null: none
+  ProgressSink progress;         // what the attempt says (start lines, warnings, stragglers): cli prints it
 };
 
 AttemptRecord run_attempt(const AttemptSetup& setup, int attempt);

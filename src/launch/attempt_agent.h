@@ -33,6 +33,9 @@ class AttemptAgent {
   // The live status line (status_text.h), redrawn at most once a second; erased before anything else is
   // written to the terminal (worker lines, warnings) and when the watch ends.
   void show_status(Clock::time_point now);
+  void erase_status() {
+    if (s_.status) s_.status->erase();
+  }
   void on_worker_exit(int i);
   // A worker whose process is ending with a failure (a signal, a non-zero status) before waitpid can reap it:
   // a killed CUDA process stays so for seconds while its threads exit. /proc shows it (probe::read_proc); the
@@ -99,7 +102,6 @@ class AttemptAgent {
 
   const AttemptSetup& s_;
   int attempt_;
-  StatusLine status_{s_.status_fd};
   JobLayout layout_;
   process::WorkerSupervisor sup_;
   std::unique_ptr<process::OutputTail> tail_;

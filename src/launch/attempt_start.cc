@@ -73,8 +73,7 @@ bool AttemptAgent::start_workers() {
     if (Status st = write_debug_hooks(hooks_); !st) {
       const std::string err = write_problem(st.error(), hooks_.dir);
       hook_opt_.flight_recorder = false;  // the job runs as without the hooks; say why once
-      std::string msg = "distdoctor launch: no stack hook or Flight Recorder for this attempt: " + err + "\n";
-      (void)!::write(2, msg.data(), msg.size());
+      say(s_.progress, ProgressKind::progress, "no stack hook or Flight Recorder for this attempt: " + err);
     }
   }
   for (int lr = 0; lr < me.nproc; ++lr) {
@@ -93,9 +92,8 @@ bool AttemptAgent::start_workers() {
     fr_exits_.push_back(fr_exit_path(hooks_, hook_opt_, rank, s_.base_env));
     if (std::string err = make_fr_request_fifo(fr_requests_.back()); !err.empty()) {
       fr_requests_.back().clear();  // this rank cannot be asked; its own timeout dump still works
-      std::string msg = "distdoctor launch: no Flight Recorder requests for rank " + std::to_string(rank) +
-                        ": " + err + "\n";
-      (void)!::write(2, msg.data(), msg.size());
+      say(s_.progress, ProgressKind::progress,
+          "no Flight Recorder requests for rank " + std::to_string(rank) + ": " + err);
     }
     w.log_path = worker_log_path(s_.run_dir, attempt_, node, rank);
     w.event_fd = -1;
@@ -106,15 +104,15 @@ bool AttemptAgent::start_workers() {
     specs.push_back(std::move(w));
   }
   // Before any worker prints: the job, the real log folder, each log, whose output the terminal shows.
-  const std::string said =
-      start_text({joined().job.job_id, attempt_, node, joined().nnodes, hooks_.dir, ranks_, logs_, tee});
-  (void)!::write(2, said.data(), said.size());
+  for (const std::string& line :
+       start_notes({joined().job.job_id, attempt_, node, joined().nnodes, hooks_.dir, ranks_, logs_, tee}))
+    say(s_.progress, ProgressKind::progress, line);
   cpu_.resize(specs.size());
   ending_.assign(specs.size(), std::nullopt);
   lines_seen_.assign(specs.size(), 0);
   bytes_seen_.assign(specs.size(), 0);
   tail_ = std::make_unique<process::OutputTail>(sources, s_.out_fd, 200);
-  tail_->set_before_echo([this] { status_.erase(); });
+  tail_->set_before_echo([this] { erase_status(); });
   t0_ = Clock::now();
   last_output_.assign(specs.size(), t0_);
   if (!start_scheduler()) return true;  // MindSpore's, before its workers (as msrun); the stop is raised

@@ -4,7 +4,6 @@
 // named at once, before any hang. The job-wide comparison, across nodes, is in the report (report_parts).
 #include <fmt/format.h>
 
-#include <iostream>
 #include <set>
 
 #include "launch/attempt_agent.h"
@@ -88,10 +87,8 @@ void AttemptAgent::watch_identities(bool last) {
                      .items = identities_[i].items,
                      .expected_known = !given.empty(),
                      .expected = parts::identity_of_env(given)});
-  for (const rules::OddSetting& odd : rules::odd_settings(ranks)) {
-    status_.erase();
-    std::cerr << fmt::format("distdoctor launch: warning: {}\n", rules::odd_setting_text(odd)) << std::flush;
-  }
+  for (const rules::OddSetting& odd : rules::odd_settings(ranks))
+    say(s_.progress, ProgressKind::warning, rules::odd_setting_text(odd));
 }
 
 }  // namespace dd::launch

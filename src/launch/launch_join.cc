@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <iostream>
-
 #include "cluster/meeting.h"
 #include "cluster/node_count.h"
 #include "cluster/token_handoff.h"
@@ -89,7 +87,7 @@ Finding command_finding(const JoinInput& in, int other, const std::string& their
 
 void announce(const JoinInput& in, const JoinedNodes& j, const std::string& master) {
   const cluster::TokenHandoff h =
-      cluster::hand_off_token(j.token.token, j.token.generated, ::isatty(STDERR_FILENO) == 1, master);
+      cluster::hand_off_token(j.token.token, j.token.generated, in.commands_on_terminal, master);
   std::string out = fmt::format(
       "distdoctor launch: node rank 0 of {}, job {}, waiting on {} (timeout {:.0f} s).\n"
       "{}Start the other nodes with:\n\n",
@@ -99,13 +97,13 @@ void announce(const JoinInput& in, const JoinedNodes& j, const std::string& mast
   else
     out += "  " + paste_command(in, master, h.assignment, -1) + "\n  (R = 1 .. " +
            std::to_string(j.nnodes - 1) + ", one per node)\n";
-  std::cerr << out << "\n" << std::flush;
+  if (in.show_commands) in.show_commands(out + "\n");
 }
 
 // Waits for every node's hello (its member record: rendezvous::wait_for_all), printing who is missing when
 // the count changes (and every 10 s), reading each as it comes: a node started with another --nnodes ends the
 // wait at once (the caller names it), as does an unreadable hello.
-Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
+Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, const ProgressSink& progress) {
   std::vector<std::optional<NodeHello>> hellos(j.nnodes);
   std::optional<Error> unreadable;
   rendezvous::WaitForAll w{.ranks = rendezvous::all_ranks(j.nnodes),
@@ -115,11 +113,11 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
                            .progress_every = 10s,
                            .progress_on_change = true,
                            .stop = [] { return stop_signal() != 0; }};
-  if (talk)
+  if (progress)
     w.progress = [&](const rendezvous::WaitProgress& p) {
-      std::cerr << fmt::format("distdoctor launch: waiting for nodes: {}/{} joined (missing: rank {})\n",
-                               p.arrived, j.nnodes, report::rank_ranges(p.missing))
-                << std::flush;
+      say(progress, ProgressKind::progress,
+          fmt::format("waiting for nodes: {}/{} joined (missing: rank {})", p.arrived, j.nnodes,
+                      report::rank_ranges(p.missing)));
     };
   w.on_arrival = [&](int n) {
     auto h = j.store->get(kLaunchKeys.member(n), deadline);
@@ -228,7 +226,7 @@ JoinedNodes join_nodes(const JoinInput& in) {
     j.failure = command_finding(in, 0, j.job.command_digest, "");
     return j;
   }
-  if (st) st = wait_for_nodes(j, deadline, j.node_rank == 0 || j.nnodes <= 8);
+  if (st) st = wait_for_nodes(j, deadline, j.node_rank == 0 || j.nnodes <= 8 ? in.progress : ProgressSink{});
   for (const NodeHello& h : j.nodes)
     if (!st) {
       break;

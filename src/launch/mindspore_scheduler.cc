@@ -54,7 +54,7 @@ bool AttemptAgent::start_scheduler() {
       std::vector<process::OutputTail::Source>{
           {sched_log_, std::string(kSchedulerPrefix), tee_shows_scheduler(s_.args.tee)}},
       s_.out_fd, 200);
-  sched_tail_->set_before_echo([this] { status_.erase(); });
+  sched_tail_->set_before_echo([this] { erase_status(); });
   const Status st = sched_.start({spec}, s_.base_env);
   if (!sched_.workers().empty() && s_.guard) s_.guard->watch_group(sched_.workers().front().pid);
   if (st) return true;

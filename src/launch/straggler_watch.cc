@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <ctime>
-#include <iostream>
 
 #include "common/wall_clock.h"
 #include "launch/attempt_agent.h"
@@ -80,8 +79,7 @@ void AttemptAgent::read_straggler_snapshots() {
     if (const std::string why =
             save_lateness_metrics(s_.args.metrics_file, joined().job.job_id, attempt_, s, found);
         !why.empty() && !metrics_warned_) {
-      status_.erase();
-      std::cerr << "distdoctor launch: warning: " << why << "\n" << std::flush;
+      say(s_.progress, ProgressKind::warning, why);
       metrics_warned_ = true;
     }
   std::string said, first;  // every straggler's sentence; the first one's
@@ -93,13 +91,12 @@ void AttemptAgent::read_straggler_snapshots() {
   if (said == straggler_said_) return;
   // The same sentence twice in a row is said once (the figures in it are rounded).
   straggler_said_ = said;
-  status_.erase();
   if (said.empty()) {
     if (!stragglers_seen_.empty())
-      std::cerr << "distdoctor launch: no rank makes the others wait any more\n" << std::flush;
+      say(s_.progress, ProgressKind::progress, "no rank makes the others wait any more");
     return;
   }
-  std::cerr << fmt::format("distdoctor launch: straggler: {}\n", said) << std::flush;
+  say(s_.progress, ProgressKind::progress, "straggler: " + said);
   StragglerSeen seen{
       .at = clock_time(), .rank = found.front().rank, .text = first, .on_gpu = found.front().on_gpu};
   if (stragglers_seen_.size() < kMaxSeen)
