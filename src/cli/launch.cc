@@ -12,6 +12,7 @@
 #include "cli/progress_printer.h"
 #include "cli/request_limits.h"
 #include "cli/torchrun_flags.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "launch/launch_args.h"
 #include "launch/launch_flow.h"

@@ -2,7 +2,9 @@
 // with their env and log files, watch them (exits, output, heartbeats, the stop key, signals, hangs), stop
 // them on the first failure anywhere, and gather every node's record of what happened.
 #pragma once
+#include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/progress_sink.h"
@@ -34,14 +36,18 @@ struct AttemptSetup {
 
 AttemptRecord run_attempt(const AttemptSetup& setup, int attempt);
 
+// A steady-clock moment on the wall clock, in ms since the epoch.
+int64_t wall_ms_at(std::chrono::steady_clock::time_point t);
+
 // Layout of one attempt: this node publishes its ports (node rank 0 also MASTER_PORT) and reads the others'.
 // An Error when a node does not answer (the caller turns it into a lost node or master).
 Result<JobLayout> agree_layout(const AttemptSetup& setup, int attempt);
 
 // The log file of a worker: {run_dir}/{attempt}/node{N}.rank{R}.log
 std::string worker_log_path(const std::string& run_dir, int attempt, int node_rank, int rank);
-// MindSpore's scheduler's (--mindspore, node rank 0), beside them: {run_dir}/{attempt}/node{N}.scheduler.log
-std::string scheduler_log_path(const std::string& run_dir, int attempt, int node_rank);
+// A convention's companion process's (MindSpore's scheduler, node rank 0), beside them:
+// {run_dir}/{attempt}/node{N}.{role}.log
+std::string companion_log_path(const std::string& run_dir, int attempt, int node_rank, std::string_view role);
 
 // The root cause across every node's records: the failed worker that ended first (wall clock), which may be
 // an earlier one than the node that published the stop saw. Rewrites stop.root / stop.rank.

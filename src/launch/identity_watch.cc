@@ -55,38 +55,44 @@ void AttemptAgent::watch_identities(bool last) {
   const auto now = Clock::now();
   if (identities_settled_ || (now < next_identity_read_ && !last)) return;
   next_identity_read_ = now + kReadEvery;
-  const auto& workers = sup_.workers();
-  identities_.resize(workers.size());
   bool all = true;
-  for (size_t i = 0; i < workers.size(); ++i) {
-    WorkerIdentity& mine = identities_[i];
-    if (mine.settled) continue;
-    if (workers[i].exited || last) {
-      mine.settled = true;  // what was read before it ended stands
+  for (size_t i = 0; i < sup_.workers().size() && i < workers_.size(); ++i) {
+    LocalWorker& mine = workers_[i];
+    if (mine.identity_settled) continue;
+    if (proc(i).exited || last) {
+      mine.identity_settled = true;  // what was read before it ended stands
       continue;
     }
-    const probe::ProcessIdentity id = probe::read_process_identity(workers[i].pid);
+    const probe::ProcessIdentity id = probe::read_process_identity(proc(i).pid);
     if (id.readable) {
-      mine.items = identity_items(id);
-      mine.read = true;
+      mine.identity = identity_items(id);
+      mine.identity_read = true;
     }
-    mine.settled = id.nccl_loaded() || now - t0_ >= kPatience;
-    all = all && mine.settled;
+    mine.identity_settled = id.nccl_loaded() || now - t0_ >= kPatience;
+    all = all && mine.identity_settled;
   }
   if (!all) return;
   identities_settled_ = true;
+  warn_odd_identities();
+}
+
+// Once every worker of the node is read: a rank with another NCCL or an NCCL variable of its own, at once.
+void AttemptAgent::warn_odd_identities() {
+  const size_t started = std::min(sup_.workers().size(), workers_.size());  // an exec may have failed
   std::vector<std::map<std::string, std::string>*> items;
-  for (auto& w : identities_) items.push_back(&w.items);
+  for (size_t i = 0; i < started; ++i) items.push_back(&workers_[i].identity);
   add_library_versions(items);
   const auto& given = joined().nodes[size_t(joined().node_rank)].env;  // what launch gave them
   std::vector<rules::RankIdentity> ranks;
-  for (size_t i = 0; i < identities_.size(); ++i)
-    ranks.push_back({.rank = ranks_[i],
+  for (size_t i = 0; i < started; ++i) {
+    const LocalWorker& w = workers_[i];
+    ranks.push_back({.rank = w.rank,
                      .node = joined().node_rank,
-                     .known = identities_[i].read,
-                     .items = identities_[i].items,
+                     .known = w.identity_read,
+                     .items = w.identity,
                      .expected_known = !given.empty(),
                      .expected = parts::identity_of_env(given)});
+  }
   for (const rules::OddSetting& odd : rules::odd_settings(ranks))
     say(s_.progress, ProgressKind::warning, rules::odd_setting_text(odd));
 }

@@ -14,6 +14,7 @@
 #include "launch/failure_report.h"
 #include "launch/lateness_outputs.h"
 #include "launch/launch_join.h"
+#include "launch/launcher_convention.h"
 #include "launch/preflight.h"
 #include "launch/run_dir.h"
 #include "probe/path_lookup.h"
@@ -173,6 +174,12 @@ LaunchOutcome join_failed(const JoinedNodes& joined) {
   return {.exit_code = report::kExitCannotRun, .report = std::move(r)};
 }
 
+// " (MindSpore's scheduler: node0.scheduler.log)" when a convention on in the job has a companion process.
+std::string companion_note(const JobSettings& job) {
+  const CompanionProcess* c = companion_of({.opted_in = opted_in(job)});
+  return c ? fmt::format(" ({}: node0.{}.log)", c->who, c->role) : "";
+}
+
 // The report this node prints: the attempts' account, the job and where its logs are, the exit code.
 LaunchOutcome launch_outcome(const LaunchInputs& in, const JoinedNodes& joined, const std::string& run_dir,
                              const std::vector<AttemptRecord>& attempts, nlohmann::json extra) {
@@ -185,7 +192,7 @@ LaunchOutcome launch_outcome(const LaunchInputs& in, const JoinedNodes& joined, 
        fmt::format(
            "logs: {}/{}/nodeN.rankR.log{}{}{}", run_dir, attempts.back().attempt,
            attempts.size() > 1 ? fmt::format(" (earlier attempts: {}/0/ ...)", run_dir) : "",
-           joined.job.mindspore ? " (MindSpore's scheduler: node0.scheduler.log)" : "",
+           companion_note(joined.job),
            run_dir == a.log_dir + "/" + joined.job.job_id
                ? ""
                : fmt::format(" ({}/{} holds an earlier run of this job id)", a.log_dir, joined.job.job_id))});

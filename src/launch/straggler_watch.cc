@@ -36,14 +36,16 @@ std::string clock_time() {
 
 void AttemptAgent::watch_stragglers() {
   const double interval = joined().job.straggler_interval_s;
-  if (!(interval > 0) || stop_ || fr_requests_.empty()) return;
+  if (!(interval > 0) || stop_ || workers_.empty()) return;
   const auto now = Clock::now();
-  if (!snapshot_waiting_.empty()) {
+  if (snapshot_pending_) {
     bool all = now - snapshot_asked_ > kSnapshotWait;
-    for (size_t i = 0; i < snapshot_waiting_.size() && !all; ++i)
-      all = !snapshot_waiting_[i] || sup_.workers()[i].exited ||
-            probe::regular_file_mtime(fr_asked_[i] + ".live") >= snapshot_asked_at_ ||
-            probe::regular_file_mtime(fr_asked_[i] + ".live.none") >= snapshot_asked_at_;  // no recorder yet
+    for (size_t i = 0; i < sup_.workers().size() && !all; ++i) {
+      const std::string& asked = workers_[i].hook.fr_asked;
+      all = !workers_[i].snapshot_waiting || proc(i).exited ||
+            probe::regular_file_mtime(asked + ".live") >= snapshot_asked_at_ ||
+            probe::regular_file_mtime(asked + ".live.none") >= snapshot_asked_at_;  // no recorder yet
+    }
     if (all) read_straggler_snapshots();
     return;
   }
@@ -53,24 +55,24 @@ void AttemptAgent::watch_stragglers() {
   next_snapshot_ = now + period;
   snapshot_asked_ = now;
   snapshot_asked_at_ = unix_seconds_now() - 0.5;  // file times are coarser than the clock
-  snapshot_waiting_ = poke_fr_hooks('2');
-  if (std::none_of(snapshot_waiting_.begin(), snapshot_waiting_.end(), [](char c) { return c != 0; }))
-    snapshot_waiting_.clear();  // no hook listens (no torch.distributed yet, or the recorder is off)
+  // None when no hook listens (no torch.distributed yet, or the recorder is off).
+  snapshot_pending_ = poke_fr_hooks('2', &LocalWorker::snapshot_waiting) > 0;
 }
 
 void AttemptAgent::read_straggler_snapshots() {
   std::vector<logs::FlightRecord> records;
-  for (size_t i = 0; i < snapshot_waiting_.size(); ++i) {
-    const std::string live = fr_asked_[i] + ".live";
-    if (!snapshot_waiting_[i] || probe::regular_file_mtime(live) < snapshot_asked_at_) continue;
+  for (LocalWorker& w : workers_) {
+    const std::string live = w.hook.fr_asked + ".live";
+    if (!w.snapshot_waiting || probe::regular_file_mtime(live) < snapshot_asked_at_) continue;
     auto rec = logs::read_flight_record_file(live);
     ::unlink(
         live.c_str());   // a snapshot, not evidence of the run's end: `logs` on the folder must not read it
     if (!rec) continue;  // cut off or unreadable: the next snapshot will do
-    rec->rank = ranks_[i];
+    rec->rank = w.rank;
     records.push_back(std::move(*rec));
   }
-  snapshot_waiting_.clear();
+  snapshot_pending_ = false;
+  for (LocalWorker& w : workers_) w.snapshot_waiting = false;
   if (records.size() < 2) return;
   logs::FrSummary s = logs::summarize_flight_records(records);
   for (auto& r : s.ranks) r.node = joined().node_rank;
