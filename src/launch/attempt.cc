@@ -153,8 +153,10 @@ void AttemptAgent::watch_loop() {
     check_ending();  // before the others' NCCL errors about it can read as a hang
     tail_->poll();
     check_triggers();
-    watch_identities();
-    watch_stragglers();
+    identities_.tick(workers_, t0_);
+    if (!stop_)
+      stragglers_.tick(workers_,
+                       [this](char what, bool LocalWorker::*flag) { return poke_fr_hooks(what, flag); });
     poll_companion();
     if (stop_) break;
     if (int sig = stop_signal()) {
@@ -207,7 +209,7 @@ AttemptRecord AttemptAgent::run() {
   if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
   forward_signals("the workers had not started (it would have killed them)");
   if (start_workers() && !stop_) watch_loop();
-  watch_identities(true);  // what was read of each worker stands; the node's warning if none was printed
+  identities_.tick(workers_, t0_, true);  // what was read stands; the node's warning if none was said
   if (stop_)
     stop_workers();
   else

@@ -1,6 +1,8 @@
-// The node agent of one attempt (internal to attempt*.cc and the watches): its state and steps. Each local
-// worker is one LocalWorker record (local_worker.h); a convention's companion process (MindSpore's
-// scheduler) is a CompanionRunner of its own (companion_runner.h).
+// The node agent of one attempt (internal to attempt*.cc and hang_evidence.cc): the attempt's decisions
+// (start, watch, stop on the first failure anywhere, gather the records). Each local worker is one
+// LocalWorker record (local_worker.h); what watches the workers on its own is a class of its own: a
+// convention's companion process (companion_runner.h: MindSpore's scheduler), the identity watch
+// (identity_watch.h) and the straggler watch (straggler_watch.h).
 #pragma once
 #include <map>
 #include <memory>
@@ -10,22 +12,21 @@
 #include "launch/companion_runner.h"
 #include "launch/debug_hooks.h"
 #include "launch/hang_watch.h"
+#include "launch/identity_watch.h"
 #include "launch/local_worker.h"
 #include "launch/stop_signals.h"
+#include "launch/straggler_watch.h"
 #include "probe/process_identity.h"
 #include "process/output_tail.h"
 #include "process/worker_supervisor.h"
 
 namespace dd::launch {
 
-// A process's identity as a rank's record holds it (identity_watch.cc): its NCCL_*, CUDA_*, TORCH_*...
-// variables as env_for_compare leaves them, and "NCCL library" -> its path when it has loaded one.
-std::map<std::string, std::string> identity_items(const probe::ProcessIdentity& id);
-
 class AttemptAgent {
  public:
   using Clock = std::chrono::steady_clock;
-  AttemptAgent(const AttemptSetup& s, int attempt) : s_(s), attempt_(attempt), companion_(s, attempt) {}
+  AttemptAgent(const AttemptSetup& s, int attempt)
+      : s_(s), attempt_(attempt), companion_(s, attempt), identities_(s), stragglers_(s, attempt) {}
   AttemptRecord run();
 
  private:
@@ -85,17 +86,8 @@ class AttemptAgent {
   // The byte itself ('1': a dump for the hang; '2': a snapshot into the dump's path + ".live") into each live
   // worker's FIFO; per worker, `flag` says whether a hook read it (a dump will come). How many did.
   int poke_fr_hooks(char what, bool LocalWorker::*flag);
-  // straggler_watch.cc: every straggler_interval_s a snapshot of each live worker's Flight Recorder (through
-  // the hook's FIFO, into its asked-for dump), read once written; a rank the others wait for is said through
-  // the progress sink and kept for the report.
-  void watch_stragglers();
-  void read_straggler_snapshots();
   double fresh_dump_after() const;  // epoch seconds: older dump files do not show this hang
   void read_flight_records(NodeRecord& n);
-  // identity_watch.cc: each worker's environment and NCCL library from /proc while it starts; the node's
-  // ranks compared once all are read (a warning for the odd one at once).
-  void watch_identities(bool last = false);  // last: the watch ends, what was read stands
-  void warn_odd_identities();
   RankRecord rank_record(size_t i);
   // quick (an interrupt): no read of the whole log for its collectives, and no py-spy.
   RankRecord hang_snapshot(size_t i, Clock::time_point now, bool quick = false);
@@ -110,10 +102,10 @@ class AttemptAgent {
   std::unique_ptr<process::OutputTail> tail_;
   std::vector<LocalWorker> workers_;  // by local rank, as sup_.workers() and tail_'s sources
   CompanionRunner companion_;         // MindSpore's scheduler, or none
+  IdentityWatch identities_;          // each worker's environment and NCCL library, while it starts
+  StragglerWatch stragglers_;         // live Flight Recorder snapshots: a rank the others wait for
   DebugHookPaths hooks_;
   DebugHookOptions hook_opt_;
-  bool identities_settled_ = false;
-  Clock::time_point next_identity_read_{};
   std::map<size_t, RankRecord> snapshots_;  // hang evidence taken before the stop
   std::optional<StopEvent> stop_;
   std::optional<BeatBoard> board_;
@@ -124,13 +116,6 @@ class AttemptAgent {
   bool fr_requested_ = false;   // dumps asked for (once, when the hang is declared)
   double fr_requested_at_ = 0;  // epoch seconds of that request
   double stop_latency_s_ = -1;
-  Clock::time_point next_snapshot_{};   // the next live straggler snapshot
-  Clock::time_point snapshot_asked_{};  // when the pending one was asked for (steady clock)
-  double snapshot_asked_at_ = 0;        // the same in epoch seconds, for the dump files' times
-  bool snapshot_pending_ = false;       // a snapshot was asked for and is still to be read
-  std::string straggler_said_;          // the last straggler said (the same is not said again)
-  std::vector<StragglerSeen> stragglers_seen_;
-  bool metrics_warned_ = false;            // --metrics could not be written: said once
   int signals_at_stop_ = 0;                // stop signals received when the stop began
   std::vector<std::string> signal_notes_;  // forward_signals: what came and where it went
   size_t signal_notes_more_ = 0;           // beyond the notes kept

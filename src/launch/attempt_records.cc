@@ -232,7 +232,7 @@ NodeRecord AttemptAgent::node_record() {
   n.log_free_bytes = probe::free_bytes_at(s_.args.log_dir);
   forward_signals("the attempt was ending");
   n.signals = signal_notes_;
-  n.stragglers_seen = stragglers_seen_;
+  n.stragglers_seen = stragglers_.seen();
   if (signal_notes_more_ > 0) n.signals.push_back(fmt::format("and {} more", signal_notes_more_));
   stop_strays(n);
   for (size_t i = 0; i < sup_.workers().size(); ++i) {

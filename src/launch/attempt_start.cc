@@ -170,8 +170,10 @@ bool AttemptAgent::start_workers() {
   for (LocalWorker& w : workers_) w.last_output = t0_;
   if (!start_companion(eo)) return true;  // the stop is raised
   if (auto st = sup_.start(specs, s_.base_env); !st) raise_start_failed(st.error());
-  for (const auto& w : sup_.workers())
-    if (s_.guard) s_.guard->watch_group(w.pid);
+  for (size_t i = 0; i < sup_.workers().size(); ++i) {
+    workers_[i].proc = &sup_.workers()[i];  // the supervisor's vector is made once, by start
+    if (s_.guard) s_.guard->watch_group(sup_.workers()[i].pid);
+  }
   started_ = true;
   return true;
 }

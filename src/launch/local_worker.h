@@ -1,7 +1,7 @@
 // One local worker of an attempt as the node agent keeps it (attempt_agent.h), in one record instead of a
 // vector per field kept in step: its rank and log, the debug hook files it was given, and what the agent has
 // seen of it (its output, CPU time, identity, a failure seen in /proc, Flight Recorder requests). Its process
-// (pid, exit status) is the supervisor's process::WorkerState at the same index, its output the OutputTail's
+// (pid, exit status) is the supervisor's process::WorkerState it points to, its output the OutputTail's
 // source at the same index.
 #pragma once
 #include <chrono>
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "launch/hang_watch.h"
+#include "process/worker_supervisor.h"
 
 namespace dd::launch {
 
@@ -27,6 +28,9 @@ struct LocalWorker {
   using Clock = std::chrono::steady_clock;
   int rank = -1;  // global rank
   std::string log_path;
+  // Its process (pid, exit status), the supervisor's, once started: null before, or when its exec failed.
+  const process::WorkerState* proc = nullptr;
+  bool running() const { return proc && !proc->exited; }
   WorkerHookFiles hook;
   CpuWindow cpu;
   // Seen failing in /proc while its process was still ending (AttemptAgent::check_ending).

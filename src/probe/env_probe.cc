@@ -29,15 +29,17 @@ namespace {
 // (launch/launcher_convention.h, own_vars: torchrun's, Paddle's, MindSpore's...) and launch's own, so that
 // `check` run inside a job sees who started it (rules/gpu_busy.cc). launcher_convention_test fails when a
 // convention sets a name this list does not keep: a new convention adds its names here.
-constexpr std::array<const char*, 3> kLauncherPrefixes = {"TORCHELASTIC_", "PADDLE_", "MS_"};
-constexpr std::array<const char*, 19> kLauncherNames = {
-    "MASTER_ADDR",         "MASTER_PORT",      "RANK",
-    "WORLD_SIZE",          "LOCAL_RANK",       "LOCAL_WORLD_SIZE",
-    "NODE_RANK",           "GROUP_RANK",       "GROUP_WORLD_SIZE",
-    "ROLE_RANK",           "ROLE_WORLD_SIZE",  "ROLE_NAME",
-    "FLAGS_selected_gpus", "RANK_ID",          "RANK_SIZE",
-    "OMP_NUM_THREADS",     "PYTHONUNBUFFERED", "DISTDOCTOR_LAUNCH_ATTEMPT",
-    "CUDA_VISIBLE_DEVICES"};
+// clang-format off
+constexpr const char* kLauncherPrefixes[] = {"TORCHELASTIC_", "PADDLE_", "MS_"};
+constexpr const char* kLauncherNames[] = {
+    "MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE",  // torchrun
+    "NODE_RANK", "GROUP_RANK", "GROUP_WORLD_SIZE", "ROLE_RANK", "ROLE_WORLD_SIZE", "ROLE_NAME",
+    "FLAGS_selected_gpus",                                                       // Paddle
+    "RANK_ID", "RANK_SIZE",                                                      // MindSpore
+    "OMP_NUM_THREADS", "PYTHONUNBUFFERED", "DISTDOCTOR_LAUNCH_ATTEMPT",          // launch's own
+    "CUDA_VISIBLE_DEVICES",
+};
+// clang-format on
 
 }  // namespace
 

@@ -11,10 +11,8 @@ using EnvMap = std::map<std::string, std::string>;
 // Every variable of this process (from environ).
 EnvMap read_environment();
 
-// NCCL_*, CUDA_*, GLOO_*, UCX_*, OMPI_*, NVIDIA_*, TORCH_*, SLURM_*, PMI_*, PMIX_*, the variables launchers
-// give their workers (every launch/ launcher convention's own_vars: RANK, MASTER_ADDR, TORCHELASTIC_*,
-// PADDLE_*, MS_*, RANK_ID...), LD_LIBRARY_PATH, PYTHONPATH; never a secret name (is_secret_name); URL
-// passwords in values redacted.
+// NCCL_*, CUDA_*, GLOO_*, UCX_*, OMPI_*, NVIDIA_*, TORCH_*, SLURM_*, PMI_*, PMIX_*, launcher variables,
+// LD_LIBRARY_PATH, PYTHONPATH; never a secret name (is_secret_name); URL passwords in values redacted.
 bool env_name_wanted(const std::string& name);
 EnvMap filter_env(const EnvMap& all);
 
