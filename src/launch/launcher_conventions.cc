@@ -9,6 +9,7 @@ namespace dd::launch {
 extern const LauncherConvention kTorchrunConvention;
 extern const LauncherConvention kPaddleConvention;
 extern const LauncherConvention kMindSporeConvention;
+extern const LauncherConvention kDeepSpeedConvention;
 
 namespace {
 
@@ -16,6 +17,7 @@ constexpr const LauncherConvention* kConventions[] = {
     &kTorchrunConvention,
     &kPaddleConvention,
     &kMindSporeConvention,
+    &kDeepSpeedConvention,
 };
 
 }  // namespace

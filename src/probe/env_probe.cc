@@ -36,6 +36,7 @@ constexpr const char* kLauncherNames[] = {
     "NODE_RANK", "GROUP_RANK", "GROUP_WORLD_SIZE", "ROLE_RANK", "ROLE_WORLD_SIZE", "ROLE_NAME",
     "FLAGS_selected_gpus",                                                       // Paddle
     "RANK_ID", "RANK_SIZE",                                                      // MindSpore
+    "CROSS_RANK", "CROSS_SIZE", "LOCAL_SIZE",                                    // DeepSpeed
     "OMP_NUM_THREADS", "PYTHONUNBUFFERED", "DISTDOCTOR_LAUNCH_ATTEMPT",          // launch's own
     "CUDA_VISIBLE_DEVICES",
 };
