@@ -9,11 +9,14 @@
 #include "cli/command.h"
 #include "cli/flag_values.h"
 #include "cli/print_report.h"
+#include "cli/progress_printer.h"
 #include "cli/request_limits.h"
 #include "cli/torchrun_flags.h"
+#include "common/redact.h"
 #include "common/safe_text.h"
 #include "launch/launch_args.h"
 #include "launch/launch_flow.h"
+#include "launch/status_line.h"
 #include "launch/status_text.h"
 #include "launch/stop_signals.h"
 #include "probe/collect.h"
@@ -147,10 +150,16 @@ int run(const launch::LaunchArgs& parsed) {
   }
   const probe::SelfProcess self = probe::read_self_process();
   launch::LaunchInputs in{a, facts, self, env, guard->get()};
+  launch::StatusLine status(a.status_line ? STDERR_FILENO : -1);  // erased before every other line
+  in.status = &status;
+  in.progress = progress_printer("launch", [&status] { status.erase(); });
+  in.show_commands = [](const std::string& text) { std::cerr << text << std::flush; };
+  in.commands_on_terminal = ::isatty(STDERR_FILENO) == 1;
   // One verdict per launch, the final report's: the preflight's warnings are shown without one.
   in.show_warnings = [](const report::Report& r) {
     show_report(r, {.brief = true, .verdict_line = false}, std::cerr);
   };
+  in.worker_fd = a.json ? STDERR_FILENO : STDOUT_FILENO;  // --json keeps stdout for the report
   launch::LaunchOutcome out = launch::run_launch(in);
   (*guard)->dismiss();
   if (!out.cannot_run.empty()) std::cerr << "distdoctor launch: " << shown(out.cannot_run) << "\n";

@@ -28,9 +28,10 @@ AttemptRecord run_attempt(const AttemptSetup& setup, int attempt) {
   return AttemptAgent(setup, attempt).run();
 }
 
-int64_t AttemptAgent::wall_ms(Clock::time_point t) const {
+int64_t wall_ms_at(std::chrono::steady_clock::time_point t) {
   auto now_wall = std::chrono::system_clock::now();
-  auto wall = now_wall - std::chrono::duration_cast<std::chrono::system_clock::duration>(Clock::now() - t);
+  auto wall = now_wall - std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                             std::chrono::steady_clock::now() - t);
   return std::chrono::duration_cast<std::chrono::milliseconds>(wall.time_since_epoch()).count();
 }
 
@@ -57,7 +58,7 @@ void AttemptAgent::note_store_error(const Error& e, const char* during) {
 }
 
 void AttemptAgent::on_worker_exit(int i) {
-  const process::WorkerState& w = sup_.workers()[size_t(i)];
+  const process::WorkerState& w = proc(size_t(i));
   tail_->finish(size_t(i));
   bool failed = !w.killed_by_us && (WIFSIGNALED(w.wait_status) || WEXITSTATUS(w.wait_status) != 0);
   if (!failed || stop_) return;
@@ -67,8 +68,8 @@ void AttemptAgent::on_worker_exit(int i) {
 void AttemptAgent::check_ending() {
   if (stop_) return;
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
-    const process::WorkerState& w = sup_.workers()[i];
-    if (w.exited || w.killed_by_us || ending_[i]) continue;
+    const process::WorkerState& w = proc(i);
+    if (w.exited || w.killed_by_us || workers_[i].ending) continue;
     const probe::ProcSnapshot p = probe::read_proc_stat(w.pid);
     // A status of 0 is a clean end (or only the main thread gone, the rest running on): waitpid tells.
     if (!p.ok || !p.exiting || p.exit_status <= 0) continue;
@@ -76,7 +77,7 @@ void AttemptAgent::check_ending() {
     // A rank that timed out in the watchdog, or saw a peer's NCCL error, and then aborted is a witness: the
     // trigger line starts the hang diagnosis, which names the cause (as when it is reaped after its line).
     if (printed_trigger(i)) return check_triggers();
-    ending_[i] = Ending{p.exit_status, Clock::now(), p.state_name};
+    workers_[i].ending = LocalWorker::Ending{p.exit_status, Clock::now(), p.state_name};
     return raise_worker_failed(i);
   }
 }
@@ -84,11 +85,20 @@ void AttemptAgent::check_ending() {
 void AttemptAgent::raise_worker_failed(size_t i) {
   StopEvent ev;
   ev.cause = StopCause::worker_failed;
-  ev.rank = ranks_[i];
+  ev.rank = workers_[i].rank;
   ev.root = rank_record(i);
   std::string text;
   for (const auto& l : ev.root.tail) text += l + "\n";
   ev.diagnosis = logs::match_text(text, logs::Catalogue::builtin());
+  raise_stop(ev);
+}
+
+void AttemptAgent::poll_companion() {
+  if (!companion_.ended_badly_now() || stop_) return;
+  StopEvent ev;
+  ev.cause = StopCause::scheduler_failed;
+  ev.detail = process::describe_wait_status(companion_.wait_status());
+  ev.root = companion_.record(joined().node_rank, t0_);
   raise_stop(ev);
 }
 
@@ -143,9 +153,11 @@ void AttemptAgent::watch_loop() {
     check_ending();  // before the others' NCCL errors about it can read as a hang
     tail_->poll();
     check_triggers();
-    watch_identities();
-    watch_stragglers();
-    poll_scheduler();
+    identities_.tick(workers_, t0_);
+    if (!stop_)
+      stragglers_.tick(workers_,
+                       [this](char what, bool LocalWorker::*flag) { return poke_fr_hooks(what, flag); });
+    poll_companion();
     if (stop_) break;
     if (int sig = stop_signal()) {
       StopEvent ev;
@@ -167,11 +179,11 @@ void AttemptAgent::watch_loop() {
     }
     if (!stop_ && !all_done_) show_status(now);
   }
-  status_.erase();  // before the stop's lines and the report
+  erase_status();  // before the stop's lines and the report
 }
 
 void AttemptAgent::show_status(Clock::time_point now) {
-  if (!status_.on()) return;
+  if (!s_.status || !s_.status->on()) return;
   auto secs = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
   StatusInfo in{.ranks = int(sup_.workers().size()),
                 .node_rank = joined().node_rank,
@@ -180,13 +192,13 @@ void AttemptAgent::show_status(Clock::time_point now) {
                 .attempt = attempt_};
   for (const auto& w : sup_.workers()) in.running += w.exited ? 0 : 1;
   Clock::time_point last = t0_;
-  for (size_t i = 0; i < last_output_.size() && i < ranks_.size(); ++i)
-    if (last_output_[i] > last) {
-      last = last_output_[i];
-      in.last_rank = ranks_[i];
+  for (const LocalWorker& w : workers_)
+    if (w.last_output > last) {
+      last = w.last_output;
+      in.last_rank = w.rank;
     }
   in.last_ago_s = secs(now - last);
-  status_.update(status_text(in), now);
+  s_.status->update(status_text(in), now);
 }
 
 AttemptRecord AttemptAgent::run() {
@@ -197,11 +209,12 @@ AttemptRecord AttemptAgent::run() {
   if (joined().node_rank == 0) board_.emplace(joined().nnodes, Clock::now());
   forward_signals("the workers had not started (it would have killed them)");
   if (start_workers() && !stop_) watch_loop();
-  watch_identities(true);  // what was read of each worker stands; the node's warning if none was printed
+  identities_.tick(workers_, t0_, true);  // what was read stands; the node's warning if none was said
   if (stop_)
     stop_workers();
   else
-    await_scheduler();
+    companion_.await(std::chrono::milliseconds(int64_t(joined().job.grace_s * 1000)),
+                     [this] { return grace_cut(); });
   gather(rec);
   rec.duration_s = std::chrono::duration<double>(Clock::now() - t0_).count();
   rec.stop_latency_s = stop_latency_s_;

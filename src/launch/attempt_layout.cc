@@ -19,8 +19,9 @@ std::string worker_log_path(const std::string& run_dir, int attempt, int node_ra
   return fmt::format("{}/{}/node{}.rank{}.log", run_dir, attempt, node_rank, rank);
 }
 
-std::string scheduler_log_path(const std::string& run_dir, int attempt, int node_rank) {
-  return fmt::format("{}/{}/node{}.scheduler.log", run_dir, attempt, node_rank);
+std::string companion_log_path(const std::string& run_dir, int attempt, int node_rank,
+                               std::string_view role) {
+  return fmt::format("{}/{}/node{}.{}.log", run_dir, attempt, node_rank, role);
 }
 
 Result<JobLayout> agree_layout(const AttemptSetup& s, int attempt) {

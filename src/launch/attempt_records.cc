@@ -73,17 +73,18 @@ void AttemptAgent::heartbeat() {
   b.done = done_set_;
   auto last = t0_;
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
-    last = std::max(last, last_output_[i]);
-    const process::WorkerState& w = sup_.workers()[i];
+    LocalWorker& me = workers_[i];
+    last = std::max(last, me.last_output);
+    const process::WorkerState& w = proc(i);
     if (w.exited) continue;
     b.alive++;
-    b.all_spoke = b.all_spoke && last_output_[i] > t0_;
+    b.all_spoke = b.all_spoke && me.last_output > t0_;
     if (window <= 0) continue;
     probe::ProcSnapshot p = probe::read_proc_stat(w.pid);  // only its CPU time
     if (!p.ok) continue;
-    cpu_[i].sample(now, p.cpu_s);
-    double used = cpu_[i].used_over(window, now);
-    if (used >= 0 && used < kIdleCpuShare * window) b.idle.push_back(ranks_[i]);
+    me.cpu.sample(now, p.cpu_s);
+    double used = me.cpu.used_over(window, now);
+    if (used >= 0 && used < kIdleCpuShare * window) b.idle.push_back(me.rank);
   }
   b.silent_s = secs(now - last);
   if (joined().node_rank == 0) return lead_checks(b);
@@ -126,15 +127,16 @@ void AttemptAgent::lead_checks(const Beat& mine) {
 }
 
 RankRecord AttemptAgent::rank_record(size_t i) {
-  const process::WorkerState& w = sup_.workers()[i];
+  const process::WorkerState& w = proc(i);
+  const LocalWorker& me = workers_[i];
   RankRecord r;
-  r.rank = ranks_[i];
+  r.rank = me.rank;
   r.local_rank = int(i);
   r.node_rank = joined().node_rank;
   r.pid = w.pid;
   // Seen failing while its process was still ending (check_ending): that status and moment, not launch's
   // own stop signal that may have reached its lingering threads later.
-  const std::optional<Ending>& ending = ending_[i];
+  const std::optional<LocalWorker::Ending>& ending = me.ending;
   r.running = !w.exited && !ending;
   r.stopped_by_us = w.killed_by_us && !ending;
   if (ending) r.ending_state = ending->state;
@@ -146,11 +148,9 @@ RankRecord AttemptAgent::rank_record(size_t i) {
     r.end_s = secs(end - t0_);
     r.end_wall_ms = wall_ms(end);
   }
-  r.log_path = logs_[i];
-  if (i < identities_.size()) {
-    r.identity = identities_[i].items;
-    r.identity_read = identities_[i].read;
-  }
+  r.log_path = me.log_path;
+  r.identity = me.identity;
+  r.identity_read = me.identity_read;
   std::vector<std::string> lines(tail_->last_lines(i).begin(), tail_->last_lines(i).end());
   r.traceback = redact_text(logs::last_python_traceback(lines));
   size_t from = lines.size() > 40 ? lines.size() - 40 : 0;
@@ -160,23 +160,25 @@ RankRecord AttemptAgent::rank_record(size_t i) {
 
 RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now, bool quick) {
   RankRecord r = rank_record(i);
-  const process::WorkerState& w = sup_.workers()[i];
+  const process::WorkerState& w = proc(i);
+  LocalWorker& me = workers_[i];
   probe::ProcSnapshot p = probe::read_proc(w.pid);
   if (p.ok) {
     r.proc_state = p.state_name;
     r.wchan = p.wchan;
     r.cpu_s = p.cpu_s;
-    cpu_[i].sample(now, p.cpu_s);
-    r.cpu_window_s = cpu_[i].used_over(joined().job.hang_timeout_s, now);
+    me.cpu.sample(now, p.cpu_s);
+    r.cpu_window_s = me.cpu.used_over(joined().job.hang_timeout_s, now);
   }
-  r.silent_s = secs(now - std::max(t0_, last_output_[i]));
-  if (i < identities_.size() && !identities_[i].items.count(rules::kNcclLibraryItem)) {
+  r.silent_s = secs(now - std::max(t0_, me.last_output));
+  if (!me.identity.count(rules::kNcclLibraryItem)) {
     const auto id = identity_items(probe::read_process_identity(w.pid));  // it may have loaded NCCL since
     if (!id.empty()) r.identity = id, r.identity_read = true;
   }
-  if (!quick) r.collectives = collectives_in(logs_[i]);  // a read of the whole log
-  if (!stack_files_[i].empty()) {
-    std::string dump = answered_stack(read_stack_file(stack_files_[i]));
+  if (!quick) r.collectives = collectives_in(me.log_path);  // a read of the whole log
+  const std::string& stack_file = me.hook.stack_file;
+  if (!stack_file.empty()) {
+    std::string dump = answered_stack(read_stack_file(stack_file));
     if (!dump.empty()) {
       r.stack = dump.substr(0, 64 * 1024);
       r.stack_source = "faulthandler";
@@ -184,7 +186,7 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now, bool qui
     }
   }
   if (quick) {
-    r.stack_error = stack_files_[i].empty() || stack_hook_pids(read_stack_file(stack_files_[i])).empty()
+    r.stack_error = stack_file.empty() || stack_hook_pids(read_stack_file(stack_file)).empty()
                         ? "no stack hook in this process (not Python, or started without launch's hook)"
                         : "the stack hook did not answer in time";
     return r;
@@ -193,7 +195,7 @@ RankRecord AttemptAgent::hang_snapshot(size_t i, Clock::time_point now, bool qui
   r.stack = st.text;
   r.stack_source = st.text.empty() ? "" : "py-spy";
   r.stack_error =
-      st.error.empty() || stack_files_[i].empty() ? st.error : "the stack hook did not answer; " + st.error;
+      st.error.empty() || stack_file.empty() ? st.error : "the stack hook did not answer; " + st.error;
   return r;
 }
 
@@ -210,7 +212,7 @@ void AttemptAgent::stop_workers() {
   const bool interrupted = stop_->cause == StopCause::interrupted && stop_signal() != 0;
   const int first = interrupted && stop_signal() == SIGINT ? SIGINT : SIGTERM;
   const double grace = grace_cut() ? 0 : joined().job.grace_s;
-  signal_scheduler();
+  companion_.signal();
   const auto grace_ms = std::chrono::milliseconds(int64_t(grace * 1000));
   sup_.stop_all(grace_ms, first, [this] { return grace_cut(); });
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
@@ -219,7 +221,7 @@ void AttemptAgent::stop_workers() {
   }
   if (tail_) tail_->poll();
   stop_latency_s_ = secs(Clock::now() - stop_seen_);
-  stop_scheduler(grace_ms);  // MindSpore's: it cannot outlive the workers it coordinates
+  companion_.stop(grace_ms, [this] { return grace_cut(); });  // MindSpore's scheduler cannot outlive them
 }
 
 NodeRecord AttemptAgent::node_record() {
@@ -230,12 +232,13 @@ NodeRecord AttemptAgent::node_record() {
   n.log_free_bytes = probe::free_bytes_at(s_.args.log_dir);
   forward_signals("the attempt was ending");
   n.signals = signal_notes_;
-  n.stragglers_seen = stragglers_seen_;
+  n.stragglers_seen = stragglers_.seen();
   if (signal_notes_more_ > 0) n.signals.push_back(fmt::format("and {} more", signal_notes_more_));
   stop_strays(n);
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
     RankRecord r = rank_record(i);
-    append_end_line(logs_[i], r);  // how it ended (a hang snapshot below keeps the state at the hang)
+    append_end_line(workers_[i].log_path,
+                    r);  // how it ended (a hang snapshot below keeps the state at the hang)
     auto snap = snapshots_.find(i);
     if (snap != snapshots_.end()) {
       RankRecord s = snap->second;  // running stays true: the state at the moment the hang was declared
@@ -250,7 +253,7 @@ NodeRecord AttemptAgent::node_record() {
     n.ranks.push_back(std::move(r));
   }
   read_flight_records(n);
-  n.scheduler = scheduler_record();
+  n.scheduler = companion_.record(n.node_rank, t0_);
   return n;
 }
 

@@ -34,7 +34,7 @@ void AttemptAgent::forward_signals(const char* why_not) {
     int groups = 0;
     if (!why_not) {
       groups = sup_.forward(sig);
-      if (!sched_.workers().empty()) groups += sched_.forward(sig);
+      groups += companion_.forward(sig);
     }
     const std::string where =
         groups > 0 ? fmt::format("passed on to {} worker process group{}", groups, groups == 1 ? "" : "s")
@@ -53,7 +53,7 @@ void AttemptAgent::stop_strays(NodeRecord& n) {
   std::vector<pid_t> own, groups;
   if (s_.guard) own.push_back(s_.guard->pid());
   for (const auto& w : sup_.workers()) groups.push_back(w.pid);
-  for (const auto& w : sched_.workers()) groups.push_back(w.pid);
+  companion_.add_group(groups);
   const auto grace = std::chrono::milliseconds(int64_t(std::min(joined().job.grace_s, 2.0) * 1000));
   const process::StraysStopped st =
       process::stop_strays([&] { return probe::find_strays(own, groups); },

@@ -43,26 +43,27 @@ bool printed(const std::deque<std::string>& lines,
 void AttemptAgent::check_triggers() {
   if (stop_ || !tail_) return;
   const auto now = Clock::now();
-  for (size_t i = 0; i < lines_seen_.size(); ++i) {
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    LocalWorker& w = workers_[i];
     const uint64_t total = tail_->lines_taken(i), bytes = tail_->bytes_read(i);
-    if (bytes == bytes_seen_[i]) continue;
-    bytes_seen_[i] = bytes;
-    if (total == lines_seen_[i]) {  // a line still growing (a progress bar redrawn with \r): output
-      last_output_[i] = now;
+    if (bytes == w.bytes_seen) continue;
+    w.bytes_seen = bytes;
+    if (total == w.lines_seen) {  // a line still growing (a progress bar redrawn with \r): output
+      w.last_output = now;
       continue;
     }
     const auto& lines = tail_->last_lines(i);
-    const size_t fresh = size_t(std::min<uint64_t>(total - lines_seen_[i], lines.size()));
-    lines_seen_[i] = total;
+    const size_t fresh = size_t(std::min<uint64_t>(total - w.lines_seen, lines.size()));
+    w.lines_seen = total;
     for (size_t k = lines.size() - fresh; k < lines.size(); ++k) {
-      if (!logs::is_dump_echo(lines[k])) last_output_[i] = now;  // our dump request's echo is no progress
+      if (!logs::is_dump_echo(lines[k])) w.last_output = now;  // our dump request's echo is no progress
       auto t = logs::hang_trigger(lines[k]);
       if (!t) continue;
       StopEvent ev;
       ev.cause = StopCause::hang;
-      ev.trigger_rank = ranks_[i];
+      ev.trigger_rank = w.rank;
       ev.trigger = redact_text(t->text);
-      ev.detail = fmt::format("rank {} printed a {} line", ranks_[i], logs::hang_trigger_kind_name(t->kind));
+      ev.detail = fmt::format("rank {} printed a {} line", w.rank, logs::hang_trigger_kind_name(t->kind));
       return raise_stop(ev);
     }
   }
@@ -73,11 +74,12 @@ bool AttemptAgent::printed_trigger(size_t i) const { return printed(tail_->last_
 void AttemptAgent::gather_hang_evidence(std::chrono::milliseconds wait) {
   std::vector<size_t> asked;
   for (size_t i = 0; i < sup_.workers().size(); ++i) {
-    const process::WorkerState& w = sup_.workers()[i];
-    if (w.exited || stack_files_[i].empty()) continue;
-    for (int pid : stack_hook_pids(read_stack_file(stack_files_[i]))) {
+    const process::WorkerState& w = proc(i);
+    const std::string& stack_file = workers_[i].hook.stack_file;
+    if (w.exited || stack_file.empty()) continue;
+    for (int pid : stack_hook_pids(read_stack_file(stack_file))) {
       if (::getpgid(pid) != w.pid) continue;  // gone, or not of this worker (a reused pid)
-      note_stack_request(stack_files_[i]);
+      note_stack_request(stack_file);
       if (::kill(pid, SIGUSR2) == 0) asked.push_back(i);
       break;
     }
@@ -94,11 +96,11 @@ void AttemptAgent::gather_hang_evidence(std::chrono::milliseconds wait) {
         if (!sup_.workers()[i].exited)
           all = printed(tail_->last_lines(i), logs::HangTrigger::Kind::watchdog_timeout);
     }
-    for (size_t i : asked) all = all && !answered_stack(read_stack_file(stack_files_[i])).empty();
-    for (size_t i = 0; i < fr_asked_.size() && all; ++i)
-      if (fr_listening_[i] && !sup_.workers()[i].exited)
-        all = probe::regular_file_mtime(fr_asked_[i]) >= fr_requested_at_ ||
-              probe::regular_file_mtime(fr_asked_[i] + ".none") >= fr_requested_at_;
+    for (size_t i : asked) all = all && !answered_stack(read_stack_file(workers_[i].hook.stack_file)).empty();
+    for (size_t i = 0; i < sup_.workers().size() && all; ++i)
+      if (workers_[i].fr_listening && !proc(i).exited)
+        all = probe::regular_file_mtime(workers_[i].hook.fr_asked) >= fr_requested_at_ ||
+              probe::regular_file_mtime(workers_[i].hook.fr_asked + ".none") >= fr_requested_at_;
     if (all) break;
     std::this_thread::sleep_for(50ms);
   }
@@ -113,16 +115,19 @@ double AttemptAgent::fresh_dump_after() const {
 void AttemptAgent::request_fr_dumps() {
   fr_requested_ = true;
   fr_requested_at_ = unix_seconds_now() - 0.5;  // file times are coarser than the clock
-  fr_listening_ = poke_fr_hooks();
+  poke_fr_hooks('1', &LocalWorker::fr_listening);
 }
 
-std::vector<char> AttemptAgent::poke_fr_hooks(char what) {
-  std::vector<char> listening(fr_requests_.size(), 0);
-  for (size_t i = 0; i < fr_requests_.size(); ++i) {
-    if (fr_requests_[i].empty() || sup_.workers()[i].exited) continue;
-    int fd = ::open(fr_requests_[i].c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: no hook reads it
+int AttemptAgent::poke_fr_hooks(char what, bool LocalWorker::*flag) {
+  int listening = 0;
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    LocalWorker& w = workers_[i];
+    w.*flag = false;
+    if (w.hook.fr_request.empty() || i >= sup_.workers().size() || proc(i).exited) continue;
+    int fd = ::open(w.hook.fr_request.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: no hook reads it
     if (fd < 0) continue;
-    listening[i] = ::write(fd, &what, 1) == 1;
+    w.*flag = ::write(fd, &what, 1) == 1;
+    listening += w.*flag ? 1 : 0;
     ::close(fd);
   }
   return listening;
@@ -135,19 +140,20 @@ void AttemptAgent::read_flight_records(NodeRecord& n) {
   const double pytorch_fresh = stop_ ? fresh_dump_after() : 0;
   std::vector<logs::FlightRecord> records;
   std::vector<std::string> errors;
-  for (const std::string& asked : fr_asked_)  // a live snapshot answered late: not this attempt's end
-    if (!asked.empty()) {
+  for (const LocalWorker& w : workers_)  // a live snapshot answered late: not this attempt's end
+    if (const std::string& asked = w.hook.fr_asked; !asked.empty()) {
       ::unlink((asked + ".live").c_str());
       ::unlink((asked + ".live.none").c_str());  // a worker without torch.distributed (yet) answered so
     }
-  for (size_t i = 0; i < n.ranks.size() && i < fr_dumps_.size(); ++i) {
+  for (size_t i = 0; i < n.ranks.size() && i < workers_.size(); ++i) {
+    const WorkerHookFiles& hook = workers_[i].hook;
     std::string path;
     if (!stop_) {
-      if (probe::regular_file_mtime(fr_exits_[i]) >= attempt_start) path = fr_exits_[i];
-    } else if (fr_requested_ && probe::regular_file_mtime(fr_asked_[i]) >= fr_requested_at_) {
-      path = fr_asked_[i];
-    } else if (probe::regular_file_mtime(fr_dumps_[i]) >= std::max(pytorch_fresh, attempt_start)) {
-      path = fr_dumps_[i];
+      if (probe::regular_file_mtime(hook.fr_exit) >= attempt_start) path = hook.fr_exit;
+    } else if (fr_requested_ && probe::regular_file_mtime(hook.fr_asked) >= fr_requested_at_) {
+      path = hook.fr_asked;
+    } else if (probe::regular_file_mtime(hook.fr_dump) >= std::max(pytorch_fresh, attempt_start)) {
+      path = hook.fr_dump;
     }
     if (path.empty()) continue;
     n.ranks[i].fr_dump = path;
@@ -156,7 +162,7 @@ void AttemptAgent::read_flight_records(NodeRecord& n) {
       errors.push_back(path + ": " + rec.error().message());
       continue;
     }
-    rec->rank = ranks_[i];
+    rec->rank = workers_[i].rank;
     records.push_back(std::move(*rec));
   }
   if (records.empty() && errors.empty()) return;

@@ -1,13 +1,10 @@
-// The node agent's identity watch: each local worker's environment and loaded NCCL library, read from /proc
-// while it starts (until it has loaded NCCL, or kPatience has passed), kept for the records, and compared
-// across the node's ranks once all are read: a rank with another NCCL or an NCCL variable of its own is
-// named at once, before any hang. The job-wide comparison, across nodes, is in the report (report_parts).
+// IdentityWatch (see identity_watch.h).
+#include "launch/identity_watch.h"
+
 #include <fmt/format.h>
 
-#include <iostream>
 #include <set>
 
-#include "launch/attempt_agent.h"
 #include "launch/job_settings.h"
 #include "launch/report_parts.h"
 #include "probe/process_identity.h"
@@ -52,46 +49,50 @@ void add_library_versions(std::vector<std::map<std::string, std::string>*> ranks
 
 }  // namespace
 
-void AttemptAgent::watch_identities(bool last) {
+void IdentityWatch::tick(std::vector<LocalWorker>& workers, Clock::time_point t0, bool last) {
   const auto now = Clock::now();
-  if (identities_settled_ || (now < next_identity_read_ && !last)) return;
-  next_identity_read_ = now + kReadEvery;
-  const auto& workers = sup_.workers();
-  identities_.resize(workers.size());
+  if (settled_ || (now < next_read_ && !last)) return;
+  next_read_ = now + kReadEvery;
   bool all = true;
-  for (size_t i = 0; i < workers.size(); ++i) {
-    WorkerIdentity& mine = identities_[i];
-    if (mine.settled) continue;
-    if (workers[i].exited || last) {
-      mine.settled = true;  // what was read before it ended stands
+  for (LocalWorker& mine : workers) {
+    if (mine.identity_settled || !mine.proc) continue;  // settled, or never started
+    if (mine.proc->exited || last) {
+      mine.identity_settled = true;  // what was read before it ended stands
       continue;
     }
-    const probe::ProcessIdentity id = probe::read_process_identity(workers[i].pid);
+    const probe::ProcessIdentity id = probe::read_process_identity(mine.proc->pid);
     if (id.readable) {
-      mine.items = identity_items(id);
-      mine.read = true;
+      mine.identity = identity_items(id);
+      mine.identity_read = true;
     }
-    mine.settled = id.nccl_loaded() || now - t0_ >= kPatience;
-    all = all && mine.settled;
+    mine.identity_settled = id.nccl_loaded() || now - t0 >= kPatience;
+    all = all && mine.identity_settled;
   }
   if (!all) return;
-  identities_settled_ = true;
+  settled_ = true;
+  warn_odd(workers);
+}
+
+// Once every worker of the node is read: a rank with another NCCL or an NCCL variable of its own, at once.
+void IdentityWatch::warn_odd(std::vector<LocalWorker>& workers) {
+  std::vector<LocalWorker*> started;  // an exec may have failed
+  for (LocalWorker& w : workers)
+    if (w.proc) started.push_back(&w);
   std::vector<std::map<std::string, std::string>*> items;
-  for (auto& w : identities_) items.push_back(&w.items);
+  for (LocalWorker* w : started) items.push_back(&w->identity);
   add_library_versions(items);
-  const auto& given = joined().nodes[size_t(joined().node_rank)].env;  // what launch gave them
+  const JoinedNodes& j = s_.joined;
+  const auto& given = j.nodes[size_t(j.node_rank)].env;  // what launch gave them
   std::vector<rules::RankIdentity> ranks;
-  for (size_t i = 0; i < identities_.size(); ++i)
-    ranks.push_back({.rank = ranks_[i],
-                     .node = joined().node_rank,
-                     .known = identities_[i].read,
-                     .items = identities_[i].items,
+  for (const LocalWorker* w : started)
+    ranks.push_back({.rank = w->rank,
+                     .node = j.node_rank,
+                     .known = w->identity_read,
+                     .items = w->identity,
                      .expected_known = !given.empty(),
                      .expected = parts::identity_of_env(given)});
-  for (const rules::OddSetting& odd : rules::odd_settings(ranks)) {
-    status_.erase();
-    std::cerr << fmt::format("distdoctor launch: warning: {}\n", rules::odd_setting_text(odd)) << std::flush;
-  }
+  for (const rules::OddSetting& odd : rules::odd_settings(ranks))
+    say(s_.progress, ProgressKind::warning, rules::odd_setting_text(odd));
 }
 
 }  // namespace dd::launch

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <iostream>
 #include <random>
 
 #include "cluster/advertise.h"
@@ -15,6 +14,7 @@
 #include "launch/failure_report.h"
 #include "launch/lateness_outputs.h"
 #include "launch/launch_join.h"
+#include "launch/launcher_convention.h"
 #include "launch/preflight.h"
 #include "launch/run_dir.h"
 #include "probe/path_lookup.h"
@@ -23,8 +23,6 @@
 namespace dd::launch {
 
 namespace {
-
-constexpr const char* kWho = "distdoctor launch: ";
 
 LaunchOutcome launch_cannot_run(const std::string& msg) {
   return {.exit_code = report::kExitCannotRun, .cannot_run = msg};
@@ -118,79 +116,84 @@ Result<int> resolve_nproc(const std::string& v, const probe::NodeFacts& facts) {
   return Error{fmt::format("--nproc-per-node must be a count (1-4096) or \"gpu\", not \"{}\"", v)};
 }
 
-LaunchOutcome run_launch(const LaunchInputs& in) {
-  const LaunchArgs& a = in.args;
-  auto nproc = resolve_nproc(a.nproc, in.facts);
-  if (!nproc) return launch_cannot_run(nproc.error().message());
-  if (auto problem = log_dir_problem(a.log_dir); !problem.empty()) return launch_cannot_run(problem);
-  auto plan = plan_nodes(a, in.env);
-  if (!plan) return launch_cannot_run(plan.error().message());
+namespace {
+
+// This node's member record for the rendezvous.
+NodeHello this_node(const LaunchInputs& in, const cluster::ClusterPlan& plan, int nproc) {
   NodeHello me;
-  me.node_rank = plan->spec.node_rank;
+  me.node_rank = plan.spec.node_rank;
   me.host = in.facts.host.hostname;
-  me.addr = plan->spec.world == 1 ? "127.0.0.1" : cluster::pick_advertise_addr(in.facts);
-  me.nproc = *nproc;
+  me.addr = plan.spec.world == 1 ? "127.0.0.1" : cluster::pick_advertise_addr(in.facts);
+  me.nproc = nproc;
   me.gpu_ids = rules::visible_gpu_ids(in.facts);
   me.env = env_for_compare(in.env);
   me.pid = getpid();
-  me.nnodes = plan->spec.world;
-  me.command_digest = command_digest(a.command);
-  JoinInput ji{a, *plan, in.facts, in.self, me, wanted_settings(a, *plan, in.facts)};
-  JoinedNodes joined = join_nodes(ji);
-  if (joined.failure) {
-    report::Report r;
-    r.title = "distdoctor launch — could not meet the other nodes";
-    r.notes = joined.notes;
-    r.add(*joined.failure);
-    return {.exit_code = report::kExitCannotRun, .report = std::move(r)};
-  }
-  nlohmann::json extra{{"worker_exit_code", nullptr}};  // no worker ran, until one does
-  if (joined.job.preflight)
-    if (auto stop = preflight_stops(in, joined, *plan, *nproc, extra))
-      return {.exit_code = report::kExitFail, .report = std::move(*stop), .extra = std::move(extra)};
-  if (a.command.empty()) return launch_cannot_run("no command to run (give it after --)");
-  const std::string path_env = probe::env_get(in.env, "PATH");
-  const std::string program = probe::find_on_path(a.command.front(), path_env);
-  // The job token stays with the launcher: workers run the user's code.
-  std::vector<std::string> base_env;
-  for (const auto& e : in.self.environment)
-    if (e.rfind("DISTDOCTOR_TOKEN=", 0) != 0 && e.rfind("DD_STORE_TOKEN=", 0) != 0) base_env.push_back(e);
-  // A node rank 0 without run ids (an older distdoctor) gives none: the job id stands in for it.
-  auto run_dir = claim_run_dir(a.log_dir, joined.job.job_id,
-                               joined.job.run_id.empty() ? joined.job.job_id : joined.job.run_id);
-  if (!run_dir) return launch_cannot_run(run_dir.error().message());
-  AttemptSetup setup{a,        joined,   in.facts,
-                     base_env, *run_dir, program.empty() ? a.command.front() : program,
-                     path_env, in.guard, a.json ? 2 : 1};
-  setup.status_fd = a.status_line ? 2 : -1;
+  me.nnodes = plan.spec.world;
+  me.command_digest = command_digest(in.args.command);
+  return me;
+}
+
+// Every attempt, restarts included, each record saved beside its logs (for `distdoctor logs RUN_DIR`; a
+// failure to write it costs only that, the report says everything).
+std::vector<AttemptRecord> run_attempts(const LaunchInputs& in, const AttemptSetup& setup) {
+  const JoinedNodes& joined = setup.joined;
   std::vector<AttemptRecord> attempts;
   for (int attempt = 0;; ++attempt) {
     attempts.push_back(run_attempt(setup, attempt));
-    // Beside its logs, for `distdoctor logs RUN_DIR` (the same analysis later); a failure to write it costs
-    // only that, the report below says everything.
-    if (const std::string why = save_attempt_record(*run_dir, attempts.back()); !why.empty())
-      std::cerr << kWho << "warning: " << why << "\n";
+    if (const std::string why = save_attempt_record(setup.run_dir, attempts.back()); !why.empty())
+      say(in.progress, ProgressKind::warning, why);
     if (const std::string why =
-            save_attempt_lateness(*run_dir, a.metrics_file, joined.job.job_id, attempts.back());
+            save_attempt_lateness(setup.run_dir, in.args.metrics_file, joined.job.job_id, attempts.back());
         !why.empty())
-      std::cerr << kWho << "warning: " << why << "\n";
+      say(in.progress, ProgressKind::warning, why);
     const StopEvent& stop = attempts.back().stop;
     bool retry = stop.cause == StopCause::worker_failed || stop.cause == StopCause::hang ||
                  stop.cause == StopCause::scheduler_failed;
     if (!retry || attempt >= joined.job.max_restarts) break;
-    std::cerr << fmt::format("{}attempt {} failed ({}); restarting the job on every node ({} of {})\n", kWho,
-                             attempt, stop_cause_name(stop.cause), attempt + 1, joined.job.max_restarts);
+    say(in.progress, ProgressKind::progress,
+        fmt::format("attempt {} failed ({}); restarting the job on every node ({} of {})", attempt,
+                    stop_cause_name(stop.cause), attempt + 1, joined.job.max_restarts));
   }
+  return attempts;
+}
+
+// The environment the workers start from: the launcher's, less the job token (workers run the user's code).
+std::vector<std::string> worker_base_env(const probe::SelfProcess& self) {
+  std::vector<std::string> base_env;
+  for (const auto& e : self.environment)
+    if (e.rfind("DISTDOCTOR_TOKEN=", 0) != 0 && e.rfind("DD_STORE_TOKEN=", 0) != 0) base_env.push_back(e);
+  return base_env;
+}
+
+// The report of a launch that never reached its workers: the nodes did not meet.
+LaunchOutcome join_failed(const JoinedNodes& joined) {
+  report::Report r;
+  r.title = "distdoctor launch — could not meet the other nodes";
+  r.notes = joined.notes;
+  r.add(*joined.failure);
+  return {.exit_code = report::kExitCannotRun, .report = std::move(r)};
+}
+
+// " (MindSpore's scheduler: node0.scheduler.log)" when a convention on in the job has a companion process.
+std::string companion_note(const JobSettings& job) {
+  const CompanionProcess* c = companion_of({.opted_in = opted_in(job)});
+  return c ? fmt::format(" ({}: node0.{}.log)", c->who, c->role) : "";
+}
+
+// The report this node prints: the attempts' account, the job and where its logs are, the exit code.
+LaunchOutcome launch_outcome(const LaunchInputs& in, const JoinedNodes& joined, const std::string& run_dir,
+                             const std::vector<AttemptRecord>& attempts, nlohmann::json extra) {
+  const LaunchArgs& a = in.args;
   report::Report r = build_launch_report(attempts);
   r.notes.insert(
       r.notes.begin(),
       {fmt::format("job {}: {} node(s), node rank {} of them is this one ({})", joined.job.job_id,
                    joined.nnodes, joined.node_rank, in.facts.host.hostname),
        fmt::format(
-           "logs: {}/{}/nodeN.rankR.log{}{}{}", *run_dir, attempts.back().attempt,
-           attempts.size() > 1 ? fmt::format(" (earlier attempts: {}/0/ ...)", *run_dir) : "",
-           joined.job.mindspore ? " (MindSpore's scheduler: node0.scheduler.log)" : "",
-           *run_dir == a.log_dir + "/" + joined.job.job_id
+           "logs: {}/{}/nodeN.rankR.log{}{}{}", run_dir, attempts.back().attempt,
+           attempts.size() > 1 ? fmt::format(" (earlier attempts: {}/0/ ...)", run_dir) : "",
+           companion_note(joined.job),
+           run_dir == a.log_dir + "/" + joined.job.job_id
                ? ""
                : fmt::format(" ({}/{} holds an earlier run of this job id)", a.log_dir, joined.job.job_id))});
   for (const auto& n : joined.notes) r.notes.push_back(n);
@@ -206,6 +209,49 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
         fmt::format("the failing worker's exit code: {}; distdoctor launch exits {} (the job failed)",
                     *worker_rc, kExitJobFailed));
   return {.exit_code = rc, .report = std::move(r), .extra = std::move(extra)};
+}
+
+// After the nodes met and the preflight passed: the attempts and the report this node prints.
+LaunchOutcome launch_job(const LaunchInputs& in, const JoinedNodes& joined, nlohmann::json extra) {
+  const LaunchArgs& a = in.args;
+  if (a.command.empty()) return launch_cannot_run("no command to run (give it after --)");
+  const std::string path_env = probe::env_get(in.env, "PATH");
+  const std::string program = probe::find_on_path(a.command.front(), path_env);
+  const std::vector<std::string> base_env = worker_base_env(in.self);
+  // A node rank 0 without run ids (an older distdoctor) gives none: the job id stands in for it.
+  auto run_dir = claim_run_dir(a.log_dir, joined.job.job_id,
+                               joined.job.run_id.empty() ? joined.job.job_id : joined.job.run_id);
+  if (!run_dir) return launch_cannot_run(run_dir.error().message());
+  AttemptSetup setup{a,        joined,   in.facts,
+                     base_env, *run_dir, program.empty() ? a.command.front() : program,
+                     path_env, in.guard, in.worker_fd};
+  setup.status = in.status;
+  setup.progress = in.progress;
+  const std::vector<AttemptRecord> attempts = run_attempts(in, setup);
+  return launch_outcome(in, joined, *run_dir, attempts, std::move(extra));
+}
+
+}  // namespace
+
+LaunchOutcome run_launch(const LaunchInputs& in) {
+  const LaunchArgs& a = in.args;
+  auto nproc = resolve_nproc(a.nproc, in.facts);
+  if (!nproc) return launch_cannot_run(nproc.error().message());
+  if (auto problem = log_dir_problem(a.log_dir); !problem.empty()) return launch_cannot_run(problem);
+  auto plan = plan_nodes(a, in.env);
+  if (!plan) return launch_cannot_run(plan.error().message());
+  JoinInput ji{
+      a, *plan, in.facts, in.self, this_node(in, *plan, *nproc), wanted_settings(a, *plan, in.facts)};
+  ji.progress = in.progress;
+  ji.show_commands = in.show_commands;
+  ji.commands_on_terminal = in.commands_on_terminal;
+  JoinedNodes joined = join_nodes(ji);
+  if (joined.failure) return join_failed(joined);
+  nlohmann::json extra{{"worker_exit_code", nullptr}};  // no worker ran, until one does
+  if (joined.job.preflight)
+    if (auto stop = preflight_stops(in, joined, *plan, *nproc, extra))
+      return {.exit_code = report::kExitFail, .report = std::move(*stop), .extra = std::move(extra)};
+  return launch_job(in, joined, std::move(extra));
 }
 
 }  // namespace dd::launch

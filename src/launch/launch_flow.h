@@ -5,7 +5,9 @@
 #include <optional>
 #include <string>
 
+#include "common/progress_sink.h"
 #include "launch/launch_args.h"
+#include "launch/status_line.h"
 #include "probe/env_probe.h"
 #include "probe/facts.h"
 #include "probe/self_probe.h"
@@ -20,8 +22,17 @@ struct LaunchInputs {
   const probe::SelfProcess& self;
   const probe::EnvMap& env;  // the whole environment, as the env probe read it
   process::OrphanGuard* guard = nullptr;
+  // What launch says while it works (waiting for nodes, each attempt's start lines, warnings, a restart):
+  // cli gives cli::progress_printer("launch", erasing the status line first). launch/ never prints itself.
+  ProgressSink progress;
+  // Node rank 0 of a job started by hand: the lines to paste on the other nodes, shown as they are (the job
+  // token may be in them, which the sink would hide).
+  std::function<void(const std::string&)> show_commands;
+  bool commands_on_terminal = false;  // show_commands writes to a terminal (the token may be shown there)
   // The preflight's warnings, shown (brief, on stderr) before the workers start; the launch goes on.
   std::function<void(const report::Report&)> show_warnings;
+  int worker_fd = 1;             // where the workers' lines are echoed (cli: stdout, stderr with --json)
+  StatusLine* status = nullptr;  // the live status line, on the stream cli gave it; null: none
 };
 
 struct LaunchOutcome {

@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <iostream>
-
 #include "cluster/meeting.h"
 #include "cluster/node_count.h"
 #include "cluster/token_handoff.h"
@@ -89,7 +87,7 @@ Finding command_finding(const JoinInput& in, int other, const std::string& their
 
 void announce(const JoinInput& in, const JoinedNodes& j, const std::string& master) {
   const cluster::TokenHandoff h =
-      cluster::hand_off_token(j.token.token, j.token.generated, ::isatty(STDERR_FILENO) == 1, master);
+      cluster::hand_off_token(j.token.token, j.token.generated, in.commands_on_terminal, master);
   std::string out = fmt::format(
       "distdoctor launch: node rank 0 of {}, job {}, waiting on {} (timeout {:.0f} s).\n"
       "{}Start the other nodes with:\n\n",
@@ -99,13 +97,13 @@ void announce(const JoinInput& in, const JoinedNodes& j, const std::string& mast
   else
     out += "  " + paste_command(in, master, h.assignment, -1) + "\n  (R = 1 .. " +
            std::to_string(j.nnodes - 1) + ", one per node)\n";
-  std::cerr << out << "\n" << std::flush;
+  if (in.show_commands) in.show_commands(out + "\n");
 }
 
 // Waits for every node's hello (its member record: rendezvous::wait_for_all), printing who is missing when
 // the count changes (and every 10 s), reading each as it comes: a node started with another --nnodes ends the
 // wait at once (the caller names it), as does an unreadable hello.
-Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
+Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, const ProgressSink& progress) {
   std::vector<std::optional<NodeHello>> hellos(j.nnodes);
   std::optional<Error> unreadable;
   rendezvous::WaitForAll w{.ranks = rendezvous::all_ranks(j.nnodes),
@@ -115,11 +113,11 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, bool talk) {
                            .progress_every = 10s,
                            .progress_on_change = true,
                            .stop = [] { return stop_signal() != 0; }};
-  if (talk)
+  if (progress)
     w.progress = [&](const rendezvous::WaitProgress& p) {
-      std::cerr << fmt::format("distdoctor launch: waiting for nodes: {}/{} joined (missing: rank {})\n",
-                               p.arrived, j.nnodes, report::rank_ranges(p.missing))
-                << std::flush;
+      say(progress, ProgressKind::progress,
+          fmt::format("waiting for nodes: {}/{} joined (missing: rank {})", p.arrived, j.nnodes,
+                      report::rank_ranges(p.missing)));
     };
   w.on_arrival = [&](int n) {
     auto h = j.store->get(kLaunchKeys.member(n), deadline);
@@ -178,6 +176,83 @@ Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
 
 }  // namespace
 
+namespace {
+
+// Claimed: node rank 0's job settings, then our hello, in one round trip (rendezvous::publish_member); then
+// the settings every node adopts.
+Status publish_and_adopt(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
+  std::vector<rendezvous::StoreOp> job;
+  if (j.node_rank == 0)
+    job.push_back(rendezvous::StoreOp::set(kLaunchKeys.at("job"), json_text(nlohmann::json(in.wanted))));
+  Status st = rendezvous::publish_member(*j.store, kLaunchKeys, j.node_rank, json_text(nlohmann::json(in.me)),
+                                         job, deadline);
+  if (!st) return st;
+  auto settings = j.store->get(kLaunchKeys.at("job"), deadline);
+  if (!settings) return settings.error();
+  std::string why;
+  auto adopted = dd::parse_record<JobSettings>(*settings, &why);
+  if (!adopted) return Error::make(ErrorKind::protocol, "node rank 0's job settings are unreadable: " + why);
+  j.job = std::move(*adopted);
+  return ok_status();
+}
+
+// Every node's hello is here: a node started with another --nnodes or another command stops the join.
+std::optional<Finding> nodes_disagree(const JoinInput& in, const JoinedNodes& j) {
+  for (const NodeHello& h : j.nodes)
+    if (auto f = nnodes_differ(j, h.node_rank, h.nnodes, h.host,
+                               fmt::format("from node rank {}'s hello in the store", h.node_rank)))
+      return f;
+  for (const NodeHello& h : j.nodes)
+    if (h.command_digest != in.me.command_digest)
+      return command_finding(in, h.node_rank, h.command_digest, h.host);
+  return std::nullopt;
+}
+
+// Why the join failed, as the finding the launch reports.
+Finding join_failed_finding(const JoinInput& in, const JoinedNodes& j, const Error& e) {
+  if (e.kind == ErrorKind::auth) {  // the master's verdict on our token came with the claim
+    Finding f = cluster::store_finding(e, j.store_url, in.args.cluster.timeout_s, false);
+    cluster::add_secret_hint(f, j.token);
+    return f;
+  }
+  return join_failure(fmt::format("node rank {} could not meet the other nodes within {:.0f} s", j.node_rank,
+                                  in.args.cluster.timeout_s),
+                      e,
+                      "Start distdoctor launch on every node (the first node prints the command), check the "
+                      "address and port of --master and that no firewall blocks it.");
+}
+
+// Claims the node rank, publishes and adopts the settings, waits for every node: ok, or why not (a finding
+// set in j.failure, or an error).
+Status meet(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
+  auto claim = rendezvous::claim_rank(*j.store, kLaunchKeys, j.node_rank, deadline);
+  if (claim && *claim > 1) {
+    j.failure = Finding{"launch.join.rank_taken",
+                        Severity::fail,
+                        fmt::format("node rank {} is already taken by another node", j.node_rank),
+                        {fmt::format("claims of node rank {}: {}", j.node_rank, *claim)},
+                        "Give every node its own --node-rank (0 .. nnodes-1)."};
+    return ok_status();
+  }
+  Status st = claim ? publish_and_adopt(in, j, deadline) : Status(claim.error());
+  if (!st) return st;
+  // Before waiting for nodes that never come.
+  if (auto f = nnodes_differ(j, 0, j.job.nnodes, "", "from node rank 0's job settings in the store")) {
+    j.failure = std::move(f);
+    return ok_status();
+  }
+  if (j.node_rank != 0 && j.job.command_digest != in.me.command_digest) {
+    j.failure = command_finding(in, 0, j.job.command_digest, "");
+    return ok_status();
+  }
+  st = wait_for_nodes(j, deadline, j.node_rank == 0 || j.nnodes <= 8 ? in.progress : ProgressSink{});
+  if (!st) return st;
+  j.failure = nodes_disagree(in, j);
+  return ok_status();
+}
+
+}  // namespace
+
 JoinedNodes join_nodes(const JoinInput& in) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(int64_t(in.args.cluster.timeout_s * 1000));
   JoinedNodes j;
@@ -193,73 +268,19 @@ JoinedNodes join_nodes(const JoinInput& in) {
     return j;
   }
   if (!open(in, j, deadline)) return j;
-  auto claim = rendezvous::claim_rank(*j.store, kLaunchKeys, j.node_rank, deadline);
-  if (claim && *claim > 1) {
-    j.failure = Finding{"launch.join.rank_taken",
-                        Severity::fail,
-                        fmt::format("node rank {} is already taken by another node", j.node_rank),
-                        {fmt::format("claims of node rank {}: {}", j.node_rank, *claim)},
-                        "Give every node its own --node-rank (0 .. nnodes-1)."};
+  const Status st = meet(in, j, deadline);
+  if (!st) {
+    j.failure = join_failed_finding(in, j, st.error());
     return j;
   }
-  Status st = claim ? ok_status() : Status(claim.error());
-  if (st) {  // node rank 0's job settings, then our hello, in one round trip (rendezvous::publish_member)
-    std::vector<rendezvous::StoreOp> job;
-    if (j.node_rank == 0)
-      job.push_back(rendezvous::StoreOp::set(kLaunchKeys.at("job"), json_text(nlohmann::json(in.wanted))));
-    st = rendezvous::publish_member(*j.store, kLaunchKeys, j.node_rank, json_text(nlohmann::json(in.me)), job,
-                                    deadline);
-  }
-  if (st) {
-    auto settings = j.store->get(kLaunchKeys.at("job"), deadline);
-    if (!settings)
-      st = settings.error();
-    else if (std::string why; auto job = dd::parse_record<JobSettings>(*settings, &why))
-      j.job = std::move(*job);
-    else
-      st = Error::make(ErrorKind::protocol, "node rank 0's job settings are unreadable: " + why);
-  }
-  if (st)  // before waiting for nodes that never come
-    if (auto f = nnodes_differ(j, 0, j.job.nnodes, "", "from node rank 0's job settings in the store")) {
-      j.failure = std::move(f);
-      return j;
-    }
-  if (st && j.node_rank != 0 && j.job.command_digest != in.me.command_digest) {
-    j.failure = command_finding(in, 0, j.job.command_digest, "");
-    return j;
-  }
-  if (st) st = wait_for_nodes(j, deadline, j.node_rank == 0 || j.nnodes <= 8);
-  for (const NodeHello& h : j.nodes)
-    if (!st) {
-      break;
-    } else if (auto f = nnodes_differ(j, h.node_rank, h.nnodes, h.host,
-                                      fmt::format("from node rank {}'s hello in the store", h.node_rank))) {
-      j.failure = std::move(f);
-      return j;
-    }
-  for (const NodeHello& h : j.nodes)
-    if (st && h.command_digest != in.me.command_digest) {
-      j.failure = command_finding(in, h.node_rank, h.command_digest, h.host);
-      return j;
-    }
-  if (st) {  // every node is here: their clocks against node rank 0's, for the Flight Recorder's times
-    auto clocks = measure_clock_offsets(*j.store, kLaunchKeys, j.node_rank, j.nnodes,
-                                        Clock::now() + 2 * kClockMeasureTime);
-    if (clocks)
-      j.clocks = std::move(*clocks);
-    else
-      j.notes.push_back("clock offsets between nodes not measured: " + clocks.error().message());
-  }
-  if (!st && st.error().kind == ErrorKind::auth) {  // the master's verdict on our token came with the claim
-    j.failure = cluster::store_finding(st.error(), j.store_url, in.args.cluster.timeout_s, false);
-    cluster::add_secret_hint(*j.failure, j.token);
-  } else if (!st)
-    j.failure =
-        join_failure(fmt::format("node rank {} could not meet the other nodes within {:.0f} s", j.node_rank,
-                                 in.args.cluster.timeout_s),
-                     st.error(),
-                     "Start distdoctor launch on every node (the first node prints the command), check the "
-                     "address and port of --master and that no firewall blocks it.");
+  if (j.failure) return j;
+  // Every node is here: their clocks against node rank 0's, for the Flight Recorder's times.
+  auto clocks = measure_clock_offsets(*j.store, kLaunchKeys, j.node_rank, j.nnodes,
+                                      Clock::now() + 2 * kClockMeasureTime);
+  if (clocks)
+    j.clocks = std::move(*clocks);
+  else
+    j.notes.push_back("clock offsets between nodes not measured: " + clocks.error().message());
   return j;
 }
 

@@ -3,12 +3,14 @@
 // publish this node's hello and wait for every node with a live "waiting for nodes: 1/2 joined (missing: rank
 // 1)".
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cluster/session.h"
+#include "common/progress_sink.h"
 #include "launch/clock_offsets.h"
 #include "launch/job_settings.h"
 #include "launch/launch_args.h"
@@ -36,8 +38,13 @@ struct JoinInput {
   const cluster::ClusterPlan& plan;
   const probe::NodeFacts& facts;
   const probe::SelfProcess& self;
-  NodeHello me;        // this node (node rank, host, address, nproc, gpu ids, env)
-  JobSettings wanted;  // what this node would set if it is node rank 0
+  NodeHello me;           // this node (node rank, host, address, nproc, gpu ids, env)
+  JobSettings wanted;     // what this node would set if it is node rank 0
+  ProgressSink progress;  // "waiting for nodes: 1/2 joined (missing: rank 1)"
+  // Node rank 0 of a job started by hand: the commands for the other nodes, shown as they are (the job
+  // token may be in them).
+  std::function<void(const std::string&)> show_commands;
+  bool commands_on_terminal = false;  // show_commands writes to a terminal: a generated token may be in them
 };
 
 JoinedNodes join_nodes(const JoinInput& in);

@@ -1,6 +1,6 @@
 // MindSpore's dynamic-cluster variables, as its launcher msrun sets them, for `launch --mindspore`: each
 // worker's (MS_ROLE=MS_WORKER, its rank) and the scheduler's (MS_ROLE=MS_SCHED), computed from the job layout
-// alone. No I/O.
+// alone. No I/O. Their hooks, and the names is_launcher_var knows: convention_mindspore.cc.
 #pragma once
 #include <string>
 
@@ -30,8 +30,5 @@ EnvPairs mindspore_worker_env(const JobLayout& job, int node_rank, int local_ran
 // same MS_WORKER_NUM, MS_SCHED_HOST, MS_SCHED_PORT, RANK_SIZE, MS_TOPO_TIMEOUT (without MS_WORKER_NUM it
 // would size the cluster 0). Nothing when !opt.on.
 EnvPairs mindspore_scheduler_env(const JobLayout& job, const MindSporeOptions& opt);
-
-// Names the two functions above may set (is_launcher_var includes them).
-bool is_mindspore_var(const std::string& name);
 
 }  // namespace dd::launch

@@ -58,10 +58,4 @@ std::vector<std::string> start_notes(const StartInfo& in) {
   return lines;
 }
 
-std::string start_text(const StartInfo& in) {
-  std::string text;
-  for (const std::string& l : start_notes(in)) text += "distdoctor launch: " + l + "\n";
-  return text;
-}
-
 }  // namespace dd::launch

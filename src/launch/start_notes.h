@@ -1,6 +1,6 @@
 // What `distdoctor launch` says on stderr as an attempt starts, before any worker prints: the job id, this
 // attempt's real log folder, each local rank's log file (a compact form past kListedLogs ranks) and whose
-// output the terminal shows (--tee). Pure: the node agent writes the lines.
+// output the terminal shows (--tee). Pure: the node agent says the lines through its progress sink.
 #pragma once
 #include <string>
 #include <vector>
@@ -20,9 +20,7 @@ struct StartInfo {
 
 constexpr size_t kListedLogs = 8;  // more local ranks than this: one line for their logs
 
-// The lines, each without the "distdoctor launch: " prefix and newline.
+// The lines, each without the "distdoctor launch: " prefix and newline (the progress sink adds them).
 std::vector<std::string> start_notes(const StartInfo& in);
-// The same as lines of text, each prefixed "distdoctor launch: ".
-std::string start_text(const StartInfo& in);
 
 }  // namespace dd::launch

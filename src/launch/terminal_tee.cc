@@ -17,6 +17,8 @@ bool tee_shows(std::string_view tee, int rank) {
   return ec == std::errc() && p == end && n == rank;
 }
 
-bool tee_shows_scheduler(std::string_view tee) { return tee == "all"; }
+std::string companion_prefix(std::string_view role) { return "[" + std::string(role) + "]: "; }
+
+bool tee_shows_companion(std::string_view tee) { return tee == "all"; }
 
 }  // namespace dd::launch

@@ -9,14 +9,14 @@ namespace dd::launch {
 
 // --tee's default: every rank, as torchrun shows them.
 inline constexpr std::string_view kTeeDefault = "all";
-// MindSpore's scheduler process (not a rank), shown with --tee all.
-inline constexpr std::string_view kSchedulerPrefix = "[scheduler]: ";
 
 // "[rank3]: " for global rank 3.
 std::string rank_prefix(int rank);
 // --tee's value ("all", "none", a rank) shows this global rank's lines.
 bool tee_shows(std::string_view tee, int rank);
-// --tee's value shows the scheduler's lines (only "all": it has no rank).
-bool tee_shows_scheduler(std::string_view tee);
+// "[scheduler]: " for a convention's companion process (not a rank: MindSpore's scheduler).
+std::string companion_prefix(std::string_view role);
+// --tee's value shows a companion process's lines (only "all": it has no rank).
+bool tee_shows_companion(std::string_view tee);
 
 }  // namespace dd::launch

@@ -9,13 +9,13 @@ namespace {
 TEST(TerminalTee, PrefixNamesTheGlobalRank) {
   EXPECT_EQ(rank_prefix(0), "[rank0]: ");
   EXPECT_EQ(rank_prefix(13), "[rank13]: ");
-  EXPECT_EQ(kSchedulerPrefix, "[scheduler]: ");
+  EXPECT_EQ(companion_prefix("scheduler"), "[scheduler]: ");
 }
 
 TEST(TerminalTee, DefaultShowsEveryRank) {
   EXPECT_EQ(kTeeDefault, "all");
   for (int r : {0, 1, 7, 1023}) EXPECT_TRUE(tee_shows(kTeeDefault, r)) << r;
-  EXPECT_TRUE(tee_shows_scheduler(kTeeDefault));
+  EXPECT_TRUE(tee_shows_companion(kTeeDefault));
 }
 
 TEST(TerminalTee, ARankShowsOnlyThatRank) {
@@ -25,12 +25,12 @@ TEST(TerminalTee, ARankShowsOnlyThatRank) {
   EXPECT_FALSE(tee_shows("12", 1));
   EXPECT_FALSE(tee_shows("1x", 1));  // not a number: no rank
   EXPECT_FALSE(tee_shows("", 0));
-  EXPECT_FALSE(tee_shows_scheduler("0"));
+  EXPECT_FALSE(tee_shows_companion("0"));
 }
 
 TEST(TerminalTee, NoneShowsNothing) {
   EXPECT_FALSE(tee_shows("none", 0));
-  EXPECT_FALSE(tee_shows_scheduler("none"));
+  EXPECT_FALSE(tee_shows_companion("none"));
 }
 
 }  // namespace

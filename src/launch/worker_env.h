@@ -1,7 +1,9 @@
-// The environment each worker gets so that unmodified torchrun-style (PyTorch, accelerate) and Paddle scripts
-// run: a pure function of the job layout. No I/O.
+// The environment each worker gets so that unmodified torchrun-style (PyTorch, accelerate), Paddle and
+// MindSpore scripts run: every launcher convention that is on (launcher_convention.h) and launch's own
+// variables, a pure function of the job layout. No I/O.
 #pragma once
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,21 +37,24 @@ struct WorkerEnvOptions {
   bool set_omp_threads = true;        // OMP_NUM_THREADS=1 when more than one worker and the user set none
   bool user_has_omp_threads = false;  // OMP_NUM_THREADS already in the launcher's environment
   bool user_has_pythonunbuffered = false;
+  std::vector<std::string> opted_in;   // conventions turned on by a flag: "mindspore" with --mindspore
+  double hang_timeout_s = 0;           // the job's --hang-timeout (MindSpore's MS_TOPO_TIMEOUT follows it)
+  std::vector<std::string> user_vars;  // names in the launcher's environment a convention leaves alone
+  bool user_set(std::string_view name) const;
+  bool opted(std::string_view convention) const;
 };
 
 using EnvPairs = std::vector<std::pair<std::string, std::string>>;
 
-// The variables set for one worker (laid over the launcher's own environment):
-// RANK LOCAL_RANK WORLD_SIZE LOCAL_WORLD_SIZE GROUP_RANK NODE_RANK GROUP_WORLD_SIZE ROLE_RANK ROLE_WORLD_SIZE
-// ROLE_NAME MASTER_ADDR MASTER_PORT TORCHELASTIC_RESTART_COUNT TORCHELASTIC_MAX_RESTARTS TORCHELASTIC_RUN_ID
-// TORCHELASTIC_USE_AGENT_STORE=False, PADDLE_TRAINER_ID PADDLE_TRAINERS_NUM PADDLE_TRAINER_ENDPOINTS
-// PADDLE_CURRENT_ENDPOINT PADDLE_RANK_IN_NODE PADDLE_LOCAL_SIZE PADDLE_NNODES FLAGS_selected_gpus,
-// CUDA_VISIBLE_DEVICES with bind_gpu, OMP_NUM_THREADS, PYTHONUNBUFFERED=1 (unless the user set it: the last
-// line a worker printed must reach its log before a crash), DISTDOCTOR_LAUNCH_ATTEMPT.
+// The variables set for one worker (laid over the launcher's own environment): each convention's that is on
+// (torchrun's RANK, LOCAL_RANK, MASTER_ADDR, TORCHELASTIC_*...; Paddle's PADDLE_TRAINER_*...; MindSpore's
+// MS_* with --mindspore: convention_*.cc), then launch's own: CUDA_VISIBLE_DEVICES with bind_gpu,
+// OMP_NUM_THREADS, PYTHONUNBUFFERED=1 (unless the user set it: the last line a worker printed must reach its
+// log before a crash), DISTDOCTOR_LAUNCH_ATTEMPT.
 EnvPairs worker_env(const JobLayout& job, int node_rank, int local_rank, const WorkerEnvOptions& opt);
 
-// Names worker_env (and, with --mindspore, mindspore_env.h) may set: launch leaves them out when it compares
-// environments across ranks/nodes.
+// Names worker_env (and a companion process) may set, every convention's included: launch leaves them out
+// when it compares environments across ranks/nodes.
 bool is_launcher_var(const std::string& name);
 
 }  // namespace dd::launch

@@ -34,6 +34,17 @@ TEST(EnvProbe, FilterKeepsJobVariablesDropsSecrets) {
   EXPECT_EQ(f, want);
 }
 
+// gpu_busy decides that `check` runs inside a launched job from these (PADDLE_TRAINER_ID, MS_ROLE): the
+// filter dropped Paddle's and MindSpore's names, so a check inside such a job never saw them.
+TEST(EnvProbe, FilterKeepsEveryLaunchersVariables) {
+  EnvMap all = {{"PADDLE_TRAINER_ID", "1"}, {"MS_ROLE", "MS_WORKER"},     {"RANK_ID", "1"},
+                {"GROUP_RANK", "0"},        {"FLAGS_selected_gpus", "1"}, {"ROLE_NAME", "default"},
+                {"MS_SECRET_KEY", "k"},     {"PADDLE_X_TOKEN", "t"}};
+  EnvMap want = {{"PADDLE_TRAINER_ID", "1"}, {"MS_ROLE", "MS_WORKER"},     {"RANK_ID", "1"},
+                 {"GROUP_RANK", "0"},        {"FLAGS_selected_gpus", "1"}, {"ROLE_NAME", "default"}};
+  EXPECT_EQ(filter_env(all), want);
+}
+
 TEST(EnvProbe, GetAndIsSet) {
   EnvMap e = {{"A", ""}};
   bool set = false;

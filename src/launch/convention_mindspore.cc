@@ -1,9 +1,13 @@
-// MindSpore's per-process variables (see mindspore_env.h): msrun's names, the values launch already agreed
+// MindSpore's convention (launcher_convention.h), on with --mindspore: msrun's variables for each worker and
+// for its scheduler (mindspore_env.h), which launch starts beside the workers on node rank 0, and the
+// report's part about that scheduler (mindspore_report.cc). The values are the ones launch already agreed
 // on for torchrun's (MASTER_ADDR, MASTER_PORT, the global rank).
-#include "launch/mindspore_env.h"
-
 #include <algorithm>
 #include <cmath>
+
+#include "launch/launcher_convention.h"
+#include "launch/mindspore_env.h"
+#include "launch/report_parts.h"
 
 namespace dd::launch {
 
@@ -47,10 +51,38 @@ EnvPairs mindspore_scheduler_env(const JobLayout& job, const MindSporeOptions& o
   return env;
 }
 
-bool is_mindspore_var(const std::string& name) {
-  static const char* const kNames[] = {"MS_ROLE",    "MS_WORKER_NUM", "MS_SCHED_HOST", "MS_SCHED_PORT",
-                                       "MS_NODE_ID", "RANK_ID",       "RANK_SIZE",     "MS_TOPO_TIMEOUT"};
-  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+namespace {
+
+constexpr std::string_view kMindSporeVars[] = {"MS_ROLE",       "MS_WORKER_NUM",  "MS_SCHED_HOST",
+                                               "MS_SCHED_PORT", "MS_NODE_ID",     "RANK_ID",
+                                               "RANK_SIZE",     "MS_TOPO_TIMEOUT"};
+
+MindSporeOptions options_of(const WorkerEnvOptions& opt) {
+  return {.on = true,
+          .hang_timeout_s = opt.hang_timeout_s,
+          .user_has_topo_timeout = opt.user_set("MS_TOPO_TIMEOUT")};
 }
+
+EnvPairs worker_hook(const ConventionInput& in) {
+  return mindspore_worker_env(in.job, in.node_rank, in.local_rank, options_of(in.opt));
+}
+
+EnvPairs scheduler_hook(const ConventionInput& in) {
+  return mindspore_scheduler_env(in.job, options_of(in.opt));
+}
+
+constexpr CompanionProcess kScheduler{
+    .role = "scheduler", .who = "MindSpore's scheduler", .env = scheduler_hook};
+
+}  // namespace
+
+extern const LauncherConvention kMindSporeConvention{
+    .name = "mindspore",
+    .flag = "--mindspore",
+    .worker_env = worker_hook,
+    .own_vars = kMindSporeVars,
+    .companion = &kScheduler,
+    .report = {.companion_failed = parts::scheduler_failed_finding,
+               .companion_end = parts::scheduler_end_finding}};
 
 }  // namespace dd::launch
