@@ -15,7 +15,6 @@ inline std::unique_ptr<TcpStoreServer> start_loopback_master(const char* name, s
   ServerOptions so;  // the caps a real master runs with
   so.bind_host = "127.0.0.1";
   so.token = generate_token();
-  so.log = [](const std::string&) {};
   auto server = TcpStoreServer::start(so);
   if (!server) {
     std::fprintf(stderr, "%s: %s\n", name, server.error().message().c_str());

@@ -114,7 +114,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   srv.opt.max_total_keys = 64;
   srv.opt.max_total_bytes = 3072;
   srv.opt.max_bytes_per_client = 2048;
-  srv.opt.log = [](const std::string&) {};
   srv.admission = std::make_unique<Admission>(
       srv.opt.max_connections, srv.opt.max_pending, srv.opt.max_pending_per_peer,
       Admission::Guessing{srv.opt.wrong_tokens_per_pause, srv.opt.wrong_token_pause});

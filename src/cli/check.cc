@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/flag_values.h"
 #include "cli/print_report.h"
+#include "cli/progress_printer.h"
 #include "cli/torchrun_flags.h"
 #include "cluster/check_args.h"
 #include "cluster/cluster_check.h"
@@ -191,6 +192,12 @@ int emit_cluster(const CheckArgs& a, Result<cluster::ClusterCheckOutcome> out) {
   return report::emit_check_report(*out->report, emit_options(a, probe::host_name()), std::cout, std::cerr);
 }
 
+// What the multi-node flow says while it runs (cluster::ClusterCheckSinks), printed here on stderr.
+cluster::ClusterCheckSinks cluster_sinks() {
+  return {progress_printer("check"), progress_printer(""), progress_printer("store"),
+          [](const std::string& text) { std::cerr << text << std::flush; }};
+}
+
 // Multi-node: plan who this process is, probe (everything on the facts publisher, identity elsewhere).
 int run_cluster(const CheckArgs& a, const probe::EnvMap& env) {
   auto plan = cluster::plan_cluster_check(a, env);
@@ -203,13 +210,13 @@ int run_cluster(const CheckArgs& a, const probe::EnvMap& env) {
   po.identity_only = !plan->publishes_facts();
   po.cuda_init = a.collectives && plan->publishes_facts();  // the GPUs the pass will use
   const probe::NodeFacts facts = probe::collect_node_facts(po, env);
-  if (!a.collectives) return emit_cluster(a, cluster::run_cluster_check(a, *plan, facts));
+  if (!a.collectives) return emit_cluster(a, cluster::run_cluster_check(a, *plan, facts, cluster_sinks()));
   const probe::SelfProcess self = probe::read_self_process();
   const std::string label = plan->spec.node_rank >= 0
                                 ? facts.host.hostname + "(" + std::to_string(plan->spec.node_rank) + ")"
                                 : facts.host.hostname;
   const cluster::CrossNodeHooks hooks = cross_node_hooks(a, facts, self, plan->spec.rank, label);
-  return emit_cluster(a, cluster::run_cluster_check(a, *plan, facts, &hooks));
+  return emit_cluster(a, cluster::run_cluster_check(a, *plan, facts, cluster_sinks(), &hooks));
 }
 
 // --facts FILE: a bare NodeFacts or a whole report with a "facts" member.

@@ -1,12 +1,10 @@
 // Multi-node check flow (see cluster_check.h): the meeting (token, store: meeting.h) -> mesh listeners ->
-// join
-// -> one verdict.
+// join -> one verdict.
 #include "cluster/cluster_check.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <iostream>
 #include <optional>
 
 #include "cluster/join.h"
@@ -30,22 +28,26 @@ std::string process_title(const JobSpec& spec) {
   return fmt::format("distdoctor check — {} {}", spec.by_hand ? "node rank" : "rank", spec.rank);
 }
 
-// By hand, the first node prints the command every other node runs.
-std::string announce_master(const CheckArgs& args, const std::string& master, const TokenChoice& token) {
+// By hand, the first node says where it listens and shows the command every other node runs.
+std::string announce_master(const CheckArgs& args, const std::string& master, const TokenChoice& token,
+                            const ClusterCheckSinks& sinks) {
   const ClusterArgs& c = args.cluster;
   TokenHandoff h = hand_off_token(token.token, token.generated, ::isatty(STDERR_FILENO) == 1, master);
-  std::cerr << fmt::format(
-      "distdoctor: master of a {}-node check listening on {} (--deadline {:.0f} s).\n{}"
-      "Run on every other node (node rank 1 .. {}; the token goes in the environment, where `ps` does not "
-      "show it):\n\n"
-      "  {} distdoctor check --nnodes {} --master {} --node-rank R\n\n",
-      c.nnodes, master, c.timeout_s, h.where.empty() ? "" : h.where + "\n", c.nnodes - 1, h.assignment,
-      c.nnodes, master);
+  say(sinks.leader, ProgressKind::progress,
+      fmt::format("master of a {}-node check listening on {} (--deadline {:.0f} s).", c.nnodes, master,
+                  c.timeout_s));
+  if (sinks.paste_command)
+    sinks.paste_command(fmt::format(
+        "{}Run on every other node (node rank 1 .. {}; the token goes in the environment, where `ps` does "
+        "not show it):\n\n"
+        "  {} distdoctor check --nnodes {} --master {} --node-rank R\n\n",
+        h.where.empty() ? "" : h.where + "\n", c.nnodes - 1, h.assignment, c.nnodes, master));
   return master;
 }
 
 JoinConfig make_join_config(const CheckArgs& args, const ClusterPlan& plan, const probe::NodeFacts& facts,
-                            Member self, uint64_t tag, Clock::time_point start) {
+                            Member self, uint64_t tag, Clock::time_point start,
+                            const ClusterCheckSinks& sinks) {
   const JobSpec& spec = plan.spec;
   JoinConfig cfg;
   cfg.world = spec.world;
@@ -59,8 +61,7 @@ JoinConfig make_join_config(const CheckArgs& args, const ClusterPlan& plan, cons
       args.cluster.mesh_bandwidth ? static_cast<size_t>(args.cluster.bandwidth_mib) << 20 : 0;
   cfg.expected_hosts = spec.expected_hosts;
   cfg.nproc_per_node = args.nproc_per_node;
-  if (spec.rank == 0)
-    cfg.progress = [](const std::string& line) { std::cerr << "distdoctor: " << shown(line) << "\n"; };
+  if (spec.rank == 0) cfg.progress = sinks.leader;
   return cfg;
 }
 
@@ -81,12 +82,14 @@ Result<ClusterPlan> plan_cluster_check(const CheckArgs& args, const EnvMap& env)
 }
 
 Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const ClusterPlan& plan,
-                                              const probe::NodeFacts& facts, const CrossNodeHooks* xn) {
+                                              const probe::NodeFacts& facts, const ClusterCheckSinks& sinks,
+                                              const CrossNodeHooks* xn) {
   const auto start = Clock::now();
   const JobSpec& spec = plan.spec;
   const auto deadline =
       start + std::chrono::milliseconds(static_cast<int64_t>(args.cluster.timeout_s * 1000));
-  auto meeting = open_meeting(MeetingPlace{args.cluster, spec, facts, "check", "distdoctor", deadline});
+  auto meeting = open_meeting(MeetingPlace{args.cluster, spec, facts, "check", "distdoctor", deadline,
+                                           sinks.progress, sinks.store_log});
   if (!meeting) return meeting.error();
   std::vector<std::string> notes = spec.notes;
   notes.push_back(fmt::format("deadline: --deadline {:.0f} s for the whole run", args.cluster.timeout_s));
@@ -111,7 +114,7 @@ Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const Clust
       self.endpoints = mesh->endpoints();
     }
   }
-  JoinConfig cfg = make_join_config(args, plan, facts, std::move(self), tag, start);
+  JoinConfig cfg = make_join_config(args, plan, facts, std::move(self), tag, start, sinks);
   std::optional<CrossNodeHooks> hooks;  // the collective workers meet through this run's store and token
   if (xn) {
     hooks = *xn;
@@ -121,8 +124,9 @@ Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const Clust
   }
   cfg.notes = std::move(notes);
   cfg.cleanup = opened.kind == "etcd";  // etcd outlives the run: the leader removes the run's keys
-  cfg.master_desc =
-      meeting->announce_master.empty() ? meeting->url : announce_master(args, meeting->announce_master, tok);
+  cfg.master_desc = meeting->announce_master.empty()
+                        ? meeting->url
+                        : announce_master(args, meeting->announce_master, tok, sinks);
   JoinOutcome o = run_join(*opened.store, cfg);
   if (mesh) mesh->stop();
   return outcome_of(o, spec);

@@ -1,8 +1,10 @@
 // The multi-node `check` flow: resolve who we are, publish this node's facts, meet through the store, run
-// the mesh, come back with one verdict (cli/check.cc prints it; this flow prints only progress on stderr).
+// the mesh, come back with one verdict (cli/check.cc prints it; what this flow says while it runs goes to
+// the sinks cli/ gives: ClusterCheckSinks).
 // cli/check.cc plans the run, probes this node's facts once (all of them on the process that publishes them,
 // only its identity on the others) and hands them in.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -11,6 +13,7 @@
 #include "cluster/job_spec.h"
 #include "cluster/launcher_env.h"
 #include "cluster/session.h"
+#include "common/progress_sink.h"
 #include "common/result.h"
 #include "probe/facts.h"
 #include "report/report.h"
@@ -26,10 +29,20 @@ struct ClusterCheckOutcome {
   std::optional<report::Report> report;
 };
 
+// What the flow says while it runs, each through what cli/ gives (an empty one drops its lines).
+struct ClusterCheckSinks {
+  ProgressSink progress;   // the token's warnings (cli/: "distdoctor check: ...")
+  ProgressSink leader;     // rank 0's waits and the master's "listening on" line (cli/: "distdoctor: ...")
+  ProgressSink store_log;  // the embedded store's log on the master (cli/: "distdoctor store: ...")
+  // The master's command for the other nodes, shown as is: on a terminal it holds the job token they need,
+  // which a sink would hide (the printer redacts secrets).
+  std::function<void(const std::string&)> paste_command;
+};
+
 // An Error when the command line cannot work (no token, say); xn: the cross-node collective pass
 // (--collectives), nullptr for none.
 Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const ClusterPlan& plan,
-                                              const probe::NodeFacts& facts,
+                                              const probe::NodeFacts& facts, const ClusterCheckSinks& sinks,
                                               const CrossNodeHooks* xn = nullptr);
 
 }  // namespace dd::cluster

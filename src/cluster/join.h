@@ -10,6 +10,7 @@
 
 #include "cluster/cross_node_step.h"
 #include "cluster/view.h"
+#include "common/progress_sink.h"
 #include "rendezvous/meeting_keys.h"
 #include "rendezvous/store.h"
 #include "report/rank_ranges.h"
@@ -36,8 +37,8 @@ struct JoinConfig {
   std::string master_desc;                  // "198.18.0.1:29500" for findings
   int nproc_per_node = 0;                   // by hand: check's --nproc-per-node, for the node rules (0: none)
   bool cleanup = false;                     // leader removes the run's keys at the end (shared stores: etcd)
-  std::function<void(const std::string&)> progress;  // leader's "waiting for ..." lines (stderr)
-  const CrossNodeHooks* cross_node = nullptr;        // --collectives: the cross-node pass after the mesh
+  ProgressSink progress;                    // the leader's "waiting for ..." lines (empty: none)
+  const CrossNodeHooks* cross_node = nullptr;  // --collectives: the cross-node pass after the mesh
 };
 
 struct JoinOutcome {

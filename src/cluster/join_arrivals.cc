@@ -5,9 +5,9 @@
 
 #include "cluster/join_steps.h"
 #include "cluster/node_count.h"
-#include "report/rank_ranges.h"
 #include "common/json_limits.h"
 #include "rendezvous/meeting_wait.h"
+#include "report/rank_ranges.h"
 
 namespace dd::cluster::join_detail {
 
@@ -36,9 +36,10 @@ Result<Arrivals> watch_arrivals(rendezvous::Store& s, const JoinConfig& cfg,
                            .progress_every = 5s};
   if (cfg.progress)
     w.progress = [&](const rendezvous::WaitProgress& p) {
-      cfg.progress(fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)",
-                               who(cfg.by_hand) + (p.missing.size() > 1 ? "s" : ""), rank_ranges(p.missing),
-                               secs(Clock::now() - cfg.start), secs(join_deadline - cfg.start)));
+      say(cfg.progress, ProgressKind::progress,
+          fmt::format("waiting for {} {} ({:.0f} s of {:.0f} s)",
+                      who(cfg.by_hand) + (p.missing.size() > 1 ? "s" : ""), rank_ranges(p.missing),
+                      secs(Clock::now() - cfg.start), secs(join_deadline - cfg.start)));
     };
   w.on_arrival = [&](int r) {
     auto text = s.get(cfg.keys.member(r), std::min(cfg.start + cfg.timeout, Clock::now() + 2s));

@@ -21,7 +21,6 @@ TEST(ClusterJoinScale, ManyRanksOverTcpStore) {
   rendezvous::ServerOptions so;
   so.bind_host = "127.0.0.1";
   so.token = "scale";
-  so.log = [](const std::string&) {};
   auto server = rendezvous::TcpStoreServer::start(so);
   ASSERT_TRUE(server.ok()) << server.error().message();
   rendezvous::HostPort hp{"127.0.0.1", (*server)->port()};

@@ -15,7 +15,7 @@ std::string etcd_job_url(const std::string& url, const std::string& etcd_name, c
 }
 
 Result<Meeting> open_meeting(const MeetingPlace& p) {
-  auto tok = choose_token(p.args, p.spec, p.command);
+  auto tok = choose_token(p.args, p.spec, p.progress);
   if (!tok) return tok.error();
   Meeting m;
   m.token = std::move(*tok);
@@ -25,6 +25,7 @@ Result<Meeting> open_meeting(const MeetingPlace& p) {
       m.url, m.token.token, p.spec.serve ? rendezvous::StoreRole::kMaster : rendezvous::StoreRole::kClient,
       p.deadline,
       rendezvous::OpenOptions{.listen_all = p.args.listen_all,
+                              .server_log = p.store_log,
                               .expected_clients = static_cast<size_t>(p.spec.world)});
   if (!opened) {
     m.failure = store_finding(opened.error(), m.url, p.args.timeout_s, p.spec.serve);

@@ -10,6 +10,7 @@
 
 #include "cluster/job_spec.h"
 #include "cluster/session.h"
+#include "common/progress_sink.h"
 #include "common/result.h"
 #include "probe/facts.h"
 #include "rendezvous/open_store.h"
@@ -22,11 +23,14 @@ struct MeetingPlace {
   const ClusterArgs& args;
   const JobSpec& spec;
   const probe::NodeFacts& facts;  // the master of a by-hand job binds the address it advertises
-  std::string command;            // "check", "launch": names the command in the token warnings
+  std::string command;  // "check", "launch": no longer read (the sinks cli/ gives name the command); kept
+                        // until launch/launch_join.cc stops passing it
   // etcd outlives a run and may serve several jobs: a url without a prefix gets "/NAME-HASH" (HASH of the
   // token and job id), NAME per command ("distdoctor" for check, "distdoctor-launch" for launch).
   std::string etcd_name;
   rendezvous::Deadline deadline;  // the master must be reachable by then
+  ProgressSink progress;          // the token's warnings: a file others can read, --token, a short token
+  ProgressSink store_log;         // the embedded store's log when this node serves it (empty: dropped)
 };
 
 struct Meeting {

@@ -4,8 +4,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <iostream>
-
 #include "cluster/advertise.h"
 #include "probe/regular_file.h"
 #include "probe/tool_env.h"
@@ -88,7 +86,7 @@ void add_secret_hint(Finding& f, const TokenChoice& token) {
 }
 
 // Token: flag, file, env; the first node of a by-hand job makes one; a launcher job derives one.
-Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, const std::string& command) {
+Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, const ProgressSink& progress) {
   auto tok = rendezvous::resolve_token(
       args.token, args.token_file, probe::tool_env().token,
       [](const std::string& path) -> Result<std::string> {
@@ -101,11 +99,11 @@ Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, c
       });
   if (!tok) return tok.error();
   TokenChoice c{tok->token, tok->source.empty() ? "" : "job token from " + tok->source};
-  if (!tok->warning.empty()) std::cerr << "distdoctor " << command << ": " << tok->warning << "\n";
+  if (!tok->warning.empty()) say(progress, ProgressKind::progress, tok->warning);
   if (!args.token.empty())
-    std::cerr << "distdoctor " << command
-              << ": --token is visible to every user of this machine (ps, /proc); pass it with --token-file "
-                 "or DISTDOCTOR_TOKEN instead\n";
+    say(progress, ProgressKind::progress,
+        "--token is visible to every user of this machine (ps, /proc); pass it with --token-file or "
+        "DISTDOCTOR_TOKEN instead");
   if (c.token.empty() && spec.make_token) {
     c.token = rendezvous::generate_token();
     c.generated = true;
@@ -137,9 +135,10 @@ Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, c
   // A token anyone can guess lets anyone join (and read the job's facts): say so once, do not refuse it.
   constexpr size_t kWeakTokenChars = 16;
   if (!c.generated && c.token.size() < kWeakTokenChars && !tok->source.empty())
-    std::cerr << "distdoctor " << command << ": the job token from " << tok->source << " is only "
-              << c.token.size() << " character" << (c.token.size() == 1 ? "" : "s")
-              << ": easy to guess; use 16 or more random characters (or let node rank 0 make one)\n";
+    say(progress, ProgressKind::progress,
+        fmt::format("the job token from {} is only {} character{}: easy to guess; use 16 or more random "
+                    "characters (or let node rank 0 make one)",
+                    tok->source, c.token.size(), c.token.size() == 1 ? "" : "s"));
   return c;
 }
 

@@ -6,6 +6,7 @@
 #include "cluster/job_spec.h"
 #include "cluster/launcher_env.h"
 #include "cluster/view.h"
+#include "common/progress_sink.h"
 #include "common/result.h"
 #include "probe/facts.h"
 #include "report/finding.h"
@@ -36,9 +37,9 @@ struct TokenChoice {
 std::string derived_job_token(const std::string& user_secret, const std::string& job_id);
 
 // Token: flag, file, env; the first node of a by-hand job makes one; a launcher job derives one from the
-// user's secret (made on first use), or stops with the command that makes it. command
-// ("check", "launch") prefixes the warning printed for a token file readable by others.
-Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, const std::string& command);
+// user's secret (made on first use), or stops with the command that makes it. What the person should know
+// (a token file others can read, --token on the command line, a short token) goes to `progress`.
+Result<TokenChoice> choose_token(const ClusterArgs& args, const JobSpec& spec, const ProgressSink& progress);
 
 // The store url this node opens: the master of a by-hand job that prints the command binds the address it
 // prints (every address with --listen-all); everyone else the spec's url.

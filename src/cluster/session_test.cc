@@ -40,7 +40,6 @@ TEST(StoreFinding, LockedOutNodeNamesItsAddressNotAFirewall) {
   so.token = "short-token";  // typed by a person: guessable, so the pause holds for the right token too
   so.wrong_tokens_per_pause = 2;
   so.wrong_token_pause = 5000ms;
-  so.log = [](const std::string&) {};
   auto server = rendezvous::TcpStoreServer::start(so);
   ASSERT_TRUE(server.ok()) << server.error().message();
   const std::string url = fmt::format("127.0.0.1:{}", (*server)->port());

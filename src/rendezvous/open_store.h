@@ -12,7 +12,7 @@ enum class StoreRole { kClient, kMaster };
 
 struct OpenOptions {
   bool listen_all = false;  // master: listen on every address, not only the one the url names
-  std::function<void(const std::string&)> server_log;  // server log sink (default stderr)
+  ProgressSink server_log;  // master: where the server's log lines go (ServerOptions::log; empty: dropped)
   size_t expected_clients = 0;  // master: how many will connect (0: unknown; sizes the server up front)
   // client: wait for the master's verdict on the token here (a wrong token fails open_store), not with the
   // first request's answer; for a caller whose first request is made by someone else (Gloo, NCCL bootstrap)

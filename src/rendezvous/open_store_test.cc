@@ -13,10 +13,8 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST(OpenStore, MasterAndWorkerShareTheEmbeddedStore) {
-  OpenOptions oo;
-  oo.server_log = [](const std::string&) {};
   std::string token = generate_token();
-  auto master = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s), oo);
+  auto master = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s));
   ASSERT_TRUE(master.ok()) << master.error().message();
   ASSERT_TRUE(master->server);
   EXPECT_EQ(master->kind, "tcp");

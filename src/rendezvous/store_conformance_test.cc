@@ -41,7 +41,6 @@ Fixture make(const std::string& kind) {
     ServerOptions so;
     so.bind_host = "127.0.0.1";
     so.token = "conformance-token";
-    so.log = [](const std::string&) {};
     f.server = std::move(*TcpStoreServer::start(so));
     uint16_t port = f.server->port();
     f.open = [port, kind, ns]() -> std::shared_ptr<Store> {

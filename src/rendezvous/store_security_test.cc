@@ -261,14 +261,12 @@ TEST(StoreSecurity, ConnectionEventsAreRateLimited) {
 
 TEST(StoreSecurity, MasterListensOnlyOnItsAddress) {
   std::string token = generate_token();
-  OpenOptions quiet;
-  quiet.server_log = [](const std::string&) {};
-  auto m = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s), quiet);
+  auto m = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s));
   ASSERT_TRUE(m.ok()) << m.error().message();
   EXPECT_TRUE(m->listen_note.empty());
   EXPECT_EQ(raw_connect(m->port, "127.0.0.1", "127.0.0.2"), -1);  // not on every address
   EXPECT_TRUE(open_store(m->url, token, StoreRole::kClient, deadline_in(2s)).ok());
-  OpenOptions all = quiet;
+  OpenOptions all;
   all.listen_all = true;
   auto every = open_store("127.0.0.1:0", token, StoreRole::kMaster, deadline_in(5s), all);
   ASSERT_TRUE(every.ok()) << every.error().message();
@@ -276,7 +274,7 @@ TEST(StoreSecurity, MasterListensOnlyOnItsAddress) {
   EXPECT_GE(fd, 0);
   if (fd >= 0) ::close(fd);
   // An address this machine does not have (NAT, a service address): every address, said in a note.
-  auto nat = open_store("198.18.250.250:0", token, StoreRole::kMaster, deadline_in(5s), quiet);
+  auto nat = open_store("198.18.250.250:0", token, StoreRole::kMaster, deadline_in(5s));
   ASSERT_TRUE(nat.ok()) << nat.error().message();
   EXPECT_NE(nat->listen_note.find("not an address of this machine"), std::string::npos) << nat->listen_note;
 }

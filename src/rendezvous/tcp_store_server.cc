@@ -147,10 +147,7 @@ void TcpStoreServer::Impl::log(const std::string& line) {
     log_lines.push_back(line);
     if (log_lines.size() > 256) log_lines.pop_front();
   }
-  if (opt.log)
-    opt.log(line);
-  else
-    std::cerr << "distdoctor store: " << line << "\n";
+  say(opt.log, ProgressKind::progress, line);
 }
 
 void TcpStoreServer::Impl::log_event(const std::string& line) {

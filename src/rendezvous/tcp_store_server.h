@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "common/progress_sink.h"
 #include "rendezvous/store.h"
 #include "rendezvous/wire.h"
 
@@ -53,8 +54,9 @@ struct ServerOptions {
   // Loop threads, each with its own listener(s) sharing the port (SO_REUSEPORT) and its own connections;
   // 0: as many as the CPUs this process may run on, at most 4.
   size_t threads = 0;
-  // Where log lines go (dropped connections, refused tokens). Default: stderr, prefixed "distdoctor store: ".
-  std::function<void(const std::string&)> log;
+  // Where log lines go (dropped connections, refused tokens): a sink the caller gives (cli/ prints
+  // "distdoctor store: LINE"); empty: they are only kept for recent_log().
+  ProgressSink log;
 };
 
 struct ServerStats {

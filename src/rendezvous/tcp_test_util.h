@@ -23,7 +23,6 @@ inline const std::string kToken = "test-token-4b1d";
 inline std::unique_ptr<TcpStoreServer> serve(ServerOptions so = {}) {
   so.bind_host = "127.0.0.1";
   if (so.token.empty()) so.token = kToken;
-  so.log = [](const std::string&) {};
   auto s = TcpStoreServer::start(so);
   EXPECT_TRUE(s.ok()) << s.error().message();
   return std::move(*s);
@@ -107,7 +106,6 @@ inline std::pair<pid_t, uint16_t> serve_in_child() {
     ServerOptions so;
     so.bind_host = "127.0.0.1";
     so.token = kToken;
-    so.log = [](const std::string&) {};
     auto s = TcpStoreServer::start(so);
     uint16_t port = s.ok() ? (*s)->port() : 0;
     [[maybe_unused]] auto n = ::write(p[1], &port, sizeof port);

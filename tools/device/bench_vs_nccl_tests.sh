@@ -1,12 +1,13 @@
 #!/bin/bash
-# Bench parity on every GPU of this node (issue 26 on 4x H100; issue10_round2.sh runs it on 2 GPUs): busbw of six collectives at 1-8 GiB, distdoctor `bench`
-# against nccl-tests (same NCCL, PyTorch's; built here from its source, with and without MPI, kept in
-# .devcarry/nt-build for the next call while the machine stays warm), ROUNDS rounds per mode with the tools
-# interleaved, in two like-for-like modes: one process driving every GPU (--threads vs nccl-tests -g N) and
-# one process per GPU (the default vs nccl-tests under mpirun -np N); busbw_compare.py gives the ratios.
-# Usage (repo root on the device): tools/device/bench_vs_nccl_tests.sh DD_DIR NCCL_TESTS_SRC. MODES (procs
-# threads), ROUNDS (3). Writes $BENCH_OUT (default $OUT/bench): summary.txt, busbw_vs_nccl_tests_MODE.md,
-# raw.tar.gz.
+# busbw of distdoctor `bench` against nccl-tests on every GPU of this node (same NCCL, PyTorch's; nccl-tests built
+# here from its source, with and without MPI, kept in .devcarry/nt-build for the next call while the machine
+# stays warm): COLLS (the six collectives; sendrecv too) from MIN to MAX bytes (1G, 8G), ROUNDS rounds (3) per
+# mode with the tools interleaved, in two like-for-like modes (MODES: procs threads): one process per GPU (the
+# default vs nccl-tests under mpirun -np N) and one process driving every GPU (--threads vs nccl-tests -g N);
+# busbw_compare.py gives the medians and ratios. About 5 min per mode and round on 4 GPUs at 1-8 GiB.
+# Usage (repo root on the device): tools/device/bench_vs_nccl_tests.sh DD_DIR NCCL_TESTS_SRC (DD_DIR: a stripped
+# distdoctor and lib/, tools/device/stage_binary.sh). Writes $BENCH_OUT (default $OUT/bench): summary.txt,
+# busbw_vs_nccl_tests_MODE.md, raw.tar.gz.
 set -u
 DIR=$(cd "${1:?distdoctor dir}" && pwd)
 NT_SRC=$(cd "${2:?nccl-tests source}" && pwd)
@@ -31,21 +32,22 @@ if [ ! -x "$NT/build/all_reduce_perf_mpi" ]; then
   make -C "$NT" -j 64 MPI=1 MPI_HOME="$(dirname "$MPI_INC")" NAME_SUFFIX=_mpi CUDA_HOME=/usr/local/cuda \
     NCCL_HOME="$NT/ncclhome" NVCC_GENCODE="$GEN" >"$O/nt_build_mpi.txt" 2>&1 || echo "nccl-tests MPI build failed" >>"$S"
 fi
-COLLS="all_reduce reduce_scatter all_gather broadcast reduce alltoall"
+COLLS=${COLLS:-all_reduce reduce_scatter all_gather broadcast reduce alltoall}
+MIN=${MIN:-1G} MAX=${MAX:-8G}
 run_nt() {  # mode, round dir, round
   for c in $COLLS; do
     if [ "$1" = threads ]; then
-      timeout 120 "$NT/build/${c}_perf" -b 1G -e 8G -f 2 -g "$NG" -w 5 -n 20 >"$2/nt_$c.txt" 2>&1
+      timeout 120 "$NT/build/${c}_perf" -b "$MIN" -e "$MAX" -f 2 -g "$NG" -w 5 -n 20 >"$2/nt_$c.txt" 2>&1
     else
       timeout 120 mpirun --allow-run-as-root -np "$NG" -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE -x NCCL_MNNVL_ENABLE \
-        "$NT/build/${c}_perf_mpi" -b 1G -e 8G -f 2 -g 1 -w 5 -n 20 >"$2/nt_$c.txt" 2>&1
+        "$NT/build/${c}_perf_mpi" -b "$MIN" -e "$MAX" -f 2 -g 1 -w 5 -n 20 >"$2/nt_$c.txt" 2>&1
     fi || echo "$1 round $3 nccl-tests $c: rc=$?" >>"$S"
   done
 }
 run_dd() {  # mode, round dir, round
   local t0=$EPOCHREALTIME extra=""
   [ "$1" = threads ] && extra=--threads
-  timeout 300 "$DIR/distdoctor" bench -c "${COLLS// /,}" -b 1G -e 8G -f 2 -w 5 -n 20 $extra --nccl-lib "$NCCL" \
+  timeout 300 "$DIR/distdoctor" bench -c "${COLLS// /,}" -b "$MIN" -e "$MAX" -f 2 -w 5 -n 20 $extra --nccl-lib "$NCCL" \
     --json >"$2/dd.json" 2>"$2/dd.err"
   echo "$1 round $3 distdoctor bench $extra: rc=$? $(secs "$t0") s" >>"$S"
 }

@@ -6,7 +6,17 @@ Usage: busbw_compare.py DIR  (DIR holds round<N>/nt_<coll>.txt from nccl-tests a
 their ratio, then the lowest and the median ratio. Exits 1 when a file is missing or unreadable."""
 import glob, json, os, statistics, sys
 
-COLLS = ["all_reduce", "reduce_scatter", "all_gather", "broadcast", "reduce", "alltoall"]
+ORDER = ["all_reduce", "reduce_scatter", "all_gather", "broadcast", "reduce", "alltoall", "sendrecv"]
+
+
+def collectives(round_dir):
+    """The collectives nccl-tests ran in a round (its nt_<coll>.txt files), in the usual order."""
+    found = [os.path.basename(p)[3:-4] for p in glob.glob(os.path.join(round_dir, "nt_*.txt"))]
+    return sorted(found, key=lambda c: (ORDER.index(c) if c in ORDER else len(ORDER), c))
+
+
+def size_text(size):
+    return "%d GiB" % (size >> 30) if size >= 1 << 30 else "%d MiB" % (size >> 20)
 
 
 def nccl_tests(path):
@@ -36,9 +46,10 @@ def main():
     if not rounds:
         sys.exit("no round* directories in " + d)
     nt, dd = {}, {}
+    colls = collectives(rounds[0])
     for r in rounds:
         ddr = distdoctor(os.path.join(r, "dd.json"))
-        for c in COLLS:
+        for c in colls:
             for (size, inplace), v in nccl_tests(os.path.join(r, "nt_%s.txt" % c)).items():
                 nt.setdefault((c, size, inplace), []).append(v)
         for k, v in ddr.items():
@@ -46,7 +57,7 @@ def main():
     print("| collective | size | out-of-place: distdoctor / nccl-tests GB/s (ratio) | in-place: distdoctor / nccl-tests (ratio) |")
     print("|---|---|---|---|")
     ratios = []
-    for c in COLLS:
+    for c in colls:
         for size in sorted({k[1] for k in nt if k[0] == c}):
             cells = []
             for inplace in (False, True):
@@ -57,7 +68,7 @@ def main():
                 ma, mb = statistics.median(a), statistics.median(b)
                 ratios.append(ma / mb)
                 cells.append("%.1f / %.1f (%.3f)" % (ma, mb, ma / mb))
-            print("| %s | %d GiB | %s | %s |" % (c, size >> 30, cells[0], cells[1]))
+            print("| %s | %s | %s | %s |" % (c, size_text(size), cells[0], cells[1]))
     if not ratios:
         sys.exit("no sizes in common")
     print("\n%d rounds; medians per cell. Ratio: lowest %.3f, median %.3f, highest %.3f; cells >= 1.000: %d of %d"

@@ -3,7 +3,7 @@
 # README shows it, then the mistakes people make. Writes a markdown transcript to OUT_MD: each command as typed,
 # its output as it came (stdout and stderr together; not a terminal, so no colour and no live status line), its
 # exit code and wall time. The temporary folder the commands run in is written as ~/demo.
-# Usage: tools/device/first_run.sh CARRY_DIR OUT_MD   (CARRY_DIR made by tools/device/stage_comm.sh: the binary
+# Usage: tools/device/first_run.sh CARRY_DIR OUT_MD   (CARRY_DIR made by tools/device/stage_binary.sh: the binary
 # and its libraries; PyTorch and NCCL on the machine)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -6,7 +6,7 @@
 # "_wd" cases use PyTorch's watchdog at 10 s instead (launch acts on its first line). Then the step time of a
 # healthy job with the Flight Recorder on and off (--no-flight-recorder), alternating, alone on the machine.
 # Usage: tools/device/launch_hangs.sh DIR [NAME:CASE:PG_TIMEOUT[:--flag]...] (DIR: a stripped distdoctor and
-# lib/, see tools/device/stage_comm.sh); named runs replace the default list and run in two lanes.
+# lib/, see tools/device/stage_binary.sh); named runs replace the default list and run in two lanes.
 set -u
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 DIR=$(cd "$1" && pwd)

@@ -4,7 +4,7 @@
 # tools/device/rank_env.sh): torchrun's combined output with NCCL_DEBUG=INFO and its Flight Recorder dumps,
 # launch's --json report, stderr and run folder, the fault moment and each run's exit (epoch ms).
 # Usage: tools/device/record_different.sh DIR [NAME...] (DIR: a stripped distdoctor and lib/, see
-# tools/device/stage_comm.sh). Writes $OUT/different.tgz. On a 1-GPU machine: BACKEND=gloo NCCL_SUB=1
+# tools/device/stage_binary.sh). Writes $OUT/different.tgz. On a 1-GPU machine: BACKEND=gloo NCCL_SUB=1
 # HOG_GPU=0 (the steps on CPU tensors, each rank's own one-rank NCCL group on the GPU; see the worker).
 # LAUNCH_FLAGS: more flags for launch. On 2 GPUs: NPROC=2 ODD=1 (every fault on rank 1). SKIP_TORCHRUN=1:
 # launch's runs only.

@@ -3,7 +3,7 @@
 # (tools/device/straggler_worker.py): each run's --json report, stderr, and run folder (per-rank logs and the
 # Flight Recorder exit dumps), then `distdoctor logs` on the run folder. Usage:
 # tools/device/record_stragglers.sh DIR [CASE...] (DIR: a stripped distdoctor and lib/, see
-# tools/device/stage_comm.sh). Writes $OUT/stragglers.tgz. STEPS, SLOW_S, SLOW_AFTER pass to the worker.
+# tools/device/stage_binary.sh). Writes $OUT/stragglers.tgz. STEPS, SLOW_S, SLOW_AFTER pass to the worker.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/torch_nccl_env.sh" "$1"
