@@ -153,6 +153,7 @@ int run(const launch::LaunchArgs& parsed) {
   launch::StatusLine status(a.status_line ? STDERR_FILENO : -1);  // erased before every other line
   in.status = &status;
   in.progress = progress_printer("launch", [&status] { status.erase(); });
+  in.store_log = progress_printer("store", [&status] { status.erase(); });
   in.show_commands = [](const std::string& text) { std::cerr << text << std::flush; };
   in.commands_on_terminal = ::isatty(STDERR_FILENO) == 1;
   // One verdict per launch, the final report's: the preflight's warnings are shown without one.

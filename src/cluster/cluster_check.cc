@@ -88,8 +88,8 @@ Result<ClusterCheckOutcome> run_cluster_check(const CheckArgs& args, const Clust
   const JobSpec& spec = plan.spec;
   const auto deadline =
       start + std::chrono::milliseconds(static_cast<int64_t>(args.cluster.timeout_s * 1000));
-  auto meeting = open_meeting(MeetingPlace{args.cluster, spec, facts, "check", "distdoctor", deadline,
-                                           sinks.progress, sinks.store_log});
+  auto meeting = open_meeting(
+      MeetingPlace{args.cluster, spec, facts, "distdoctor", deadline, sinks.progress, sinks.store_log});
   if (!meeting) return meeting.error();
   std::vector<std::string> notes = spec.notes;
   notes.push_back(fmt::format("deadline: --deadline {:.0f} s for the whole run", args.cluster.timeout_s));

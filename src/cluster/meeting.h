@@ -23,8 +23,6 @@ struct MeetingPlace {
   const ClusterArgs& args;
   const JobSpec& spec;
   const probe::NodeFacts& facts;  // the master of a by-hand job binds the address it advertises
-  std::string command;  // "check", "launch": no longer read (the sinks cli/ gives name the command); kept
-                        // until launch/launch_join.cc stops passing it
   // etcd outlives a run and may serve several jobs: a url without a prefix gets "/NAME-HASH" (HASH of the
   // token and job id), NAME per command ("distdoctor" for check, "distdoctor-launch" for launch).
   std::string etcd_name;

@@ -1,6 +1,6 @@
 // Size sweeps with the Gloo engine (CPU, worker processes): every collective, in-place and out-of-place,
 // across sizes in one run and in an order where buffers shrink and grow again, with every output element
-// checked on every rank. The NCCL twin is tools/device/bench_sweep.sh.
+// checked on every rank. The NCCL twin is tools/device/check_gpu.sh (STEPS=bench).
 #include <gtest/gtest.h>
 
 #include "comm/bench.h"

@@ -243,6 +243,7 @@ LaunchOutcome run_launch(const LaunchInputs& in) {
   JoinInput ji{
       a, *plan, in.facts, in.self, this_node(in, *plan, *nproc), wanted_settings(a, *plan, in.facts)};
   ji.progress = in.progress;
+  ji.store_log = in.store_log;
   ji.show_commands = in.show_commands;
   ji.commands_on_terminal = in.commands_on_terminal;
   JoinedNodes joined = join_nodes(ji);

@@ -25,6 +25,7 @@ struct LaunchInputs {
   // What launch says while it works (waiting for nodes, each attempt's start lines, warnings, a restart):
   // cli gives cli::progress_printer("launch", erasing the status line first). launch/ never prints itself.
   ProgressSink progress;
+  ProgressSink store_log;  // the embedded store's log when this node serves it (cli: "distdoctor store: ...")
   // Node rank 0 of a job started by hand: the lines to paste on the other nodes, shown as they are (the job
   // token may be in them, which the sink would hide).
   std::function<void(const std::string&)> show_commands;

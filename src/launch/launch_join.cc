@@ -152,8 +152,8 @@ Status wait_for_nodes(JoinedNodes& j, Clock::time_point deadline, const Progress
 // Opens the store this node meets the others through (cluster/meeting.h); node rank 0 of a by-hand job
 // prints the command for the others.
 Status open(const JoinInput& in, JoinedNodes& j, Clock::time_point deadline) {
-  auto m = cluster::open_meeting(cluster::MeetingPlace{in.args.cluster, in.plan.spec, in.facts, "launch",
-                                                       "distdoctor-launch", deadline});
+  auto m = cluster::open_meeting(cluster::MeetingPlace{
+      in.args.cluster, in.plan.spec, in.facts, "distdoctor-launch", deadline, in.progress, in.store_log});
   if (!m) {
     j.failure = join_failure(
         "no usable job token", m.error(),

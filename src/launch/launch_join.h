@@ -38,9 +38,10 @@ struct JoinInput {
   const cluster::ClusterPlan& plan;
   const probe::NodeFacts& facts;
   const probe::SelfProcess& self;
-  NodeHello me;           // this node (node rank, host, address, nproc, gpu ids, env)
-  JobSettings wanted;     // what this node would set if it is node rank 0
-  ProgressSink progress;  // "waiting for nodes: 1/2 joined (missing: rank 1)"
+  NodeHello me;            // this node (node rank, host, address, nproc, gpu ids, env)
+  JobSettings wanted;      // what this node would set if it is node rank 0
+  ProgressSink progress;   // "waiting for nodes: 1/2 joined (missing: rank 1)", the token's warnings
+  ProgressSink store_log;  // the embedded store's log when this node serves it
   // Node rank 0 of a job started by hand: the commands for the other nodes, shown as they are (the job
   // token may be in them).
   std::function<void(const std::string&)> show_commands;
