@@ -55,11 +55,12 @@ def parameter_list(header):
     return None, -1
 
 
-def matching_paren(text, at):
-    """Index of the ')' that closes the '(' at `at`."""
+def closing(text, at):
+    """Index of the bracket that closes the one at `at` ('(' or '{'), or the text's end."""
+    pair = {"(": ")", "{": "}"}[text[at]]
     depth = 0
     for i in range(at, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        depth += {text[at]: 1, pair: -1}.get(text[i], 0)
         if depth == 0:
             return i
     return len(text) - 1
@@ -75,20 +76,10 @@ def is_function(header):
     name, paren = parameter_list(header)
     if not name or "=" in header[:paren] or re.search(r"\]\s*\(", header):  # an assignment, a lambda
         return False
-    tail = header[matching_paren(header, paren) + 1 :]
+    tail = header[closing(header, paren) + 1 :]
     if re.search(r"(?<!:):(?!:)", tail):
         return tail.rstrip().endswith((")", "}"))
     return re.fullmatch(QUALIFIERS, tail) is not None
-
-
-def closing(text, at):
-    """Index of the '}' that closes the '{' at `at`."""
-    depth = 0
-    for i in range(at, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[i], 0)
-        if depth == 0:
-            return i
-    return len(text) - 1
 
 
 def functions(text):
