@@ -11,6 +11,8 @@
 namespace dd::rendezvous {
 namespace {
 
+using testing::soon;
+
 TEST(DirStoreOnMemFs, KeysAreFilesOfItsFolderThroughTheFsItIsGiven) {
   probe::MemFs fs;
   fs.put_dir("/store");
