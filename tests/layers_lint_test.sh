@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/layers.py can fail: on a small tree of its own it rejects an include that points up the layers, a
-# file read outside probe/dynlib, a process started outside process/, and a listed breach that is gone; it
-# passes the same tree once each breach is listed. Usage: tests/layers_lint_test.sh [distdoctor, unused]
+# file read, written, listed or opened outside probe/dynlib/process, a process started outside process/, a
+# function over 60 lines, and a listed breach that is gone; it passes the same tree once each breach is
+# listed. Usage: tests/layers_lint_test.sh [distdoctor, unused]
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tests/cli_test_lib.sh"
@@ -35,4 +36,46 @@ check "comm sub-layers: an upward include fails" 1 lint
 expect_out "comm/engine including comm/run is named" "src/comm/engine/up.cc -> includes comm/run/"
 expect_out "comm/run including comm/ is named" "src/comm/run/mixed.cc -> includes comm/"
 check "comm/run including comm/engine is fine" 1 grep -q "mixed.cc -> includes comm/engine" "$T/out"
+# Every file access outside probe/, dynlib/ and process/: writes, listings, raw opens, std::filesystem, and
+# common/'s careful openers; not our own functions of the same names, nor a path that is only named.
+mkdir -p "$T/tree/src/launch" "$T/tree/src/common" "$T/tree/src/process"
+printf 'void f() { int fd = ::open(p, O_RDONLY); }\n' >"$T/tree/src/launch/opens.cc"
+printf 'void f() { DIR* d = opendir(p); }\n' >"$T/tree/src/launch/lists.cc"
+printf 'void f() { for (auto& e : fs::directory_iterator(p)) {} }\n' >"$T/tree/src/launch/iterates.cc"
+printf 'void f() { ::unlink(p); }\n' >"$T/tree/src/launch/unlinks.cc"
+printf 'void f() { std::ofstream o("x"); }\n' >"$T/tree/src/launch/ofstream.cc"
+printf 'void f() { std::filesystem::create_directories(p); }\n' >"$T/tree/src/launch/mkdirs.cc"
+printf 'void f() { (void)write_file_atomically(p, "x"); }\n' >"$T/tree/src/launch/atomic.cc"
+printf 'Status remove(const std::string& key);\nvoid f() { s.remove(k); Store::open(u); }\n%s\n%s\n' \
+  'std::filesystem::path p = std::filesystem::path(d) / "x";' 'const char* t = "with open(p) as f: os.unlink(p)";' \
+  >"$T/tree/src/launch/own_names.cc"
+printf 'Status write_file_atomically(const std::string& p);\nvoid g() { ::unlink(p); }\n' \
+  >"$T/tree/src/common/atomic_file.cc"
+printf 'void f() { ::open("/dev/null", O_RDWR); }\n' >"$T/tree/src/process/child.cc"
+printf 'void f() { ::mkdir(p, 0755); }\n' >"$T/tree/src/probe/writes.cc"
+check "file accesses outside probe/: fails" 1 lint
+expect_out "a raw open is named" "src/launch/opens.cc -> opens a file"
+expect_out "opendir is a listing" "src/launch/lists.cc -> lists a folder"
+expect_out "a directory_iterator is a listing" "src/launch/iterates.cc -> lists a folder"
+expect_out "unlink is a write" "src/launch/unlinks.cc -> writes a file"
+expect_out "an ofstream is a write" "src/launch/ofstream.cc -> writes a file"
+expect_out "create_directories is a write" "src/launch/mkdirs.cc -> writes a file"
+expect_out "common's atomic writer is a write" "src/launch/atomic.cc -> writes a file"
+cp "$T/out" "$T/access"
+check "our own remove/open, a path and a string are no access" 1 grep -q "own_names.cc" "$T/access"
+check "common's careful openers may touch files" 1 grep -q "common/atomic_file.cc" "$T/access"
+check "process/ may open a child's descriptors" 1 grep -q "process/child.cc" "$T/access"
+check "probe/ may write" 1 grep -q "probe/writes.cc" "$T/access"
+rm "$T"/tree/src/launch/{opens,lists,iterates,unlinks,ofstream,mkdirs,atomic}.cc
+# Functions over 60 lines, counted between the braces; 60 is fine; a class's member is named with its class.
+body() { for i in $(seq "$1"); do echo "  x += $i;"; done; }
+{ echo "namespace dd {"; echo "int fine() {"; body 60; echo "}"; echo "struct Agent {";
+  echo "  void start_workers() const {"; body 61; echo "  }"; echo "};"; echo "}  // namespace dd"; } \
+  >"$T/tree/src/launch/long.cc"
+check "a function over 60 lines fails" 1 lint
+expect_out "it is named with its class" "src/launch/long.cc:Agent::start_workers -> too long"
+check "60 lines is fine" 1 grep -q "long.cc:fine" "$T/out"
+echo "src/launch/long.cc:Agent::start_workers -> too long  # test" >>"$T/tree/scripts/layer_exceptions.txt"
+check "the comm sub-layer breaches still fail" 1 lint
+check "listed: the long function passes" 1 grep -q "long.cc" "$T/out"
 cli_finish layers_lint_test

@@ -22,7 +22,6 @@
 #include "comm/engine/engine.h"
 #include "comm/run/run_setup.h"
 #include "comm/run/worker.h"
-#include "common/atomic_file.h"
 #include "common/json_limits.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
@@ -136,7 +135,7 @@ int run_quick(const BenchArgs& a, const comm::RunOptions& run, const comm::NodeC
 // error.
 int write_bench_metrics(const std::string& path, nlohmann::json j, int rc) {
   redact_json(j);
-  auto written = write_file_atomically(path, report::bench_metrics(j, unix_seconds_now()));
+  auto written = probe::local_fs().write_atomically(path, report::bench_metrics(j, unix_seconds_now()));
   if (written) return rc;
   std::cerr << "distdoctor bench: --metrics: " << shown(written.error().message()) << "\n";
   return report::kExitCannotRun;
@@ -181,7 +180,7 @@ nlohmann::json sweep(const BenchArgs& a, const comm::BenchOptions& b, const comm
   }
   r.findings = res.findings;
   if (!a.plot.empty()) {
-    if (auto written = write_file_atomically(a.plot, comm::bench_svg(res, b)); !written) {
+    if (auto written = probe::local_fs().write_atomically(a.plot, comm::bench_svg(res, b)); !written) {
       std::cerr << "distdoctor bench: --plot: " << shown(written.error().message()) << "\n";
       *plot_failed = true;
     }
@@ -201,18 +200,9 @@ nlohmann::json sweep(const BenchArgs& a, const comm::BenchOptions& b, const comm
   return j;
 }
 
-int run_bench_command(const BenchArgs& a) {
-  probe::ProbeOptions po;
-  po.nccl_lib = a.nccl_lib;
-  if (!a.quick)  // before the probe: a sweep that cannot be is refused at once
-    if (std::string bad = sweep_range_problem(a); !bad.empty()) {
-      std::cerr << "distdoctor bench: " << shown(bad) << "\n";
-      return report::kExitCannotRun;
-    }
-  const probe::NodeFacts facts = probe::collect_node_facts(po);
-  const probe::SelfProcess self = probe::read_self_process();
-  const comm::NodeContext node{facts, probe::tool_env(), self};
-  comm::RunOptions run = run_options(a, facts);
+// Why the run cannot be on this node ("" when it can): more workers than GPUs, an engine this build lacks,
+// buffers past a GPU's memory.
+std::string node_refusal(const BenchArgs& a, const comm::RunOptions& run, const probe::NodeFacts& facts) {
   std::string refused = workers_beyond_node("--nproc-per-node", a.nproc, facts);
   if (refused.empty() && run.engine == rules::EngineKind::gloo && !comm::gloo_engine_built())
     refused =
@@ -225,7 +215,42 @@ int run_bench_command(const BenchArgs& a) {
     if (auto tb = parse_byte_size_list(a.tune_bytes))
       for (uint64_t s : *tb)
         if (refused.empty()) refused = buffers_beyond_gpu("--tune-bytes", s, facts);
-  if (!refused.empty()) {
+  return refused;
+}
+
+// The metrics file (first: the JSON's exit_code says whether it was written), then the report as text or as
+// the JSON envelope every command's --json has (docs/json.md) with the sweep's own members beside it.
+int finish(const BenchArgs& a, report::Report& r, nlohmann::json j, int rc, const std::string& node) {
+  if (!a.metrics_file.empty()) {
+    nlohmann::json m = j;
+    m["verdict"] = report::verdict_name(r.verdict());
+    m["findings"] = r.findings;
+    rc = write_bench_metrics(a.metrics_file, std::move(m), rc);
+  }
+  if (!a.json) {
+    std::cout << "\n";
+    render(r, false, std::cout);
+    return rc;
+  }
+  nlohmann::json out = report::envelope_json(r, {.command = "bench", .node = node, .exit_code = rc});
+  for (auto& [k, v] : j.items()) out[k] = std::move(v);
+  std::cout << output_json(std::move(out)) << "\n";
+  return rc;
+}
+
+int run_bench_command(const BenchArgs& a) {
+  probe::ProbeOptions po;
+  po.nccl_lib = a.nccl_lib;
+  if (!a.quick)  // before the probe: a sweep that cannot be is refused at once
+    if (std::string bad = sweep_range_problem(a); !bad.empty()) {
+      std::cerr << "distdoctor bench: " << shown(bad) << "\n";
+      return report::kExitCannotRun;
+    }
+  const probe::NodeFacts facts = probe::collect_node_facts(po);
+  const probe::SelfProcess self = probe::read_self_process();
+  const comm::NodeContext node{facts, probe::tool_env(), self};
+  comm::RunOptions run = run_options(a, facts);
+  if (std::string refused = node_refusal(a, run, facts); !refused.empty()) {
     std::cerr << "distdoctor bench: " << refused << "\n";
     return report::kExitCannotRun;
   }
@@ -257,24 +282,8 @@ int run_bench_command(const BenchArgs& a) {
   bool plot_failed = false;
   nlohmann::json j =
       a.tune ? tune(a, *b, node, a.json ? std::cerr : std::cout, r) : sweep(a, *b, node, r, &plot_failed);
-  int rc = plot_failed ? report::kExitCannotRun : r.exit_code();
-  if (!a.metrics_file.empty()) {  // first: the JSON's exit_code says whether it was written
-    nlohmann::json m = j;
-    m["verdict"] = report::verdict_name(r.verdict());
-    m["findings"] = r.findings;
-    rc = write_bench_metrics(a.metrics_file, std::move(m), rc);
-  }
-  if (!a.json) {
-    std::cout << "\n";
-    render(r, false, std::cout);
-    return rc;
-  }
-  // The envelope every command's --json has (docs/json.md), the sweep's own members beside it.
-  nlohmann::json out =
-      report::envelope_json(r, {.command = "bench", .node = facts.host.hostname, .exit_code = rc});
-  for (auto& [k, v] : j.items()) out[k] = std::move(v);
-  std::cout << output_json(std::move(out)) << "\n";
-  return rc;
+  return finish(a, r, std::move(j), plot_failed ? report::kExitCannotRun : r.exit_code(),
+                facts.host.hostname);
 }
 
 }  // namespace

@@ -25,37 +25,9 @@ std::vector<int> parse_ints(const std::string& s) {
   return parse_index_list(s, kMaxRankIndex).value_or({});  // validated at parse time (index_list)
 }
 
-void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
-  sub.add_option("--engine", a.engine, "nccl (GPUs) or gloo (CPU, TCP); default nccl when GPUs are visible")
-      ->check(one_of({"nccl", "gloo"}));
-  sub.add_option("--collective,-c", a.collective,
-                 "Comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
-                 "sendrecv, or all")
-      ->check(list_of(collective_names()));
-  sub.add_option("--min-bytes,-b", a.min_bytes, "Smallest size (8, 64K, 256M, 8G)")->check(byte_size());
-  sub.add_option("--max-bytes,-e", a.max_bytes, "Largest size")->check(byte_size());
-  sub.add_option("--step-factor,-f", a.step_factor, "Multiply the size by this each step")
-      ->check(finite_in(1.0, 1024.0));
-  sub.add_option("--warmup,-w", a.warmup, "Untimed runs per size")->check(CLI::Range(0, 100000));
-  sub.add_option("--iters,-n", a.iters, "Timed runs per size")->check(CLI::Range(1, 1000000));
-  sub.add_option("--dtype,-d", a.dtype, "float, bfloat16, half or int32")
-      ->check(one_of({"float", "float32", "f32", "fp32", "bfloat16", "bf16", "half", "float16", "f16", "fp16",
-                      "int32", "int", "i32"}));
-  sub.add_option("--nproc-per-node,--nproc_per_node", a.nproc,
-                 "Ranks on this node (default: one per visible GPU; gloo: 2)")
-      ->check(CLI::Range(1, 4096));
-  sub.add_option("--nproc", a.nproc)->check(CLI::Range(1, 4096))->group(kOldNamesGroup);  // its old name
-  sub.add_option("--gpus", a.gpus, "CUDA device of each rank, e.g. 0,1 (default rank i on device i)")
-      ->check(index_list(kMaxGpuIndex));
-  sub.add_flag("--threads", a.threads, "One process drives all ranks (default: one worker process per rank)");
-  sub.add_flag("--in-place-only", a.only_in, "Only in-place runs");
-  sub.add_flag("--out-of-place-only", a.only_out, "Only out-of-place runs");
-  sub.add_option("--check", a.check_mode,
-                 "Data check: first (default: every output element of one run per size and mode, made "
-                 "before the warm-up; warm-up and timed runs are not compared), all (also every timed run, "
-                 "each then timed on its own between fresh data and its check), none")
-      ->check(CLI::IsMember({"first", "all", "none"}));
-  sub.add_flag("--no-check", a.no_check, "Same as --check none");
+namespace {
+// The sweep's extra passes (--pairs, --transport, --tune), --quick, its deadlines and its output files.
+void add_extras_and_outputs(CLI::App& sub, BenchArgs& a) {
   sub.add_flag("--pairs", a.pairs, "Also measure send/recv between every pair of ranks (at --max-bytes)");
   sub.add_flag("--transport", a.transport,
                "Also run with NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 and report the transport NCCL chose");
@@ -88,6 +60,41 @@ void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
                  "collector)")
       ->excludes("--quick")
       ->type_name("FILE");
+}
+}  // namespace
+
+void add_sweep_flags(CLI::App& sub, BenchArgs& a) {
+  sub.add_option("--engine", a.engine, "nccl (GPUs) or gloo (CPU, TCP); default nccl when GPUs are visible")
+      ->check(one_of({"nccl", "gloo"}));
+  sub.add_option("--collective,-c", a.collective,
+                 "Comma list of all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, "
+                 "sendrecv, or all")
+      ->check(list_of(collective_names()));
+  sub.add_option("--min-bytes,-b", a.min_bytes, "Smallest size (8, 64K, 256M, 8G)")->check(byte_size());
+  sub.add_option("--max-bytes,-e", a.max_bytes, "Largest size")->check(byte_size());
+  sub.add_option("--step-factor,-f", a.step_factor, "Multiply the size by this each step")
+      ->check(finite_in(1.0, 1024.0));
+  sub.add_option("--warmup,-w", a.warmup, "Untimed runs per size")->check(CLI::Range(0, 100000));
+  sub.add_option("--iters,-n", a.iters, "Timed runs per size")->check(CLI::Range(1, 1000000));
+  sub.add_option("--dtype,-d", a.dtype, "float, bfloat16, half or int32")
+      ->check(one_of({"float", "float32", "f32", "fp32", "bfloat16", "bf16", "half", "float16", "f16", "fp16",
+                      "int32", "int", "i32"}));
+  sub.add_option("--nproc-per-node,--nproc_per_node", a.nproc,
+                 "Ranks on this node (default: one per visible GPU; gloo: 2)")
+      ->check(CLI::Range(1, 4096));
+  sub.add_option("--nproc", a.nproc)->check(CLI::Range(1, 4096))->group(kOldNamesGroup);  // its old name
+  sub.add_option("--gpus", a.gpus, "CUDA device of each rank, e.g. 0,1 (default rank i on device i)")
+      ->check(index_list(kMaxGpuIndex));
+  sub.add_flag("--threads", a.threads, "One process drives all ranks (default: one worker process per rank)");
+  sub.add_flag("--in-place-only", a.only_in, "Only in-place runs");
+  sub.add_flag("--out-of-place-only", a.only_out, "Only out-of-place runs");
+  sub.add_option("--check", a.check_mode,
+                 "Data check: first (default: every output element of one run per size and mode, made "
+                 "before the warm-up; warm-up and timed runs are not compared), all (also every timed run, "
+                 "each then timed on its own between fresh data and its check), none")
+      ->check(CLI::IsMember({"first", "all", "none"}));
+  sub.add_flag("--no-check", a.no_check, "Same as --check none");
+  add_extras_and_outputs(sub, a);
 }
 
 void add_run_flags(CLI::App& sub, BenchArgs& a) {

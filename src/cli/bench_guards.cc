@@ -7,20 +7,18 @@
 #include <map>
 
 #include "comm/engine/units.h"
+#include "common/units.h"
 
 namespace dd::cli {
 
 namespace {
 
-// "22.6 GiB", "8 GiB", "2 TiB": one decimal at most, in the largest binary unit.
+// "22.6 GiB", "8 GiB", "2 TiB": one decimal at most, on common/units.h's ladder (B .. PiB).
 std::string size_words(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  double v = double(bytes);
-  int i = 0;
-  while (v >= 1024 && i < 5) v /= 1024, ++i;
-  std::string t = fmt::format("{:.1f}", v);
+  const ScaledSize s = scale_size(double(bytes), SizeUnit::PiB);
+  std::string t = fmt::format("{:.1f}", s.value);
   if (t.size() > 2 && t.compare(t.size() - 2, 2, ".0") == 0) t.resize(t.size() - 2);
-  return t + " " + units[i];
+  return t + " " + s.unit;
 }
 
 // "send 8 GiB + receive 8 GiB + staging 8 GiB".

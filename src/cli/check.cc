@@ -22,6 +22,7 @@
 #include "probe/collect.h"
 #include "probe/env_probe.h"
 #include "probe/facts_json.h"
+#include "probe/fs.h"
 #include "probe/host_probe.h"
 #include "probe/regular_file.h"
 #include "probe/self_probe.h"
@@ -44,6 +45,8 @@ report::EmitOptions emit_options(const cluster::CheckArgs& a, const std::string&
           .color = color_for(1),
           .fail_on = a.fail_on,
           .metrics_file = a.metrics_file,
+          .write_file = [](const std::string& path,
+                           std::string_view text) { return probe::local_fs().write_atomically(path, text); },
           .envelope = {.command = "check", .node = node}};
 }
 using cluster::CheckArgs;

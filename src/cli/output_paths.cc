@@ -1,23 +1,22 @@
-// output_path_problem (see output_paths.h): write_target, then access(2) on the folder that gets the file.
+// output_path_problem (see output_paths.h): the path a write would replace (probe::Fs::write_target), then
+// whether its folder takes a new file.
 #include "cli/output_paths.h"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 
-#include "common/write_target.h"
+#include "probe/fs.h"
 
 namespace dd::cli {
 
 std::string output_path_problem(const std::string& flag, const std::string& path) {
-  auto target = write_target(path, Symlinks::follow);
+  const probe::Fs& fs = probe::local_fs();
+  auto target = fs.write_target(path, Symlinks::follow);
   if (!target) return flag + ": " + target.error().message();
   const size_t slash = target->rfind('/');
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : target->substr(0, slash);
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+  if (auto takes = fs.can_add_to(dir); !takes)
     return flag + ": cannot write " + path + ": its folder " + dir + " takes no new file (" +
-           std::strerror(errno) + ")";
+           std::strerror(takes.error().err) + ")";
   return "";
 }
 

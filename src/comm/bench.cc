@@ -16,6 +16,7 @@
 #include "comm/svg_plot.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
+#include "report/comm_ids.h"
 
 namespace dd::comm {
 
@@ -105,7 +106,7 @@ BenchResult run_bench(const BenchOptions& b, const NodeContext& node, const OnBe
     const std::string which = b.check_all ? "of every timed run" : "of their first run";
     r.findings.insert(
         r.findings.begin(),
-        comm_finding("comm.collectives.ok", Severity::ok,
+        comm_finding(report::comm_id::kCollectivesOk, Severity::ok,
                      std::to_string(r.run.ops.size()) + " runs on " + std::to_string(world) + " ranks, " +
                          std::to_string(checked) + " with every output element " + which + " verified",
                      {r.run.library}));
@@ -140,14 +141,14 @@ std::vector<Finding> link_findings(const RunOutcome& run, const LinkLimit& link)
                         "% of " + link.description;
     if (frac < low_share(o->bytes))
       out.push_back(comm_finding(
-          "comm.bw.low", Severity::warn, title,
+          report::comm_id::kBwLow, Severity::warn, title,
           {"limit " + gbps_text(link.gbps) + " GB/s",
            fmt::format("under {:.0f}% of the link at this size counts as far below",
                        100 * low_share(o->bytes))},
           "Bus bandwidth far below the link: check `nvidia-smi topo -m`, that P2P is allowed "
           "(NCCL_P2P_DISABLE unset, IOMMU/ACS off), and which transport NCCL chose (bench --transport)."));
     else
-      out.push_back(comm_finding("comm.bw.link", Severity::info, title));
+      out.push_back(comm_finding(report::comm_id::kBwLink, Severity::info, title));
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include "comm/engine/units.h"
 #include "comm/run/comm_finding.h"
 #include "comm/run/run_setup.h"
+#include "report/comm_ids.h"
 
 namespace dd::comm {
 
@@ -45,7 +46,7 @@ PairMatrix run_pair_matrix(const BenchOptions& b, uint64_t bytes, const NodeCont
       auto [i, j] = pairs[k];
       if (run.ops[k].complete && run.ops[k].busbw < 0.5 * median)
         m.findings.push_back(
-            comm_finding("comm.bw.slow_pair", Severity::warn,
+            comm_finding(report::comm_id::kBwSlowPair, Severity::warn,
                          "ranks " + std::to_string(i) + " and " + std::to_string(j) + " exchange at " +
                              gbps_with_unit(run.ops[k].busbw) + ", under half the median pair (" +
                              gbps_with_unit(median) + ")",
@@ -85,7 +86,7 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
     return t.empty() ? std::string("none seen in NCCL's log") : t;
   };
   if (!normal.transports.empty())
-    p.findings.push_back(comm_finding("comm.transport.default", Severity::info,
+    p.findings.push_back(comm_finding(report::comm_id::kTransportDefault, Severity::info,
                                       "NCCL chose " + describe(normal),
                                       {"from NCCL's own INFO log of the run"}));
   RunOptions ro = b.run;
@@ -102,7 +103,7 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
   if (!p.net_run.ok) {
     for (const auto& f : p.net_run.findings) ev.push_back(f.title);
     p.findings.push_back(
-        comm_finding("comm.transport.net_failed", Severity::warn,
+        comm_finding(report::comm_id::kTransportNetFailed, Severity::warn,
                      "With P2P and SHM off, NCCL could not run over its network path", ev,
                      "The network transport (NET/IB or NET/Socket) is what crosses nodes: fix it before a "
                      "multi-node job (NCCL_SOCKET_IFNAME, NCCL_IB_HCA, firewall)."));
@@ -110,8 +111,8 @@ TransportProbe run_transport_probe(const BenchOptions& b, const NcclLogSummary& 
   }
   const OpOutcome& o = p.net_run.ops[0];
   ev.push_back("all_reduce " + std::to_string(bytes >> 20) + " MiB busbw " + gbps_with_unit(o.busbw));
-  p.findings.push_back(
-      comm_finding("comm.transport.net", Severity::info, "Network path: NCCL chose " + describe(s), ev));
+  p.findings.push_back(comm_finding(report::comm_id::kTransportNet, Severity::info,
+                                    "Network path: NCCL chose " + describe(s), ev));
   return p;
 }
 

@@ -7,6 +7,7 @@
 #include "comm/engine/units.h"
 #include "comm/run/comm_finding.h"
 #include "comm/tune_search.h"
+#include "report/comm_ids.h"
 
 namespace dd::comm {
 
@@ -94,6 +95,32 @@ class Measurer {
   std::vector<report::Finding>& findings_;
 };
 
+// A confirmed winner's evidence: where it was measured, how many settings were tried, the confirmation with
+// the data check on, and (one setting serves every collective of the job) what it does to each.
+std::vector<std::string> winner_evidence(const TuneSearchResult& s, const std::vector<Coll>& colls,
+                                         const std::vector<uint64_t>& sizes,
+                                         const std::vector<double>& bus_bytes,
+                                         const std::vector<double>& confirm, double base_again) {
+  const double confirmed = tune_score(confirm, bus_bytes);
+  std::vector<std::string> ev = {
+      "measured at " + sizes_text(sizes) + " on this node (busbw over all: bus bytes / total time)",
+      std::to_string(s.rows.size()) + " settings tried" +
+          (s.budget_hit ? " before the time budget ran out" : ""),
+      "confirmed with the data check on: " + gbps_with_unit(confirmed) +
+          " (default again: " + gbps_with_unit(base_again) + ")"};
+  if (colls.size() > 1 && s.rows[0].per_size.size() == bus_bytes.size() && confirm.size() == bus_bytes.size())
+    for (size_t i = 0; i < colls.size(); ++i) {
+      auto part = [&](const std::vector<double>& v) {
+        const size_t n = sizes.size();
+        return tune_score({v.begin() + i * n, v.begin() + (i + 1) * n},
+                          {bus_bytes.begin() + i * n, bus_bytes.begin() + (i + 1) * n});
+      };
+      ev.push_back(std::string(coll_info(colls[i]).name) + ": " + gbps_with_unit(part(s.rows[0].per_size)) +
+                   " -> " + gbps_with_unit(part(confirm)));
+    }
+  return ev;
+}
+
 }  // namespace
 
 TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
@@ -107,7 +134,7 @@ TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
     for (uint64_t s : sizes) bus_bytes.push_back(double(s) * coll_info(c).busbw_factor(world));
   const std::vector<TuneSetting> cands = tune_candidates(b.run.engine);
   if (cands.empty()) {
-    t.findings.push_back(comm_finding("comm.tune.default_best", Severity::info,
+    t.findings.push_back(comm_finding(report::comm_id::kTuneDefaultBest, Severity::info,
                                       std::string("--tune searches NCCL's settings; the ") +
                                           rules::engine_name(b.run.engine) + " engine has none to try"));
     return t;
@@ -123,7 +150,7 @@ TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
   t.best_busbw = s.best_score;
   if (s.budget_hit) progress << "  (time budget reached: the search stopped there)\n";
   if (s.best.empty()) {
-    t.findings.push_back(comm_finding("comm.tune.default_best", Severity::info,
+    t.findings.push_back(comm_finding(report::comm_id::kTuneDefaultBest, Severity::info,
                                       "No tried NCCL setting beat the default by 0.5% (" +
                                           gbps_with_unit(t.base) + ": " + colls_text(colls) + " at " +
                                           sizes_text(sizes) + ")"));
@@ -138,32 +165,15 @@ TuneResult run_tune(const BenchOptions& b, const std::vector<uint64_t>& sizes,
   const double base_again = again ? tune_score(*again, bus_bytes) : 0;
   if (!confirm || confirmed <= std::max(t.base, base_again) * 1.005) {
     t.findings.push_back(
-        comm_finding("comm.tune.default_best", Severity::info,
+        comm_finding(report::comm_id::kTuneDefaultBest, Severity::info,
                      t.best + (confirm ? " did not beat the default again (" + gbps_with_unit(confirmed) +
                                              " vs " + gbps_with_unit(base_again) + "): keep the default"
                                        : " failed with the data check on: keep the default")));
     t.best.clear();
     return t;
   }
-  std::vector<std::string> ev = {
-      "measured at " + sizes_text(sizes) + " on this node (busbw over all: bus bytes / total time)",
-      std::to_string(s.rows.size()) + " settings tried" +
-          (s.budget_hit ? " before the time budget ran out" : ""),
-      "confirmed with the data check on: " + gbps_with_unit(confirmed) +
-          " (default again: " + gbps_with_unit(base_again) + ")"};
-  // One setting serves every collective of the job: show what it does to each.
-  if (colls.size() > 1 && s.rows[0].per_size.size() == bus_bytes.size() &&
-      confirm->size() == bus_bytes.size())
-    for (size_t i = 0; i < colls.size(); ++i) {
-      auto part = [&](const std::vector<double>& v) {
-        const size_t n = sizes.size();
-        return tune_score({v.begin() + i * n, v.begin() + (i + 1) * n},
-                          {bus_bytes.begin() + i * n, bus_bytes.begin() + (i + 1) * n});
-      };
-      ev.push_back(std::string(coll_info(colls[i]).name) + ": " + gbps_with_unit(part(s.rows[0].per_size)) +
-                   " -> " + gbps_with_unit(part(*confirm)));
-    }
-  t.findings.push_back(comm_finding("comm.tune.better", Severity::info,
+  std::vector<std::string> ev = winner_evidence(s, colls, sizes, bus_bytes, *confirm, base_again);
+  t.findings.push_back(comm_finding(report::comm_id::kTuneBetter, Severity::info,
                                     t.best + " raises the busbw of " + colls_text(colls) + " from " +
                                         gbps_with_unit(t.base) + " to " + gbps_with_unit(t.best_busbw),
                                     ev, "Add to the job's environment:\n" + how_to_apply(s.best)));

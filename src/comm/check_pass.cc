@@ -8,6 +8,7 @@
 #include "comm/engine/dtype.h"
 #include "comm/engine/engine.h"
 #include "comm/op_json.h"
+#include "report/comm_ids.h"
 #include "rules/engine_choice.h"
 
 namespace dd::comm {
@@ -85,7 +86,7 @@ CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeC
   const RunOptions ro = check_pass_run(opt, node.facts);
   if (ro.engine == rules::EngineKind::gloo && !gloo_engine_built()) {  // said, not failed
     report::Finding f{
-        "comm.collectives.not_run",
+        report::comm_id::kCollectivesNotRun,
         report::Severity::warn,
         "collectives not run: the pass needs the Gloo engine here, and this build has none",
         {gloo_missing_reason()},
@@ -99,7 +100,7 @@ CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeC
   std::vector<report::Finding> out = run.findings;
   if (run.ok) {
     report::Finding f;
-    f.id = "comm.collectives.ok";
+    f.id = report::comm_id::kCollectivesOk;
     f.severity = report::Severity::ok;
     f.area = "comm";
     f.title = std::to_string(collectives().size()) + " collectives verified element by element on " +
@@ -114,7 +115,7 @@ CheckPassResult run_check_pass_measured(const CheckPassOptions& opt, const NodeC
         out.push_back(lf);
     if (!run.nccl_log.transports.empty()) {
       report::Finding t;
-      t.id = "comm.transport.default";
+      t.id = report::comm_id::kTransportDefault;
       t.severity = report::Severity::info;
       t.area = "comm";
       t.title = "NCCL chose";

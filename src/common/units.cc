@@ -1,18 +1,29 @@
-// size_in_words, estimate_in_words, cuda_version_in_words (see units.h).
+// scale_size, size_in_words, estimate_in_words, cuda_version_in_words (see units.h).
 #include "common/units.h"
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace dd {
 
+ScaledSize scale_size(double bytes, SizeUnit largest, bool whole_only) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  ScaledSize s{bytes, kUnits[0]};
+  // Dividing by 1024 is exact in floating point, so each rung equals the size over the unit's bytes.
+  for (int i = 1; i <= int(largest) && s.value >= 1024 && (!whole_only || std::fmod(s.value, 1024) == 0);
+       ++i) {
+    s.value /= 1024;
+    s.unit = kUnits[i];
+  }
+  return s;
+}
+
 std::string size_in_words(int64_t b) {
-  const double kib = 1024.0, mib = kib * 1024, gib = mib * 1024, tib = gib * 1024;
   if (b < 0) return "?";
-  if (b >= tib) return fmt::format("{:.3g} TiB", double(b) / tib);
-  if (b >= gib) return fmt::format("{:.3g} GiB", double(b) / gib);
-  if (b >= mib) return fmt::format("{:.3g} MiB", double(b) / mib);
-  if (b >= kib) return fmt::format("{:.3g} KiB", double(b) / kib);
-  return fmt::format("{} B", b);
+  const ScaledSize s = scale_size(double(b), SizeUnit::TiB);
+  if (s.value == double(b)) return fmt::format("{} B", b);
+  return fmt::format("{:.3g} {}", s.value, s.unit);
 }
 
 std::string estimate_in_words(int64_t b) {

@@ -15,6 +15,18 @@ TEST(Units, SizesInBinaryUnits) {
   EXPECT_EQ(size_in_words(-1), "?");
 }
 
+// One ladder for every size in words: the largest unit reached, capped; whole_only keeps sizes exact.
+TEST(Units, OneLadderOfBinaryUnits) {
+  EXPECT_STREQ(scale_size(1536, SizeUnit::PiB).unit, "KiB");
+  EXPECT_EQ(scale_size(1536, SizeUnit::PiB).value, 1.5);
+  EXPECT_STREQ(scale_size(1536, SizeUnit::PiB, /*whole_only=*/true).unit, "B");
+  EXPECT_STREQ(scale_size(double(uint64_t(1) << 50), SizeUnit::PiB).unit, "PiB");
+  EXPECT_EQ(scale_size(double(uint64_t(1) << 50), SizeUnit::TiB).value, 1024);
+  EXPECT_STREQ(scale_size(double(uint64_t(3) << 40), SizeUnit::GiB).unit, "GiB");
+  EXPECT_EQ(size_in_words(int64_t(1) << 40), "1 TiB");
+  EXPECT_EQ(size_in_words(1023), "1023 B");
+}
+
 TEST(Units, AnEstimateIsNeverZeroBytes) {
   EXPECT_EQ(estimate_in_words(0), "nothing");
   EXPECT_EQ(estimate_in_words(1), "under 1 KiB");

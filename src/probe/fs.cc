@@ -1,4 +1,5 @@
-// Real filesystem behind the Fs seam, with an optional root prefix for recorded trees.
+// Real filesystem behind the Fs seam, with an optional root prefix for recorded trees (reads here, writes in
+// file_writes.cc), and the helpers every Fs shares: read_trimmed, make_dirs, files_under.
 #include "probe/fs.h"
 
 #include <dirent.h>
@@ -10,6 +11,8 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+
+#include "probe/file_writes.h"
 
 namespace dd::probe {
 namespace {
@@ -78,13 +81,56 @@ class RealFs : public Fs {
     return std::string(buf, static_cast<size_t>(n));
   }
 
+  Result<FileInfo> stat(const std::string& path) const override { return stat_path(root_ + path); }
+  Status can_add_to(const std::string& dir) const override {
+    if (::access((root_ + dir).c_str(), W_OK | X_OK) == 0) return Ok{};
+    return Error::from_errno("cannot add a file to " + dir);
+  }
+  Result<std::string> write_target(const std::string& path, Symlinks symlinks) const override {
+    return unrooted(dd::write_target(root_ + path, symlinks));
+  }
+
+  Status write_atomically(const std::string& path, std::string_view content,
+                          const AtomicWriteOptions& o) override {
+    return write_file_atomically(root_ + path, content, o);
+  }
+  Status append(const std::string& path, std::string_view text, const AppendOptions& o) override {
+    return append_to_file(root_ + path, text, o);
+  }
+  Status make_dir(const std::string& path, mode_t mode, bool own) override {
+    return make_folder(root_ + path, mode, own);
+  }
+  Status remove(const std::string& path) override { return remove_path(root_ + path); }
+  Status remove_tree(const std::string& path) override { return remove_path_tree(root_ + path); }
+  Result<std::string> make_temp_dir(const std::string& prefix) override {
+    return unrooted(make_temp_folder(root_ + temp_root(), prefix));
+  }
+  Result<std::string> write_temp_file(const std::string& prefix, std::string_view content) override {
+    return unrooted(write_temp(root_ + temp_root(), prefix, content));
+  }
+  Status make_fifo(const std::string& path, mode_t mode) override { return make_fifo_at(root_ + path, mode); }
+  Status write_fifo(const std::string& path, std::string_view bytes) override {
+    return write_to_fifo(root_ + path, bytes);
+  }
+  Result<FileLock> lock(const std::string& path) override { return lock_path(root_ + path); }
+
  private:
+  // A path made under the root, as the caller names it (without the root).
+  Result<std::string> unrooted(Result<std::string> made) const {
+    if (made && !root_.empty() && made->starts_with(root_)) return made->substr(root_.size());
+    return made;
+  }
   std::string root_;
 };
 
 }  // namespace
 
 std::unique_ptr<Fs> make_real_fs(std::string root) { return std::make_unique<RealFs>(std::move(root)); }
+
+Fs& local_fs() {
+  static RealFs fs("");
+  return fs;
+}
 
 Result<std::string> read_trimmed(const Fs& fs, const std::string& path) {
   auto r = fs.read(path);
@@ -93,6 +139,41 @@ Result<std::string> read_trimmed(const Fs& fs, const std::string& path) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
     s.pop_back();
   return s;
+}
+
+Status make_dirs(Fs& fs, const std::string& dir, mode_t mode) {
+  if (dir.empty() || fs.is_dir(dir)) return Ok{};
+  const size_t cut = dir.find_last_of('/');
+  if (cut != std::string::npos && cut > 0)
+    if (auto up = make_dirs(fs, dir.substr(0, cut), mode); !up) return up;
+  return fs.make_dir(dir, mode);
+}
+
+namespace {
+constexpr int kMaxWalkDepth =
+    40;  // a link to a folder above it would loop: stop where the kernel's ELOOP does
+
+void walk(const Fs& fs, const std::string& dir, const WalkOptions& o, int depth,
+          std::vector<std::string>& out) {
+  auto names = fs.list(dir);
+  if (!names || depth > kMaxWalkDepth) return;
+  for (const std::string& n : *names) {
+    if (o.skip_hidden && n.starts_with(".")) continue;
+    const std::string path = dir + "/" + n;
+    auto info = fs.stat(path);
+    if (!info) continue;
+    if (info->kind == FileKind::regular) out.push_back(path);
+    if (info->kind == FileKind::directory) walk(fs, path, o, depth + 1, out);
+  }
+}
+}  // namespace
+
+Result<std::vector<std::string>> files_under(const Fs& fs, const std::string& dir, const WalkOptions& o) {
+  if (auto top = fs.list(dir); !top) return top.error();
+  std::vector<std::string> out;
+  walk(fs, dir, o, 0, out);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace dd::probe

@@ -2,31 +2,13 @@
 // waiting rank sees a key within about 1 ms) with a deadline.
 #include "rendezvous/dir_store.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <thread>
 
-#include "common/atomic_file.h"
-#include "probe/regular_file.h"
 #include "rendezvous/memory_store.h"  // parse_counter, add_counter: the contract of add
 
 namespace dd::rendezvous {
-
-namespace {
-// A key's file, through the one safe opener (probe/regular_file.h): something other than a regular file put
-// in the folder is refused, never opened; a value past the opener's cap (64 MiB) counts as unreadable.
-bool read_file(const std::string& p, std::string* out) {
-  auto text = probe::read_regular_file(p);
-  if (!text || text->truncated) return false;
-  *out = std::move(text->text);
-  return true;
-}
-}  // namespace
 
 // The key a file name holds ("k_" + key with %XX escapes), or nullopt for another file (temporaries, the
 // lock).
@@ -62,17 +44,26 @@ std::string DirStore::path_of(const std::string& key) const {
   return dir_ + "/" + name;
 }
 
+// A key's file, through Fs::read_capped (the one safe opener, probe/regular_file.h, on the disk): something
+// other than a regular file put in the folder is refused, never opened; a value past 64 MiB is unreadable.
+bool DirStore::read_key(const std::string& key, std::string* out) const {
+  auto text = fs_.read_capped(path_of(key), probe::kMaxConfigBytes);
+  if (!text || text->truncated) return false;
+  *out = std::move(text->text);
+  return true;
+}
+
 Status DirStore::set(const std::string& key, const std::string& value, rendezvous::Deadline) {
   // Replaced whole (a reader sees the old value or the new), only over a regular file, never through a link.
-  return write_file_atomically(path_of(key), value,
-                               {.mode = 0600, .symlinks = Symlinks::refuse, .sync = false});
+  return fs_.write_atomically(path_of(key), value,
+                              {.mode = 0600, .symlinks = Symlinks::refuse, .sync = false});
 }
 
 Result<std::string> DirStore::get(const std::string& key, rendezvous::Deadline deadline) {
   std::string v;
   auto pause = std::chrono::microseconds(200);
   for (;;) {
-    if (read_file(path_of(key), &v)) return v;
+    if (read_key(key, &v)) return v;
     if (rendezvous::Clock::now() >= deadline)
       return Error{"key '" + key + "' did not appear before the deadline", 0, ErrorKind::timeout};
     std::this_thread::sleep_for(pause);
@@ -81,30 +72,25 @@ Result<std::string> DirStore::get(const std::string& key, rendezvous::Deadline d
 }
 
 Result<int64_t> DirStore::add(const std::string& key, int64_t delta, rendezvous::Deadline deadline) {
-  std::string lock = dir_ + "/.lock";
-  int fd = ::open(lock.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
-  if (fd < 0) return Error::from_errno("open " + lock);
-  ::flock(fd, LOCK_EX);
+  auto held = fs_.lock(dir_ + "/.lock");
+  if (!held) return held.error();
   std::string v;
   Result<int64_t> cur = int64_t{0};
-  if (read_file(path_of(key), &v)) cur = parse_counter(key, v);  // the Store contract: text is refused
-  if (cur) cur = add_counter(key, *cur, delta);                  // and so is an overflow
+  if (read_key(key, &v)) cur = parse_counter(key, v);  // the Store contract: text is refused
+  if (cur) cur = add_counter(key, *cur, delta);        // and so is an overflow
   Status st = cur ? set(key, std::to_string(*cur), deadline) : Status(cur.error());
-  ::flock(fd, LOCK_UN);
-  ::close(fd);
   if (!st) return st.error();
   return cur;
 }
 
 Result<std::vector<std::string>> DirStore::list(const std::string& prefix, Deadline) {
+  auto names = fs_.list(dir_);
+  if (!names) return names.error();
   std::vector<std::string> keys;
-  DIR* d = ::opendir(dir_.c_str());
-  if (!d) return Error::from_errno("open " + dir_);
-  while (const dirent* e = ::readdir(d)) {
-    auto key = key_of(e->d_name);
+  for (const std::string& name : *names) {
+    auto key = key_of(name);
     if (key && key->rfind(prefix, 0) == 0) keys.push_back(std::move(*key));
   }
-  ::closedir(d);
   std::sort(keys.begin(), keys.end());
   return keys;
 }
@@ -127,13 +113,10 @@ Status DirStore::wait(const std::vector<std::string>& keys, rendezvous::Deadline
 
 Result<std::vector<bool>> DirStore::check(const std::vector<std::string>& keys, rendezvous::Deadline) {
   std::vector<bool> out;
-  for (const auto& k : keys) out.push_back(::access(path_of(k).c_str(), F_OK) == 0);
+  for (const auto& k : keys) out.push_back(fs_.exists(path_of(k)));
   return out;
 }
 
-Status DirStore::remove(const std::string& key, rendezvous::Deadline) {
-  if (::unlink(path_of(key).c_str()) != 0 && errno != ENOENT) return Error::from_errno("unlink " + key);
-  return ok_status();
-}
+Status DirStore::remove(const std::string& key, rendezvous::Deadline) { return fs_.remove(path_of(key)); }
 
 }  // namespace dd::rendezvous

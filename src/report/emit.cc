@@ -1,7 +1,6 @@
 // print_report and emit_check_report (see emit.h).
 #include "report/emit.h"
 
-#include "common/atomic_file.h"
 #include "common/redact.h"
 #include "common/wall_clock.h"
 #include "report/metrics.h"
@@ -46,7 +45,10 @@ int emit_check_report(const Report& r, const EmitOptions& o, std::ostream& out, 
   if (!o.metrics_file.empty()) {  // first: the JSON's exit_code says whether it was written
     nlohmann::json j = render_json(r);
     redact_json(j);
-    auto written = write_file_atomically(o.metrics_file, check_metrics(j, unix_seconds_now()));
+    const std::string text = check_metrics(j, unix_seconds_now());
+    Status written =
+        o.write_file ? o.write_file(o.metrics_file, text)
+                     : Error::make(ErrorKind::other, "cannot write " + o.metrics_file + ": no writer given");
     if (!written) {
       err << "distdoctor check: --metrics: " << shown(written.error().message()) << "\n";
       rc = kExitCannotRun;

@@ -1,11 +1,14 @@
 // How a report leaves the process, one way for every command: text (with colour where wanted) or JSON with
 // the command's extra members (print_report); for check also the one summary line, the metrics file and the
 // exit code the chosen --fail-on gives (emit_check_report). The caller decides colour (report/ reads no
-// environment).
+// environment) and how a file is written (report/ touches no file: cli/ gives it probe::Fs's atomic write).
 #pragma once
+#include <functional>
 #include <ostream>
 #include <string>
+#include <string_view>
 
+#include "common/result.h"
 #include "report/report.h"
 
 namespace dd::report {
@@ -22,6 +25,9 @@ struct Envelope {
   int exit_code = -1;   // the code the process exits with; -1: the report's own (Report::exit_code)
 };
 
+// Writes a whole file so that a reader sees the old content or the new (probe::Fs::write_atomically).
+using FileWriter = std::function<Status(const std::string& path, std::string_view content)>;
+
 struct EmitOptions {
   bool json = false;
   bool brief = false;    // text: hide ok and info findings
@@ -29,6 +35,7 @@ struct EmitOptions {
   bool color = false;
   FailOn fail_on = FailOn::warn;
   std::string metrics_file;  // Prometheus text, written atomically; "" = none (its timestamp: when written)
+  FileWriter write_file;     // writes metrics_file
   Envelope envelope;         // JSON: its exit_code is set here, from the verdict, --fail-on and the metrics
 };
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "probe/mem_fs.h"
 #include "report/metrics.h"
 #include "report/summary_line.h"
 
@@ -115,6 +116,8 @@ TEST(Emit, UnwritableMetricsFileIsAnErrorAndTheReportStillPrints) {
   EmitOptions o;
   o.summary = true;
   o.metrics_file = "/nonexistent-dir-for-dd-test/m.prom";
+  probe::MemFs fs;
+  o.write_file = [&fs](const std::string& p, std::string_view t) { return fs.write_atomically(p, t); };
   std::ostringstream out, err;
   EXPECT_EQ(emit_check_report(r, o, out, err), kExitCannotRun);
   EXPECT_EQ(out.str(), "distdoctor check: warn (0 fail, 1 warn, 0 pass): something [a.b]\n");
@@ -142,6 +145,8 @@ TEST(Emit, EveryJsonHasTheEnvelope) {
   EXPECT_EQ(j.at("own"), 1);
   EmitOptions o{.json = true, .metrics_file = "/nonexistent-dir-for-dd-test/m.prom"};
   o.envelope = {.command = "check", .node = "n2"};
+  probe::MemFs fs;
+  o.write_file = [&fs](const std::string& p, std::string_view t) { return fs.write_atomically(p, t); };
   std::ostringstream cout_, err;
   EXPECT_EQ(emit_check_report(r, o, cout_, err), kExitCannotRun);
   const auto c = nlohmann::json::parse(cout_.str());
@@ -150,20 +155,18 @@ TEST(Emit, EveryJsonHasTheEnvelope) {
 }
 
 TEST(Emit, MetricsFileIsReplacedWhole) {
-  const std::string path = ::testing::TempDir() + "/dd_emit_metrics.prom";
-  { std::ofstream(path) << "old content that is longer than the new one\n"; }
+  probe::MemFs fs;
+  fs.put("/metrics/m.prom", "old content that is longer than the new one\n");
   Report r;
   EmitOptions o;
   o.summary = true;
-  o.metrics_file = path;
+  o.metrics_file = "/metrics/m.prom";
+  o.write_file = [&fs](const std::string& p, std::string_view t) { return fs.write_atomically(p, t); };
   std::ostringstream out, err;
   EXPECT_EQ(emit_check_report(r, o, out, err), kExitPass);
-  std::ifstream in(path);
-  std::stringstream got;
-  got << in.rdbuf();
-  EXPECT_EQ(got.str().rfind("# HELP distdoctor_check_verdict", 0), 0u) << got.str();
-  EXPECT_EQ(got.str().find("old content"), std::string::npos);
-  std::remove(path.c_str());
+  const std::string got = fs.read("/metrics/m.prom").value_or("");
+  EXPECT_EQ(got.rfind("# HELP distdoctor_check_verdict", 0), 0u) << got;
+  EXPECT_EQ(got.find("old content"), std::string::npos);
 }
 
 }  // namespace

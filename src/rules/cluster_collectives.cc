@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "report/comm_ids.h"
 #include "report/first_failure.h"
 #include "rules/cluster_collectives_util.h"
 
@@ -83,7 +84,7 @@ void add_silent_nodes(std::vector<Finding>& out, const ClusterView& view, const 
 // A node's own failure, with its NCCL warnings when it could not join the communicator.
 Finding node_failure(const std::string& label, const XnNodeResult& n, Finding f) {
   f.node = label;  // the leader's name for the node, whatever the node called itself
-  if (f.id.find("init") != std::string::npos || f.id == "comm.error")
+  if (f.id == report::comm_id::kInitTimeout || f.id == report::comm_id::kError)
     for (size_t k = 0; k < n.nccl_warnings.size() && k < 6; ++k)
       f.evidence.push_back("NCCL WARN " + n.nccl_warnings[k]);
   f.title = f.node + ": " + f.title;
@@ -93,7 +94,8 @@ Finding node_failure(const std::string& label, const XnNodeResult& n, Finding f)
 // A rank of this node that could not run (stopped, stuck in the kernel) or died: the cause of a phase that
 // failed on several nodes. The other nodes' ranks timed out or lost their connections waiting for it.
 bool rank_cause(const std::string& id) {
-  return id == "comm.worker.stopped" || id == "comm.worker.stuck" || id == "comm.worker.died";
+  return id == report::comm_id::kWorkerStopped || id == report::comm_id::kWorkerStuck ||
+         id == report::comm_id::kWorkerDied;
 }
 
 // The failures of one phase's nodes, the cause first (report::first_failure): when one node names a rank that

@@ -4,7 +4,10 @@
 
 namespace dd::rules {
 
-std::vector<FindingDoc> socket_ifname_docs() {
+namespace {
+
+// The interface NCCL picks and what NCCL_SOCKET_IFNAME makes of it.
+std::vector<FindingDoc> ifname_docs() {
   return {
       {"net.nccl_if.selected", "NCCL's socket interface",
        "The interface NCCL will use for its bootstrap and socket traffic, predicted with NCCL's own rules: "
@@ -45,6 +48,12 @@ std::vector<FindingDoc> socket_ifname_docs() {
       {"net.socket_ifname.syntax", "NCCL_SOCKET_IFNAME too long",
        "NCCL keeps at most 16 entries of NCCL_SOCKET_IFNAME, each under 64 characters; longer lists are cut "
        "and overlong entries overflow NCCL's fixed buffers."},
+  };
+}
+
+// NCCL's own choice when NCCL_SOCKET_IFNAME is not set, and NCCL_COMM_ID.
+std::vector<FindingDoc> auto_choice_docs() {
+  return {
       {"net.nccl_auto_if.docker", "NCCL would pick a docker/virtual bridge",
        "NCCL_SOCKET_IFNAME is unset and the only running interfaces with an address are docker*/virbr* "
        "bridges, "
@@ -73,6 +82,14 @@ std::vector<FindingDoc> socket_ifname_docs() {
        "given; none exists here, so init fails with \"NET/Socket : No usable listening interface found\"."},
       {"net.interfaces.unknown", "Interfaces not known",
        "The network probe recorded no interface, so the interface rules could not run."}};
+}
+
+}  // namespace
+
+std::vector<FindingDoc> socket_ifname_docs() {
+  std::vector<FindingDoc> docs = ifname_docs();
+  for (auto& d : auto_choice_docs()) docs.push_back(std::move(d));
+  return docs;
 }
 
 }  // namespace dd::rules

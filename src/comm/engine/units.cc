@@ -1,8 +1,9 @@
 // Bandwidth and size formatting.
 #include "comm/engine/units.h"
 
-#include <cmath>
 #include <cstdio>
+
+#include "common/units.h"
 
 namespace dd::comm {
 
@@ -14,27 +15,18 @@ std::string gbps_text(double gbps) {
 
 std::string gbps_with_unit(double gbps) { return gbps_text(gbps) + " GB/s"; }
 
-std::string bytes_text(uint64_t bytes) {
-  const char* u[] = {"B", "KiB", "MiB", "GiB"};
-  int i = 0;
-  double v = double(bytes);
-  while (v >= 1024 && i < 3) v /= 1024, ++i;
+namespace {
+std::string g_text(ScaledSize s) {  // "%g": six significant digits, no trailing zeros
   char buf[32];
-  snprintf(buf, sizeof buf, "%g %s", v, u[i]);
+  snprintf(buf, sizeof buf, "%g %s", s.value, s.unit);
   return buf;
 }
+}  // namespace
+
+std::string bytes_text(uint64_t bytes) { return g_text(scale_size(double(bytes), SizeUnit::GiB)); }
 
 std::string exact_bytes_text(uint64_t bytes) {
-  const char* u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int i = 0;
-  double v = double(bytes);
-  while (v >= 1024 && i < 4 && std::fmod(v, 1024) == 0) {
-    v /= 1024;
-    ++i;
-  }
-  char buf[32];
-  snprintf(buf, sizeof buf, "%g %s", v, u[i]);
-  return buf;
+  return g_text(scale_size(double(bytes), SizeUnit::TiB, /*whole_only=*/true));
 }
 
 }  // namespace dd::comm

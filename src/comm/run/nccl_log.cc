@@ -5,12 +5,11 @@
 #include "comm/run/nccl_log.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <sstream>
 
 #include "logs/nccl_facts.h"
 #include "nccl/log_line.h"
-#include "probe/regular_file.h"
+#include "probe/fs.h"
 
 namespace dd::comm {
 
@@ -49,13 +48,15 @@ NcclLogSummary parse_nccl_log(const std::string& text, NcclLogSummary s) {
   return s;
 }
 
-NcclLogSummary parse_nccl_log_dir(const std::string& dir) {
+NcclLogSummary parse_nccl_log_dir(const std::string& dir, const probe::Fs& fs) {
   NcclLogSummary s;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    if (e.path().filename().string().rfind("nccl.", 0) != 0) continue;
+  auto names = fs.list(dir);
+  if (!names) return s;
+  for (const std::string& name : *names) {
+    if (name.rfind("nccl.", 0) != 0) continue;
     // The one safe opener; a log past its cap (64 MiB) is read to there.
-    if (auto text = probe::read_regular_file(e.path().string())) s = parse_nccl_log(text->text, std::move(s));
+    if (auto text = fs.read_capped(dir + "/" + name, probe::kMaxConfigBytes))
+      s = parse_nccl_log(text->text, std::move(s));
   }
   return s;
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "probe/fs.h"
+
 namespace dd::comm {
 
 struct NcclLogSummary {
@@ -19,8 +21,8 @@ struct NcclLogSummary {
 };
 
 NcclLogSummary parse_nccl_log(const std::string& text, NcclLogSummary into = {});
-// Parses every file in dir whose name starts with "nccl." (one per worker process).
-NcclLogSummary parse_nccl_log_dir(const std::string& dir);
+// Parses every file in dir whose name starts with "nccl." (one per worker process), in name order.
+NcclLogSummary parse_nccl_log_dir(const std::string& dir, const probe::Fs& fs = probe::local_fs());
 // "P2P" for "P2P/CUMEM/read", "NET" for "NET/Socket/0", ...
 std::string transport_class(const std::string& transport);
 

@@ -14,6 +14,7 @@
 #include "probe/fs.h"
 #include "probe/host_memory.h"
 #include "probe/regular_file.h"
+#include "report/comm_ids.h"
 
 namespace dd::comm {
 
@@ -91,7 +92,7 @@ Finding died_worker_finding(const RunRecord& rec, int w) {
   if (!oom.empty()) ev.insert(ev.begin() + 1, oom);
   const bool by_oom_killer = oom.rfind("the kernel's OOM killer killed", 0) == 0;
   return comm_failure(
-      "comm.worker.died",
+      report::comm_id::kWorkerDied,
       "rank " + join_ranks(rec.layout.groups[w]) +
           (by_oom_killer ? " was killed by the kernel's OOM killer (SIGKILL) "
                          : " died (" + process::describe_wait_status(ws.wait_status) + ") ") +
@@ -132,9 +133,9 @@ std::string error_title(const RunRecord& rec, int r, const std::string& id) {
           ? engine_label(rec.opt) + " communicator init failed on rank " + std::to_string(r)
           : op_label(rec.opt.ops[std::max(0, s.last_op)]) + " failed on rank " + std::to_string(r);
   auto ifname = rec.facts.env.find("NCCL_SOCKET_IFNAME");
-  if (id == "comm.net.no_interface" && ifname != rec.facts.env.end())
+  if (id == report::comm_id::kNetNoInterface && ifname != rec.facts.env.end())
     title += ": NCCL_SOCKET_IFNAME=" + ifname->second + " matches no usable interface";
-  else if (id == "comm.gpu.duplicate")
+  else if (id == report::comm_id::kGpuDuplicate)
     title += ": two ranks on the same GPU (Duplicate GPU detected)";
   return title;
 }
@@ -162,7 +163,8 @@ Finding rank_error_finding(const RunOutcome& out, const RunRecord& rec, int r) {
                                      : std::string(first.init_done ? "after init" : "in init")));
   }
   std::string id = cause.id;
-  if (id == "comm.error" && timed_out) id = s.error_stage == "init" ? "comm.init.timeout" : "comm.op.timeout";
+  if (id == report::comm_id::kError && timed_out)
+    id = s.error_stage == "init" ? report::comm_id::kInitTimeout : report::comm_id::kOpTimeout;
   std::string title = error_title(rec, r, id);
   const std::vector<int> remote = timed_out ? remote_ranks(rec) : std::vector<int>{};
   if (!never.empty() || !stalled.empty()) {  // the silent ranks are the cause, the timed-out ones waited
@@ -231,7 +233,7 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
     const int op = rec.watch.ranks()[outside[0]].last_op;
     ev.insert(ev.begin(), "rank(s) " + join_ranks(inside) + " called it and waited; rank(s) " +
                               join_ranks(outside) + " started it but never called it");
-    return comm_failure("comm.op.timeout",
+    return comm_failure(report::comm_id::kOpTimeout,
                         what + ": " + ranks_word(outside) + " never called " + op_label(rec.opt.ops[op]) +
                             " \u2014 " + ranks_word(inside) + " waited for it inside",
                         ev,
@@ -240,7 +242,7 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
                         outside[0]);
   }
   return comm_failure(
-      not_init.empty() ? "comm.op.timeout" : "comm.init.timeout",
+      not_init.empty() ? report::comm_id::kOpTimeout : report::comm_id::kInitTimeout,
       what + ": rank(s) " + join_ranks(stuck) + " did not finish", ev,
       "A rank that never joins or stalls hangs every other rank: check that all ranks start, reach each "
       "other (firewall, NCCL_SOCKET_IFNAME), and are not stuck in their own code.");
@@ -275,7 +277,7 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
       if (!rec.watch.ranks()[r].done)
         ev.push_back("rank " + std::to_string(r) + " was " + rank_place(rec, r));
     out.findings.push_back(comm_failure(
-        "comm.peer.gone",
+        report::comm_id::kPeerGone,
         "stopped waiting for " + rec.peers_gone + (store ? "" : ": the leader found them gone"), ev,
         store
             ? "The master's node (node rank 0) stopped answering: see its own output, or the network between "
@@ -290,7 +292,7 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
   for (size_t w = 0; w < rec.layout.groups.size(); ++w) {
     const auto& ws = rec.sup.workers()[w];
     if (!(WIFEXITED(ws.wait_status) && WEXITSTATUS(ws.wait_status) == 0))
-      out.findings.push_back(comm_failure("comm.worker.died",
+      out.findings.push_back(comm_failure(report::comm_id::kWorkerDied,
                                           "worker of rank " + join_ranks(rec.layout.groups[w]) +
                                               " ended with " + process::describe_wait_status(ws.wait_status),
                                           {tail_of_file(rec.specs[w].log_path, 3)}, ""));

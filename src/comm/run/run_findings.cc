@@ -4,6 +4,7 @@
 
 #include "comm/engine/units.h"
 #include "comm/run/comm_finding.h"
+#include "report/comm_ids.h"
 
 namespace dd::comm {
 
@@ -47,7 +48,7 @@ Finding wrong_data_finding(const OpOutcome& o) {
                    std::to_string(rr.checked) + " elements wrong" +
                    (rr.first_wrong >= 0 ? ", the first at element " + std::to_string(rr.first_wrong) : ""));
   return comm_failure(
-      "comm.data.wrong", op_label(o.req) + " returned wrong data", ev,
+      report::comm_id::kDataWrong, op_label(o.req) + " returned wrong data", ev,
       "Wrong results with no error usually mean faulty GPU memory, a broken link or a NCCL bug: run "
       "`distdoctor bench` on subsets of GPUs to isolate it, check ECC/Xid errors, and try another NCCL "
       "version.");

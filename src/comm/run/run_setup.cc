@@ -5,6 +5,7 @@
 #include "comm/run/own_gpu.h"
 #include "comm/run/worker.h"
 #include "nccl/error_causes.h"
+#include "report/comm_ids.h"
 #include "rules/engine_choice.h"
 
 namespace dd::comm {
@@ -59,7 +60,7 @@ std::optional<report::Finding> layout_problem(const RunOptions& opt, const RunLa
                                               const probe::NodeFacts& facts) {
   const int nlocal = int(l.local.size());
   if (nlocal <= 0 || opt.first_rank < 0 || opt.first_rank + nlocal > l.world)
-    return comm_failure("comm.gpu.none", "No GPU visible for the NCCL collective test", {},
+    return comm_failure(report::comm_id::kGpuNone, "No GPU visible for the NCCL collective test", {},
                         "Run on a GPU node, or use --engine gloo.");
   if (opt.engine != rules::EngineKind::nccl || !facts.cuda.visible_devices_set) return std::nullopt;
   const int visible = rules::visible_gpu_count(facts);
@@ -67,11 +68,11 @@ std::optional<report::Finding> layout_problem(const RunOptions& opt, const RunLa
   for (int i = 0; i < nlocal; ++i)
     need = std::max(need, 1 + (i < int(opt.devices.size()) ? opt.devices[i] : i));
   if (need <= visible) return std::nullopt;
-  return comm_failure("comm.gpu.too_few",
+  return comm_failure(report::comm_id::kGpuTooFew,
                       std::to_string(nlocal) + " ranks need " + std::to_string(need) +
                           " GPUs but CUDA_VISIBLE_DEVICES shows " + std::to_string(visible),
                       {"CUDA_VISIBLE_DEVICES=" + facts.cuda.visible_devices},
-                      nccl::error_cause("comm.gpu.too_few").fix);
+                      nccl::error_cause(report::comm_id::kGpuTooFew).fix);
 }
 
 Plan make_plan(const RunOptions& opt, const RunLayout& l, const probe::NodeFacts& facts,

@@ -7,7 +7,6 @@
 #include "comm/run/op_deadline.h"
 #include "comm/run/run_dir.h"
 #include "comm/run/run_findings.h"
-#include "common/atomic_file.h"
 #include "common/redact.h"
 #include "common/safe_text.h"
 #include "probe/fs.h"
@@ -15,6 +14,7 @@
 #include "probe/proc_probe.h"
 #include "process/orphan_guard.h"
 #include "rendezvous/open_store.h"
+#include "report/comm_ids.h"
 
 namespace dd::comm {
 
@@ -45,6 +45,42 @@ std::chrono::milliseconds run_budget(const RunOptions& opt) {
   return total;
 }
 
+// Writes the plan the workers read: in the run's private folder, new, never through a link, and a failed
+// write (a full disk) is the run's error rather than workers that read half a plan. Its path, or "" when it
+// could not be written (the finding added to out).
+std::string write_plan(RunOutcome& out, const Plan& plan, const std::string& dir) {
+  const std::string plan_path = dir + "/plan.json";
+  if (auto written = probe::local_fs().write_atomically(plan_path, json_text(plan_to_json(plan)),
+                                                        {.mode = 0600, .symlinks = Symlinks::refuse});
+      !written) {
+    out.findings.push_back(comm_failure(report::comm_id::kError,
+                                        "cannot write the run's plan for its workers",
+                                        {written.error().message()}, ""));
+    return "";
+  }
+  return plan_path;
+}
+
+// After the watch: every worker's state when the run stopped, then the workers stopped, the NCCL logs read,
+// each op's outcome and the failures named.
+void finish_run(RunOutcome& out, RunRecord& rec, process::WorkerSupervisor& sup, RunWatch& watch,
+                const std::string& dir, SupervisorTimes& times) {
+  if (watch.all_left()) sup.let_exit();
+  times.watched = rec.stopped_at = rendezvous::Clock::now();
+  sample_workers(sup, watch);  // whatever ended the run: a worker that cannot run is its cause
+  watch.settle_stuck();
+  for (const auto& w : sup.workers()) rec.alive_at_stop.push_back(!w.exited);
+  sup.stop_all();
+  out.library = watch.library();
+  if (rec.opt.engine == rules::EngineKind::nccl && rec.opt.capture_nccl_log)
+    out.nccl_log = parse_nccl_log_dir(dir);
+  bool all_complete = aggregate_ops(out, rec);
+  name_failures(out, rec);
+  out.ok = out.findings.empty() && all_complete;
+  times.end = rendezvous::Clock::now();
+  out.timing = make_run_timing(times, watch, rec.layout);
+}
+
 // Starts the workers and watches them until they end, one fails (then the others are stopped), or the
 // run's deadline passes. Fills the outcome's ops and findings.
 void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, const NodeContext& node,
@@ -53,16 +89,8 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
   const rendezvous::Clock::time_point t0 = times.begin;
   const probe::NodeFacts& facts = node.facts;
   Plan plan = make_plan(opt, layout, facts, dir);
-  const std::string plan_path = dir + "/plan.json";
-  // The workers read the plan: in the run's private folder, new, never through a link, and a failed write
-  // (a full disk) is the run's error rather than workers that read half a plan.
-  if (auto written = write_file_atomically(plan_path, json_text(plan_to_json(plan)),
-                                           {.mode = 0600, .symlinks = Symlinks::refuse});
-      !written) {
-    out.findings.push_back(comm_failure("comm.error", "cannot write the run's plan for its workers",
-                                        {written.error().message()}, ""));
-    return;
-  }
+  const std::string plan_path = write_plan(out, plan, dir);
+  if (plan_path.empty()) return;
   std::vector<process::WorkerSpec> specs =
       worker_specs(opt, layout, facts, dir, plan_path, node.self.executable);
   out.ops.resize(opt.ops.size());
@@ -71,7 +99,7 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
   const int64_t oom_kills_at_start = probe::read_oom_kills(*probe::make_real_fs());  // a SIGKILL's cause
   if (auto s = sup.start(specs, node.self.environment); !s) {
     out.findings.push_back(
-        comm_failure("comm.error", "cannot start worker processes", {s.error().message()}, ""));
+        comm_failure(report::comm_id::kError, "cannot start worker processes", {s.error().message()}, ""));
     return;
   }
   if (guard)
@@ -110,20 +138,8 @@ void supervise(RunOutcome& out, const RunOptions& opt, const RunLayout& layout, 
         // by the kernel takes about 0.5 s): the report does not wait for them.
         return watch.should_stop() || (gone && gone->gone()) || watch.all_left();
       });
-  if (watch.all_left()) sup.let_exit();
-  times.watched = rec.stopped_at = rendezvous::Clock::now();
-  sample_workers(sup, watch);  // whatever ended the run: a worker that cannot run is its cause
-  watch.settle_stuck();
   if (gone && gone->gone()) rec.peers_gone = gone->what();
-  for (const auto& w : sup.workers()) rec.alive_at_stop.push_back(!w.exited);
-  sup.stop_all();
-  out.library = watch.library();
-  if (opt.engine == rules::EngineKind::nccl && opt.capture_nccl_log) out.nccl_log = parse_nccl_log_dir(dir);
-  bool all_complete = aggregate_ops(out, rec);
-  name_failures(out, rec);
-  out.ok = out.findings.empty() && all_complete;
-  times.end = rendezvous::Clock::now();
-  out.timing = make_run_timing(times, watch, layout);
+  finish_run(out, rec, sup, watch, dir, times);
 }
 
 }  // namespace
@@ -143,7 +159,7 @@ RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node, const
     auto o = rendezvous::open_store(opt.store_url, opt.store_token, rendezvous::StoreRole::kMaster,
                                     t0 + opt.init_timeout);
     if (!o) {
-      out.findings.push_back(comm_failure("comm.error", "cannot serve the store " + opt.store_url,
+      out.findings.push_back(comm_failure(report::comm_id::kError, "cannot serve the store " + opt.store_url,
                                           {o.error().message()},
                                           "Pick a free port on an address of this node."));
       return out;
@@ -152,8 +168,8 @@ RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node, const
   }
   auto dir = RunDir::create(node.tool.keep_tmp);  // removed when this function returns, on every path
   if (!dir) {
-    out.findings.push_back(
-        comm_failure("comm.error", "cannot create a temporary directory", {dir.error().message()}, ""));
+    out.findings.push_back(comm_failure(report::comm_id::kError, "cannot create a temporary directory",
+                                        {dir.error().message()}, ""));
     return out;
   }
   // Killed (SIGKILL, a crash), this process cannot clean up: the guard then kills the workers and removes

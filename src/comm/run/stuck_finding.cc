@@ -7,6 +7,7 @@
 #include "comm/run/comm_finding.h"
 #include "comm/run/rank_text.h"
 #include "comm/run/run_findings.h"
+#include "report/comm_ids.h"
 
 namespace dd::comm {
 
@@ -69,8 +70,9 @@ report::Finding stuck_worker_finding(const RunRecord& rec, const StuckWorker& st
           : "A stopped process (SIGSTOP, Ctrl-Z, a debugger, a job controller's suspend) holds every "
             "other rank inside the collective: find what stopped it, resume it (kill -CONT PID), and do "
             "not suspend single ranks of a running job.";
-  return comm_failure(st.state == 'D' || st.state == 'Z' ? "comm.worker.stuck" : "comm.worker.stopped", title,
-                      ev, fix, mine[0]);
+  return comm_failure(
+      st.state == 'D' || st.state == 'Z' ? report::comm_id::kWorkerStuck : report::comm_id::kWorkerStopped,
+      title, ev, fix, mine[0]);
 }
 
 }  // namespace dd::comm
