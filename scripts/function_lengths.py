@@ -9,7 +9,8 @@ first (newlines kept, so line numbers hold). Then each `{` is judged by the text
 - a scope to look inside when it names a namespace, class, struct, union or `extern "C"`;
 - anything else (an enum, an initializer, a table) is skipped whole.
 A function's length is the number of lines strictly between its opening and closing brace; lambdas and local
-classes count toward the function around them. Limits: a raw string literal spanning lines is blanked only on
+classes count toward the function around them. A body of at most 3 statements is a table (data, such as a finding
+docs table: one initializer and its return) and counts 0: the docs allow long tables. Limits: a raw string literal spanning lines is blanked only on
 its first line's quotes (its braces balance in practice); macros that expand to braces are not seen; two
 functions of one name in one file are one entry (the longest is reported).
 Usage: scripts/function_lengths.py FILE...   prints NAME LINES for each function, longest first."""
@@ -23,6 +24,7 @@ PREPROCESSOR = re.compile(r"^[ \t]*#[^\n]*(?:\\\n[^\n]*)*", re.M)
 SCOPE = re.compile(r'\b(namespace|class|struct|union)\b|extern\s+""')
 CONTROL = re.compile(r"^\s*(if|for|while|switch|catch|do|else|try|return)\b")
 QUALIFIERS = r"(?:\s|const\b|volatile\b|noexcept\b(?:\s*\([^()]*\))?|override\b|final\b|mutable\b|&&?|->[^{;]*)*"
+TABLE_STATEMENTS = 3  # a body with no more statements than this is a table (data), and counts 0 lines
 NAME = re.compile(r"((?:[A-Za-z_]\w*\s*::\s*)*~?(?:operator\s*(?:\(\)|[^\s(]+)|[A-Za-z_]\w*))\s*\($")
 
 
@@ -82,6 +84,12 @@ def is_function(header):
     return re.fullmatch(QUALIFIERS, tail) is not None
 
 
+def is_table(body):
+    """True when a function body is data, not logic: at most TABLE_STATEMENTS statements (`;`, literals already
+    blanked), as a docs table `static const std::vector<Doc> docs = {{...}, ...}; return docs;` is."""
+    return body.count(";") <= TABLE_STATEMENTS
+
+
 def functions(text):
     """(name, body lines) for every function body in C++ source text; a class's members as Class::name."""
     text = blank(text)
@@ -97,7 +105,8 @@ def functions(text):
             if is_function(header):
                 end = closing(text, i)
                 name = "::".join([s for s in scopes if s] + [parameter_list(plain_operators(header))[0]])
-                found.append((name, max(0, text.count("\n", i, end) - 1)))
+                lines = max(0, text.count("\n", i, end) - 1)
+                found.append((name, 0 if is_table(text[i + 1 : end]) else lines))
                 i, start = end, end + 1
             elif SCOPE.search(header):
                 m = re.search(r"\b(?:class|struct|union)\s+(?:\[\[[^\]]*\]\]\s*)?([A-Za-z_]\w*)", header)
