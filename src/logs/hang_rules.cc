@@ -9,6 +9,7 @@
 
 #include "logs/hang_analysis.h"
 #include "logs/hang_verdict_text.h"
+#include "logs/log_finding_ids.h"
 #include "logs/log_rules.h"
 #include "logs/log_time.h"
 #include "logs/rank_state.h"
@@ -165,7 +166,7 @@ void same_place_rule(const LogsResult& r, const HangVerdict& v, std::vector<Find
         "; no Flight Recorder dump was printed: run again with TORCH_FR_BUFFER_SIZE=2000 "
         "TORCH_NCCL_DUMP_ON_TIMEOUT=1 (or under `distdoctor launch`)";
   Finding f = logs_finding(
-      "logs.hang.same_place", Severity::fail,
+      ids::kHangSamePlace, Severity::fail,
       fmt::format("Every rank ({}) timed out in the same collective, {} SeqNum={}{}{}: {}{}",
                   rank_commas(v.waiters), v.op, v.seq, pg_suffix(v), hr_sizes(v), kSamePlaceCannotTell, next),
       fmt::format(
