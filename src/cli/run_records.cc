@@ -4,8 +4,10 @@
 #include <algorithm>
 
 #include "launch/attempt_file.h"
+#include "launch/failure_report_ids.h"
 #include "logs/analyze.h"
 #include "logs/finding_fold.h"
+#include "logs/log_finding_ids.h"
 #include "probe/regular_file.h"
 
 namespace dd::cli {
@@ -82,9 +84,9 @@ std::vector<report::Finding> run_findings(std::vector<report::Finding> launched,
   const size_t from_launch = launched.size();
   std::vector<report::Finding> out = std::move(launched);
   const auto repeats = [&](const report::Finding& f) {
-    return f.id == "logs.fr.straggler" &&
+    return f.id == logs::ids::kFrStraggler &&
            std::any_of(out.begin(), out.begin() + from_launch,
-                       [&](const auto& l) { return l.id == "launch.job.straggler" && l.rank == f.rank; });
+                       [&](const auto& l) { return l.id == launch::ids::kJobStraggler && l.rank == f.rank; });
   };
   for (const auto& f : read)
     if (!repeats(f)) out.push_back(f);

@@ -8,8 +8,6 @@
 
 namespace dd::launch::culprit {
 
-// "ALLREDUCE SeqNum=7" (hang_culprit.cc).
-std::string timeout_label(const RankTimeout& t);
 // The nodes' Flight Recorder digests merged and analysed (hang_culprit.cc).
 bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c);
 // Ranks that ended while the others wait; a rank with another NCCL or NCCL setting (odd_rank_culprit.cc).

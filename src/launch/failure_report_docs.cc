@@ -1,11 +1,12 @@
 // Long forms of the launch.* finding ids (for `distdoctor explain`): data only, one row per id.
 #include "launch/failure_report.h"
+#include "launch/failure_report_ids.h"
 
 namespace dd::launch {
 
 const std::vector<report::FindingDoc>& launch_finding_docs() {
   static const std::vector<report::FindingDoc> docs = {
-      {"launch.rank.failed", "The first rank to fail: the root cause of the job's end",
+      {ids::kRankFailed, "The first rank to fail: the root cause of the job's end",
        "A worker exited non-zero or was killed by a signal while the others still ran. It is named as the "
        "root "
        "cause because it failed first; the ranks that failed afterwards usually did so because it was gone "
@@ -177,7 +178,7 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
        "and its group, and SIGKILL after up to 2 s (at once after a second Ctrl-C), scanning again until a "
        "scan finds nothing, so a process that forks and exits to change its pid is caught too. End helpers "
        "before the worker exits."},
-      {"launch.job.straggler", "One rank made the others wait, collective after collective",
+      {ids::kJobStraggler, "One rank made the others wait, collective after collective",
        "From the Flight Recorder dumps the workers wrote as they exited: the rank that created most "
        "collectives last (by 5 ms or more, median), compared with the other ranks of its node on that node's "
        "clock, with the share of their time the others spent waiting for it, and, for a rank that turned "

@@ -5,6 +5,7 @@
 // complete and leave wrong or partly written buffers, so the job's exit code alone cannot be trusted.
 #include <fmt/format.h>
 
+#include "launch/failure_report_ids.h"
 #include "launch/report_parts.h"
 #include "logs/fr/fr_rules.h"
 
@@ -82,14 +83,14 @@ std::vector<Finding> straggler_findings(const AttemptRecord& a) {
     }
   if (const auto fa = a.stop.cause == StopCause::none ? attempt_fr_analysis(a) : std::nullopt)
     for (const logs::FrStraggler& g : fa->stragglers) {
-      Finding f = logs::straggler_finding(g, "launch.job.straggler");
+      Finding f = logs::straggler_finding(g, ids::kJobStraggler);
       f.evidence.push_back("found in the Flight Recorder dumps the workers wrote as they exited");
       add_fr_dump_evidence(a, f.evidence);
       f.details = live;
       out.push_back(std::move(f));
     }
   if (out.empty() && last) {  // the job did not end well, or its end shows none: what was seen while it ran
-    Finding f{.id = "launch.job.straggler", .severity = Severity::warn, .rank = last->rank};
+    Finding f{.id = ids::kJobStraggler, .severity = Severity::warn, .rank = last->rank};
     f.title = "while the job ran: " + last->text;
     f.evidence = live;
     f.fix = logs::straggler_fix(last->rank, last->on_gpu);

@@ -11,14 +11,14 @@
 #include "launch/python_stack.h"
 #include "launch/report_parts.h"
 #include "logs/fr/fr_analysis.h"
-#include "logs/hang_trigger.h"
+#include "logs/hang_verdict_text.h"
+#include "logs/watchdog_lines.h"
 
 namespace dd::launch {
 
 using culprit::by_early_exit;
 using culprit::by_flight_recorder;
 using culprit::by_identity;
-using culprit::timeout_label;
 
 namespace {
 
@@ -76,54 +76,18 @@ bool by_process_state(const AttemptRecord& a, HangCulprit& c) {
   return true;
 }
 
+// The watchdog lines in the ranks' tails, read and analysed as `logs` reads a log (logs/watchdog_lines.h):
+// the odd one out at a SeqNum (its op or sizes), a rank ahead, late, or one that never reached the
+// collective.
 bool by_watchdog_lines(const AttemptRecord& a, HangCulprit& c) {
-  const auto timeouts = watchdog_timeouts(a);
-  if (timeouts.empty()) return false;
-  std::map<std::pair<int64_t, std::string>, std::vector<int>> groups;
-  std::map<int, RankTimeout> of;
-  for (const auto& t : timeouts) {
-    groups[{t.seq, t.op}].push_back(t.rank);
-    of[t.rank] = t;
-    c.evidence.push_back(fmt::format("rank {} timed out in {}", t.rank, timeout_label(t)));
-  }
-  if (auto odd = odd_group(groups); !odd.empty()) {
-    const RankTimeout& mine = of[odd.front()];
-    std::vector<int> rest;
-    const RankTimeout* theirs = nullptr;
-    for (const auto& [k, ranks] : groups)
-      if (k != std::make_pair(mine.seq, mine.op)) {
-        rest.insert(rest.end(), ranks.begin(), ranks.end());
-        if (!theirs || ranks.size() > groups[{theirs->seq, theirs->op}].size()) theirs = &of[ranks.front()];
-      }
-    c.ranks = odd;
-    c.collective = timeout_label(mine);
-    c.method = "watchdog lines";
-    if (mine.seq == theirs->seq)
-      c.why = fmt::format("{} called {} at SeqNum {} where {} called {}: it took another code path",
-                          ranks_phrase(odd), mine.op, mine.seq, ranks_phrase(rest), theirs->op);
-    else if (mine.seq > theirs->seq)
-      c.why = fmt::format(
-          "{} waited in {} while {} waited in {}: it went past SeqNum {} on another code path "
-          "(or the others never issued it)",
-          ranks_phrase(odd), timeout_label(mine), ranks_phrase(rest), timeout_label(*theirs), theirs->seq);
-    else
-      c.why = fmt::format("{} waited in {} while {} had gone on to {}: it is behind", ranks_phrase(odd),
-                          timeout_label(mine), ranks_phrase(rest), timeout_label(*theirs));
-    return true;
-  }
-  if (groups.size() != 1) return false;
-  std::vector<int> silent;
-  for (const RankRecord* r : live_ranks(a))
-    if (r->running && !of.count(r->rank)) silent.push_back(r->rank);
-  if (silent.empty()) return false;
-  const RankTimeout& t = timeouts.front();
-  std::vector<int> waited;
-  for (const auto& [r, x] : of) waited.push_back(r);
-  c.ranks = silent;
-  c.collective = timeout_label(t);
+  const auto verdicts = watchdog_verdicts(a);
+  const logs::HangVerdict* v = logs::culprit_verdict(verdicts);
+  if (!v) return false;
+  c.ranks = v->culprits;
+  c.collective = logs::hang_verdict_collective(*v);
   c.method = "watchdog lines";
-  c.why = fmt::format("{} timed out waiting in {}; {} printed no timeout: never reached that collective",
-                      ranks_phrase(waited), timeout_label(t), ranks_phrase(silent));
+  c.why = logs::hang_verdict_title(*v);
+  c.evidence = v->evidence;
   return true;
 }
 
@@ -198,8 +162,6 @@ bool by_cpu(const AttemptRecord& a, HangCulprit& c) {
 
 namespace culprit {
 
-std::string timeout_label(const RankTimeout& t) { return fmt::format("{} SeqNum={}", t.op, t.seq); }
-
 // Every node's digest merged, then the cross-rank analysis: the same answer as over all dumps at once. Only
 // causes the records can show count ("stuck": everyone issued the same op; "missing_dump": ranks without a
 // dump) leave the naming to the other methods.
@@ -235,16 +197,13 @@ bool by_flight_recorder(const AttemptRecord& a, HangCulprit& c) {
 
 }  // namespace culprit
 
-std::vector<RankTimeout> watchdog_timeouts(const AttemptRecord& a) {
-  std::vector<RankTimeout> out;
-  for (const RankRecord* r : parts::all_ranks(a))
-    for (const std::string& line : r->tail) {
-      auto t = logs::hang_trigger(line);
-      if (!t || t->kind != logs::HangTrigger::Kind::watchdog_timeout || t->seq < 0 || t->op.empty()) continue;
-      out.push_back({r->rank, t->seq, t->op});
-      break;
-    }
-  return out;
+std::vector<logs::HangVerdict> watchdog_verdicts(const AttemptRecord& a) {
+  std::vector<logs::RankLines> lines;
+  for (const RankRecord* r : parts::all_ranks(a)) {
+    const std::string& path = r->log_path;
+    lines.push_back({.rank = r->rank, .lines = &r->tail, .source = path.substr(path.rfind('/') + 1)});
+  }
+  return logs::hang_verdicts(lines);
 }
 
 bool is_stopped_state(const std::string& proc_state) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "launch/launch_facts.h"
+#include "logs/hang_analysis.h"
 
 namespace dd::launch {
 
@@ -38,12 +39,8 @@ HangCulprit hang_culprit(const AttemptRecord& a);
 // "T (stopped)", "t (tracing stop)": a process that runs nothing until it is continued.
 bool is_stopped_state(const std::string& proc_state);
 
-// The watchdog timeout each rank printed in its tail (first one per rank): rank -> "ALLREDUCE SeqNum=7".
-struct RankTimeout {
-  int rank = -1;
-  int64_t seq = -1;
-  std::string op;
-};
-std::vector<RankTimeout> watchdog_timeouts(const AttemptRecord& a);
+// The watchdog lines of the ranks still running (their tails), analysed as `logs` analyses a log
+// (logs/watchdog_lines.h): one verdict per process group where ranks timed out.
+std::vector<logs::HangVerdict> watchdog_verdicts(const AttemptRecord& a);
 
 }  // namespace dd::launch

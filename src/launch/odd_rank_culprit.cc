@@ -5,6 +5,7 @@
 
 #include "launch/culprit_methods.h"
 #include "launch/report_parts.h"
+#include "logs/hang_verdict_text.h"
 #include "rules/rank_identity.h"
 
 namespace dd::launch::culprit {
@@ -39,8 +40,8 @@ bool by_early_exit(const AttemptRecord& a, HangCulprit& c) {
       waiting.size() == 1 ? "it" : "they", waiting.size() == 1 ? "s" : "", left.size() == 1 ? "it" : "them");
   // What they wait in, when the Flight Recorder or a watchdog line says it.
   if (HangCulprit fr; by_flight_recorder(a, fr)) c.collective = fr.collective;
-  if (const auto timeouts = watchdog_timeouts(a); c.collective.empty() && !timeouts.empty())
-    c.collective = timeout_label(timeouts.front());
+  if (const auto verdicts = watchdog_verdicts(a); c.collective.empty() && !verdicts.empty())
+    c.collective = logs::hang_verdict_collective(verdicts.front());
   return true;
 }
 

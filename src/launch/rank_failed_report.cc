@@ -7,6 +7,7 @@
 
 #include "common/redact.h"
 #include "common/signal_name.h"
+#include "launch/failure_report_ids.h"
 #include "launch/report_parts.h"
 #include "logs/oom_cause.h"
 #include "logs/python_traceback.h"
@@ -85,7 +86,7 @@ std::string order_text(const AttemptRecord& a, const RankRecord& root, size_t ot
 
 Finding root_finding(const AttemptRecord& a, const RankRecord& root, size_t others_failed) {
   const std::string exception = logs::traceback_exception(root.traceback);
-  Finding f{.id = "launch.rank.failed",
+  Finding f{.id = ids::kRankFailed,
             .severity = Severity::fail,
             .node = host_of(a, root.node_rank),
             .rank = root.rank};

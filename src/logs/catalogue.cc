@@ -86,6 +86,11 @@ Result<Catalogue> Catalogue::parse(std::string_view json_text, bool check_patter
       e.pattern = j.value("pattern", "");
       e.info_lines = j.value("info_lines", false);
       e.source = j.value("source", "");
+      const std::string role = j.value("role", "cause");
+      if (role != "cause" && role != "consequence")
+        return Error{"catalogue entry " + e.id + ": role must be \"cause\" or \"consequence\", not \"" +
+                     role + "\""};
+      e.role = role == "consequence" ? CatalogueRole::consequence : CatalogueRole::cause;
     } catch (const std::exception& ex) {
       return Error{"catalogue entry " + std::to_string(i) + " (" + e.id + "): " + ex.what()};
     }
@@ -107,6 +112,14 @@ Result<Catalogue> Catalogue::parse(std::string_view json_text, bool check_patter
   }
   c.build_prefilter();
   return c;
+}
+
+std::string_view role_words(CatalogueRole role) {
+  return role == CatalogueRole::consequence
+             ? "a consequence: this line usually follows from another failure (a peer that died or hung, an "
+               "error a more specific line explains); `logs` names that cause first and marks this line as "
+               "its consequence"
+             : "";
 }
 
 const Catalogue& Catalogue::builtin() {

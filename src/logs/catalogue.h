@@ -1,6 +1,7 @@
 // The known-error catalogue: data/known_errors.json, embedded at build time. Each entry has literal needles
 // (a cheap prefilter), an optional regex (run only on lines holding a needle, for confirmation and captures),
-// and the id, severity, title, cause, fix and references that become a finding.
+// and the id, severity, title, cause, fix and references that become a finding, and the entry's role: whether
+// the line reports a cause or a consequence of another failure (read by finding_order.h's ordering).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -15,8 +16,14 @@
 
 namespace dd::logs {
 
+// What a matched line is in a failure: a cause, or what follows from another failure (a survivor's view of a
+// peer that died, a watchdog timeout after it, a generic error code a more specific line explains, a
+// launcher's summary): placed after the root cause, lowered to info and marked "consequence of ID".
+enum class CatalogueRole { cause, consequence };
+
 struct CatalogueEntry {
   std::string id;
+  CatalogueRole role = CatalogueRole::cause;  // "role" in the JSON: "cause" (the default) or "consequence"
   report::Severity severity = report::Severity::fail;
   std::string title;  // may hold {1}, {2}: regex captures
   std::string cause;
@@ -29,6 +36,9 @@ struct CatalogueEntry {
   std::string source;       // "nccl", "pytorch", "paddle", "mindspore", "hccl", "mpi", "cuda", ...
   std::shared_ptr<const LazyRegex> re;  // compiled on first use (lazy_regex.h)
 };
+
+// How `explain` says a role: "" for a cause (the default, nothing to add).
+std::string_view role_words(CatalogueRole role);
 
 struct CatalogueMatch {
   size_t entry;                       // index into entries()

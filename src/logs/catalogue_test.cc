@@ -90,7 +90,8 @@ TEST(LogsCatalogue, HealthyGpuReportIsNoEccError) {
   for (std::string line : {"\"title\": \"2 GPU(s): no uncorrectable ECC error, no pending retirement/remap\"",
                            "| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |"})
     EXPECT_TRUE(scan_buffer("report.json", line + "\n", cat, ScanOptions{}).hits.empty()) << line;
-  FileResult bad = scan_buffer("r0.log", "RuntimeError: CUDA error: uncorrectable ECC error encountered\n", cat, {});
+  FileResult bad =
+      scan_buffer("r0.log", "RuntimeError: CUDA error: uncorrectable ECC error encountered\n", cat, {});
   ASSERT_EQ(bad.hits.size(), 1u);
 }
 
@@ -113,6 +114,18 @@ TEST(LogsCatalogue, ParseRejectsBrokenEntries) {
   EXPECT_TRUE(m.empty());
   ok->match("xx boom 42", true, m);  // INFO lines only see info_lines entries
   EXPECT_TRUE(m.empty());
+}
+
+// The role is the entry's own: "cause" by default, "consequence" when it says so, nothing else.
+TEST(LogsCatalogue, AnEntrySaysItsRole) {
+  auto two = Catalogue::parse(
+      R"J([{"id":"a.b","title":"t","needles":["xx"]},{"id":"a.c","title":"t","needles":["yy"],"role":"consequence"}])J");
+  ASSERT_TRUE(two.ok()) << two.error().message();
+  EXPECT_EQ(two->entries()[0].role, CatalogueRole::cause);
+  EXPECT_EQ(two->entries()[1].role, CatalogueRole::consequence);
+  auto bad = Catalogue::parse(R"J([{"id":"a.b","title":"t","needles":["xx"],"role":"witness"}])J");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("a.b: role must be"), std::string::npos) << bad.error().message();
 }
 
 TEST(LogsCatalogue, LongLinesWithNeedlesDoNotBlowTheRegexStack) {

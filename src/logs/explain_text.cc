@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "logs/analyze.h"
-#include "nccl/info_line.h"
+#include "logs/info_reading.h"
 
 namespace dd::logs {
 
@@ -19,7 +19,7 @@ std::vector<report::Finding> explain_text(std::string_view text, const Catalogue
     std::string_view line = text.substr(pos, end - pos);
     ++line_no;
     pos = end + 1;
-    auto r = nccl::read_info_line(line);
+    auto r = read_info_line(line);
     if (!r || !seen.emplace(r->id, r->title).second) continue;
     report::Finding f;
     f.id = r->id;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "logs/finding_order.h"
+#include "logs/log_finding_ids.h"
 #include "report/first_failure.h"
 
 namespace dd::logs {
@@ -13,7 +14,7 @@ namespace {
 using report::Finding;
 using report::Severity;
 
-constexpr std::string_view kStoppedFirst = "logs.rank.stopped_first";
+constexpr std::string_view kStoppedFirst = ids::kRankStoppedFirst;
 
 bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
 
@@ -36,7 +37,7 @@ bool restates(const Finding& f, const Finding& root) {
 
 // torchrun names the first rank to exit its "root cause"; when the root is another rank's, say what it is.
 void correct_torchrun_root(Finding& f, const Finding& root) {
-  if (f.id != "logs.torchrun.failures" || root.rank < 0) return;
+  if (f.id != ids::kTorchrunFailures || root.rank < 0) return;
   const std::string said = "; root cause: rank ";
   const size_t at = f.title.find(said);
   if (at == std::string::npos || f.title.compare(at + said.size(), std::to_string(root.rank).size() + 1,

@@ -5,38 +5,19 @@
 #include <algorithm>
 #include <array>
 
+#include "logs/catalogue.h"
 #include "report/first_failure.h"
 
 namespace dd::logs {
 
 namespace {
 
-// Catalogue and rule ids that report a failure seen from the survivors' side, or a generic error code that
-// a more specific cause explains.
-constexpr std::array<std::string_view, 25> kConsequenceIds = {"nccl.remote_closed",
-                                                              "nccl.invalid_usage",
-                                                              "nccl.unhandled_system_error",
-                                                              "nccl.internal_error",
-                                                              "nccl.comm_fatal",
-                                                              "pytorch.watchdog_timeout",
-                                                              "pytorch.nccl_ops_failed",
-                                                              "pytorch.comm_aborted",
-                                                              "pytorch.dist_backend_error",
-                                                              "pytorch.child_failed",
-                                                              "pytorch.elastic_worker_failed",
-                                                              "pytorch.store_timeout",
-                                                              "paddle.container_failed",
-                                                              "paddle.pod_failed",
-                                                              "mpi.process_signal",
-                                                              "slurm.task_exit",
-                                                              "logs.torchrun.failures",
-                                                              "logs.pytorch.watchdog_summary",
-                                                              "logs.coll.desync",
-                                                              "logs.init.incomplete",
-                                                              "logs.init.partial",
-                                                              "logs.nccl.warn",
-                                                              "pytorch.elastic_closing_signal",
-                                                              "paddle.launch.exit_signal"};
+// Rule ids that report a failure seen from the survivors' side (the catalogue's entries say it themselves:
+// CatalogueEntry::role).
+constexpr std::array<std::string_view, 6> kConsequenceRuleIds = {
+    "logs.torchrun.failures", "logs.pytorch.watchdog_summary",
+    "logs.coll.desync",       "logs.init.incomplete",
+    "logs.init.partial",      "logs.nccl.warn"};
 
 // Whether a time may be at or after the root's. Keys are microseconds; one on a whole second most likely came
 // from a clock printed to the second (NCCL's "[2026-11-27 23:01:33]"), so it stands for that whole second.
@@ -55,7 +36,8 @@ bool fo_before(const TimedFinding& a, const TimedFinding& b) {
 }  // namespace
 
 bool is_consequence_kind(std::string_view id) {
-  return std::find(kConsequenceIds.begin(), kConsequenceIds.end(), id) != kConsequenceIds.end();
+  if (const CatalogueEntry* e = Catalogue::builtin().find(id)) return e->role == CatalogueRole::consequence;
+  return std::find(kConsequenceRuleIds.begin(), kConsequenceRuleIds.end(), id) != kConsequenceRuleIds.end();
 }
 
 std::vector<report::Finding> root_cause_first(std::vector<TimedFinding> v, bool lower) {

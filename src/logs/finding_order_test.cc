@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "logs/catalogue.h"
+
 namespace dd::logs {
 namespace {
 
@@ -18,6 +20,18 @@ std::vector<std::string> ids(const std::vector<report::Finding>& v) {
   std::vector<std::string> out;
   for (const auto& f : v) out.push_back(f.id);
   return out;
+}
+
+// The ordering reads each catalogue entry's role from data/known_errors.json: no list of its own.
+TEST(LogsFindingOrder, TheCatalogueSaysWhichLinesAreConsequences) {
+  size_t consequences = 0;
+  for (const CatalogueEntry& e : Catalogue::builtin().entries()) {
+    EXPECT_EQ(is_consequence_kind(e.id), e.role == CatalogueRole::consequence) << e.id;
+    consequences += e.role == CatalogueRole::consequence;
+  }
+  EXPECT_GE(consequences, 18u);
+  EXPECT_TRUE(is_consequence_kind("logs.init.incomplete"));  // a rule's, not the catalogue's
+  EXPECT_FALSE(is_consequence_kind("cuda.out_of_memory"));
 }
 
 TEST(LogsFindingOrder, FirstCauseLeadsConsequencesFollow) {

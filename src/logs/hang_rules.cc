@@ -8,6 +8,8 @@
 #include <set>
 
 #include "logs/hang_analysis.h"
+#include "logs/hang_verdict_text.h"
+#include "logs/log_finding_ids.h"
 #include "logs/log_rules.h"
 #include "logs/log_time.h"
 #include "logs/rank_state.h"
@@ -18,71 +20,6 @@ using report::Finding;
 using report::Severity;
 
 namespace {
-
-std::string hr_who(const std::vector<int>& ranks) {
-  return fmt::format("rank{} {}", ranks.size() == 1 ? "" : "s", rank_commas(ranks));
-}
-
-std::string hr_pg(const HangVerdict& v) {
-  std::string pg = pg_name(v.pg);
-  return pg.empty() ? "" : " on " + pg;
-}
-
-std::string hr_sig(const HangVerdict& v) {
-  std::string s = v.op;
-  if (v.numel_in >= 0) s += fmt::format(" NumelIn={}", v.numel_in);
-  if (v.numel_out >= 0) s += fmt::format(" NumelOut={}", v.numel_out);
-  return s;
-}
-
-std::string hr_title(const HangVerdict& v) {
-  const std::string c = hr_who(v.culprits), w = hr_who(v.waiters), pg = hr_pg(v);
-  const std::string c_op = v.culprit_op.substr(0, v.culprit_op.find(' '));
-  switch (v.kind) {
-    case HangKind::desync:
-      if (v.op.empty())
-        return fmt::format(
-            "{} stayed in {} SeqNum={}{} while {} went on to SeqNum {}: {} issued another "
-            "collective there than they did",
-            c, c_op, v.seq, pg, w, v.culprit_seq, c);
-      if (c_op != v.op)
-        return fmt::format("{} called {} where {} called {} at SeqNum {}{}: {} took another code path", c,
-                           c_op, w, v.op, v.seq, pg, c);
-      return fmt::format("{} called {} where {} called {} at SeqNum {}{}: the sizes differ", c, v.culprit_op,
-                         w, hr_sig(v), v.seq, pg);
-    case HangKind::ahead:
-      return fmt::format(
-          "{} went past {} SeqNum={}{} (it timed out in {} SeqNum={}) while {} wait in it: {} took "
-          "another code path at SeqNum {}",
-          c, v.op, v.seq, pg, v.culprit_seq_op, v.culprit_seq, w, c, v.seq);
-    case HangKind::late: {
-      // Seconds only: PyTorch's glog lines carry sub-seconds that do not follow the seconds across ranks.
-      std::string when = v.first_time >= 0 ? " at " + log_time_text(v.first_time).substr(0, 14) : "";
-      std::string had = v.culprit_enqueued >= 0
-                            ? fmt::format(", when {} had enqueued only up to {}", c, v.culprit_enqueued)
-                            : "";
-      std::string later = v.culprit_time >= 0 && v.first_time >= 0
-                              ? fmt::format(" {} s later", (v.culprit_time - v.first_time) / 1000000)
-                              : " later";
-      return fmt::format(
-          "{} was late to {} SeqNum={}{}: {} timed out waiting for it{}{}; {} timed out{} in {} "
-          "SeqNum={}",
-          c, v.op, v.seq, pg, w, when, had, c, later, v.culprit_seq_op, v.culprit_seq);
-    }
-    case HangKind::missing:
-      if (v.culprit_silent)
-        return fmt::format(
-            "{} printed no watchdog line while {} timed out in {} SeqNum={}{}: {} never reached "
-            "that collective",
-            c, w, v.op, v.seq, pg, c);
-      return fmt::format(
-          "{} never issued {} SeqNum={}{} that {} timed out in: its last enqueued work was {}, and "
-          "it had no timeout of its own",
-          c, v.op, v.seq, pg, w, v.culprit_enqueued);
-    default:
-      return "";
-  }
-}
 
 const char* hr_id(HangKind k) {
   switch (k) {
@@ -173,8 +110,8 @@ void dump_requested_rule(const LogsResult& r, std::vector<Finding>& out) {
   Finding f = logs_finding(
       "logs.pytorch.dump_requested", Severity::info,
       fmt::format("A debug-info dump was requested{}: {} prepared one{}; no rank timed out",
-                  t >= 0 ? " at " + log_time_text(t).substr(0, 14) : "", hr_who(ds),
-                  quiet.empty() ? "" : fmt::format(", {} did not", hr_who(quiet))),
+                  t >= 0 ? " at " + log_time_text(t).substr(0, 14) : "", rank_words(ds),
+                  quiet.empty() ? "" : fmt::format(", {} did not", rank_words(quiet))),
       "Someone or something (the on-demand trigger TORCH_NCCL_DEBUG_INFO_PIPE_FILE, a launcher that "
       "suspected a "
       "hang) asked for the Flight Recorder's state. A rank of the job that printed no such line had no NCCL "
@@ -211,7 +148,7 @@ std::string hr_dumps(const LogsResult& r, std::string& read_cmd) {
   if (!path.empty()) return fmt::format("PyTorch wrote its Flight Recorder dumps to {}<rank>", prefix);
   return fmt::format(
       "PyTorch dumped its Flight Recorder on {} (to {}<rank>, or TORCH_FR_DUMP_TEMP_FILE's prefix)",
-      hr_who(prepared), prefix);
+      rank_words(prepared), prefix);
 }
 
 // Every rank timed out in the same collective with the same sizes (HangKind::unknown): the log cannot tell
@@ -229,9 +166,9 @@ void same_place_rule(const LogsResult& r, const HangVerdict& v, std::vector<Find
         "; no Flight Recorder dump was printed: run again with TORCH_FR_BUFFER_SIZE=2000 "
         "TORCH_NCCL_DUMP_ON_TIMEOUT=1 (or under `distdoctor launch`)";
   Finding f = logs_finding(
-      "logs.hang.same_place", Severity::fail,
+      ids::kHangSamePlace, Severity::fail,
       fmt::format("Every rank ({}) timed out in the same collective, {} SeqNum={}{}{}: {}{}",
-                  rank_commas(v.waiters), v.op, v.seq, hr_pg(v), hr_sizes(v), kSamePlaceCannotTell, next),
+                  rank_commas(v.waiters), v.op, v.seq, pg_suffix(v), hr_sizes(v), kSamePlaceCannotTell, next),
       fmt::format(
           "Nothing in the log sets one rank apart: the same op, sequence number and element counts on each. "
           "The dtypes, each rank's Python stack and the collectives before it are in the Flight Recorder "
@@ -257,7 +194,7 @@ void hang_rules(const LogsResult& r, std::vector<Finding>& out) {
     // name (logs.rank.stopped_first: killed, hung, or on another path).
     if (v.culprit_silent && hr_has_lines(r, v.culprits)) continue;
     if (st.empty()) st = rank_states(r);
-    Finding f = logs_finding(hr_id(v.kind), Severity::fail, hr_title(v), hr_fix(v.kind));
+    Finding f = logs_finding(hr_id(v.kind), Severity::fail, hang_verdict_title(v), hr_fix(v.kind));
     f.rank = v.culprits.size() == 1 ? v.culprits[0] : -1;
     hr_culprit_lines(st, v, f);
     for (const auto& e : v.evidence)

@@ -39,7 +39,7 @@ struct ProcessFacts {
   std::string network;                   // "Using network X": IB, Socket, or a plugin's name
   std::vector<std::string> net_devices;  // from "NET/<name> : Using [0]dev..." (first list seen)
   std::vector<std::string> ib_devices;   // IB HCAs NCCL listed (NET/IB : Using ...)
-  std::string oob_if;                    // "; OOB eth0:10.0.0.1<0>" from NET/IB
+  std::string oob_if, oob_ip;            // "; OOB eth0:10.0.0.1<0>" from NET/IB
   std::string net_plugin;                // "internal" (no plugin found) or the plugin's name
   int gdr = -1;                          // GPU Direct RDMA: 1 on, 0 off, -1 not said
   std::map<std::string, uint32_t> channel_transports;  // "P2P/CUMEM" -> channels

@@ -11,6 +11,7 @@
 
 #include "common/units.h"
 #include "logs/fr/fr_rules.h"
+#include "logs/log_finding_ids.h"
 #include "rules/rule_util.h"
 
 namespace dd::logs {
@@ -116,10 +117,10 @@ void net_rules(const LogsResult& r, std::vector<Finding>& out) {
 }
 
 bool names_culprit(const Finding& f) {
-  for (const char* id : {"logs.hang.desync", "logs.hang.ahead", "logs.hang.late", "logs.hang.missing",
-                         "logs.rank.stopped_first", "logs.rank.behind", "logs.init.late_rank",
-                         "logs.fr.desync", "logs.fr.size_mismatch", "logs.fr.dtype_mismatch",
-                         "logs.fr.pg_desync", "logs.fr.behind", "logs.fr.missing_dump"})
+  for (const char* id :
+       {"logs.hang.desync", "logs.hang.ahead", "logs.hang.late", "logs.hang.missing", ids::kRankStoppedFirst,
+        "logs.rank.behind", "logs.init.late_rank", "logs.fr.desync", "logs.fr.size_mismatch",
+        "logs.fr.dtype_mismatch", "logs.fr.pg_desync", "logs.fr.behind", "logs.fr.missing_dump"})
     if (f.id == id) return true;
   return false;
 }
@@ -138,7 +139,7 @@ std::vector<report::Finding> cross_rank_findings(const LogsResult& r) {
   fr_rules(r, out);  // Flight Recorder dumps among the inputs (fr_rules.h)
   if (identity > 0)  // the settings told the ranks apart where the watchdog lines could not
     for (auto& f : out)
-      if (f.id == "logs.hang.same_place") {
+      if (f.id == ids::kHangSamePlace) {
         f.severity = Severity::info;
         if (size_t k = f.title.find(kSamePlaceCannotTell); k != std::string::npos)
           f.title.replace(k, strlen(kSamePlaceCannotTell),

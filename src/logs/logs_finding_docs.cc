@@ -1,6 +1,7 @@
 // Long forms of the logs.* finding ids (for `distdoctor explain`): data only, one row per id.
 #include "logs/analyze.h"
 #include "logs/fr/fr_rules.h"
+#include "logs/log_finding_ids.h"
 
 namespace dd::logs {
 
@@ -55,7 +56,7 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
       {"logs.pytorch.watchdog_summary", "ProcessGroupNCCL watchdog timeouts, per rank",
        "Collects the watchdog lines of all ranks: op, SeqNum, timeout, last enqueued and completed work. The "
        "rank that caused them is named by the logs.hang.* finding; the summary itself is a consequence."},
-      {"logs.torchrun.failures", "torchrun's ChildFailedError summary",
+      {ids::kTorchrunFailures, "torchrun's ChildFailedError summary",
        "Rank, local rank, exit code, pid and host of each failed worker, from the summary torchrun prints."},
       {"logs.input.unreadable", "An input could not be read (completely)",
        "A path does not exist, cannot be opened, or a .gz is truncated or corrupt (its readable part is "
@@ -72,7 +73,7 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
        "one "
        "file); the rest are left out. The evidence names the files, the limit and the line where it was "
        "reached."},
-      {"logs.rank.stopped_first", "One rank stopped first while the others waited",
+      {ids::kRankStoppedFirst, "One rank stopped first while the others waited",
        "Read across ranks: one rank ended by itself (a Python traceback, an exit code or signal a launcher "
        "reported, or a log that simply stops: SIGKILL and the OOM killer leave no trace) while the others "
        "waited (a watchdog timeout, a lost peer, NCCL init without Init COMPLETE). The first rank to stop is "
@@ -147,7 +148,7 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
        "Look at what that rank did before init_process_group (data or checkpoint loading, a sleep, a hang): "
        "its own output and stack show where; start every rank's init at about the same time, or raise the "
        "init timeout for work that is slow by design."},
-      {"logs.hang.same_place", "Every rank timed out in the same collective: the log cannot tell them apart",
+      {ids::kHangSamePlace, "Every rank timed out in the same collective: the log cannot tell them apart",
        "Each rank's watchdog timed out in the same collective with the same sequence number, op and element "
        "counts, so PyTorch's lines do not say which rank differs (a dtype mismatch, a protocol setting or a "
        "fault inside NCCL look like this). PyTorch's Flight Recorder records each rank's collectives with "

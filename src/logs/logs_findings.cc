@@ -8,6 +8,7 @@
 #include "logs/analyze.h"
 #include "logs/finding_fold.h"
 #include "logs/finding_order.h"
+#include "logs/log_finding_ids.h"
 #include "logs/oom_cause.h"
 #include "logs/rank_state.h"
 
@@ -160,7 +161,7 @@ std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue&
     return int64_t{-1};
   };
   for (auto& f : cross_rank_findings(r)) {
-    const int64_t t = f.id == "logs.rank.stopped_first" ? stopped_at(f.rank) : -1;
+    const int64_t t = f.id == ids::kRankStoppedFirst ? stopped_at(f.rank) : -1;
     timed.push_back({.finding = std::move(f), .time = t});
   }
   // An out-of-memory that names another process is why its rank stopped: it stands with (before) that stop.
@@ -172,7 +173,7 @@ std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue&
   // So does a known error of no known time (a traceback's last line has no timestamp) that may be the one the
   // rank that stopped first stopped on: it leads, the stop is its evidence (fold_same_failure).
   const auto stop = std::find_if(timed.begin(), timed.end(), [](const TimedFinding& t) {
-    return t.finding.id == "logs.rank.stopped_first";
+    return t.finding.id == ids::kRankStoppedFirst;
   });
   if (stop != timed.end() && stop->time >= 0)
     for (auto& t : timed)

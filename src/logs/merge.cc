@@ -31,6 +31,7 @@ void merge_into(ProcessFacts& a, ProcessFacts&& b) {
   if (a.net_devices.empty()) a.net_devices = std::move(b.net_devices);
   if (a.ib_devices.empty()) a.ib_devices = std::move(b.ib_devices);
   fill(a.oob_if, b.oob_if, std::string());
+  fill(a.oob_ip, b.oob_ip, std::string());
   fill(a.net_plugin, b.net_plugin, std::string());
   if (a.gdr < 0 || b.gdr == 1) a.gdr = b.gdr < 0 ? a.gdr : b.gdr;
   for (auto& [k, v] : b.channel_transports) a.channel_transports[k] += v;

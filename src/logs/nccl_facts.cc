@@ -55,8 +55,7 @@ void absorb_net_using(ProcessFacts& p, std::string_view name, std::string_view l
       }
     } else if (tok == "OOB" && j < list.size()) {
       std::string_view rest = first_token(list.substr(j + 1));
-      std::string ip;
-      split_if_addr(rest, p.oob_if, ip);
+      split_if_addr(rest, p.oob_if, p.oob_ip);
     }
     i = j + 1;
   }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/signal_name.h"
+#include "logs/log_finding_ids.h"
 #include "logs/log_rules.h"
 #include "logs/log_time.h"
 #include "logs/rank_state.h"
@@ -88,7 +89,7 @@ void stopped_first_rule(std::vector<RankState>& st, std::vector<Finding>& out) {
                                 ? fmt::format("{} stopped first{}; the logs do not tell which", who, why_wait)
                                 : fmt::format("{} stopped first: {}{}", first.who, first.stopped, why_wait);
   Finding f = logs_finding(
-      "logs.rank.stopped_first", Severity::fail, title,
+      ids::kRankStoppedFirst, Severity::fail, title,
       fmt::format(
           "Start from {}'s own output: its error (or, when it printed none, its exit status: dmesg for "
           "the OOM killer, the launcher's exit codes) is the root cause. The other ranks' timeouts, "
@@ -180,7 +181,7 @@ void exits_only_rule(const LogsResult& r, const std::vector<RankState>& st, std:
   for (const auto& s : st)
     if (first->rank >= 0 && s.progress->rank == first->rank && !s.progress->exception.empty()) own = &s;
   Finding f = logs_finding(
-      "logs.rank.stopped_first", Severity::fail,
+      ids::kRankStoppedFirst, Severity::fail,
       own ? fmt::format("{} stopped first: raised {} ({}); the launcher then stopped pid(s) {} with SIGTERM",
                         who, own->progress->exception, how, stopped)
           : fmt::format("{} stopped first ({}); the launcher then stopped pid(s) {} with SIGTERM", who, how,

@@ -1,4 +1,5 @@
-// Readings of NCCL's init information lines (see info_line.h). Formats as NCCL prints them:
+// The ids, long forms and compare texts of NCCL's init information lines (see info_line.h). The lines, as
+// NCCL prints them (read by logs/info_reading.cc):
 //   "NET/Socket : Using [0]eth0:10.10.10.1<0> [1]eth1:fd00::1%eth1<0>"   (net_socket.cc, after
 //   ncclFindInterfaces) "NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_bond_0:1/RoCE ; OOB eth0:10.0.0.1<0>"
 //   (net_ib.cc) "Bootstrap : Using eth0:10.0.0.1<0>"                                   (bootstrap.cc) "Using
@@ -7,37 +8,9 @@
 //   and "Failed to open libibverbs.so[.1]" (net_ib.cc, ibvwrap.cc: no RDMA transport in this process)
 #include "nccl/info_line.h"
 
-#include <regex>
-
-#include "nccl/log_line.h"
-
 namespace dd::nccl {
 
 namespace {
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
-// "[0]eth0:10.10.10.1<0> [1]eth1:fd00::1<0>" -> {"eth0 (10.10.10.1)", "eth1 (fd00::1)"}.
-std::vector<std::string> socket_items(const std::string& s) {
-  static const std::regex item(R"(\[\d+\]([^\s:\[\]]+):(\S+?)<\d+>)");
-  std::vector<std::string> out;
-  for (std::sregex_iterator it(s.begin(), s.end(), item), end; it != end; ++it)
-    out.push_back((*it)[1].str() + " (" + (*it)[2].str() + ")");
-  return out;
-}
-
-// "[0]mlx5_0:1/IB [1]mlx5_bond_0:1/RoCE" -> {"mlx5_0 port 1 (IB)", "mlx5_bond_0 port 1 (RoCE)"}.
-std::vector<std::string> ib_items(const std::string& s) {
-  static const std::regex item(R"(\[\d+\]([^\s:\[\]]+):(\d+)/(\w+))");
-  std::vector<std::string> out;
-  for (std::sregex_iterator it(s.begin(), s.end(), item), end; it != end; ++it)
-    out.push_back((*it)[1].str() + " port " + (*it)[2].str() + " (" + (*it)[3].str() + ")");
-  return out;
-}
 
 const char* kCompareIfs =
     "Every node should use its fast data interface, the same kind on all nodes. If this is lo, docker0 or a "
@@ -52,66 +25,25 @@ const char* kNoRdma =
     "and "
     "check ibv_devinfo in the job's environment.";
 
-// Lines that say this process has no RDMA transport (not errors: sockets are used instead).
-std::optional<InfoReading> read_rdma_absence(const std::string& m) {
-  if (m.find("NET/IB : No device found") != std::string::npos)
-    return InfoReading{"nccl.line.ib_no_device", "NCCL found no usable InfiniBand/RoCE device", kNoRdma};
-  if (m.find("Failed to open libibverbs.so") != std::string::npos)
-    return InfoReading{"nccl.line.ibverbs_missing", "NCCL could not load libibverbs (no RDMA transport)",
-                       kNoRdma};
-  return std::nullopt;
-}
-
-std::optional<InfoReading> read_message(const std::string& m) {
-  static const std::regex socket_re(R"(NET/Socket\s*:\s*Using\s+(.*))"),
-      ib_re(R"(NET/IB\s*:\s*Using\s+(.*))"), boot_re(R"(Bootstrap\s*:\s*Using\s+([^\s:]+):(\S+?)<\d+>)"),
-      network_re(R"(Using network (\S+))"), version_re(R"(NCCL version (\S+))");
-  // Each pattern holds a literal: a line with none of them (nearly every line of a pasted log) skips the
-  // regex searches, which took `explain -` 13 s for 32 MiB of such lines.
-  bool maybe = m.find("NET/") != std::string::npos || m.find("Bootstrap") != std::string::npos ||
-               m.find("Using network") != std::string::npos || m.find("NCCL version") != std::string::npos;
-  if (!maybe) return read_rdma_absence(m);
-  std::smatch x;
-  if (std::regex_search(m, x, socket_re)) {
-    auto items = socket_items(x[1].str());
-    if (items.empty()) return std::nullopt;
-    return InfoReading{"nccl.line.net_socket", "NCCL's socket transport uses " + join(items), kCompareIfs};
-  }
-  if (std::regex_search(m, x, ib_re)) {
-    std::string rest = x[1].str();
-    auto items = ib_items(rest);
-    if (items.empty()) return std::nullopt;
-    std::string title = "NCCL's IB transport uses " + join(items);
-    static const std::regex oob_re(R"(OOB\s+([^\s:]+):(\S+?)<\d+>)");
-    std::smatch o;
-    if (std::regex_search(rest, o, oob_re))
-      title += "; out-of-band over " + o[1].str() + " (" + o[2].str() + ")";
-    return InfoReading{
-        "nccl.line.net_ib", title,
-        "Every node should list the same HCAs and link layer (all IB or all RoCE). A node that "
-        "logs NET/Socket instead has no usable HCA: check ibstat, NCCL_IB_HCA and NCCL_IB_DISABLE."};
-  }
-  if (std::regex_search(m, x, boot_re))
-    return InfoReading{"nccl.line.bootstrap", "NCCL's bootstrap uses " + x[1].str() + " (" + x[2].str() + ")",
-                       kCompareIfs};
-  if (std::regex_search(m, x, network_re))
-    return InfoReading{
-        "nccl.line.network", "NCCL chose the " + x[1].str() + " network for inter-node traffic",
-        "Every rank should log the same network. Socket where the nodes have InfiniBand or RoCE "
-        "means NCCL found no usable HCA on this rank (see NET/IB lines, NCCL_IB_DISABLE)."};
-  if (std::regex_search(m, x, version_re))
-    return InfoReading{"nccl.line.version", "This process loaded NCCL " + x[1].str(),
-                       "Every rank of a job should load the same NCCL version: compare this line across the "
-                       "ranks' logs (a framework wheel may bundle its own libnccl)."};
-  return read_rdma_absence(m);
-}
+const char* kCompareIb =
+    "Every node should list the same HCAs and link layer (all IB or all RoCE). A node that logs NET/Socket "
+    "instead has no usable HCA: check ibstat, NCCL_IB_HCA and NCCL_IB_DISABLE.";
+const char* kCompareNetwork =
+    "Every rank should log the same network. Socket where the nodes have InfiniBand or RoCE means NCCL found "
+    "no usable HCA on this rank (see NET/IB lines, NCCL_IB_DISABLE).";
+const char* kCompareVersion =
+    "Every rank of a job should load the same NCCL version: compare this line across the ranks' logs (a "
+    "framework wheel may bundle its own libnccl).";
 
 }  // namespace
 
-std::optional<InfoReading> read_info_line(std::string_view line) {
-  NcclLine l = parse_nccl_line(line);
-  if (auto r = read_message(std::string(l.msg))) return r;
-  return read_message(std::string(line));  // a prefix the line grammar does not know ("[0] NCCL INFO ...")
+std::string info_line_compare(std::string_view id) {
+  if (id == "nccl.line.net_socket" || id == "nccl.line.bootstrap") return kCompareIfs;
+  if (id == "nccl.line.net_ib") return kCompareIb;
+  if (id == "nccl.line.network") return kCompareNetwork;
+  if (id == "nccl.line.version") return kCompareVersion;
+  if (id == "nccl.line.ib_no_device" || id == "nccl.line.ibverbs_missing") return kNoRdma;
+  return "";
 }
 
 const std::vector<report::FindingDoc>& info_line_docs() {

@@ -1,6 +1,6 @@
 // What an NCCL information line tells (not an error): which interface or HCA NCCL's network transport chose,
-// which bootstrap interface, which network plugin, which NCCL version. `explain` gives this reading for a
-// pasted line that matches no known error.
+// which bootstrap interface, which network plugin, which NCCL version: the ids, their long forms and what to
+// compare. `explain` gives a reading (logs/info_reading.h) for a pasted line that matches no known error.
 #pragma once
 #include <optional>
 #include <string>
@@ -17,8 +17,10 @@ struct InfoReading {
   std::string compare;  // what to compare across ranks and nodes, and what to change when it is wrong
 };
 
-// The reading of one line, or nullopt when it is not one of the information lines NCCL prints at init.
-std::optional<InfoReading> read_info_line(std::string_view line);
+// What to compare across ranks and nodes for a line of that id, and what to change when it is wrong ("" for
+// an id not of info_line_docs()). The line itself is read by logs/info_reading.h, on the INFO reader of
+// `logs` (logs/nccl_facts.h): one reader of NCCL's lines.
+std::string info_line_compare(std::string_view id);
 
 // The long form of every id read_info_line() can return (for `explain ID` and `explain --list`).
 const std::vector<report::FindingDoc>& info_line_docs();

@@ -1,5 +1,6 @@
 // Long forms of the logs.fr.* finding ids (Flight Recorder analysis), for `distdoctor explain`: data only.
 #include "logs/fr/fr_rules.h"
+#include "logs/log_finding_ids.h"
 
 namespace dd::logs {
 
@@ -59,7 +60,7 @@ const std::vector<report::FindingDoc>& fr_finding_docs() {
        "No rank has an unfinished collective in its Flight Recorder dump and the ranks agree on every op: "
        "the "
        "dumps show no hang."},
-      {"logs.fr.straggler", "One rank makes the others wait, collective after collective",
+      {ids::kFrStraggler, "One rank makes the others wait, collective after collective",
        "For each collective every rank of a process group took part in, the Flight Recorder keeps when each "
        "rank's Python issued it (time_created_ns). A rank that comes last at 60% or more of at least 8 of "
        "them, by 5 ms or more (median), is named with its lateness and the share of their time the other "

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "logs/log_finding_ids.h"
 #include "logs/log_rules.h"
 
 namespace dd::logs {
@@ -192,7 +193,7 @@ std::string straggler_fix(int rank, bool on_gpu) {
 std::vector<Finding> fr_findings(const FrAnalysis& a) {
   std::vector<Finding> out;
   for (const auto& c : a.culprits) out.push_back(fr_culprit_finding(a, c));
-  for (const auto& g : a.stragglers) out.push_back(straggler_finding(g, "logs.fr.straggler"));
+  for (const auto& g : a.stragglers) out.push_back(straggler_finding(g, ids::kFrStraggler));
   if (!a.errors.empty()) {
     Finding f =
         logs_finding("logs.fr.unreadable", Severity::warn,
