@@ -21,6 +21,7 @@ NodeRule rdma_userspace_rule();                // rdma_userspace.cc: /dev/infini
 NodeRule hostname_rule();                      // hostname.cc: hostname resolving to loopback
 NodeRule sys_limits_rule();                    // sys_limits.cc: /dev/shm, memlock, nofile
 NodeRule sysv_shm_rule();                      // sysv_shm.cc: orphaned SysV segments
+NodeRule nccl_debug_file_rule();               // nccl_debug_file.cc: NCCL_DEBUG_FILE shared or with ~
 NodeRule probe_errors_rule();                  // probe_errors.cc: what could not be read
 
 }  // namespace dd::rules

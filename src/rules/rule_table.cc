@@ -9,7 +9,8 @@ const std::vector<NodeRule>& node_rules() {
       gpu_presence_rule(),  cuda_driver_rule(),   gpu_health_rule(),   gpu_busy_rule(),
       cuda_visible_rule(),  p2p_transport_rule(), nccl_version_rule(), nccl_env_rule(),
       socket_ifname_rule(), gloo_ifname_rule(),   ib_hca_rule(),       rdma_userspace_rule(),
-      hostname_rule(),      sys_limits_rule(),    sysv_shm_rule(),     probe_errors_rule(),
+      hostname_rule(),      sys_limits_rule(),    sysv_shm_rule(),     nccl_debug_file_rule(),
+      probe_errors_rule(),
   };
   return table;
 }
