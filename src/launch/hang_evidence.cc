@@ -22,6 +22,7 @@
 #include "logs/fr/flight_recorder.h"
 #include "logs/fr/fr_summary.h"
 #include "logs/hang_trigger.h"
+#include "probe/fs.h"
 #include "probe/regular_file.h"
 
 namespace dd::launch {
@@ -124,11 +125,9 @@ int AttemptAgent::poke_fr_hooks(char what, bool LocalWorker::*flag) {
     LocalWorker& w = workers_[i];
     w.*flag = false;
     if (w.hook.fr_request.empty() || i >= sup_.workers().size() || proc(i).exited) continue;
-    int fd = ::open(w.hook.fr_request.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO: no hook reads it
-    if (fd < 0) continue;
-    w.*flag = ::write(fd, &what, 1) == 1;
+    // A not_found Error (ENXIO) when no hook reads the FIFO: that worker is not listening.
+    w.*flag = probe::local_fs().write_fifo(w.hook.fr_request, std::string_view(&what, 1)).ok();
     listening += w.*flag ? 1 : 0;
-    ::close(fd);
   }
   return listening;
 }
@@ -142,8 +141,9 @@ void AttemptAgent::read_flight_records(NodeRecord& n) {
   std::vector<std::string> errors;
   for (const LocalWorker& w : workers_)  // a live snapshot answered late: not this attempt's end
     if (const std::string& asked = w.hook.fr_asked; !asked.empty()) {
-      ::unlink((asked + ".live").c_str());
-      ::unlink((asked + ".live.none").c_str());  // a worker without torch.distributed (yet) answered so
+      (void)probe::local_fs().remove(asked + ".live");
+      (void)probe::local_fs().remove(asked +
+                                     ".live.none");  // a worker without torch.distributed (yet) answered so
     }
   for (size_t i = 0; i < n.ranks.size() && i < workers_.size(); ++i) {
     const WorkerHookFiles& hook = workers_[i].hook;

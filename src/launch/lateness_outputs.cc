@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
-#include "common/atomic_file.h"
 #include "common/wall_clock.h"
 #include "launch/report_parts.h"
 #include "logs/fr/fr_lateness.h"
 #include "logs/fr/fr_lateness_svg.h"
+#include "probe/fs.h"
 #include "report/metrics.h"
 
 namespace dd::launch {
@@ -40,10 +40,11 @@ std::string save_attempt_lateness(const std::string& run_dir, const std::string&
   const std::string svg = logs::render_lateness_svg(
       ranks, fmt::format("How late each rank was in its collectives (attempt {})", a.attempt));
   if (!svg.empty())
-    why = written(write_file_atomically(fmt::format("{}/{}/{}", run_dir, a.attempt, kLatenessChartName), svg,
-                                        {.symlinks = Symlinks::refuse, .sync = false}));
+    why = written(
+        probe::local_fs().write_atomically(fmt::format("{}/{}/{}", run_dir, a.attempt, kLatenessChartName),
+                                           svg, {.symlinks = Symlinks::refuse, .sync = false}));
   if (!metrics_path.empty()) {
-    const std::string more = written(write_file_atomically(
+    const std::string more = written(probe::local_fs().write_atomically(
         metrics_path, metrics_text(job_id, a.attempt, ranks, logs::find_stragglers(*s))));
     why += (why.empty() || more.empty() ? "" : "; ") + more;
   }
@@ -52,7 +53,8 @@ std::string save_attempt_lateness(const std::string& run_dir, const std::string&
 
 std::string save_lateness_metrics(const std::string& path, const std::string& job_id, int attempt,
                                   const logs::FrSummary& s, const std::vector<logs::FrStraggler>& found) {
-  return written(write_file_atomically(path, metrics_text(job_id, attempt, logs::rank_lateness(s), found)));
+  return written(
+      probe::local_fs().write_atomically(path, metrics_text(job_id, attempt, logs::rank_lateness(s), found)));
 }
 
 }  // namespace dd::launch

@@ -2,21 +2,27 @@
 // entries and charts left out), or "-". A FIFO, device or socket named directly is refused with an input
 // error (it could block or never end).
 #include <algorithm>
-#include <filesystem>
 
 #include "logs/analyze.h"
+#include "probe/fs.h"
 #include "probe/regular_file.h"
 
 namespace dd::logs {
 
-namespace fs = std::filesystem;
-
 namespace {
 // Charts in a folder (launch's lateness.svg, bench --plot's): drawings, not logs. Named directly, they are
 // read.
-bool is_picture(const fs::path& p) {
-  const std::string ext = p.extension().string();
-  return ext == ".svg" || ext == ".png";
+bool is_picture(const std::string& p) { return p.ends_with(".svg") || p.ends_with(".png"); }
+
+// Every regular file under a folder, sorted, hidden entries left out (tools' own files: launch's
+// .distdoctor-run and .pyhooks/), charts too; an Error when the folder cannot be listed.
+Result<std::vector<std::string>> logs_under(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/')
+    dir.pop_back();  // "runs/" names its files "runs/x", not "runs//x"
+  auto found = probe::files_under(probe::local_fs(), dir, {.skip_hidden = true});
+  if (!found) return found.error();
+  std::erase_if(*found, is_picture);
+  return found;
 }
 }  // namespace
 
@@ -28,34 +34,18 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& paths,
       out.push_back(p);
       continue;
     }
-    std::error_code ec;
-    auto st = fs::status(p, ec);
-    if (ec || !fs::exists(st)) {
-      errors.push_back(p + ": " + (ec ? ec.message() : std::string("no such file or directory")));
+    auto st = probe::local_fs().stat(p);
+    if (!st || st->kind == probe::FileKind::none) {
+      errors.push_back(p + ": " + (st ? std::string("no such file or directory") : st.error().message()));
       continue;
     }
-    if (fs::is_directory(st)) {
-      std::vector<std::string> found;
-      fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
-      if (ec) {
-        errors.push_back(p + ": " + ec.message());
+    if (st->kind == probe::FileKind::directory) {
+      auto found = logs_under(p);
+      if (!found) {
+        errors.push_back(p + ": " + found.error().message());
         continue;
       }
-      for (; it != end; it.increment(ec)) {
-        if (ec) {
-          errors.push_back(p + ": " + ec.message());
-          break;
-        }
-        std::error_code e2;
-        // Hidden entries are tools' own files (launch's .distdoctor-run and .pyhooks/), not logs.
-        if (it->path().filename().string().starts_with(".")) {
-          if (it->is_directory(e2)) it.disable_recursion_pending();
-          continue;
-        }
-        if (it->is_regular_file(e2) && !is_picture(it->path())) found.push_back(it->path().string());
-      }
-      std::sort(found.begin(), found.end());
-      out.insert(out.end(), found.begin(), found.end());
+      out.insert(out.end(), found->begin(), found->end());
     } else if (auto reg = probe::stat_regular_file(p); !reg) {
       errors.push_back(reg.error().message() + "; not read (pipe it into `distdoctor logs -` instead)");
     } else {
