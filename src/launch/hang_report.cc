@@ -111,6 +111,74 @@ std::string hang_summary(const AttemptRecord& a) {
   return ranks_phrase(s.ranks) + (s.ranks.size() == 1 ? " looks stuck" : " look stuck");
 }
 
+namespace {
+
+// "Flight Recorder dumps of 4 ranks in DIR/ (`distdoctor logs` reads them)", or "" when none was written.
+std::string fr_dumps_line(const AttemptRecord& a) {
+  std::string dump_dir;
+  size_t dumps = 0;
+  for (const RankRecord* r : all_ranks(a))
+    if (!r->fr_dump.empty()) ++dumps, dump_dir = r->fr_dump.substr(0, r->fr_dump.rfind('/') + 1);
+  if (dumps == 0) return "";
+  return fmt::format("Flight Recorder dumps of {} rank{} in {} (`distdoctor logs` reads them)", dumps,
+                     dumps == 1 ? "" : "s", dump_dir.empty() ? "." : dump_dir);
+}
+
+// The ranks' states and stacks (details), who waits, the culprit's and a waiting rank's stack (evidence);
+// true when a running rank left no stack.
+bool add_rank_evidence(const AttemptRecord& a, const HangCulprit& stuck, Finding& f) {
+  std::vector<const RankRecord*> waiting;
+  const RankRecord* culprit = nullptr;
+  bool no_stacks = false;
+  for (const RankRecord* r : all_ranks(a)) {
+    const bool is_culprit = std::count(stuck.ranks.begin(), stuck.ranks.end(), r->rank) > 0;
+    if (f.rank == r->rank) f.node = host_of(a, r->node_rank);
+    if (is_culprit && !culprit) culprit = r;
+    if (!is_culprit && r->running) waiting.push_back(r);
+    f.details.push_back(rank_state_line(a, *r, stuck));
+    add_stack(f.details, *r);
+    no_stacks |= r->running && r->stack.empty();
+  }
+  if (!waiting.empty()) f.evidence.push_back(waiting_line(waiting));
+  if (culprit) add_brief_stack(f.evidence, *culprit, "the culprit");
+  for (const RankRecord* w : waiting)
+    if (!w->stack.empty()) {
+      add_brief_stack(f.evidence, *w, culprit ? "waiting" : "one of them");
+      break;
+    }
+  return no_stacks;
+}
+
+// What to do, by how the culprit was found.
+std::string hang_fix(const HangCulprit& stuck, bool no_stacks) {
+  if (stuck.method == "exit") return left_early_fix(stuck.ranks);
+  if (stuck.method == "identity")
+    return fmt::format(
+        "Run {} with the same NCCL library and NCCL settings as the other ranks (see launch.rank.differs): "
+        "look for a wrapper script, an LD_PRELOAD or a module or conda environment that only some ranks "
+        "load.",
+        ranks_phrase(stuck.ranks));
+  if (stuck.method == "process state")
+    return fmt::format(
+        "{} {} stopped: something sent SIGSTOP or SIGTSTP (Ctrl-Z in its terminal, a debugger, a scheduler's "
+        "suspend, a cgroup freezer) and nothing continued it. `kill -CONT PID` resumes a stopped process: "
+        "find "
+        "what stopped it before the next run.",
+        ranks_phrase(stuck.ranks), stuck.ranks.size() == 1 ? "is" : "are");
+  return fmt::format(
+      "Start with {}: its stack shows where it is. A rank that called another collective (or the same one "
+      "with other sizes, or on another process group) took another code path (a data-dependent branch, "
+      "uneven batches, a rank-dependent condition); a rank outside any collective is late or stuck in your "
+      "code (I/O, a lock, a queue, a long loop) while the others wait for it inside NCCL. The Flight "
+      "Recorder dumps hold each rank's last collectives{}.",
+      stuck.ranks.empty() ? std::string("the ranks' last lines") : ranks_phrase(stuck.ranks),
+      no_stacks ? "; ranks without a stack did not run Python with launch's stack hook (pip install py-spy "
+                  "for another way)"
+                : "");
+}
+
+}  // namespace
+
 Finding hang_finding(const AttemptRecord& a) {
   const HangCulprit stuck = hang_culprit(a);
   double silent = 0;
@@ -131,63 +199,11 @@ Finding hang_finding(const AttemptRecord& a) {
   for (size_t i = 0; i < stuck.evidence.size(); ++i)
     (i < kBriefEvidence ? f.evidence : f.details).push_back(stuck.evidence[i]);
   if (stuck.ranks.size() == 1) f.rank = stuck.ranks.front();
-  std::vector<const RankRecord*> waiting;
-  const RankRecord* culprit = nullptr;
-  bool no_stacks = false;
-  for (const RankRecord* r : all_ranks(a)) {
-    const bool is_culprit = std::count(stuck.ranks.begin(), stuck.ranks.end(), r->rank) > 0;
-    if (f.rank == r->rank) f.node = host_of(a, r->node_rank);
-    if (is_culprit && !culprit) culprit = r;
-    if (!is_culprit && r->running) waiting.push_back(r);
-    f.details.push_back(rank_state_line(a, *r, stuck));
-    add_stack(f.details, *r);
-    no_stacks |= r->running && r->stack.empty();
-  }
-  if (!waiting.empty()) f.evidence.push_back(waiting_line(waiting));
-  if (culprit) add_brief_stack(f.evidence, *culprit, "the culprit");
-  for (const RankRecord* w : waiting)
-    if (!w->stack.empty()) {
-      add_brief_stack(f.evidence, *w, culprit ? "waiting" : "one of them");
-      break;
-    }
+  const bool no_stacks = add_rank_evidence(a, stuck, f);
   if (!how.empty()) f.evidence.push_back("declared hung: " + how);
   add_fr_dump_evidence(a, f.details);
-  std::string dump_dir;
-  size_t dumps = 0;
-  for (const RankRecord* r : all_ranks(a))
-    if (!r->fr_dump.empty()) ++dumps, dump_dir = r->fr_dump.substr(0, r->fr_dump.rfind('/') + 1);
-  if (dumps > 0)
-    f.evidence.push_back(
-        fmt::format("Flight Recorder dumps of {} rank{} in {} (`distdoctor logs` reads them)", dumps,
-                    dumps == 1 ? "" : "s", dump_dir.empty() ? "." : dump_dir));
-  if (stuck.method == "exit") {
-    f.fix = left_early_fix(stuck.ranks);
-    return f;
-  }
-  if (stuck.method == "identity" || stuck.method == "process state") {
-    f.fix = stuck.method == "identity"
-                ? fmt::format(
-                      "Run {} with the same NCCL library and NCCL settings as the other ranks (see "
-                      "launch.rank.differs): look for a wrapper script, an LD_PRELOAD or a module or conda "
-                      "environment that only some ranks load.",
-                      ranks_phrase(stuck.ranks))
-                : fmt::format(
-                      "{} {} stopped: something sent SIGSTOP or SIGTSTP (Ctrl-Z in its terminal, a "
-                      "debugger, a scheduler's suspend, a cgroup freezer) and nothing continued it. `kill "
-                      "-CONT PID` resumes a stopped process: find what stopped it before the next run.",
-                      ranks_phrase(stuck.ranks), stuck.ranks.size() == 1 ? "is" : "are");
-    return f;
-  }
-  f.fix = fmt::format(
-      "Start with {}: its stack shows where it is. A rank that called another collective (or the same one "
-      "with other sizes, or on another process group) took another code path (a data-dependent branch, "
-      "uneven batches, a rank-dependent condition); a rank outside any collective is late or stuck in your "
-      "code (I/O, a lock, a queue, a long loop) while the others wait for it inside NCCL. The Flight "
-      "Recorder dumps hold each rank's last collectives{}.",
-      stuck.ranks.empty() ? std::string("the ranks' last lines") : ranks_phrase(stuck.ranks),
-      no_stacks ? "; ranks without a stack did not run Python with launch's stack hook (pip install py-spy "
-                  "for another way)"
-                : "");
+  if (std::string dumps = fr_dumps_line(a); !dumps.empty()) f.evidence.push_back(dumps);
+  f.fix = hang_fix(stuck, no_stacks);
   return f;
 }
 

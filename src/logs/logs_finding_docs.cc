@@ -5,7 +5,10 @@
 
 namespace dd::logs {
 
-const std::vector<report::FindingDoc>& logs_finding_docs() {
+namespace {
+
+// The logs.* ids read from the log lines (the Flight Recorder's ids are in fr_finding_docs.cc).
+const std::vector<report::FindingDoc>& log_line_docs() {
   static const std::vector<report::FindingDoc> docs = {
       {"logs.init.incomplete", "A process printed NCCL INFO output but never reached Init COMPLETE",
        "NCCL prints '... - Init COMPLETE' (an INFO line) when a communicator is ready. A process that "
@@ -162,12 +165,18 @@ const std::vector<report::FindingDoc>& logs_finding_docs() {
        "had no "
        "process group yet (it was before or in init_process_group) or was not asked."},
   };
-  static const std::vector<report::FindingDoc> with_fr = [] {  // the Flight Recorder ids (fr_finding_docs.cc)
-    std::vector<report::FindingDoc> all = docs;
-    all.insert(all.end(), fr_finding_docs().begin(), fr_finding_docs().end());
-    return all;
+  return docs;
+}
+
+}  // namespace
+
+const std::vector<report::FindingDoc>& logs_finding_docs() {
+  static const std::vector<report::FindingDoc> all = [] {
+    std::vector<report::FindingDoc> v = log_line_docs();
+    v.insert(v.end(), fr_finding_docs().begin(), fr_finding_docs().end());
+    return v;
   }();
-  return with_fr;
+  return all;
 }
 
 }  // namespace dd::logs
