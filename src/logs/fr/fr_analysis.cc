@@ -74,6 +74,39 @@ std::vector<int> fr_never_issued(const std::vector<FrGroupReport>& groups, const
   return out;
 }
 
+// The ranks of `c` sit in another group's collective: what that op is, and who never entered it.
+FrCulprit in_other_group(FrCulprit c, const FrGroupReport& g, const std::vector<FrGroupReport>& groups,
+                         const FrSummary& s, const std::string& what) {
+  c.kind = "pg_desync";
+  fr_locate(c, s, c.ranks[0], "", -1);
+  const FrOpBrief& w = c.where;
+  auto never = fr_never_issued(groups, w.pg_name, w.seq, c.ranks[0]);
+  c.did = w.sig;
+  c.detail = fmt::format(
+      "rank(s) {} never issued seq {} of group {} ({}) that rank(s) {} wait in; rank {}'s latest op is {} "
+      "on group "
+      "{} seq {}{}",
+      rank_list(c.ranks), g.frontier, g.pg_name, what, rank_list(g.waiting), c.ranks[0], w.sig.op, w.pg_name,
+      w.seq, never.empty() ? "" : fmt::format(", which rank(s) {} never entered", rank_list(never)));
+  return c;
+}
+
+// The ranks of `c` are in no collective: their last op completed, or they recorded none.
+FrCulprit behind(FrCulprit c, const FrGroupReport& g, const FrSummary& s, const std::string& what,
+                 const std::string& first) {
+  c.kind = "behind";
+  fr_locate(c, s, c.ranks[0], "", -1);
+  const std::string last =
+      c.has_where && c.where.seq >= 0
+          ? fmt::format("their last op (seq {} of group {}) completed", c.where.seq, c.where.pg_name)
+          : "they recorded no collective";
+  c.detail = fmt::format(
+      "rank(s) {} never issued seq {} of group {} ({}) that rank(s) {} wait in, and sit in no collective: "
+      "{}{}",
+      rank_list(c.ranks), g.frontier, g.pg_name, what, rank_list(g.waiting), last, first);
+  return c;
+}
+
 void fr_frontier_culprits(const FrGroupReport& g, const std::vector<FrGroupReport>& groups,
                           const FrSummary& s, std::set<int>& blamed, const std::set<int>& waiters,
                           std::vector<FrCulprit>& out) {
@@ -94,21 +127,7 @@ void fr_frontier_culprits(const FrGroupReport& g, const std::vector<FrGroupRepor
   for (int m : g.no_dump)
     if (!blamed.count(m)) missing.ranks.push_back(m);
   std::string what = g.frontier_op.empty() ? std::string("it") : g.frontier_op;
-  if (!other_pg.ranks.empty()) {
-    other_pg.kind = "pg_desync";
-    fr_locate(other_pg, s, other_pg.ranks[0], "", -1);
-    const FrOpBrief& w = other_pg.where;
-    auto never = fr_never_issued(groups, w.pg_name, w.seq, other_pg.ranks[0]);
-    other_pg.did = w.sig;
-    other_pg.detail = fmt::format(
-        "rank(s) {} never issued seq {} of group {} ({}) that rank(s) {} wait in; rank {}'s latest op is {} "
-        "on group "
-        "{} seq {}{}",
-        rank_list(other_pg.ranks), g.frontier, g.pg_name, what, rank_list(g.waiting), other_pg.ranks[0],
-        w.sig.op, w.pg_name, w.seq,
-        never.empty() ? "" : fmt::format(", which rank(s) {} never entered", rank_list(never)));
-    out.push_back(other_pg);
-  }
+  if (!other_pg.ranks.empty()) out.push_back(in_other_group(other_pg, g, groups, s, what));
   // No collective of the group completed: the first one is where the ranks stopped, and a rank that recorded
   // nothing has no "last op" to name.
   const std::string first = fr_none_completed(g)
@@ -117,19 +136,7 @@ void fr_frontier_culprits(const FrGroupReport& g, const std::vector<FrGroupRepor
                                       "the ranks stopped",
                                       g.pg_name, g.frontier, what)
                                 : "";
-  if (!late.ranks.empty()) {
-    late.kind = "behind";
-    fr_locate(late, s, late.ranks[0], "", -1);
-    const std::string last =
-        late.has_where && late.where.seq >= 0
-            ? fmt::format("their last op (seq {} of group {}) completed", late.where.seq, late.where.pg_name)
-            : "they recorded no collective";
-    late.detail = fmt::format(
-        "rank(s) {} never issued seq {} of group {} ({}) that rank(s) {} wait in, and sit in no collective: "
-        "{}{}",
-        rank_list(late.ranks), g.frontier, g.pg_name, what, rank_list(g.waiting), last, first);
-    out.push_back(late);
-  }
+  if (!late.ranks.empty()) out.push_back(behind(late, g, s, what, first));
   if (!missing.ranks.empty()) {
     missing.kind = "missing_dump";
     missing.detail =

@@ -65,67 +65,73 @@ std::string numbered(const FrCulprit& c) {
   return fmt::format("#{}{}", c.seq, c.expected.op.empty() ? "" : " " + c.expected.op);
 }
 
-Finding fr_culprit_finding(const FrAnalysis& a, const FrCulprit& c) {
-  std::string group = fr_group_name(c.pg_name, c.pg_desc);
-  std::string who = fr_ranks_word(c.ranks), waiters = fr_ranks_word(c.waiting);
+// The id, severity, title and fix of a culprit finding, by its kind.
+struct CulpritWords {
   std::string id, title, fix;
   Severity sev = Severity::fail;
-  if (c.kind == "desync" || c.kind == "size_mismatch" || c.kind == "dtype_mismatch") {
-    id = "logs.fr." + c.kind;
-    std::string what =
-        c.kind == "desync" ? fmt::format("called {} where the others called {}", c.did.op, c.expected.op)
-        : c.kind == "size_mismatch" ? fmt::format("called {} with sizes {} where the others used {}",
-                                                  c.did.op, c.did.sizes, c.expected.sizes)
-                                    : fmt::format("called {} with dtype {} where the others used {}",
-                                                  c.did.op, c.did.dtypes, c.expected.dtypes);
-    title = fmt::format("{} {} (collective #{} of {})", who, what, c.seq, group);
-    fix =
-        "The ranks took different code paths: make every rank of the group issue the same collectives in the "
-        "same "
-        "order with the same shapes and dtypes (look for a rank-dependent branch, an uneven last batch, or a "
-        "collective inside a condition at the stack below).";
-  } else if (c.kind == "pg_desync") {
-    id = "logs.fr.pg_desync";
-    title = fmt::format("{} went into {} on process group {} while {} wait for it in {} #{} of {}", who,
-                        c.did.op, c.where.pg_name, waiters,
-                        c.expected.op.empty() ? "collective" : c.expected.op, c.seq, group);
-    fix =
+};
+
+// A rank that called another collective, or the same one with other sizes or dtypes.
+CulpritWords mismatch_words(const FrCulprit& c, const std::string& who, const std::string& group) {
+  std::string what =
+      c.kind == "desync" ? fmt::format("called {} where the others called {}", c.did.op, c.expected.op)
+      : c.kind == "size_mismatch" ? fmt::format("called {} with sizes {} where the others used {}", c.did.op,
+                                                c.did.sizes, c.expected.sizes)
+                                  : fmt::format("called {} with dtype {} where the others used {}", c.did.op,
+                                                c.did.dtypes, c.expected.dtypes);
+  return {
+      "logs.fr." + c.kind, fmt::format("{} {} (collective #{} of {})", who, what, c.seq, group),
+      "The ranks took different code paths: make every rank of the group issue the same collectives in the "
+      "same "
+      "order with the same shapes and dtypes (look for a rank-dependent branch, an uneven last batch, or a "
+      "collective inside a condition at the stack below)."};
+}
+
+CulpritWords culprit_words(const FrAnalysis& a, const FrCulprit& c) {
+  std::string group = fr_group_name(c.pg_name, c.pg_desc);
+  std::string who = fr_ranks_word(c.ranks), waiters = fr_ranks_word(c.waiting);
+  if (c.kind == "desync" || c.kind == "size_mismatch" || c.kind == "dtype_mismatch")
+    return mismatch_words(c, who, group);
+  if (c.kind == "pg_desync")
+    return {
+        "logs.fr.pg_desync",
+        fmt::format("{} went into {} on process group {} while {} wait for it in {} #{} of {}", who, c.did.op,
+                    c.where.pg_name, waiters, c.expected.op.empty() ? "collective" : c.expected.op, c.seq,
+                    group),
         "Every member of a process group must call its collectives, and in the same order across groups: the "
-        "stack below is where this rank entered the other group's collective.";
-  } else if (c.kind == "behind") {
-    id = "logs.fr.behind";
-    title = first_hung(a, c) ? fmt::format(
-                                   "{} never reached the first collective of {} ({}) that {} wait in; no "
-                                   "collective completed",
-                                   who, group, numbered(c), waiters)
-                             : fmt::format("{} never reached collective #{} of {} that {} wait in", who,
-                                           c.seq, group, waiters);
-    fix =
+        "stack below is where this rank entered the other group's collective."};
+  if (c.kind == "behind")
+    return {
+        "logs.fr.behind",
+        first_hung(a, c) ? fmt::format("{} never reached the first collective of {} ({}) that {} wait in; no "
+                                       "collective completed",
+                                       who, group, numbered(c), waiters)
+                         : fmt::format("{} never reached collective #{} of {} that {} wait in", who, c.seq,
+                                       group, waiters),
         "The rank is outside NCCL (compute, data loading, I/O, a sleep or a stuck thread): its Python stack "
         "at "
-        "the time (faulthandler, py-spy) shows where; the Flight Recorder saw it last at the stack below.";
-  } else if (c.kind == "missing_dump") {
-    id = "logs.fr.missing_dump";
-    sev = Severity::warn;
-    title = fmt::format("{} wait in collective #{} of {}; {} left no Flight Recorder dump", waiters, c.seq,
-                        group, who);
-    fix =
-        "A rank without a dump died, hung before the dump, or ran without TORCH_FR_BUFFER_SIZE and "
-        "TORCH_NCCL_DUMP_ON_TIMEOUT: check its log; it is the likely one the others wait for.";
-  } else {
-    id = "logs.fr.stuck";
-    title = first_hung(a, c) ? fmt::format(
-                                   "All of {} are inside the first collective of {} ({}) and none "
-                                   "completed it: no collective completed",
-                                   who, group, numbered(c))
-                             : fmt::format("All of {} are inside collective #{} of {} and none completed it",
-                                           who, c.seq, group);
-    fix =
-        "The ranks agree on the collective: the hang is in the transport (network, NVLink/P2P, a GPU that "
-        "stopped), "
-        "not a desync. Check NCCL WARN lines, dmesg (Xid) and the network between the nodes.";
-  }
-  Finding f = logs_finding(id.c_str(), sev, title, fix);
+        "the time (faulthandler, py-spy) shows where; the Flight Recorder saw it last at the stack below."};
+  if (c.kind == "missing_dump")
+    return {"logs.fr.missing_dump",
+            fmt::format("{} wait in collective #{} of {}; {} left no Flight Recorder dump", waiters, c.seq,
+                        group, who),
+            "A rank without a dump died, hung before the dump, or ran without TORCH_FR_BUFFER_SIZE and "
+            "TORCH_NCCL_DUMP_ON_TIMEOUT: check its log; it is the likely one the others wait for.",
+            Severity::warn};
+  return {"logs.fr.stuck",
+          first_hung(a, c) ? fmt::format("All of {} are inside the first collective of {} ({}) and none "
+                                         "completed it: no collective completed",
+                                         who, group, numbered(c))
+                           : fmt::format("All of {} are inside collective #{} of {} and none completed it",
+                                         who, c.seq, group),
+          "The ranks agree on the collective: the hang is in the transport (network, NVLink/P2P, a GPU that "
+          "stopped), "
+          "not a desync. Check NCCL WARN lines, dmesg (Xid) and the network between the nodes."};
+}
+
+Finding fr_culprit_finding(const FrAnalysis& a, const FrCulprit& c) {
+  const CulpritWords w = culprit_words(a, c);
+  Finding f = logs_finding(w.id.c_str(), w.sev, w.title, w.fix);
   if (c.ranks.size() == 1) f.rank = c.ranks[0];
   f.evidence.push_back(c.detail);
   fr_positions(a, c, f);

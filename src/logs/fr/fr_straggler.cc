@@ -20,6 +20,48 @@ namespace {
 using fr_rows::common_rows, fr_rows::earliest_arrival, fr_rows::last_of, fr_rows::median_ms, fr_rows::Row,
     fr_rows::Signal, fr_rows::Track, fr_rows::wait_share;
 
+// Where track c began to come last (last[k]: the track last in row k; last_total: how often c was): the
+// switch that explains the most collectives (kept up before, last after); a switch in its first tenth (or
+// first kStragglerMinCompared) is the start itself.
+size_t began_last_at(const std::vector<int>& last, size_t c, size_t last_total) {
+  const size_t n = last.size();
+  size_t from = 0, best = 0, suffix = last_total, prefix_kept = 0;
+  for (size_t k = 0; k + kStragglerMinCompared <= n; ++k) {
+    if (suffix + prefix_kept > best) best = suffix + prefix_kept, from = k;
+    if (last[k] == static_cast<int>(c))
+      --suffix;
+    else
+      ++prefix_kept;
+  }
+  return from < std::max(kStragglerMinCompared, n / 10) ? 0 : from;
+}
+
+// Who the straggler is, who waits for it and how much, the collectives and the time it spans, and when it
+// turned slow (from > 0).
+void describe_straggler(FrStraggler& g, const std::vector<Track>& tracks, const std::vector<Row>& rows,
+                        size_t c, size_t from, Signal sig) {
+  g.rank = tracks[c].rank;
+  g.node = tracks[c].node;
+  double shares = 0;
+  for (size_t o = 0; o < tracks.size(); ++o)
+    if (o != c) {
+      g.others.push_back(tracks[o].rank);
+      shares += wait_share(rows, from, o, c, sig);
+    }
+  g.others_wait_share = shares / static_cast<double>(g.others.size());
+  g.first_seq = rows[from].seq;
+  g.last_seq = rows.back().seq;
+  g.on_gpu = sig == Signal::gpu;
+  g.span_s = static_cast<double>(*std::max_element(rows.back().arr.begin(), rows.back().arr.end()) -
+                                 earliest_arrival(rows[from])) /
+             1e9;
+  if (from > 0) {
+    g.fail_slow = true;
+    g.before_from_seq = rows.front().seq;
+    g.slow_after_s = static_cast<double>(earliest_arrival(rows[from]) - earliest_arrival(rows.front())) / 1e9;
+  }
+}
+
 std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks, Signal sig) {
   std::vector<Row> rows = common_rows(tracks, sig);
   const size_t timed = rows.size();
@@ -37,17 +79,7 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks, Sig
   for (size_t k = 0; k < n; ++k)
     if ((last[k] = last_of(rows[k])) >= 0) ++count[static_cast<size_t>(last[k])];
   const size_t c = static_cast<size_t>(std::max_element(count.begin(), count.end()) - count.begin());
-  // Where it began to come last: the switch that explains the most collectives (kept up before, last
-  // after); a switch in its first tenth (or first kStragglerMinCompared) is the start itself.
-  size_t from = 0, best = 0, suffix = count[c], prefix_kept = 0;
-  for (size_t k = 0; k + kStragglerMinCompared <= n; ++k) {
-    if (suffix + prefix_kept > best) best = suffix + prefix_kept, from = k;
-    if (last[k] == static_cast<int>(c))
-      --suffix;
-    else
-      ++prefix_kept;
-  }
-  if (from < std::max(kStragglerMinCompared, n / 10)) from = 0;
+  const size_t from = began_last_at(last, c, count[c]);
   size_t last_count = 0;
   std::vector<int64_t> late, others_late, before;
   for (size_t k = 0; k < n; ++k) {
@@ -63,31 +95,12 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks, Sig
   if (static_cast<double>(last_count) < kStragglerLastShare * static_cast<double>(window) ||
       g.late_ms < kStragglerMinLateMs)
     return std::nullopt;
-  g.rank = tracks[c].rank;
-  g.node = tracks[c].node;
   g.compared = window;
   g.last = last_count;
   g.others_late_ms = median_ms(others_late);
-  double shares = 0;
-  for (size_t o = 0; o < tracks.size(); ++o)
-    if (o != c) {
-      g.others.push_back(tracks[o].rank);
-      shares += wait_share(rows, from, o, c, sig);
-    }
-  g.others_wait_share = shares / static_cast<double>(g.others.size());
-  g.first_seq = rows[from].seq;
-  g.last_seq = rows.back().seq;
-  g.on_gpu = sig == Signal::gpu;
   g.timed = timed;
-  g.span_s = static_cast<double>(*std::max_element(rows.back().arr.begin(), rows.back().arr.end()) -
-                                 earliest_arrival(rows[from])) /
-             1e9;
-  if (from > 0) {
-    g.fail_slow = true;
-    g.before_from_seq = rows.front().seq;
-    g.slow_after_s = static_cast<double>(earliest_arrival(rows[from]) - earliest_arrival(rows.front())) / 1e9;
-    g.before_late_ms = median_ms(before);
-  }
+  describe_straggler(g, tracks, rows, c, from, sig);
+  if (from > 0) g.before_late_ms = median_ms(before);
   return g;
 }
 
