@@ -8,6 +8,8 @@
 namespace dd::rules {
 namespace {
 
+using namespace testing;
+
 probe::NodeFacts debug_file_facts(const std::string& file, const std::string& level = "INFO") {
   probe::NodeFacts f;
   set_nccl(f, "NCCL_DEBUG_FILE", file);
