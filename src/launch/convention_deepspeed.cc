@@ -12,11 +12,9 @@ namespace {
 constexpr std::string_view kDeepSpeedVars[] = {"CROSS_RANK", "CROSS_SIZE", "LOCAL_SIZE"};
 
 EnvPairs deepspeed_worker_env(const ConventionInput& in) {
-  const int nnodes = int(in.job.nodes.size());
-  const int local_size = in.node_rank >= 0 && in.node_rank < nnodes ? in.job.nodes[in.node_rank].nproc : 1;
   return {{"CROSS_RANK", std::to_string(in.node_rank)},
-          {"CROSS_SIZE", std::to_string(nnodes)},
-          {"LOCAL_SIZE", std::to_string(local_size)}};
+          {"CROSS_SIZE", std::to_string(in.nnodes())},
+          {"LOCAL_SIZE", std::to_string(in.local_world())}};
 }
 
 }  // namespace

@@ -42,9 +42,7 @@ std::string comma_joined(const std::vector<std::string>& items) {
 EnvPairs paddle_worker_env(const ConventionInput& in) {
   const JobLayout& job = in.job;
   const int world = job.world_size();
-  const int rank = job.first_rank(in.node_rank) + in.local_rank;
-  const int nnodes = int(job.nodes.size());
-  const int local_world = in.node_rank >= 0 && in.node_rank < nnodes ? job.nodes[in.node_rank].nproc : 1;
+  const int rank = in.rank(), nnodes = in.nnodes(), local_world = in.local_world();
   const auto s = [](auto v) { return std::to_string(v); };
   const auto eps = trainer_endpoints(job);
   return {

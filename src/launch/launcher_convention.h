@@ -24,6 +24,10 @@ struct ConventionInput {
   int node_rank = 0;
   int local_rank = 0;
   const WorkerEnvOptions& opt;
+  int nnodes() const { return int(job.nodes.size()); }
+  int rank() const { return job.first_rank(node_rank) + local_rank; }  // the worker's global rank
+  // The workers on this node (1 when the node rank is outside the layout).
+  int local_world() const { return node_rank >= 0 && node_rank < nnodes() ? job.nodes[node_rank].nproc : 1; }
 };
 
 // A process of the framework's own that launch starts beside the workers on node rank 0, before them (as
