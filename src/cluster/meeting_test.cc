@@ -37,7 +37,7 @@ TEST(MeetingOpen, MasterAndNodeMeetThroughTheEmbeddedStore) {
   master_spec.world = 2;
   master_spec.serve = true;
   master_spec.store_url = "127.0.0.1:0";
-  auto master = open_meeting({args, master_spec, facts, "check", "distdoctor", deadline_in(10s)});
+  auto master = open_meeting({args, master_spec, facts, "distdoctor", deadline_in(10s)});
   ASSERT_TRUE(master.ok()) << master.error().message();
   ASSERT_FALSE(master->failure) << master->failure->title;
   ASSERT_TRUE(master->opened.server);
@@ -50,7 +50,7 @@ TEST(MeetingOpen, MasterAndNodeMeetThroughTheEmbeddedStore) {
   node_spec.serve = false;
   node_spec.rank = 1;
   node_spec.store_url = "127.0.0.1:" + std::to_string(master->opened.port);
-  auto node = open_meeting({args, node_spec, facts, "launch", "distdoctor-launch", deadline_in(10s)});
+  auto node = open_meeting({args, node_spec, facts, "distdoctor-launch", deadline_in(10s)});
   ASSERT_TRUE(node.ok()) << node.error().message();
   ASSERT_FALSE(node->failure) << node->failure->title;
   EXPECT_EQ(node->url, node_spec.store_url);
@@ -76,7 +76,7 @@ TEST(MeetingOpen, AnUnreachableMasterIsAFindingWithTheTokenNote) {
   spec.rank = 1;
   spec.store_url = "127.0.0.1:" + std::to_string(rendezvous::testing::free_port());
   const auto t0 = rendezvous::Clock::now();
-  auto m = open_meeting({args, spec, facts, "check", "distdoctor", deadline_in(800ms)});
+  auto m = open_meeting({args, spec, facts, "distdoctor", deadline_in(800ms)});
   ASSERT_TRUE(m.ok()) << m.error().message();
   ASSERT_TRUE(m->failure);
   EXPECT_EQ(m->failure->id, "cluster.join.unreachable");
@@ -94,7 +94,7 @@ TEST(MeetingOpen, ANodeWithoutATokenCannotMeet) {
   spec.world = 2;
   spec.rank = 1;
   spec.store_url = "127.0.0.1:1";
-  auto m = open_meeting({args, spec, facts, "launch", "distdoctor-launch", deadline_in(1s)});
+  auto m = open_meeting({args, spec, facts, "distdoctor-launch", deadline_in(1s)});
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.error().message().find("no job token"), std::string::npos) << m.error().message();
 }
