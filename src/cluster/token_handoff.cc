@@ -8,9 +8,10 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <mutex>
 #include <vector>
+
+#include "probe/fs.h"
 
 namespace dd::cluster {
 
@@ -25,7 +26,7 @@ pid_t g_owner = 0;
 void remove_token_files() {
   std::lock_guard lock(g_files_mu);
   if (::getpid() != g_owner) return;
-  for (const auto& f : g_files) ::unlink(f.c_str());
+  for (const auto& f : g_files) (void)probe::local_fs().remove(f);
   g_files.clear();
 }
 
@@ -40,17 +41,10 @@ void remove_at_exit(const std::string& file) {
 
 // Writes the token to a new file under $TMPDIR (else /tmp), mode 0600 (mkstemp); "" when that fails.
 std::string write_token_file(const std::string& token) {
-  std::error_code ec;
-  std::string path = (std::filesystem::temp_directory_path(ec) / "distdoctor-token-XXXXXX").string();
-  if (ec) path = "/tmp/distdoctor-token-XXXXXX";
-  int fd = ::mkstemp(path.data());
-  if (fd < 0) return "";
-  std::string text = token + "\n";
-  bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  ok = ::close(fd) == 0 && ok;
-  if (!ok) ::unlink(path.c_str());
-  if (ok) remove_at_exit(path);
-  return ok ? path : "";
+  auto path = probe::local_fs().write_temp_file("distdoctor-token-", token + "\n");
+  if (!path) return "";
+  remove_at_exit(*path);
+  return *path;
 }
 
 // A word for a shell command line: as is when it holds only safe characters, else in single quotes.

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include "common/atomic_file.h"
 #include "common/json_limits.h"
 
 namespace dd::launch {
@@ -13,11 +12,11 @@ constexpr const char* kMarker = "distdoctor_launch_attempt";  // what tells our 
 constexpr int kFormat = 1;
 }  // namespace
 
-std::string save_attempt_record(const std::string& run_dir, const AttemptRecord& a) {
+std::string save_attempt_record(const std::string& run_dir, const AttemptRecord& a, probe::Fs& fs) {
   const std::string path = fmt::format("{}/{}/{}", run_dir, a.attempt, kAttemptFileName);
   const std::string text = nlohmann::json{{kMarker, kFormat}, {"record", a}}.dump(1) + "\n";
   // A record of the run, not a checkpoint: no fsync; never written through a link someone put there.
-  const Status st = write_file_atomically(path, text, {.symlinks = Symlinks::refuse, .sync = false});
+  const Status st = fs.write_atomically(path, text, {.symlinks = Symlinks::refuse, .sync = false});
   return st ? "" : st.error().message();
 }
 

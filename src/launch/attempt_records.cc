@@ -1,8 +1,6 @@
 // The node agent's heartbeat, hang and lost-node checks, stop, and the records it publishes and gathers.
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +15,7 @@
 #include "logs/catalogue.h"
 #include "logs/launch_end_line.h"
 #include "logs/python_traceback.h"
+#include "probe/fs.h"
 #include "probe/proc_probe.h"
 #include "probe/process_identity.h"
 #include "probe/system_probe.h"
@@ -31,24 +30,17 @@ namespace {
 double secs(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 // Appends launch's account of how a rank ended to its log (logs/launch_end_line.h), on a line of its own.
+// The log is gone or not ours to write (a link, a FIFO put in its place): nothing is written, and the report
+// still says how the rank ended.
 void append_end_line(const std::string& path, const RankRecord& r) {
   if (r.running || path.empty() || r.end_wall_ms <= 0) return;
-  const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return;  // the log is gone or not ours to write: the report still says it
-  std::string text = logs::launch_end_line({.rank = r.rank,
-                                            .pid = r.pid,
-                                            .exit_code = r.exit_code,
-                                            .signal = r.signal,
-                                            .stopped_by_launch = r.stopped_by_us,
-                                            .wall_ms = r.end_wall_ms});
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    char last = '\n';
-    if (st.st_size > 0) (void)!::pread(fd, &last, 1, st.st_size - 1);
-    if (last != '\n') text.insert(text.begin(), '\n');  // the worker's last line had no newline
-    (void)!::write(fd, text.data(), text.size());
-  }
-  ::close(fd);
+  const std::string text = logs::launch_end_line({.rank = r.rank,
+                                                  .pid = r.pid,
+                                                  .exit_code = r.exit_code,
+                                                  .signal = r.signal,
+                                                  .stopped_by_launch = r.stopped_by_us,
+                                                  .wall_ms = r.end_wall_ms});
+  (void)probe::local_fs().append(path, text, {.own_line = true});  // after the worker's last line
 }
 
 // NCCL collective calls a worker's log shows (NCCL_DEBUG_SUBSYS=COLL), -1 when it shows none.

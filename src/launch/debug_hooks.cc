@@ -2,15 +2,9 @@
 #include "launch/debug_hooks.h"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
+#include <algorithm>
 
-#include "common/atomic_file.h"
-#include "common/output_file.h"
-#include "common/own_dir.h"
 #include "logs/file_scan.h"
 #include "probe/regular_file.h"
 
@@ -185,30 +179,27 @@ std::string fr_exit_path(const DebugHookPaths& p, const DebugHookOptions& o, int
   return fr_request_path(p, o, rank, base_env).empty() ? "" : p.exit_prefix + std::to_string(rank);
 }
 
-std::string make_fr_request_fifo(const std::string& path) {
+std::string make_fr_request_fifo(const std::string& path, probe::Fs& fs) {
   if (path.empty()) return "";
-  ::unlink(path.c_str());  // one left from an earlier run under the same job id
-  if (::mkfifo(path.c_str(), 0600) != 0) return path + ": " + std::strerror(errno);
+  // One left from an earlier run under the same job id is replaced.
+  if (const Status made = fs.make_fifo(path, 0600); !made) return made.error().message();
   return "";
 }
 
-Status write_debug_hooks(const DebugHookPaths& p) {
+Status write_debug_hooks(const DebugHookPaths& p, probe::Fs& fs) {
   // The hook folder is the owner's alone (0700) and the file is replaced whole, never through a link: what
   // the job's Python runs at start-up is no one else's to change, whatever the umask.
   const std::pair<std::string, mode_t> folders[] = {
       {p.site_dir, 0700}, {p.dir + "/flight_recorder", 0755}, {p.dir + "/stacks", 0755}};
   for (const auto& [d, mode] : folders)
-    if (auto st = make_own_dir(d, mode); !st) return st;
-  return write_file_atomically(p.site_dir + "/sitecustomize.py", kSiteCustomize,
-                               {.mode = 0600, .symlinks = Symlinks::refuse});
+    if (auto st = fs.make_dir(d, mode, /*own=*/true); !st) return st;
+  return fs.write_atomically(p.site_dir + "/sitecustomize.py", kSiteCustomize,
+                             {.mode = 0600, .symlinks = Symlinks::refuse});
 }
 
-void note_stack_request(const std::string& stack_file) {
-  auto fd = open_output_file(stack_file, {.create = false});  // the hook's own file, never a link's target
-  if (!fd) return;
-  const std::string line = std::string(kRequest) + "\n";
-  (void)!::write(*fd, line.data(), line.size());
-  ::close(*fd);
+void note_stack_request(const std::string& stack_file, probe::Fs& fs) {
+  // The hook's own file, never a link's target nor a FIFO; nothing when it is not there.
+  (void)fs.append(stack_file, std::string(kRequest) + "\n", {.create = false});
 }
 
 std::vector<int> stack_hook_pids(const std::string& text) {

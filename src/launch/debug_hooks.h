@@ -17,6 +17,7 @@
 
 #include "common/result.h"
 #include "launch/worker_env.h"
+#include "probe/fs.h"
 
 namespace dd::launch {
 
@@ -59,13 +60,13 @@ std::string fr_asked_path(const DebugHookPaths& p, const DebugHookOptions& o, in
 std::string fr_exit_path(const DebugHookPaths& p, const DebugHookOptions& o, int rank,
                          const std::vector<std::string>& base_env);
 // Makes that FIFO (replacing a stale one); "" or the error. Nothing for "".
-std::string make_fr_request_fifo(const std::string& path);
+std::string make_fr_request_fifo(const std::string& path, probe::Fs& fs = probe::local_fs());
 
 // Writes DIR/.pyhooks/sitecustomize.py (folder 0700, file 0600, whatever the umask; never through a link)
 // and makes the flight_recorder/ and stacks/ folders (0755).
-Status write_debug_hooks(const DebugHookPaths& p);
+Status write_debug_hooks(const DebugHookPaths& p, probe::Fs& fs = probe::local_fs());
 // Appends the "stacks requested" line to a worker's stack file (which the hook made), before its SIGUSR2.
-void note_stack_request(const std::string& stack_file);
+void note_stack_request(const std::string& stack_file, probe::Fs& fs = probe::local_fs());
 
 // The pids that registered the stack hook in a stack file (its marker lines), in order.
 std::vector<int> stack_hook_pids(const std::string& stack_file_text);

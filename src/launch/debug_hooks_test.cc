@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "common/test_files.h"
@@ -98,6 +99,29 @@ TEST(DebugHooks, TheHookIsTheOwnersAloneWhateverTheUmask) {
   std::filesystem::create_symlink(d / "elsewhere.py", p.site_dir + "/sitecustomize.py");
   EXPECT_FALSE(write_debug_hooks(p).ok());
   EXPECT_FALSE(std::filesystem::exists(d / "elsewhere.py"));
+}
+
+// The "stacks requested" note goes only into the stack file the hook made: never through a link planted in
+// its place, never into a file it makes itself; the request FIFO replaces what an earlier run left.
+TEST(DebugHooks, TheStackNoteAndTheFifoStayInTheirOwnFiles) {
+  test_files::ScratchDir d;
+  note_stack_request(d / "none.txt");
+  EXPECT_FALSE(std::filesystem::exists(d / "none.txt"));
+  { std::ofstream(d / "stack.txt") << "# distdoctor: stack hook pid 7\n"; }
+  note_stack_request(d / "stack.txt");
+  EXPECT_EQ(test_files::slurp(d / "stack.txt"),
+            "# distdoctor: stack hook pid 7\n# distdoctor: stacks requested\n");
+  { std::ofstream(d / "victim.txt") << "kept\n"; }
+  std::filesystem::create_symlink(d / "victim.txt", d / "link.txt");
+  note_stack_request(d / "link.txt");
+  EXPECT_EQ(test_files::slurp(d / "victim.txt"), "kept\n");
+  { std::ofstream(d / "req.fifo") << "stale"; }
+  EXPECT_EQ(make_fr_request_fifo(d / "req.fifo"), "");
+  EXPECT_EQ(hook_mode(d / "req.fifo"), 0600u);
+  struct stat st {};
+  ASSERT_EQ(::lstat((d / "req.fifo").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_NE(make_fr_request_fifo(d / "no/such/req.fifo"), "");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/test_files.h"
+#include "probe/mem_fs.h"
 
 namespace dd::launch {
 namespace {
@@ -109,6 +110,39 @@ TEST(RunDir, FoldersAndLogsAreMadeBeforeWorkersWithModesTheUmaskDoesNotWiden) {
       prepare_attempt_logs((t.path / "logs/0").string(), {(t.path / "logs/0/node0.rank1.log").string()});
   ASSERT_FALSE(fifo.ok());
   EXPECT_NE(fifo.error().message().find("node0.rank1.log: it is a FIFO"), std::string::npos);
+}
+
+// A log path someone linked elsewhere is refused and the link's target left as it was; an earlier run's log
+// is started empty.
+TEST(RunDir, ALinkWhereALogGoesIsRefused) {
+  TempDir t;
+  const std::string dir = (t.path / "0").string();
+  ASSERT_TRUE(prepare_attempt_logs(dir, {dir + "/node0.rank0.log"}).ok());
+  { std::ofstream(dir + "/node0.rank0.log") << "an earlier attempt's lines\n"; }
+  { std::ofstream(t.path / "victim") << "kept\n"; }
+  fs::create_symlink(t.path / "victim", dir + "/node0.rank1.log");
+  const Status linked = prepare_attempt_logs(dir, {dir + "/node0.rank0.log", dir + "/node0.rank1.log"});
+  ASSERT_FALSE(linked.ok());
+  EXPECT_NE(linked.error().message().find("node0.rank1.log: it is a symbolic link"), std::string::npos)
+      << linked.error().message();
+  EXPECT_EQ(test_files::slurp(t.path / "victim"), "kept\n");
+  EXPECT_EQ(test_files::slurp(dir + "/node0.rank0.log"), "");
+}
+
+// The run folder's claim, marker and logs go through the Fs given: another run's folder is never taken over.
+TEST(RunDir, ClaimAndLogsOnAnyFs) {
+  probe::MemFs mem;
+  mem.put("/logs/job/.distdoctor-run", "run-a\n");
+  auto mine = claim_run_dir("/logs", "job", "run-b", mem);
+  ASSERT_TRUE(mine.ok()) << mine.error().message();
+  EXPECT_EQ(*mine, "/logs/job.2");
+  EXPECT_EQ(mem.read("/logs/job/.distdoctor-run").value(), "run-a\n");
+  EXPECT_EQ(mem.read("/logs/job.2/.distdoctor-run").value(), "run-b\n");
+  EXPECT_EQ(claim_run_dir("/logs", "job", "run-b", mem).value(), "/logs/job.2");
+  EXPECT_EQ(log_dir_problem("/new/logs", mem), "");
+  EXPECT_TRUE(mem.is_dir("/new/logs"));
+  ASSERT_TRUE(prepare_attempt_logs("/logs/job.2/0", {"/logs/job.2/0/node0.rank0.log"}, mem).ok());
+  EXPECT_EQ(mem.read("/logs/job.2/0/node0.rank0.log").value(), "");
 }
 
 TEST(RunDir, ANoSpaceErrorSaysWhatRanOut) {

@@ -2,13 +2,13 @@
 #include "launch/straggler_watch.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <ctime>
 
 #include "common/wall_clock.h"
 #include "launch/lateness_outputs.h"
 #include "logs/fr/flight_recorder.h"
+#include "probe/fs.h"
 #include "probe/regular_file.h"
 
 namespace dd::launch {
@@ -59,7 +59,7 @@ void StragglerWatch::read_snapshots(std::vector<LocalWorker>& workers) {
     if (!w.snapshot_waiting || probe::regular_file_mtime(live) < snapshot_asked_at_) continue;
     auto rec = logs::read_flight_record_file(live);
     // A snapshot, not evidence of the run's end: `logs` on the folder must not read it.
-    ::unlink(live.c_str());
+    (void)probe::local_fs().remove(live);
     if (!rec) continue;  // cut off or unreadable: the next snapshot will do
     rec->rank = w.rank;
     records.push_back(std::move(*rec));

@@ -1,5 +1,6 @@
-// The real filesystem's writes (file_writes.h): append with O_NOFOLLOW|O_NONBLOCK and an fstat check, mkdir
-// or make_own_dir, unlink/rmdir, mkdtemp/mkstemp under $TMPDIR, mkfifo, a non-blocking FIFO write, flock.
+// The real filesystem's writes (file_writes.h): append after an lstat, with O_NOFOLLOW|O_NONBLOCK and an
+// fstat check, mkdir (as a claim too) or make_own_dir, unlink/rmdir, mkdtemp/mkstemp under $TMPDIR, mkfifo, a
+// non-blocking FIFO write, flock.
 #include "probe/file_writes.h"
 
 #include <fcntl.h>
@@ -50,17 +51,22 @@ FileInfo stat_path(const std::string& path) {
 }
 
 Status append_to_file(const std::string& path, std::string_view text, const AppendOptions& o) {
-  const int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (o.create ? O_CREAT : 0);
+  struct stat seen {};  // looked at first: a device is never opened, a link never followed
+  if (::lstat(path.c_str(), &seen) == 0 && !S_ISREG(seen.st_mode))
+    return Error::make(ErrorKind::invalid, "cannot write " + path + ": not a regular file");
+  const int flags = (o.own_line ? O_RDWR : O_WRONLY) | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
+                    O_NOCTTY | (o.create ? O_CREAT : 0);
   const int fd = ::open(path.c_str(), flags, o.mode);
   if (fd < 0) return write_error(path, errno);
-  struct stat st {};
+  struct stat st {};  // and again on the descriptor: something swapped in meanwhile
   int err = ::fstat(fd, &st) == 0 ? 0 : errno;
   if (err == 0 && !S_ISREG(st.st_mode)) err = EINVAL;
+  std::string joined;  // the newline and the text in one write: no other writer's line between them
   if (err == 0 && o.own_line && st.st_size > 0) {
     char last = '\n';
-    if (::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n') err = write_all(fd, "\n");
+    if (::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n') joined = "\n";
   }
-  if (err == 0) err = write_all(fd, text);
+  if (err == 0) err = joined.empty() ? write_all(fd, text) : write_all(fd, joined.append(text));
   ::close(fd);
   if (err == EINVAL) return Error::make(ErrorKind::invalid, "cannot write " + path + ": not a regular file");
   if (err != 0) return write_error(path, err);
@@ -73,6 +79,11 @@ Status make_folder(const std::string& path, mode_t mode, bool own) {
   const int e = errno;
   if (e == EEXIST && stat_path(path).kind == FileKind::directory) return Ok{};
   return Error::sys(e, "cannot create the folder " + path);
+}
+
+Status make_new_folder(const std::string& path, mode_t mode, const std::string& named) {
+  if (::mkdir(path.c_str(), mode) == 0) return Ok{};
+  return Error::from_errno("cannot create the folder " + named);
 }
 
 Status remove_path(const std::string& path) {
@@ -90,8 +101,9 @@ Status remove_path_tree(const std::string& path) {
 
 std::string temp_root() {
   std::error_code ec;
-  std::filesystem::path root = std::filesystem::temp_directory_path(ec);  // $TMPDIR, else /tmp
-  return ec ? std::string("/tmp") : root.string();
+  std::string root = std::filesystem::temp_directory_path(ec).string();  // $TMPDIR, else /tmp
+  while (root.size() > 1 && root.back() == '/') root.pop_back();         // TMPDIR=/tmp/: no "//" in paths
+  return ec ? std::string("/tmp") : root;
 }
 
 Result<std::string> make_temp_folder(const std::string& in, const std::string& prefix) {

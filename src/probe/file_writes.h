@@ -15,6 +15,7 @@ namespace dd::probe {
 FileInfo stat_path(const std::string& path);  // kind none when nothing is there (or stat fails)
 Status append_to_file(const std::string& path, std::string_view text, const AppendOptions& o);
 Status make_folder(const std::string& path, mode_t mode, bool own);
+Status make_new_folder(const std::string& path, mode_t mode, const std::string& named);  // named: for errors
 Status remove_path(const std::string& path);
 Status remove_path_tree(const std::string& path);
 std::string temp_root();  // $TMPDIR, else /tmp

@@ -100,6 +100,9 @@ class RealFs : public Fs {
   Status make_dir(const std::string& path, mode_t mode, bool own) override {
     return make_folder(root_ + path, mode, own);
   }
+  Status make_new_dir(const std::string& path, mode_t mode) override {
+    return make_new_folder(root_ + path, mode, path);
+  }
   Status remove(const std::string& path) override { return remove_path(root_ + path); }
   Status remove_tree(const std::string& path) override { return remove_path_tree(root_ + path); }
   Result<std::string> make_temp_dir(const std::string& prefix) override {

@@ -70,11 +70,16 @@ class Fs {
   // Creates or replaces a whole file: readers see the old content or the new (common/atomic_file.h).
   virtual Status write_atomically(const std::string& path, std::string_view content,
                                   const AtomicWriteOptions& o = {}) = 0;
-  // Appends to a regular file, never through a symbolic link nor into a FIFO or device.
+  // Appends to a regular file, never through a symbolic link nor into a FIFO or device (what is there is
+  // looked at before it is opened, so a device is never opened); the text goes in one write.
   virtual Status append(const std::string& path, std::string_view text, const AppendOptions& o = {}) = 0;
   // Makes a folder whose parent exists; one already there is fine when it is a folder. own: it must be a real
   // folder owned by this user and gets `mode` whatever the umask (common/own_dir.h); else mkdir(path, mode).
   virtual Status make_dir(const std::string& path, mode_t mode, bool own = false) = 0;
+  // Makes a folder that is not there yet, as a claim: of two makers (processes, nodes on a shared
+  // filesystem) exactly one succeeds (mkdir(2), the umask applies). Anything already there, a folder too, is
+  // an Error with err EEXIST; its message is "cannot create the folder PATH".
+  virtual Status make_new_dir(const std::string& path, mode_t mode) = 0;
   virtual Status remove(const std::string& path) = 0;       // a file or an empty folder; none there is fine
   virtual Status remove_tree(const std::string& path) = 0;  // a folder and all under it; none there is fine
   // A new private (0700) folder under the temporary directory ($TMPDIR, else /tmp): "<tmp>/<prefix>XXXXXX".

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <thread>
 
 #include "common/test_files.h"
@@ -103,7 +105,36 @@ TEST_P(FsContract, WriteTargetFollowsALinkToARegularFileOnly) {
   EXPECT_FALSE(fs().can_add_to("/none"));
 }
 
+// make_new_dir is a claim (a run's folder): it fails with EEXIST on anything there, a folder too.
+TEST_P(FsContract, ANewFolderIsMadeOnceOnly) {
+  ASSERT_TRUE(fs().make_new_dir("/run", 0755));
+  EXPECT_TRUE(fs().is_dir("/run"));
+  auto again = fs().make_new_dir("/run", 0755);
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().err, EEXIST);
+  EXPECT_EQ(again.error().what, "cannot create the folder /run");
+  ASSERT_TRUE(fs().write_atomically("/f", "x", {.sync = false}));
+  EXPECT_EQ(fs().make_new_dir("/f", 0755).error().err, EEXIST);
+  auto orphan = fs().make_new_dir("/no/such", 0755);
+  ASSERT_FALSE(orphan);
+  EXPECT_NE(orphan.error().err, EEXIST);
+}
+
 INSTANTIATE_TEST_SUITE_P(RealAndMem, FsContract, ::testing::Values(true, false));
+
+// An append never goes through a symbolic link (the file it points to is left as it is), and a device is
+// refused before it is opened.
+TEST(RealFs, AppendNeverFollowsALinkNorWritesADevice) {
+  test_files::ScratchDir scratch;
+  auto fs = make_real_fs(scratch.path.string());
+  ASSERT_TRUE(fs->write_atomically("/target", "kept\n", {.sync = false}));
+  ASSERT_EQ(::symlink((scratch.path / "target").c_str(), (scratch.path / "link").c_str()), 0);
+  auto linked = fs->append("/link", "x\n", {.own_line = true});
+  ASSERT_FALSE(linked);
+  EXPECT_EQ(linked.error().kind, ErrorKind::invalid);
+  EXPECT_EQ(fs->read("/target").value(), "kept\n");
+  EXPECT_EQ(local_fs().append("/dev/null", "x").error().kind, ErrorKind::invalid);
+}
 
 TEST(RealFs, TempFilesAreMadeUnderTheTemporaryFolder) {
   auto dir = local_fs().make_temp_dir("dd-fs-test-");

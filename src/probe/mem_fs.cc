@@ -178,6 +178,16 @@ Status MemFs::make_dir(const std::string& path, mode_t mode, bool) {
   return Ok{};
 }
 
+Status MemFs::make_new_dir(const std::string& path, mode_t mode) {
+  std::lock_guard lock(mu_);
+  const std::string p = normal(path);
+  const Node* up = find(parent_of(p));
+  if (!up || up->kind != FileKind::directory) return missing("cannot create the folder", path);
+  if (nodes_.contains(p)) return Error::make(ErrorKind::io, "cannot create the folder " + path, "", EEXIST);
+  nodes_[p] = Node{.kind = FileKind::directory, .mode = mode, .mtime = tick()};
+  return Ok{};
+}
+
 Status MemFs::remove(const std::string& path) {
   std::lock_guard lock(mu_);
   const std::string p = normal(path);

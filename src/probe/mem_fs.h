@@ -34,6 +34,7 @@ class MemFs : public Fs {
                           const AtomicWriteOptions& o = {}) override;
   Status append(const std::string& path, std::string_view text, const AppendOptions& o = {}) override;
   Status make_dir(const std::string& path, mode_t mode, bool own = false) override;
+  Status make_new_dir(const std::string& path, mode_t mode) override;
   Status remove(const std::string& path) override;
   Status remove_tree(const std::string& path) override;
   Result<std::string> make_temp_dir(const std::string& prefix) override;

@@ -9,14 +9,14 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 
 #include <memory>
 
 namespace dd::rendezvous {
 
 Result<JobToken> resolve_token(const std::string& flag_token, const std::string& token_file,
-                               const std::string& env_token, const ReadTokenFile& read_file) {
+                               const std::string& env_token, const ReadTokenFile& read_file,
+                               const probe::Fs& fs) {
   JobToken t;
   if (!flag_token.empty()) {
     t.token = flag_token;
@@ -32,10 +32,9 @@ Result<JobToken> resolve_token(const std::string& flag_token, const std::string&
     while (!t.token.empty() && std::isspace(static_cast<unsigned char>(t.token.front()))) t.token.erase(0, 1);
     if (t.token.empty()) return Error::invalid(fmt::format("token file {} is empty", token_file));
     t.source = "--token-file " + token_file;
-    struct stat st {};
-    if (::stat(token_file.c_str(), &st) == 0 && (st.st_mode & 077)) {
+    if (auto info = fs.stat(token_file); info && (info->mode & 077)) {
       t.warning = fmt::format("token file {} is readable by other users (mode {:o}); chmod 600 it",
-                              token_file, st.st_mode & 0777);
+                              token_file, info->mode & 0777);
     }
     return t;
   }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/result.h"
+#include "probe/fs.h"
 
 namespace dd::rendezvous {
 
@@ -24,9 +25,11 @@ using ReadTokenFile = std::function<Result<std::string>(const std::string& path)
 
 // Picks the token: --token, else --token-file (read through read_file), else env_token (the caller passes
 // DISTDOCTOR_TOKEN's value, probe::tool_env().token: nothing here reads the environment). None given -> empty
-// token, no error. An unreadable or empty token file is an Error.
+// token, no error. An unreadable or empty token file is an Error; one other users may read is a warning (its
+// mode from fs).
 Result<JobToken> resolve_token(const std::string& flag_token, const std::string& token_file,
-                               const std::string& env_token, const ReadTokenFile& read_file);
+                               const std::string& env_token, const ReadTokenFile& read_file,
+                               const probe::Fs& fs = probe::local_fs());
 
 // A new random token: 32 bytes from the OpenSSL CSPRNG as 64 hex digits.
 std::string generate_token();

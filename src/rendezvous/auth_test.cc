@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "probe/mem_fs.h"
 #include "rendezvous/http.h"
 
 namespace dd::rendezvous {
@@ -43,6 +44,19 @@ TEST(StoreAuth, TokenSourcesInOrder) {
   { std::ofstream(file) << "\n"; }
   EXPECT_FALSE(resolve_token("", file, env).ok());
   ::unlink(file.c_str());
+}
+
+// The mode warning is read through the Fs it is given (the real filesystem unless a test hands it a MemFs).
+TEST(StoreAuth, TokenFileModeComesFromTheFs) {
+  probe::MemFs fs;
+  fs.put("/job/token", "t0k\n", 0640);
+  fs.put("/job/private", "t0k\n", 0600);
+  const auto read = [&fs](const std::string& path) { return fs.read(path); };
+  auto open = rendezvous::resolve_token("", "/job/token", "", read, fs);
+  ASSERT_TRUE(open.ok());
+  EXPECT_EQ(open->token, "t0k");
+  EXPECT_EQ(open->warning, "token file /job/token is readable by other users (mode 640); chmod 600 it");
+  EXPECT_EQ(rendezvous::resolve_token("", "/job/private", "", read, fs)->warning, "");
 }
 
 TEST(StoreAuth, GeneratedTokensAreRandomHex) {

@@ -2,11 +2,11 @@
 // (server_admission.h; an address paused for wrong tokens is refused in the handshake, with the pause named),
 // drop the oldest stranger (of the newcomer's address or of all) when too many are authenticating (posted to
 // the shard that holds it).
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "rendezvous/auth.h"
@@ -37,7 +37,7 @@ void Shard::accept_all(int listen_fd) {
         ::close(spare_fd);
         int tmp = ::accept(listen_fd, nullptr, nullptr);
         if (tmp >= 0) ::close(tmp);
-        spare_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+        spare_fd = ::eventfd(0, EFD_CLOEXEC);  // the spare again: a descriptor, no file opened
         srv.log_event("out of file descriptors: refused a client (raise ulimit -n on the master)");
         continue;
       }

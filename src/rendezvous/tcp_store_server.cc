@@ -115,7 +115,7 @@ void presize_fd_table(size_t fds) {
   rlimit rl{};
   if (fds == 0 || ::getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
   size_t top = std::min<size_t>(fds, rl.rlim_cur == RLIM_INFINITY ? fds : size_t(rl.rlim_cur) - 1);
-  int base = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int base = ::eventfd(0, EFD_CLOEXEC);  // any descriptor to duplicate; no file opened
   if (base < 0) return;
   int fd = ::fcntl(base, F_DUPFD_CLOEXEC, static_cast<int>(top));  // the lowest free fd >= top
   ::close(base);
@@ -192,7 +192,7 @@ Result<std::unique_ptr<TcpStoreServer>> TcpStoreServer::start(ServerOptions opti
     auto sh = std::make_unique<Shard>(*impl, i);
     sh->epoll_fd = ::epoll_create1(EPOLL_CLOEXEC);
     sh->wake_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    sh->spare_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    sh->spare_fd = ::eventfd(0, EFD_CLOEXEC);  // a descriptor held in reserve (accept_all)
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.u64 = kWakeId;

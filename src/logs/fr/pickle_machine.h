@@ -146,6 +146,15 @@ class Machine {
   bool global();          // pickle_reader.cc: GLOBAL, allowed names only
   bool reduce();          // pickle_reader.cc: REDUCE of an allowed global only
   void step(uint8_t op);  // pickle_ops.cc: one opcode
+  // pickle_ops.cc: one family of opcodes each; false when op is not of it (true when handled, failed or not).
+  bool stack_op(uint8_t op);
+  bool scalar_op(uint8_t op);
+  bool text_op(uint8_t op);
+  bool container_op(uint8_t op);
+  bool fill_op(uint8_t op);
+  bool memo_op(uint8_t op);
+  bool push_binfloat();
+  bool push_small_tuple(size_t n);
 
   std::string_view in_;
   const PickleLimits& lim_;
