@@ -12,6 +12,7 @@
 
 #include "common/safe_text.h"
 #include "logs/analyze.h"
+#include "logs/info_reading.h"
 #include "nccl/info_line.h"
 #include "nccl/log_line.h"
 #include "report/report.h"
@@ -35,7 +36,7 @@ void check_lines(std::string_view text) {
   logs::read_lines_from_buffer(text, ro, [](std::string_view line, uint64_t) {
     nccl::NcclLine l = nccl::parse_nccl_line(line);
     check(inside(l.host, line) && inside(l.src, line) && inside(l.msg, line));
-    nccl::read_info_line(line);
+    logs::read_info_line(line);
   });
 }
 
