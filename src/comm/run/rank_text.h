@@ -1,4 +1,5 @@
-// How findings write sets of ranks: "0-2", "0, 2, 3", "0-2, 5"; "rank 3" / "ranks 0-2".
+// How findings write sets of ranks: "0-2", "0, 2, 3", "0-2, 5"; "rank 3" / "ranks 0-2"; every one listed: "0,
+// 1, 2".
 #pragma once
 #include <fmt/format.h>
 
@@ -17,6 +18,13 @@ inline std::string rank_span(const std::vector<int>& v) {
                                                  : std::to_string(v[i]));
     i = j + 1;
   }
+  return s;
+}
+
+// Every rank, comma-separated, no ranges: "0, 1, 2".
+inline std::string rank_list(const std::vector<int>& v) {
+  std::string s;
+  for (int r : v) s += (s.empty() ? "" : ", ") + std::to_string(r);
   return s;
 }
 

@@ -10,6 +10,7 @@
 #include "comm/run/comm_finding.h"
 #include "comm/run/rank_text.h"
 #include "comm/run/run_findings.h"
+#include "comm/run/worker_death.h"
 #include "nccl/error_causes.h"
 #include "probe/fs.h"
 #include "probe/host_memory.h"
@@ -22,29 +23,6 @@ using report::Finding;
 
 namespace {
 
-std::string join_ranks(const std::vector<int>& v) {
-  std::string s;
-  for (int r : v) s += (s.empty() ? "" : ", ") + std::to_string(r);
-  return s;
-}
-
-// The last lines of a worker's log, joined with " | ".
-std::string tail_of_file(const std::string& path, size_t max_lines) {
-  auto text = probe::read_regular_file_tail(path, 64 << 10);  // the last lines are in the last 64 KiB
-  if (!text) return "";
-  std::istringstream in(text->text);
-  std::vector<std::string> lines;
-  std::string l;
-  while (std::getline(in, l)) {
-    if (l.empty()) continue;
-    lines.push_back(l);
-    if (lines.size() > max_lines) lines.erase(lines.begin());
-  }
-  std::string s;
-  for (auto& x : lines) s += (s.empty() ? "" : " | ") + x;
-  return s;
-}
-
 std::vector<std::string> warning_evidence(const RunOutcome& out) {
   std::vector<std::string> ev;
   const auto& warns = out.nccl_log.warnings;
@@ -54,53 +32,6 @@ std::vector<std::string> warning_evidence(const RunOutcome& out) {
 
 std::string engine_label(const RunOptions& opt) {
   return opt.engine == rules::EngineKind::nccl ? "NCCL" : "Gloo";
-}
-
-// Why a worker got SIGKILL, as far as is known without root: the memory cgroup's oom_kill count rose during
-// the run (the OOM killer did it), did not (something else sent it), or cannot be read (a hint).
-std::string oom_killer_evidence(int64_t kills_before) {
-  const int64_t now = probe::read_oom_kills(*probe::make_real_fs());
-  if (kills_before < 0 || now < 0)
-    return "SIGKILL: often the kernel's OOM killer when memory runs out (dmesg names its victims; reading it "
-           "usually needs root)";
-  if (now > kills_before)
-    return "the kernel's OOM killer killed " + std::to_string(now - kills_before) +
-           " process(es) of this memory cgroup during the run (its oom_kill count went from " +
-           std::to_string(kills_before) + " to " + std::to_string(now) + "): memory ran out";
-  return "not the kernel's OOM killer (the memory cgroup's oom_kill count stayed at " + std::to_string(now) +
-         "): something sent SIGKILL (a scheduler, a watchdog, a user)";
-}
-
-Finding died_worker_finding(const RunRecord& rec, int w) {
-  const auto& ws = rec.sup.workers()[w];
-  const RankState& s = rec.watch.ranks()[rec.layout.groups[w][0]];
-  std::string during = s.last_op >= 0 ? "during " + op_label(rec.opt.ops[s.last_op])
-                                      : (s.init_done ? "after init" : "during communicator init");
-  std::string tail = tail_of_file(rec.specs[w].log_path, 3);
-  std::vector<std::string> ev = {"pid " + std::to_string(ws.pid) + ", " +
-                                 process::describe_wait_status(ws.wait_status)};
-  if (!tail.empty()) ev.push_back("its last output: " + tail);
-  if (rec.opt.engine == rules::EngineKind::gloo && WIFSIGNALED(ws.wait_status) &&
-      WTERMSIG(ws.wait_status) == SIGABRT && !s.init_done)
-    ev.push_back(
-        "Gloo aborts a process that cannot connect to a peer: check that the interface (" +
-        (rec.opt.gloo_iface.empty() ? std::string("GLOO_SOCKET_IFNAME or --gloo-host") : rec.opt.gloo_iface) +
-        ") is up on every node and routes to the other ranks");
-  ev.push_back("the other ranks were stopped");
-  const bool sigkill = WIFSIGNALED(ws.wait_status) && WTERMSIG(ws.wait_status) == SIGKILL;
-  const std::string oom = sigkill ? oom_killer_evidence(rec.oom_kills_before) : "";
-  if (!oom.empty()) ev.insert(ev.begin() + 1, oom);
-  const bool by_oom_killer = oom.rfind("the kernel's OOM killer killed", 0) == 0;
-  return comm_failure(
-      report::comm_id::kWorkerDied,
-      "rank " + join_ranks(rec.layout.groups[w]) +
-          (by_oom_killer ? " was killed by the kernel's OOM killer (SIGKILL) "
-                         : " died (" + process::describe_wait_status(ws.wait_status) + ") ") +
-          during,
-      ev,
-      "A rank that dies takes the whole job down: look at its log (OOM killer: dmesg; Xid errors; a "
-      "signal sent by the scheduler).",
-      rec.layout.groups[w][0]);
 }
 
 // After a timeout, the silent ranks are the suspects: never joined (no "ready") or stalled (alive, no
@@ -155,10 +86,10 @@ Finding rank_error_finding(const RunOutcome& out, const RunRecord& rec, int r) {
   std::vector<int> stalled, never;
   const bool timed_out = is_timeout(s);
   if (timed_out) silent_ranks(rec, stalled, never);
-  if (!never.empty()) ev.push_back("rank(s) " + join_ranks(never) + " never joined (started, no answer)");
+  if (!never.empty()) ev.push_back("rank(s) " + rank_list(never) + " never joined (started, no answer)");
   if (!stalled.empty()) {
     const RankState& first = rec.watch.ranks()[stalled[0]];
-    ev.push_back("rank(s) " + join_ranks(stalled) + " stalled: alive, last seen " +
+    ev.push_back("rank(s) " + rank_list(stalled) + " stalled: alive, last seen " +
                  (first.last_op >= 0 ? "starting " + op_label(rec.opt.ops[first.last_op])
                                      : std::string(first.init_done ? "after init" : "in init")));
   }
@@ -187,8 +118,8 @@ Finding rank_error_finding(const RunOutcome& out, const RunRecord& rec, int r) {
     return comm_failure(id, title, ev, cause.fix, silent[0]);
   }
   if (!remote.empty()) {  // every rank of this node was waiting: the silent one is on another node
-    title += ": waiting for rank(s) " + join_ranks(remote) + " on other nodes";
-    ev.push_back("no rank of this node stalled; rank(s) " + join_ranks(remote) +
+    title += ": waiting for rank(s) " + rank_list(remote) + " on other nodes";
+    ev.push_back("no rank of this node stalled; rank(s) " + rank_list(remote) +
                  " run on other nodes: one of them stopped answering or its link failed");
   }
   return comm_failure(id, title, ev, cause.fix, r);
@@ -203,8 +134,8 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
     if (!s.ready) not_ready.push_back(r);
     if (!s.init_done) not_init.push_back(r);
   }
-  if (!not_ready.empty()) ev.push_back("never joined: rank(s) " + join_ranks(not_ready));
-  if (!not_init.empty()) ev.push_back("did not finish communicator init: rank(s) " + join_ranks(not_init));
+  if (!not_ready.empty()) ev.push_back("never joined: rank(s) " + rank_list(not_ready));
+  if (!not_init.empty()) ev.push_back("did not finish communicator init: rank(s) " + rank_list(not_init));
   for (int r : stuck)
     if (rec.watch.ranks()[r].last_op >= 0)
       ev.push_back("rank " + std::to_string(r) + " last started " +
@@ -231,8 +162,8 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
   }
   if (!outside.empty() && !inside.empty() && not_init.empty()) {
     const int op = rec.watch.ranks()[outside[0]].last_op;
-    ev.insert(ev.begin(), "rank(s) " + join_ranks(inside) + " called it and waited; rank(s) " +
-                              join_ranks(outside) + " started it but never called it");
+    ev.insert(ev.begin(), "rank(s) " + rank_list(inside) + " called it and waited; rank(s) " +
+                              rank_list(outside) + " started it but never called it");
     return comm_failure(report::comm_id::kOpTimeout,
                         what + ": " + ranks_word(outside) + " never called " + op_label(rec.opt.ops[op]) +
                             " \u2014 " + ranks_word(inside) + " waited for it inside",
@@ -243,7 +174,7 @@ Finding unfinished_finding(const RunOutcome& out, const RunRecord& rec) {
   }
   return comm_failure(
       not_init.empty() ? report::comm_id::kOpTimeout : report::comm_id::kInitTimeout,
-      what + ": rank(s) " + join_ranks(stuck) + " did not finish", ev,
+      what + ": rank(s) " + rank_list(stuck) + " did not finish", ev,
       "A rank that never joins or stalls hangs every other rank: check that all ranks start, reach each "
       "other (firewall, NCCL_SOCKET_IFNAME), and are not stuck in their own code.");
 }
@@ -293,7 +224,7 @@ void name_failures(RunOutcome& out, const RunRecord& rec) {
     const auto& ws = rec.sup.workers()[w];
     if (!(WIFEXITED(ws.wait_status) && WEXITSTATUS(ws.wait_status) == 0))
       out.findings.push_back(comm_failure(report::comm_id::kWorkerDied,
-                                          "worker of rank " + join_ranks(rec.layout.groups[w]) +
+                                          "worker of rank " + rank_list(rec.layout.groups[w]) +
                                               " ended with " + process::describe_wait_status(ws.wait_status),
                                           {tail_of_file(rec.specs[w].log_path, 3)}, ""));
   }
