@@ -53,6 +53,13 @@ check "--straggler-interval 0: only at the end" 0 L "$FAKE" SYNC_DIR="$T/s3" SLO
 if grep -q "straggler:" "$T/err"; then echo "FAIL: said live with the check off"; fails=$((fails + 1)); else echo "ok: nothing live"; fi
 Q finding launch.job.straggler >"$T/f"
 expect "the end still names rank 2" "$T/f" "rank 2 arrives last at"
+# A Gloo job (CPU training; PyTorch 2.11 keeps Gloo's collectives out of NCCL's recorder): the hook dumps them
+# too, and the straggler is named from them (before: empty dumps, a pass that said nothing).
+mkdir -p "$T/s5"
+check "a Gloo job: rank 2 late" 0 L "$FAKE" FAKE_BACKEND=gloo SYNC_DIR="$T/s5" SLOW_RANK=2 SLOW_S=0.1 STEPS=30 \
+  --nproc-per-node 3 --straggler-interval 0 --job-id gloo --json -- python3 "$SW"
+Q finding launch.job.straggler >"$T/f"
+expect "named from Gloo's collectives" "$T/f" "rank 2 arrives last at"
 # Workers that never use torch.distributed answer each snapshot at once with "none" (no 5 s wait), and no
 # answer is left in the run folder.
 mkdir -p "$T/s4"

@@ -44,16 +44,41 @@ def _distdoctor_hooks():
     if req and dump:
         try:
             import atexit, threading
+            def dump_of(c10d, name):
+                fn = getattr(c10d, name, None)
+                if fn is None:
+                    return None
+                try:
+                    return fn(includeCollectives=True, includeStackTraces=False, onlyActive=False)
+                except TypeError:
+                    return fn()
+            def recorded(c10d):
+                # NCCL's recorder; PyTorch 2.11 keeps Gloo's collectives in its generic recorder, which only
+                # _dump_fr_trace writes: its groups that NCCL's dump lacks are added to it.
+                data = dump_of(c10d, "_dump_nccl_trace")
+                try:
+                    import pickle
+                    more = pickle.loads(dump_of(c10d, "_dump_fr_trace") or pickle.dumps({}))
+                    if more.get("entries"):
+                        base = pickle.loads(data) if data else {}
+                        have = {e.get("pg_id") for e in base.get("entries", [])}
+                        extra = [e for e in more["entries"] if e.get("pg_id") not in have]
+                        if extra:
+                            for key in ("pg_config", "pg_status"):
+                                merged = dict(more.get(key, {}))
+                                merged.update(base.get(key, {}))
+                                base[key] = merged
+                            base.setdefault("version", more.get("version", ""))
+                            base["entries"] = base.get("entries", []) + extra
+                            data = pickle.dumps(base, protocol=2)
+                except Exception:
+                    pass
+                return data
             def write(target):
                 c10d = getattr(getattr(sys.modules.get("torch"), "_C", None), "_distributed_c10d", None)
-                fn = getattr(c10d, "_dump_nccl_trace", None)
-                if fn is None or "torch.distributed" not in sys.modules:
+                data = recorded(c10d) if c10d is not None and "torch.distributed" in sys.modules else None
+                if data is None:
                     data, target = b"torch.distributed is not in use in this process\n", target + ".none"
-                else:
-                    try:
-                        data = fn(includeCollectives=True, includeStackTraces=False, onlyActive=False)
-                    except TypeError:
-                        data = fn()
                 with open(target + ".tmp", "wb") as out:
                     out.write(data)
                 os.replace(target + ".tmp", target)

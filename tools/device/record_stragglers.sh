@@ -3,7 +3,9 @@
 # (tools/device/straggler_worker.py): each run's --json report, stderr, and run folder (per-rank logs and the
 # Flight Recorder exit dumps), then `distdoctor logs` on the run folder. Usage:
 # tools/device/record_stragglers.sh DIR [CASE...] (DIR: a stripped distdoctor and lib/, see
-# tools/device/stage_binary.sh). Writes $OUT/stragglers.tgz. STEPS, SLOW_S, SLOW_AFTER pass to the worker.
+# tools/device/stage_binary.sh). Writes $OUT/stragglers.tgz. STEPS, SLOW_S, SLOW_AFTER pass to the worker;
+# NPROC (default: one per GPU) and BACKEND=gloo (the worker's CPU loop) run more ranks than the node has GPUs
+# (with LAUNCH_FLAGS=--no-preflight: the preflight refuses more ranks than GPUs). LAUNCH_FLAGS: more launch flags.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/torch_nccl_env.sh" "$1"
@@ -13,7 +15,7 @@ export PYTHONUNBUFFERED=1
 O=${OUT:-device_out}
 L=$O/stragglers
 mkdir -p "$L"
-NG=$(nvidia-smi -L | wc -l)
+NG=${NPROC:-$(nvidia-smi -L | wc -l)}
 { python3 -c 'import torch; print("torch", torch.__version__, "nccl", torch.cuda.nccl.version())'
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > "$L/versions.txt" 2>&1
 # name worker_case env (comma-separated) launch flags (comma-separated, "-" none)
@@ -45,7 +47,7 @@ for entry in "${ALL[@]}"; do
   [ "$flags" = - ] && flags=""
   t0=$(date +%s%3N)
   env CASE="$wcase" ${envs//,/ } timeout -k 5 300 "$DIR/distdoctor" launch --nproc-per-node "$NG" --log-dir "$d/logs" \
-    --job-id "$c" --tee none --json ${flags//,/ } -- python3 "$HERE/straggler_worker.py" > "$d/report.json" \
+    --job-id "$c" --tee none --json ${LAUNCH_FLAGS:-} ${flags//,/ } -- python3 "$HERE/straggler_worker.py" > "$d/report.json" \
     2> >(while IFS= read -r l; do printf '%s %s\n' "$EPOCHREALTIME" "$l"; done > "$d/launch.err")
   rc=$?
   sleep 0.3  # the timestamping loop of launch.err ends after launch

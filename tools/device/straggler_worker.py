@@ -9,7 +9,8 @@
 #   loader      every rank takes each step's batch from a DataLoader (2 workers); its dataset takes LOADER_S
 #               (0.03) a sample to make, 8 samples a batch, the others' 0.5 ms: it waits for its data
 # STEPS (60), or DURATION_S (run steps until that many seconds passed); MATMULS (8) 4096x4096 matmuls a step.
-# Rank 0 prints each step's time. Run under `distdoctor launch` or torchrun.
+# BACKEND=gloo: the same loop on the CPU (1024x1024 matmuls, no GPU cases), for a machine with fewer GPUs than
+# ranks. Rank 0 prints each step's time. Run under `distdoctor launch` or torchrun.
 import os, time, multiprocessing as mp
 import torch
 import torch.distributed as dist
@@ -22,6 +23,14 @@ slow_after_s = float(os.environ.get("SLOW_AFTER_S", "0"))  # late_slow: from thi
 steps = int(os.environ.get("STEPS", "60"))
 duration = float(os.environ.get("DURATION_S", "0"))
 matmuls = int(os.environ.get("MATMULS", "8"))
+backend = os.environ.get("BACKEND", "nccl")
+dev = "cuda" if backend == "nccl" else "cpu"
+size = 4096 if dev == "cuda" else 1024
+
+
+def sync():
+    if dev == "cuda":
+        torch.cuda.synchronize()
 
 def busy(cpu):
     try:
@@ -53,10 +62,11 @@ class Samples(torch.utils.data.Dataset):  # decoding and augmenting one sample t
 
 
 def main():
-    dist.init_process_group("nccl")
+    dist.init_process_group(backend)
     rank, world = dist.get_rank(), dist.get_world_size()
     local = int(os.environ.get("LOCAL_RANK", rank))
-    torch.cuda.set_device(local)
+    if dev == "cuda":
+        torch.cuda.set_device(local)
     helpers = []
     if rank == slow_rank and case == "cpu_busy":
         cpus = sorted(os.sched_getaffinity(0))[: int(os.environ.get("BUSY_PROCS", "2"))]
@@ -77,11 +87,11 @@ def main():
         batches = iter(torch.utils.data.DataLoader(Samples(delay), batch_size=8, num_workers=2))
     if rank == slow_rank and case in ("gpu_hog", "loader"):
         print(f"slow from {time.time():.3f}", flush=True)
-    x = torch.randn(4096, 4096, device="cuda")
-    g = torch.ones(1 << 20, device="cuda")
-    small = torch.ones(16, device="cuda")
+    x = torch.randn(size, size, device=dev)
+    g = torch.ones(1 << 20, device=dev)
+    small = torch.ones(16, device=dev)
     dist.all_reduce(g)
-    torch.cuda.synchronize()
+    sync()
     start = time.time()
     step = 0
     said = False
@@ -101,11 +111,11 @@ def main():
             for i in range(300000):  # python work that the busy processes slow down
                 s += i
         if batches is not None:
-            y[0, :64] += next(batches)[0].to("cuda", non_blocking=True)
+            y[0, :64] += next(batches)[0].to(dev, non_blocking=True)
         g.copy_(y.flatten()[: g.numel()])
         dist.all_reduce(g)
         dist.all_reduce(small)
-        torch.cuda.synchronize()
+        sync()
         if rank == 0:
             print(f"step {step} {1000 * (time.time() - t0):.1f} ms at {time.time():.3f}", flush=True)
         step += 1

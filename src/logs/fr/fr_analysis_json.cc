@@ -63,6 +63,7 @@ json fr_analysis_json(const FrAnalysis& a) {
                           {"node", g.node},
                           {"others", g.others},
                           {"compared", g.compared},
+                          {"waited", g.waited},
                           {"last", g.last},
                           {"late_ms", g.late_ms},
                           {"others_late_ms", g.others_late_ms},

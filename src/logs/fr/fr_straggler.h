@@ -24,8 +24,10 @@ struct FrStraggler {
   int node = -1;                 // the clock compared on (-1: all ranks as one)
   std::vector<int> others;       // the ranks compared with it
   size_t compared = 0;           // collectives every compared rank created (in the window below)
-  size_t last = 0;               // of them, those where it came last by at least kStragglerMarginNs
-  double late_ms = 0;            // its median lateness over the compared ones
+  size_t waited = 0;             // of them, those where a rank came last by at least kStragglerMarginNs (in
+                                 // the others every rank came within that margin: nobody waited)
+  size_t last = 0;               // of those, where it came last
+  double late_ms = 0;            // its median lateness over the waited ones
   double others_late_ms = 0;     // the others' median lateness (how close they are to each other)
   double others_wait_share = 0;  // the part of their time the others spent waiting for it (0..1)
   double span_s = 0;             // how long the compared collectives took, first to last
@@ -40,8 +42,9 @@ struct FrStraggler {
                                  // them one rank started last (by the margin), the others start together
 };
 
-// Named when it comes last at kStragglerLastShare of at least kStragglerMinCompared collectives, late by a
-// median of kStragglerMinLateMs or more.
+// Named when it comes last at kStragglerLastShare of at least kStragglerMinCompared collectives where a rank
+// waited (and those are a tenth of the compared ones at least), late by a median of kStragglerMinLateMs or
+// more.
 inline constexpr size_t kStragglerMinCompared = 8;
 inline constexpr double kStragglerLastShare = 0.6;
 inline constexpr double kStragglerMinLateMs = 5;
