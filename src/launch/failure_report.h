@@ -21,7 +21,7 @@ report::Report build_launch_report(const std::vector<AttemptRecord>& attempts);
 // The launcher's own exit codes beyond report.h's 0-3 (README, "Exit codes"): never a worker's status, which
 // goes in the report and the JSON ("worker_exit_code") instead.
 inline constexpr int kExitJobFailed =
-    4;                                 // a worker (or MindSpore's scheduler) failed: exited non-zero, killed
+    4;  // a worker (or a convention's companion process) failed: exited non-zero, killed
 inline constexpr int kExitHang = 124;  // the job hung (as timeout(1))
 
 // The launcher's exit code: 0 when the last attempt succeeded; kExitJobFailed when a worker failed; 124 for a

@@ -101,7 +101,8 @@ TEST(LaunchReport, AlsoFailedAndStoppedRanks) {
   ASSERT_NE(stopped, nullptr);
   EXPECT_EQ(stopped->severity, report::Severity::info);
   EXPECT_NE(stopped->title.find("launch stopped 6 ranks after rank 2 failed"), std::string::npos);
-  EXPECT_NE(stopped->title.find("node 0 (gpu-a): ranks 0,1,3; node 1 (gpu-b): ranks 4,6,7"), std::string::npos)
+  EXPECT_NE(stopped->title.find("node 0 (gpu-a): ranks 0,1,3; node 1 (gpu-b): ranks 4,6,7"),
+            std::string::npos)
       << stopped->title;
 }
 

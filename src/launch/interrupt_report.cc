@@ -1,8 +1,9 @@
-// The evidence of launch.interrupted: an interrupt (Ctrl-C, a scheduler's SIGTERM) is diagnosed as a hang is
+// launch.interrupted and its evidence: an interrupt (Ctrl-C, a scheduler's SIGTERM) is diagnosed as a hang is
 // before the workers are stopped (attempt_records.cc: stop_workers), so the report says which ranks were
 // still running and where (their stacks, from launch's stack hook), and which had already ended and how.
 #include <fmt/format.h>
 
+#include "common/signal_name.h"
 #include "launch/report_parts.h"
 
 namespace dd::launch::parts {
@@ -46,6 +47,22 @@ void add_interrupt_evidence(const AttemptRecord& a, report::Finding& f) {
     for (const RankRecord* r : all_ranks(a))
       if (r->rank == f.rank) f.node = host_of(a, r->node_rank);
   }
+}
+
+report::Finding interrupted_finding(const AttemptRecord& a) {
+  const std::string sig = signal_name(interrupt_signal(a.stop.detail));
+  report::Finding f{.id = "launch.interrupted", .severity = report::Severity::warn};
+  f.title = fmt::format("the launch was interrupted by {}{}: every worker was stopped", sig,
+                        a.stop.node_rank >= 0 ? " on " + node_label(a, a.stop.node_rank) : "");
+  if (!a.stop.detail.empty()) f.evidence.push_back("detail: " + a.stop.detail);
+  add_interrupt_evidence(a, f);
+  f.fix = sig == "SIGINT"
+              ? "Nothing to fix if you pressed Ctrl-C to end the job. If it was stuck, the stacks above show "
+                "where each rank still running was; --hang-timeout SECONDS lets launch find the culprit by "
+                "itself."
+              : "A SIGTERM or SIGHUP usually comes from the scheduler (time limit, preemption), a closed "
+                "terminal or a kill: check the job's time limit, or run under nohup/tmux.";
+  return f;
 }
 
 }  // namespace dd::launch::parts

@@ -71,4 +71,21 @@ std::optional<Finding> scheduler_end_finding(const AttemptRecord& a) {
   return f;
 }
 
+const std::vector<report::FindingDoc>& scheduler_finding_docs() {
+  static const std::vector<report::FindingDoc> docs = {
+      {"launch.mindspore.scheduler", "MindSpore's scheduler process failed, or did not end by itself",
+       "With --mindspore, node rank 0 starts the job's command once more as MindSpore's scheduler "
+       "(MS_ROLE=MS_SCHED, as msrun does). It is not a rank: it waits in mindspore.communication.init() "
+       "until every worker has joined and left MindSpore's cluster, then exits 0. When it exits non-zero or "
+       "is killed before the workers finish, the workers cannot form or keep the cluster, so launch stops "
+       "them and names the scheduler (fail: its exit status, the last lines of its log "
+       "DIR/JOB/ATTEMPT/node0.scheduler.log), not a rank; the exit code is its status (128+signal). The "
+       "script runs in the scheduler up to init(), so an error in the imports or set_context() shows here "
+       "first; \"MS_SCHED_PORT is occupied\" means another process holds MASTER_PORT. After every worker "
+       "exited 0, a scheduler that exits non-zero or does not exit within 5 s (launch then stops it) is a "
+       "warning: the exit code stays 0."},
+  };
+  return docs;
+}
+
 }  // namespace dd::launch::parts

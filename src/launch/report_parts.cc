@@ -5,11 +5,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 #include "cluster/join.h"
 #include "common/redact.h"
 #include "common/signal_name.h"
+#include "launch/launcher_convention.h"
 
 namespace dd::launch::parts {
 
@@ -102,6 +105,25 @@ int root_node(const AttemptRecord& a) {
   }
   if (a.stop.node_rank >= 0) return a.stop.node_rank;
   return a.nodes.empty() ? 0 : a.nodes.front().node_rank;
+}
+
+int interrupt_signal(const std::string& detail) {
+  for (size_t p = detail.find("SIG"); p != std::string::npos; p = detail.find("SIG", p + 3)) {
+    size_t e = p + 3;
+    while (e < detail.size() && std::isupper(static_cast<unsigned char>(detail[e]))) ++e;
+    if (const int s = signal_number(std::string_view(detail).substr(p, e - p))) return s;
+  }
+  if (const size_t p = detail.find("signal "); p != std::string::npos) {
+    const int s = std::atoi(detail.c_str() + p + 7);
+    if (s > 0 && s < 65) return s;
+  }
+  return SIGINT;
+}
+
+std::string companion_who() {
+  for (const auto* c : launcher_conventions())
+    if (c->companion) return std::string(c->companion->who);
+  return "the companion process";
 }
 
 }  // namespace dd::launch::parts

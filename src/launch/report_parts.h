@@ -9,6 +9,7 @@
 #include "launch/launch_facts.h"
 #include "logs/fr/fr_analysis.h"
 #include "report/finding.h"
+#include "report/finding_doc.h"
 #include "rules/rank_identity.h"
 
 namespace dd::launch::parts {
@@ -42,14 +43,30 @@ std::string hang_summary(const AttemptRecord& a);
 // own thread's Python frames innermost first under "rank R (ROLE) stack" (hang_report.cc).
 void add_stack(std::vector<std::string>& evidence, const RankRecord& r);
 void add_brief_stack(std::vector<std::string>& evidence, const RankRecord& r, const char* role);
+// launch.node.lost or launch.master.lost, by the stop's cause; launch.logs.cannot_write (lost_report.cc).
+report::Finding lost_finding(const AttemptRecord& a);
+report::Finding cannot_start_finding(const AttemptRecord& a);
+// launch.interrupted (interrupt_report.cc), with the evidence add_interrupt_evidence gives.
+report::Finding interrupted_finding(const AttemptRecord& a);
 // The evidence of launch.interrupted (interrupt_report.cc): the ranks still running when the signal came,
 // with their stacks, and those that had ended, with how.
 void add_interrupt_evidence(const AttemptRecord& a, report::Finding& f);
+// The signal named in an interrupt's detail ("SIGINT", "received SIGTERM", "signal 15"); SIGINT when none is.
+int interrupt_signal(const std::string& detail);
+// The companion process of the conventions in words ("MindSpore's scheduler"): what StopCause::
+// scheduler_failed names (at most one convention has one; "the companion process" when none).
+std::string companion_who();
+// launch.rank.stopped: the ranks launch ended itself, as ranges per node; launch.node.silent: the nodes that
+// sent no record (stopped_report.cc). Nothing when there is none.
+std::optional<report::Finding> stopped_finding(const AttemptRecord& a);
+std::optional<report::Finding> silent_nodes_finding(const AttemptRecord& a);
 // launch.mindspore.scheduler (mindspore_report.cc): MindSpore's scheduler failed before the workers finished
 // (fail, the job's cause), or, after they all succeeded, ended badly or had to be stopped (warn; else
 // nothing).
 report::Finding scheduler_failed_finding(const AttemptRecord& a);
 std::optional<report::Finding> scheduler_end_finding(const AttemptRecord& a);
+// Its doc (the convention's own: failure_report_docs.cc adds it to launch_finding_docs()).
+const std::vector<report::FindingDoc>& scheduler_finding_docs();
 // Every rank's identity as read from /proc (RankRecord::identity), for rules::odd_settings, with what launch
 // gave it (its node's launcher environment) as the expected values (identity_report.cc).
 std::vector<rules::RankIdentity> rank_identities(const AttemptRecord& a);

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "logs/log_finding_ids.h"
 #include "logs/log_rules.h"
 
 namespace dd::logs {
@@ -59,8 +60,6 @@ void add_first_differing_iteration(const std::vector<const ProcessFacts*>& ps, F
   }
 }
 
-}  // namespace
-
 void coll_rules(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<const ProcessFacts*> ps;
   std::set<std::string> ops;
@@ -71,7 +70,7 @@ void coll_rules(const LogsResult& r, std::vector<Finding>& out) {
     }
   if (ps.size() < 2) return;
   Finding f = logs_finding(
-      "logs.coll.desync", Severity::fail, "",
+      ids::kCollDesync, Severity::fail, "",
       "Ranks issued different numbers of collectives: some code path (a data-dependent branch, an "
       "uneven last batch, a rank-0-only call) runs a collective on some ranks only. The job hangs "
       "at the first unmatched call. TORCH_DISTRIBUTED_DEBUG=DETAIL reports the mismatching op. (Logs "
@@ -88,6 +87,22 @@ void coll_rules(const LogsResult& r, std::vector<Finding>& out) {
   f.title = fmt::format("Collective counts differ between ranks ({} op type(s)): the job is desynchronised",
                         f.evidence.size());
   out.push_back(std::move(f));
+}
+
+}  // namespace
+
+LogRule coll_log_rule() {
+  return {
+      .name = "coll",
+      .fn = coll_rules,
+      .docs =
+          {
+              {ids::kCollDesync, "Ranks issued different numbers of collectives",
+               "Counted from NCCL_DEBUG_SUBSYS=COLL lines per rank and operation; with --iteration-pattern "
+               "the first iteration where the counts split is named. A rank-dependent branch or an uneven "
+               "last batch is the usual cause; the job hangs at the first unmatched call."},
+          },
+  };
 }
 
 }  // namespace dd::logs

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "logs/hang_analysis.h"
+#include "logs/log_finding_ids.h"
 #include "logs/log_rules.h"
 
 namespace dd::logs {
@@ -75,7 +76,7 @@ void watchdog_rule(const LogsResult& r, std::vector<Finding>& out) {
   std::set<int> ranks;  // a rank times out again after a restart, or in another process group
   for (const auto* w : timeouts) ranks.insert(w->rank);
   Finding f = logs_finding(
-      "logs.pytorch.watchdog_summary", Severity::fail,
+      ids::kWatchdogSummary, Severity::fail,
       fmt::format("{} rank(s) hit the ProcessGroupNCCL watchdog{}: {} SeqNum={} after {} ms", ranks.size(),
                   ranks.size() == timeouts.size() ? "" : fmt::format(" ({} timeouts)", timeouts.size()),
                   w0->op, w0->seq, w0->ran_ms),
@@ -101,7 +102,7 @@ void torchrun_rule(const LogsResult& r, std::vector<Finding>& out) {
   const bool marked = root != r.child_failures.end();
   const auto& c0 = marked ? *root : r.child_failures.front();
   Finding f = logs_finding(
-      "logs.torchrun.failures", Severity::fail,
+      ids::kTorchrunFailures, Severity::fail,
       fmt::format("torchrun reports {} failed worker(s); {}: rank {} (local_rank {}) exitcode {}",
                   r.child_failures.size(), marked ? "root cause" : "first", c0.rank, c0.local_rank,
                   c0.exitcode),
@@ -117,11 +118,28 @@ void torchrun_rule(const LogsResult& r, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
-}  // namespace
-
 void framework_rules(const LogsResult& r, std::vector<Finding>& out) {
   watchdog_rule(r, out);
   torchrun_rule(r, out);
+}
+
+}  // namespace
+
+LogRule framework_log_rule() {
+  return {
+      .name = "framework",
+      .fn = framework_rules,
+      .docs =
+          {
+              {ids::kWatchdogSummary, "ProcessGroupNCCL watchdog timeouts, per rank",
+               "Collects the watchdog lines of all ranks: op, SeqNum, timeout, last enqueued and completed "
+               "work. The rank that caused them is named by the logs.hang.* finding; the summary itself is a "
+               "consequence."},
+              {ids::kTorchrunFailures, "torchrun's ChildFailedError summary",
+               "Rank, local rank, exit code, pid and host of each failed worker, from the summary torchrun "
+               "prints."},
+          },
+  };
 }
 
 }  // namespace dd::logs

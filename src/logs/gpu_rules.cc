@@ -15,6 +15,8 @@ namespace dd::logs {
 using report::Finding;
 using report::Severity;
 
+namespace {
+
 void gpu_rules(const LogsResult& r, std::vector<Finding>& out) {
   // NCCL's own "Duplicate GPU detected" line already names the pair (nccl.duplicate_gpu): say it once.
   const auto& entries = Catalogue::builtin().entries();
@@ -43,6 +45,22 @@ void gpu_rules(const LogsResult& r, std::vector<Finding>& out) {
           fmt::format("{}: Init START busId {} commId {} ({})", p->label(), bus, comm, p->file));
     out.push_back(std::move(f));
   }
+}
+
+}  // namespace
+
+LogRule gpu_log_rule() {
+  return {
+      .name = "gpu",
+      .fn = gpu_rules,
+      .docs = {
+          {"logs.gpu.shared", "Two ranks of one communicator on the same GPU",
+           "NCCL's Init START lines show two ranks of one communicator (same commId) on the same host with "
+           "the same busId: both use one GPU, which NCCL refuses (ncclInvalidUsage) or which halves the "
+           "memory and speed of each. Usually set_device was not called before the first NCCL call, so every "
+           "process stayed on device 0, or CUDA_VISIBLE_DEVICES gives every process the same GPU. Named even "
+           "when the 'Duplicate GPU detected' warning is not in the logs."},
+      }};
 }
 
 }  // namespace dd::logs

@@ -181,8 +181,6 @@ void same_place_rule(const LogsResult& r, const HangVerdict& v, std::vector<Find
   out.push_back(std::move(f));
 }
 
-}  // namespace
-
 void hang_rules(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<HangVerdict> vs = analyze_hangs(r.watchdogs, hr_known_ranks(r));
   if (!vs.empty() && vs.front().kind == HangKind::unknown && vs.front().waiters.size() > 1)
@@ -202,6 +200,65 @@ void hang_rules(const LogsResult& r, std::vector<Finding>& out) {
     out.push_back(std::move(f));
   }
   dump_requested_rule(r, out);
+}
+
+}  // namespace
+
+LogRule hang_log_rule() {
+  return {
+      .name = "hang",
+      .fn = hang_rules,
+      .docs =
+          {
+              {"logs.hang.desync",
+               "One rank called another collective, or other sizes, at the SeqNum the others wait in",
+               "At the same sequence number of one process group, the watchdog lines show one rank (the odd "
+               "one out) with another OpType, NumelIn or NumelOut than the others, or one rank left behind "
+               "in a collective the others completed: it took another code path (a rank-dependent branch, an "
+               "uneven last batch, a collective only some ranks call). The others' timeouts, aborts and "
+               "SIGTERMs follow from it.",
+               "Find the branch where that rank's collectives differ from the others' (a rank-dependent if, "
+               "an uneven last batch, a collective only some ranks call) at the sequence number named: every "
+               "rank must call the same collectives, with the same sizes, in the same order."},
+              {"logs.hang.ahead", "One rank went past the collective the others wait in",
+               "The ranks' first watchdog timeouts came together, but one rank timed out at a higher "
+               "sequence number: it completed the collective the others still wait in with a call of its own "
+               "(another op or group), so it took another code path at the first number where it differs."},
+              {"logs.hang.late", "One rank was late to the collective the others timed out in",
+               "The other ranks timed out waiting in a collective the rank had not issued yet (its last "
+               "enqueued work was lower), and its own watchdog fired much later at a higher sequence number: "
+               "it was slow before the collective (I/O, data loading, a sleep, a long step on one rank), not "
+               "on another path.",
+               "Find what that rank did before the collective (slow I/O or data loading, a long step on one "
+               "rank, a sleep, a checkpoint only it writes): a py-spy or faulthandler dump of it while the "
+               "others wait shows where. Raise the process-group timeout only for work that is slow by "
+               "design."},
+              {"logs.hang.missing", "One rank never issued the collective the others timed out in",
+               "The other ranks timed out in a collective while this rank reported a lower last enqueued "
+               "work and no timeout of its own, or printed no watchdog line at all: it was blocked outside "
+               "that process group (another group's collective or init, a Python loop, I/O, a lock) or had "
+               "stopped.",
+               "Look at that rank's stack while the others wait (py-spy dump, faulthandler, or `distdoctor "
+               "launch`, which takes every rank's stack at a hang): it shows what blocked it outside the "
+               "process group; collectives of different groups must be called in the same order on every "
+               "rank."},
+              {ids::kHangSamePlace,
+               "Every rank timed out in the same collective: the log cannot tell them apart",
+               "Each rank's watchdog timed out in the same collective with the same sequence number, op and "
+               "element counts, so PyTorch's lines do not say which rank differs (a dtype mismatch, a "
+               "protocol setting or a fault inside NCCL look like this). PyTorch's Flight Recorder records "
+               "each rank's collectives with dtypes and Python stacks; when the log says a dump was "
+               "prepared, the dumps are at TORCH_FR_DUMP_TEMP_FILE (older: TORCH_NCCL_DEBUG_INFO_TEMP_FILE) "
+               "followed by the rank, by default /tmp/nccl_trace_rank_<rank> on each node; `distdoctor logs` "
+               "reads them and compares the ranks."},
+              {"logs.pytorch.dump_requested", "A debug-info dump was requested while no rank timed out",
+               "ProcessGroupNCCL printed 'preparing to dump debug info' (the Flight Recorder's state, asked "
+               "on demand or by another rank) but no watchdog timeout followed. A rank of the job that "
+               "printed no such line had no process group yet (it was before or in init_process_group) or "
+               "was not asked."},
+          },
+      .culprit_ids = {"logs.hang.desync", "logs.hang.ahead", "logs.hang.late", "logs.hang.missing"},
+  };
 }
 
 }  // namespace dd::logs

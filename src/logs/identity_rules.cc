@@ -4,8 +4,10 @@
 // finished init (the settings NCCL reads in init may not be printed yet) is unknown, not unset.
 #include <fmt/format.h>
 
+#include <cstring>
 #include <map>
 
+#include "logs/log_finding_ids.h"
 #include "logs/log_rules.h"
 #include "report/rank_ranges.h"
 #include "rules/rank_identity.h"
@@ -79,8 +81,6 @@ std::string ir_then(const LogsResult& r) {
   return fmt::format("; the job then hung: ranks timed out in {} SeqNum={}", first->op, first->seq);
 }
 
-}  // namespace
-
 void identity_rules(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<RankLines> ids = ir_identities(r);
   std::vector<rules::RankIdentity> settings, libraries;
@@ -113,6 +113,39 @@ void identity_rules(const LogsResult& r, std::vector<Finding>& out) {
     f.evidence.push_back(fmt::format("settings unknown for {} (no NCCL INFO lines through init)",
                                      report::ranks_phrase(unknown_ranks)));
   out.push_back(std::move(f));
+}
+
+// The settings told the ranks apart where the watchdog lines could not: the hang rule's "cannot tell" is
+// lowered to info and says so.
+void settings_tell_apart(std::vector<Finding>& all) {
+  for (auto& f : all)
+    if (f.id == ids::kHangSamePlace) {
+      f.severity = Severity::info;
+      if (size_t k = f.title.find(kSamePlaceCannotTell); k != std::string::npos)
+        f.title.replace(k, strlen(kSamePlaceCannotTell),
+                        "the watchdog lines do not tell the ranks apart (their NCCL settings do)");
+    }
+}
+
+}  // namespace
+
+LogRule identity_log_rule() {
+  return {
+      .name = "identity",
+      .fn = identity_rules,
+      .docs =
+          {
+              {"logs.rank.env_differs", "One rank runs with an NCCL setting or an NCCL library of its own",
+               "NCCL prints one INFO line per variable it takes from the environment ('NCCL_PROTO set by "
+               "environment to LL') and its version at init. Compared across ranks (the comparison `launch` "
+               "makes from each worker's environment), a rank whose setting or library differs from the "
+               "others' is named: another protocol, algorithm, transport or NCCL build on one rank can hang "
+               "the first collective, and then the watchdog timeouts only follow from it. A rank that "
+               "printed no INFO lines through init (NCCL_DEBUG=WARN, or it never finished init) is left out: "
+               "its settings are unknown, not unset."},
+          },
+      .yields_to_culprit = true,
+      .with_others = settings_tell_apart};
 }
 
 }  // namespace dd::logs

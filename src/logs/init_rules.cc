@@ -2,6 +2,7 @@
 // init began without completing.
 #include <fmt/format.h>
 
+#include "logs/log_finding_ids.h"
 #include "logs/log_rules.h"
 
 namespace dd::logs {
@@ -36,16 +37,14 @@ std::string never_completed_evidence(const LogsResult& r, const ProcessFacts& p)
   return ev;
 }
 
-}  // namespace
-
 void init_rules(const LogsResult& r, std::vector<Finding>& out) {
   Finding never = logs_finding(
-      "logs.init.incomplete", Severity::fail, "",
+      ids::kInitIncomplete, Severity::fail, "",
       "Look at these ranks' last lines and first WARN: they stopped during NCCL init (a peer that never "
       "arrived, a network that cannot connect, or a crash). Every rank must call init with the same "
       "world size and rendezvous.");
   Finding partial = logs_finding(
-      "logs.init.partial", Severity::warn, "",
+      ids::kInitPartial, Severity::warn, "",
       "A communicator began init but its Init COMPLETE is missing: the job stopped (or the log was cut) "
       "while creating it. Check that every rank creates the same process groups in the same order.");
   for (const auto& p : r.processes) {
@@ -74,6 +73,29 @@ void init_rules(const LogsResult& r, std::vector<Finding>& out) {
         fmt::format("{} process(es) have a communicator init without Init COMPLETE", partial.evidence.size());
     out.push_back(std::move(partial));
   }
+}
+
+}  // namespace
+
+LogRule init_log_rule() {
+  return {
+      .name = "init",
+      .fn = init_rules,
+      .docs =
+          {
+              {ids::kInitIncomplete, "A process printed NCCL INFO output but never reached Init COMPLETE",
+               "NCCL prints '... - Init COMPLETE' (an INFO line) when a communicator is ready. A process "
+               "that printed INFO lines of init (bootstrap, version, comm lines) but never that one stopped "
+               "or hung inside ncclCommInitRank: a peer never arrived, sockets could not connect, or it "
+               "crashed. Its last line and first WARN are the evidence. Under NCCL_DEBUG=WARN no INFO line "
+               "is printed, so nothing is judged."},
+              {ids::kInitPartial, "A communicator init began without its Init COMPLETE",
+               "More communicator inits started than completed in one process: the job stopped while "
+               "creating a process group (often ranks creating different groups), or the log was cut."},
+              {"logs.init.complete", "Every NCCL process reached Init COMPLETE",
+               "Initialisation finished on every rank seen."},
+          },
+  };
 }
 
 }  // namespace dd::logs

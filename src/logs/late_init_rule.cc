@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 
+#include "logs/log_finding_ids.h"
 #include "logs/log_rules.h"
 #include "logs/rank_state.h"
 #include "report/rank_ranges.h"
@@ -54,7 +55,7 @@ void late_init_rule(const LogsResult& r, const std::vector<RankState>& st, std::
   for (const auto* p : waiting) waiters.push_back(p->rank);
   const std::string who = report::ranks_phrase(late), them = report::ranks_phrase(waiters);
   Finding f = logs_finding(
-      "logs.init.late_rank", Severity::fail,
+      ids::kInitLateRank, Severity::fail,
       fmt::format("{} never started NCCL init while {} waited in it (Init START, no Init COMPLETE): {} was "
                   "late or stuck before init_process_group",
                   who, them, who),
@@ -76,6 +77,18 @@ void late_init_rule(const LogsResult& r, const std::vector<RankState>& st, std::
   for (const auto* p : waiting)
     if (f.evidence.size() < 16) f.evidence.push_back(li_waiter_line(*p));
   out.push_back(std::move(f));
+}
+
+report::FindingDoc late_init_doc() {
+  return {
+      ids::kInitLateRank, "A rank never started NCCL init while the others waited in it",
+      "The other ranks printed NCCL's init lines (Init START, bootstrap) without Init COMPLETE, so they "
+      "waited in init for a peer; this rank printed no NCCL line at all, or stopped before init: it was late "
+      "(slow data loading or checkpoint reading, a sleep, a hang before init_process_group) or never got "
+      "there. The ranks that waited only followed it.",
+      "Look at what that rank did before init_process_group (data or checkpoint loading, a sleep, a hang): "
+      "its own output and stack show where; start every rank's init at about the same time, or raise the "
+      "init timeout for work that is slow by design."};
 }
 
 }  // namespace dd::logs

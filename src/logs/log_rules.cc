@@ -1,153 +1,60 @@
-// Cross-rank rules over what the logs say about the network and versions: ranks that disagree (transport,
-// plugin, NCCL version, driver, GDR, bootstrap interface) and suspicious interfaces; and cross_rank_findings,
-// which runs every cross-rank rule (log_rules.h) in report order.
+// The table of cross-rank log rules (log_rules.h) and cross_rank_findings, which runs them in table order.
+// Adding a log finding: one row (or one more doc in a row) here; a new rule is one file with its row.
 #include "logs/log_rules.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <cstring>
 #include <set>
-
-#include "common/units.h"
-#include "logs/fr/fr_rules.h"
-#include "logs/log_finding_ids.h"
-#include "rules/rule_util.h"
 
 namespace dd::logs {
 
-namespace {
-
 using report::Finding;
-using report::Severity;
 
-bool bad_iface(const std::string& n) { return rules::iface_name_is_local_only(n); }
-
-void net_disagreement_rules(const LogsResult& r, std::vector<Finding>& out) {
-  add_disagreement(
-      r, out, "logs.net.transport_mismatch", Severity::warn, "network transport",
-      [](const ProcessFacts& p) { return p.network; },
-      "All ranks should use the same inter-node network (e.g. all IB). A rank on Socket is usually missing "
-      "IB devices/drivers in its container, or has NCCL_IB_DISABLE / NCCL_NET set differently.");
-  add_disagreement(
-      r, out, "logs.net.plugin_mismatch", Severity::warn, "net plugin",
-      [](const ProcessFacts& p) { return p.net_plugin; },
-      "Install the same NCCL net plugin (or none) on every node; set NCCL_NET_PLUGIN the same everywhere.");
-  add_disagreement(
-      r, out, "logs.nccl.version_mismatch", Severity::fail, "NCCL version",
-      [](const ProcessFacts& p) { return p.nccl_version; },
-      "Use one NCCL build on all nodes (same framework wheel or container image); mixed versions can hang "
-      "or fail in init.");
-  add_disagreement(
-      r, out, "logs.cuda.driver_mismatch", Severity::warn, "CUDA driver version",
-      [](const ProcessFacts& p) {
-        return p.cuda_driver > 0 ? cuda_version_in_words(p.cuda_driver) : std::string();
-      },
-      "Nodes run different NVIDIA drivers; align them to rule out driver-specific behaviour.");
-  add_disagreement(
-      r, out, "logs.net.gdr_mismatch", Severity::info, "GPU Direct RDMA",
-      [](const ProcessFacts& p) { return p.gdr < 0 ? std::string()
-                                         : p.gdr   ? "on"
-                                                   : "off"; }, "");
-  // Bootstrap interface names: only compare across processes that printed one.
-  add_disagreement(
-      r, out, "logs.net.bootstrap_if_mismatch", Severity::warn, "bootstrap interface",
-      [](const ProcessFacts& p) { return p.bootstrap_if; },
-      "Set NCCL_SOCKET_IFNAME to the interface (or a prefix) that every node has and that routes between "
-      "nodes, e.g. NCCL_SOCKET_IFNAME=eth0 or =ib0.");
-}
-
-// The interfaces NCCL used in one process: the bootstrap one, and the Socket transport's devices.
-std::vector<std::string> used_interfaces(const ProcessFacts& p) {
-  std::vector<std::string> ifs;
-  if (!p.bootstrap_if.empty()) ifs.push_back(p.bootstrap_if);
-  if (p.network == "Socket")
-    for (const auto& d : p.net_devices) ifs.push_back(d.substr(0, d.find(':')));
-  return ifs;
-}
-
-void net_interface_rules(const LogsResult& r, std::vector<Finding>& out) {
-  Finding bad = logs_finding(
-      "logs.net.bad_interface", Severity::warn, "",
-      "NCCL picked a loopback/container-bridge interface. Set NCCL_SOCKET_IFNAME to the real data "
-      "interface (e.g. =eth0, or ^docker,lo to exclude) on every node.");
-  Finding bond = logs_finding("logs.net.bond_interface", Severity::info, "NCCL uses a bonded interface", "");
-  Finding sock = logs_finding(
-      "logs.net.socket_with_ib", Severity::warn, "",
-      "IB devices were found but NCCL used TCP sockets: check NCCL_IB_DISABLE, NCCL_NET, NCCL_IB_HCA, "
-      "and that the container has /dev/infiniband and the rdma libraries (libibverbs).");
-  for (const auto& p : r.processes) {
-    std::set<std::string> seen;
-    for (const auto& n : used_interfaces(p)) {
-      if (!seen.insert(n).second) continue;
-      if (bad_iface(n)) bad.evidence.push_back(fmt::format("{}: {}", p.label(), n));
-      if (n.rfind("bond", 0) == 0) bond.evidence.push_back(fmt::format("{}: {}", p.label(), n));
-    }
-    if (p.network == "Socket" && !p.ib_devices.empty()) {
-      std::string devs;
-      for (const auto& d : p.ib_devices) devs += (devs.empty() ? "" : " ") + d;
-      sock.evidence.push_back(
-          fmt::format("{}: Using network Socket; IB devices listed: {}", p.label(), devs));
-    }
-  }
-  if (!bad.evidence.empty()) {
-    // Every process on one host: loopback carries the job and harms nothing; another node could not use it.
-    std::set<std::string> hosts;
-    for (const auto& p : r.processes) hosts.insert(p.host);
-    bool one_host = hosts.size() == 1 && !hosts.begin()->empty();
-    bad.title =
-        fmt::format("NCCL uses a loopback/docker interface on {} process(es){}", bad.evidence.size(),
-                    one_host ? ", all on one host (harmless there; other nodes could not reach it)" : "");
-    if (one_host) bad.severity = Severity::info;
-    out.push_back(std::move(bad));
-  }
-  if (!bond.evidence.empty()) out.push_back(std::move(bond));
-  if (!sock.evidence.empty()) {
-    sock.title = fmt::format("NCCL fell back to Socket although IB devices exist ({} process(es))",
-                             sock.evidence.size());
-    out.push_back(std::move(sock));
-  }
-}
-
-}  // namespace
-
-void net_rules(const LogsResult& r, std::vector<Finding>& out) {
-  net_disagreement_rules(r, out);
-  net_interface_rules(r, out);
+const std::vector<LogRule>& log_rules() {
+  static const std::vector<LogRule> table = {
+      identity_log_rule(),  // first unless a stronger culprit is named (yields_to_culprit)
+      init_log_rule(),      net_log_rule(), coll_log_rule(), hang_log_rule(),
+      framework_log_rule(), gpu_log_rule(), rank_log_rule(), fr_log_rule(),
+  };
+  return table;
 }
 
 bool names_culprit(const Finding& f) {
-  for (const char* id :
-       {"logs.hang.desync", "logs.hang.ahead", "logs.hang.late", "logs.hang.missing", ids::kRankStoppedFirst,
-        "logs.rank.behind", "logs.init.late_rank", "logs.fr.desync", "logs.fr.size_mismatch",
-        "logs.fr.dtype_mismatch", "logs.fr.pg_desync", "logs.fr.behind", "logs.fr.missing_dump"})
-    if (f.id == id) return true;
-  return false;
+  static const std::set<std::string, std::less<>> culprits = [] {
+    std::set<std::string, std::less<>> s;
+    for (const auto& row : log_rules()) s.insert(row.culprit_ids.begin(), row.culprit_ids.end());
+    return s;
+  }();
+  return culprits.count(f.id) > 0;
 }
 
-std::vector<report::Finding> cross_rank_findings(const LogsResult& r) {
+std::vector<Finding> cross_rank_findings(const LogsResult& r) {
   std::vector<Finding> out;
-  identity_rules(r, out);  // placed below: first unless a stronger culprit is named
-  const size_t identity = out.size();
-  init_rules(r, out);
-  net_rules(r, out);
-  coll_rules(r, out);
-  hang_rules(r, out);
-  framework_rules(r, out);
-  gpu_rules(r, out);
-  rank_rules(r, out);
-  fr_rules(r, out);  // Flight Recorder dumps among the inputs (fr_rules.h)
-  if (identity > 0)  // the settings told the ranks apart where the watchdog lines could not
-    for (auto& f : out)
-      if (f.id == ids::kHangSamePlace) {
-        f.severity = Severity::info;
-        if (size_t k = f.title.find(kSamePlaceCannotTell); k != std::string::npos)
-          f.title.replace(k, strlen(kSamePlaceCannotTell),
-                          "the watchdog lines do not tell the ranks apart (their NCCL settings do)");
-      }
-  if (identity > 0 && std::any_of(out.begin() + long(identity), out.end(), names_culprit))
-    std::rotate(out.begin(), out.begin() + long(identity), out.end());  // behind the culprit's findings
-  return out;
+  std::vector<bool> yields;  // per finding of out: its row yields to a culprit
+  std::vector<const LogRule*> emitted;
+  for (const auto& row : log_rules()) {
+    const size_t before = out.size();
+    row.fn(r, out);
+    yields.resize(out.size(), row.yields_to_culprit);
+    if (out.size() > before) emitted.push_back(&row);
+  }
+  for (const LogRule* row : emitted)
+    if (row->with_others) row->with_others(out);
+  bool culprit = false;
+  for (size_t i = 0; i < out.size(); ++i) culprit = culprit || (!yields[i] && names_culprit(out[i]));
+  if (!culprit) return out;
+  std::vector<Finding> first, last;  // the culprit's findings, then the rows that yield to it
+  for (size_t i = 0; i < out.size(); ++i) (yields[i] ? last : first).push_back(std::move(out[i]));
+  for (auto& f : last) first.push_back(std::move(f));
+  return first;
+}
+
+const std::vector<report::FindingDoc>& logs_finding_docs() {
+  static const std::vector<report::FindingDoc> all = [] {
+    std::vector<report::FindingDoc> v = logs_input_docs();
+    for (const auto& row : log_rules()) v.insert(v.end(), row.docs.begin(), row.docs.end());
+    return v;
+  }();
+  return all;
 }
 
 }  // namespace dd::logs

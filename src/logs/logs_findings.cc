@@ -90,7 +90,7 @@ void input_findings(const LogsResult& r, std::vector<report::Finding>& out) {
 
 report::Finding unexplained_warns_finding(const EntryHits& warns) {
   report::Finding f;
-  f.id = "logs.nccl.warn";
+  f.id = ids::kNcclWarn;
   f.severity = report::Severity::warn;
   f.title = fmt::format("NCCL printed {} WARN line(s) that the catalogue does not explain", warns.count);
   for (const auto& h : warns.samples) f.evidence.push_back(hit_line(h));

@@ -196,8 +196,6 @@ void exits_only_rule(const LogsResult& r, const std::vector<RankState>& st, std:
   out.push_back(std::move(f));
 }
 
-}  // namespace
-
 void rank_rules(const LogsResult& r, std::vector<Finding>& out) {
   std::vector<RankState> st = rank_states(r);
   size_t before = out.size();
@@ -208,6 +206,42 @@ void rank_rules(const LogsResult& r, std::vector<Finding>& out) {
   if (out.size() > before) return;
   init_stuck_rule(r, st, out);
   behind_rule(st, out);
+}
+
+}  // namespace
+
+LogRule rank_log_rule() {
+  return {
+      .name = "rank",
+      .fn = rank_rules,
+      .docs =
+          {
+              {ids::kRankStoppedFirst, "One rank stopped first while the others waited",
+               "Read across ranks: one rank ended by itself (a Python traceback, an exit code or signal a "
+               "launcher reported, or a log that simply stops: SIGKILL and the OOM killer leave no trace) "
+               "while the others waited (a watchdog timeout, a lost peer, NCCL init without Init COMPLETE). "
+               "The first rank to stop is the root cause; the others' timeouts, connection resets and "
+               "SIGTERMs follow from it and are listed after it as its consequences. When the error it "
+               "stopped on is a known one (an out-of-memory, an invalid device ordinal), that error leads "
+               "and this finding is folded into it as its evidence (info, \"same failure as ID\").",
+               "Start from that rank's own output: its first error (a traceback, an NCCL WARN) is the root "
+               "cause; when it printed none, its exit status says how it ended (a signal: dmesg for the OOM "
+               "killer; an exit code: the launcher's summary). The other ranks' timeouts, connection errors "
+               "and SIGTERMs follow from it."},
+              {"logs.init.stuck", "No rank got through NCCL init",
+               "Every rank that started NCCL init stopped inside it and none printed Init COMPLETE, or a "
+               "launcher waited for peers that never came ('Waiting peer start...'). ncclCommInitRank blocks "
+               "until all ranks join: a rank missing from the logs (named when NCCL printed nranks) never "
+               "arrived.",
+               "Find the rank missing from the logs (its host, its launcher's output); check that every node "
+               "reaches MASTER_ADDR:MASTER_PORT and that all nodes were started with the same world size."},
+              {"logs.rank.behind", "One rank never reached the collective the others are in",
+               "The ranks' collective counts (NCCL_DEBUG_SUBSYS=COLL) differ: the rank with the fewest calls "
+               "is stuck before the next collective, or skipped it on another code path."},
+              late_init_doc(),
+          },
+      .culprit_ids = {ids::kRankStoppedFirst, "logs.rank.behind", ids::kInitLateRank},
+  };
 }
 
 }  // namespace dd::logs

@@ -1,4 +1,4 @@
-// Long forms of the logs.fr.* finding ids (Flight Recorder analysis), for `distdoctor explain`: data only.
+// Long forms of the logs.fr.* finding ids (Flight Recorder analysis): the docs of fr_log_rule; data only.
 #include "logs/fr/fr_rules.h"
 #include "logs/log_finding_ids.h"
 

@@ -232,11 +232,24 @@ std::vector<Finding> fr_findings(const FrAnalysis& a) {
   return out;
 }
 
+namespace {
+
+// Over r.flight_records and r.flight_record_errors; appends nothing when neither holds anything.
 void fr_rules(const LogsResult& r, std::vector<Finding>& out) {
   if (r.flight_records.empty() && r.flight_record_errors.empty()) return;
   FrAnalysis a = analyze_flight_records(r.flight_records);
   a.errors.insert(a.errors.end(), r.flight_record_errors.begin(), r.flight_record_errors.end());
   for (auto& f : fr_findings(a)) out.push_back(std::move(f));
+}
+
+}  // namespace
+
+LogRule fr_log_rule() {
+  return {.name = "fr",
+          .fn = fr_rules,
+          .docs = fr_finding_docs(),
+          .culprit_ids = {"logs.fr.desync", "logs.fr.size_mismatch", "logs.fr.dtype_mismatch",
+                          "logs.fr.pg_desync", "logs.fr.behind", "logs.fr.missing_dump"}};
 }
 
 }  // namespace dd::logs
