@@ -197,14 +197,15 @@ TEST(CatalogueRoles, ANewPeerFailureIsOneEntry) {
 
 TEST(CatalogueRoles, ExplainSaysTheRoles) {
   const Catalogue& cat = Catalogue::builtin();
-  const std::string aborted = role_words(*cat.find("pytorch.comm_aborted"));
-  EXPECT_NE(aborted.find("a consequence"), std::string::npos) << aborted;
-  EXPECT_NE(aborted.find("such as pytorch.watchdog_timeout, nccl.remote_closed"), std::string::npos)
-      << aborted;
-  EXPECT_NE(aborted.find("a hang trigger (comm_error)"), std::string::npos) << aborted;
-  const std::string lost = role_words(*cat.find("nccl.peer_connection_lost"));
-  EXPECT_NE(lost.find("a peer failure (lost_peer)"), std::string::npos) << lost;
-  EXPECT_NE(lost.find("never a finding"), std::string::npos) << lost;
+  const CatalogueEntry* aborted = cat.find("pytorch.comm_aborted");
+  const CatalogueEntry* lost = cat.find("nccl.peer_connection_lost");
+  ASSERT_TRUE(aborted && lost);
+  const std::string a = role_words(*aborted), l = role_words(*lost);
+  EXPECT_NE(a.find("a consequence"), std::string::npos) << a;
+  EXPECT_NE(a.find("such as pytorch.watchdog_timeout, nccl.remote_closed"), std::string::npos) << a;
+  EXPECT_NE(a.find("a hang trigger (comm_error)"), std::string::npos) << a;
+  EXPECT_NE(l.find("a peer failure (lost_peer)"), std::string::npos) << l;
+  EXPECT_NE(l.find("never a finding"), std::string::npos) << l;
   EXPECT_EQ(role_words(*cat.find("nccl.duplicate_gpu")), "");  // a plain cause says nothing more
 }
 
