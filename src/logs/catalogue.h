@@ -47,7 +47,7 @@ const char* peer_kind_name(PeerKind k);                 // "lost_peer", "survivo
 struct CatalogueEntry {
   std::string id;
   uint8_t roles = 1u << static_cast<unsigned>(CatalogueRole::cause);  // a set of CatalogueRole bits
-  std::vector<std::string> consequence_of;  // a consequence: the entries it usually follows from ("" = any)
+  std::vector<std::string> consequence_of;  // a consequence: the entries it usually follows from (empty: any)
   HangTriggerKind hang_kind = HangTriggerKind::watchdog_timeout;  // with the hang_trigger role
   PeerKind peer_kind = PeerKind::survivor_error;                  // with the peer_failure role
   report::Severity severity = report::Severity::fail;
