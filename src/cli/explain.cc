@@ -79,8 +79,7 @@ std::optional<report::Finding> id_finding(const std::string& q, const std::vecto
   if (const auto* e = cat.find(q)) {
     report::Finding f{.id = e->id, .severity = e->severity, .title = e->title, .fix = e->fix};
     if (!e->cause.empty()) f.evidence.push_back("cause: " + e->cause);
-    if (const auto role = logs::role_words(e->role); !role.empty())
-      f.evidence.push_back("role: " + std::string(role));
+    if (const auto role = logs::role_words(*e); !role.empty()) f.evidence.push_back("role: " + role);
     for (const auto& r : e->references) f.evidence.push_back("see: " + r);
     return f;
   }
@@ -106,7 +105,8 @@ void print_text(const std::vector<report::Finding>& found, const logs::Catalogue
                         : "reads ")
               << f.id << " [" << report::severity_name(f.severity) << "]: " << f.title << "\n\n";
     if (e && !e->cause.empty()) std::cout << "Cause: " << e->cause << "\n\n";
-    if (e && !logs::role_words(e->role).empty()) std::cout << "Role: " << logs::role_words(e->role) << "\n\n";
+    if (const auto role = e ? logs::role_words(*e) : ""; !role.empty())
+      std::cout << "Role: " << role << "\n\n";
     if (!e)
       for (const auto& ev : f.evidence) std::cout << ev << "\n\n";
     if (!f.fix.empty()) std::cout << (e ? "Fix: " : "") << f.fix << "\n";

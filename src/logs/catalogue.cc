@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_limits.h"
+#include "logs/catalogue_roles.h"
 #include "logs/known_errors_data.h"
 
 namespace dd::logs {
@@ -40,6 +41,7 @@ void Catalogue::build_prefilter() {
   anchors_.clear();
   for (size_t i = 0; i < entries_.size(); ++i) {
     const auto& e = entries_[i];
+    if (!e.is_finding()) continue;  // read by its role's reader only (role_needles)
     for (size_t k = 0; k < e.needles.size(); ++k) {
       const std::string& n = e.needles[k];
       size_t best = 0;
@@ -62,6 +64,42 @@ void Catalogue::build_prefilter() {
                    [](const NeedleRef& a, const NeedleRef& b) { return a.pair < b.pair; });
 }
 
+namespace {
+
+// One entry of the document; an error names it.
+Result<CatalogueEntry> parse_entry(const nlohmann::json& j, size_t i, bool check_patterns) {
+  CatalogueEntry e;
+  try {
+    e.id = j.at("id").get<std::string>();
+    e.severity = report::severity_from_name(j.value("severity", "fail"));
+    e.title = j.at("title").get<std::string>();
+    e.cause = j.value("cause", "");
+    e.fix = j.value("fix", "");
+    e.references = j.value("references", std::vector<std::string>{});
+    e.needles = j.at("needles").get<std::vector<std::string>>();
+    e.pattern = j.value("pattern", "");
+    e.info_lines = j.value("info_lines", false);
+    e.source = j.value("source", "");
+    if (auto roles = read_roles(j, e); !roles.ok()) return roles.error();
+  } catch (const std::exception& ex) {
+    return Error{"catalogue entry " + std::to_string(i) + " (" + e.id + "): " + ex.what()};
+  }
+  if (e.needles.empty()) return Error{"catalogue entry " + e.id + ": needs at least one needle"};
+  for (const auto& n : e.needles)
+    if (n.size() < 2) return Error{"catalogue entry " + e.id + ": needles need 2 characters or more"};
+  if (!e.pattern.empty()) {
+    e.re = std::make_shared<const LazyRegex>(e.pattern);
+    try {
+      if (check_patterns) e.re->get();  // compiled now, and kept for the matching
+    } catch (const std::exception& ex) {
+      return Error{"catalogue entry " + e.id + ": bad pattern: " + ex.what()};
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
 Result<Catalogue> Catalogue::parse(std::string_view json_text, bool check_patterns) {
   Catalogue c;
   nlohmann::json doc;
@@ -73,53 +111,17 @@ Result<Catalogue> Catalogue::parse(std::string_view json_text, bool check_patter
   const nlohmann::json& arr = doc.is_object() && doc.contains("entries") ? doc["entries"] : doc;
   if (!arr.is_array()) return Error{"catalogue: expected an array of entries"};
   for (size_t i = 0; i < arr.size(); ++i) {
-    const auto& j = arr[i];
-    CatalogueEntry e;
-    try {
-      e.id = j.at("id").get<std::string>();
-      e.severity = report::severity_from_name(j.value("severity", "fail"));
-      e.title = j.at("title").get<std::string>();
-      e.cause = j.value("cause", "");
-      e.fix = j.value("fix", "");
-      e.references = j.value("references", std::vector<std::string>{});
-      e.needles = j.at("needles").get<std::vector<std::string>>();
-      e.pattern = j.value("pattern", "");
-      e.info_lines = j.value("info_lines", false);
-      e.source = j.value("source", "");
-      const std::string role = j.value("role", "cause");
-      if (role != "cause" && role != "consequence")
-        return Error{"catalogue entry " + e.id + ": role must be \"cause\" or \"consequence\", not \"" +
-                     role + "\""};
-      e.role = role == "consequence" ? CatalogueRole::consequence : CatalogueRole::cause;
-    } catch (const std::exception& ex) {
-      return Error{"catalogue entry " + std::to_string(i) + " (" + e.id + "): " + ex.what()};
-    }
-    if (e.needles.empty()) return Error{"catalogue entry " + e.id + ": needs at least one needle"};
-    for (const auto& n : e.needles)
-      if (n.size() < 2) return Error{"catalogue entry " + e.id + ": needles need 2 characters or more"};
-    if (!e.pattern.empty()) {
-      e.re = std::make_shared<const LazyRegex>(e.pattern);
-      try {
-        if (check_patterns) e.re->get();  // compiled now, and kept for the matching
-      } catch (const std::exception& ex) {
-        return Error{"catalogue entry " + e.id + ": bad pattern: " + ex.what()};
-      }
-    }
-    if (c.find(e.id)) return Error{"catalogue: duplicate id " + e.id};
-    if (e.info_lines) c.info_entries_.push_back(c.entries_.size());
-    c.entries_.push_back(std::move(e));
+    auto e = parse_entry(arr[i], i, check_patterns);
+    if (!e.ok()) return e.error();
+    if (c.find(e->id)) return Error{"catalogue: duplicate id " + e->id};
+    if (e->info_lines && e->is_finding()) c.info_entries_.push_back(c.entries_.size());
+    c.entries_.push_back(std::move(e.value()));
     if (c.entries_.size() > kMaxEntries) return Error{"catalogue: more than 512 entries"};
   }
+  if (auto s = check_consequence_of(c); !s.ok()) return s.error();
   c.build_prefilter();
+  c.build_role_needles();
   return c;
-}
-
-std::string_view role_words(CatalogueRole role) {
-  return role == CatalogueRole::consequence
-             ? "a consequence: this line usually follows from another failure (a peer that died or hung, an "
-               "error a more specific line explains); `logs` names that cause first and marks this line as "
-               "its consequence"
-             : "";
 }
 
 const Catalogue& Catalogue::builtin() {

@@ -24,7 +24,7 @@ constexpr size_t kMaxIterations = 20000;  // per process, with --iteration-patte
 class Scanner {
  public:
   Scanner(const std::string& name, const Catalogue& cat, const ScanOptions& opt)
-      : cat_(cat), opt_(opt), progress_(name) {
+      : cat_(cat), opt_(opt), fw_(cat), progress_(name, cat) {
     res_.file.path = name;
     at_.file = name;
     if (opt.budget) fw_.run_records = &opt.budget->watchdogs;

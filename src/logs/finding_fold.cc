@@ -32,7 +32,7 @@ bool restates(const Finding& f, const Finding& root) {
   if (starts_with(root.id, "logs.hang.") && starts_with(f.id, "logs.fr."))  // two views of one hang
     return root.rank >= 0 && f.rank == root.rank;
   // launch's diagnosis of its failed rank: the failure's fix already names the catalogue entry.
-  return root.id == "launch.rank.failed" && root.fix.find("(" + f.id + ";") != std::string::npos;
+  return root.id == kDiagnosedRankFailureId && root.fix.find("(" + f.id + ";") != std::string::npos;
 }
 
 // torchrun names the first rank to exit its "root cause"; when the root is another rank's, say what it is.

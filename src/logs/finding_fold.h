@@ -5,12 +5,18 @@
 // matched twice. And torchrun's "root cause" (the first rank to exit) is said as such when it is not the
 // root's rank. Used by `logs` (logs_findings) and for a launch run folder (launch's findings then the logs').
 #pragma once
+#include <string_view>
 #include <vector>
 
 #include "logs/catalogue.h"
 #include "report/finding.h"
 
 namespace dd::logs {
+
+// launch's finding for a rank that failed (launch/failure_report_ids.h's kRankFailed, named here because
+// logs/ may not include launch/): its fix names the catalogue entry it diagnosed as "(ID; ...", so a finding
+// of that entry on the same rank restates it and is folded into it.
+inline constexpr std::string_view kDiagnosedRankFailureId = "launch.rank.failed";
 
 // Whether `specific` (a fail from the catalogue, not a consequence kind) may be the error that the rank of
 // `stop` (a logs.rank.stopped_first) stopped on: its rank is that one or unknown.

@@ -36,7 +36,7 @@ bool fo_before(const TimedFinding& a, const TimedFinding& b) {
 }  // namespace
 
 bool is_consequence_kind(std::string_view id) {
-  if (const CatalogueEntry* e = Catalogue::builtin().find(id)) return e->role == CatalogueRole::consequence;
+  if (const CatalogueEntry* e = Catalogue::builtin().find(id)) return e->has_role(CatalogueRole::consequence);
   return std::find(kConsequenceRuleIds.begin(), kConsequenceRuleIds.end(), id) != kConsequenceRuleIds.end();
 }
 

@@ -26,8 +26,8 @@ std::vector<std::string> ids(const std::vector<report::Finding>& v) {
 TEST(LogsFindingOrder, TheCatalogueSaysWhichLinesAreConsequences) {
   size_t consequences = 0;
   for (const CatalogueEntry& e : Catalogue::builtin().entries()) {
-    EXPECT_EQ(is_consequence_kind(e.id), e.role == CatalogueRole::consequence) << e.id;
-    consequences += e.role == CatalogueRole::consequence;
+    EXPECT_EQ(is_consequence_kind(e.id), e.has_role(CatalogueRole::consequence)) << e.id;
+    consequences += e.has_role(CatalogueRole::consequence);
   }
   EXPECT_GE(consequences, 18u);
   EXPECT_TRUE(is_consequence_kind("logs.init.incomplete"));  // a rule's, not the catalogue's

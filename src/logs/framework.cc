@@ -55,6 +55,17 @@ std::string pg_in_brackets(std::string_view s) {
 
 }  // namespace
 
+FrameworkScanner::FrameworkScanner(const Catalogue& cat) {
+  if (const CatalogueEntry* e = cat.find(kWatchdogTimeoutEntry)) watchdog_needles_ = &e->needles;
+}
+
+bool FrameworkScanner::watchdog_line(std::string_view msg) const {
+  if (watchdog_needles_)
+    for (const std::string& n : *watchdog_needles_)
+      if (contains(msg, n)) return true;
+  return false;
+}
+
 void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) {
   if (block_lines_left_ > 0) {
     summary_line(msg, at);
@@ -66,7 +77,7 @@ void FrameworkScanner::line(std::string_view msg, int fw_rank, const Where& at) 
     root_next_ = false;
     return;
   }
-  if (contains(msg, "Watchdog caught collective operation timeout")) {
+  if (watchdog_line(msg)) {
     watchdog_timeout(msg, fw_rank, at);
     return;
   }

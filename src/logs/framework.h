@@ -1,6 +1,7 @@
 // Structured facts from framework output that the catalogue alone cannot give: PyTorch watchdog timeouts
 // (op, SeqNum, sizes, process group, timeout, last enqueued/completed work per rank, debug-info dumps) and
-// torchrun's ChildFailedError summary blocks.
+// torchrun's ChildFailedError summary blocks. The watchdog's timeout line is the catalogue's
+// pytorch.watchdog_timeout: its needles say which lines this reads in full.
 #pragma once
 #include <string>
 #include <string_view>
@@ -8,12 +9,19 @@
 #include <vector>
 
 #include "common/shared_count.h"
+#include "logs/catalogue.h"
 #include "logs/log_facts.h"
 
 namespace dd::logs {
 
+// The catalogue entry whose lines are PyTorch's watchdog timeouts (read here into WatchdogTimeout records).
+inline constexpr char kWatchdogTimeoutEntry[] = "pytorch.watchdog_timeout";
+
 class FrameworkScanner {
  public:
+  // cat: where the watchdog timeout's needles come from (none when it lacks kWatchdogTimeoutEntry).
+  explicit FrameworkScanner(const Catalogue& cat = Catalogue::builtin());
+
   // One non-NCCL line, framework prefix already stripped (fw_rank = its rank, or -1).
   void line(std::string_view msg, int fw_rank, const Where& at);
 
@@ -33,7 +41,9 @@ class FrameworkScanner {
   void child_field(std::string_view key, std::string_view value, const Where& at);
   void keep(WatchdogTimeout&& w);                        // within the caps, indexed by rank
   const std::vector<uint32_t>& of_rank(int rank) const;  // positions in watchdogs, in input order
+  bool watchdog_line(std::string_view msg) const;        // holds a needle of kWatchdogTimeoutEntry
   std::unordered_map<int, std::vector<uint32_t>> by_rank_;
+  const std::vector<std::string>* watchdog_needles_ = nullptr;
   int block_lines_left_ = 0;  // > 0 while inside a ChildFailedError summary
   size_t block_start_ = 0;    // failures before the current summary began
   bool root_next_ = false;    // the next "[N]:" entry follows "Root Cause"

@@ -1,32 +1,13 @@
-// hang_trigger(): the patterns, taken from PyTorch 2.x ProcessGroupNCCL output recorded on 4x H100
-// (fixtures/logs/h100x4_hangs) and older releases' wording.
+// hang_trigger(): the catalogue's hang_trigger needles (taken from PyTorch 2.x ProcessGroupNCCL output
+// recorded on 4x H100, fixtures/logs/h100x4_hangs, and older releases' wording), then the rank, SeqNum and op
+// of the line.
 #include "logs/hang_trigger.h"
-
-#include <array>
 
 #include "nccl/log_line.h"
 
 namespace dd::logs {
 
 namespace {
-
-struct Pattern {
-  std::string_view needle;
-  HangTrigger::Kind kind;
-};
-
-constexpr std::array kPatterns = {
-    Pattern{"Watchdog caught collective operation timeout", HangTrigger::Kind::watchdog_timeout},
-    Pattern{"failure detected by watchdog at work sequence id", HangTrigger::Kind::watchdog_timeout},
-    Pattern{"Received a dump signal due to a collective timeout", HangTrigger::Kind::dump_signal},
-    Pattern{"Observed flight recorder dump signal from another rank", HangTrigger::Kind::dump_signal},
-    Pattern{"Process group watchdog thread terminated with exception", HangTrigger::Kind::abort},
-    Pattern{"Terminating the process after attempting to dump debug info", HangTrigger::Kind::abort},
-    Pattern{"watchdog got stuck for", HangTrigger::Kind::abort},
-    Pattern{"NCCL communicator was aborted", HangTrigger::Kind::comm_error},
-    Pattern{"NCCL error: remote process exited or there was a network error", HangTrigger::Kind::comm_error},
-    Pattern{"ncclRemoteError", HangTrigger::Kind::comm_error},
-};
 
 // "[rank3]:" at the start (PyTorch's prefix of a worker's stderr); strips it from *rest.
 int leading_rank(std::string_view line, std::string_view* rest) {
@@ -63,20 +44,6 @@ std::string op_type(std::string_view s) {
 
 }  // namespace
 
-const char* hang_trigger_kind_name(HangTrigger::Kind k) {
-  switch (k) {
-    case HangTrigger::Kind::watchdog_timeout:
-      return "watchdog_timeout";
-    case HangTrigger::Kind::dump_signal:
-      return "dump_signal";
-    case HangTrigger::Kind::comm_error:
-      return "comm_error";
-    case HangTrigger::Kind::abort:
-      return "abort";
-  }
-  return "?";
-}
-
 bool is_dump_echo(std::string_view line) {
   for (std::string_view n : {"preparing to dump debug info", "dumping nccl trace to", "dumping trace to",
                              "Flight Recorder trace successfully dumped"})
@@ -85,11 +52,15 @@ bool is_dump_echo(std::string_view line) {
 }
 
 std::optional<HangTrigger> hang_trigger(std::string_view line) {
+  return hang_trigger(line, Catalogue::builtin());
+}
+
+std::optional<HangTrigger> hang_trigger(std::string_view line, const Catalogue& cat) {
   if (line.size() > 64 * 1024) line = line.substr(0, 64 * 1024);
-  for (const Pattern& p : kPatterns) {
-    if (line.find(p.needle) == std::string_view::npos) continue;
+  for (const RoleNeedle& n : cat.role_needles(CatalogueRole::hang_trigger)) {
+    if (line.find(n.text) == std::string_view::npos) continue;
     HangTrigger t;
-    t.kind = p.kind;
+    t.kind = cat.entries()[n.entry].hang_kind;
     std::string_view rest;
     t.rank = leading_rank(line, &rest);
     if (t.rank < 0) t.rank = bracket_rank(rest);

@@ -27,15 +27,28 @@ bool launcher_traceback(std::string_view tb) {
          ps_has(tb, "torch/distributed/run.py");
 }
 
-// A traceback that reports a peer's failure or a timeout (a consequence on a survivor).
-bool peer_failure_text(std::string_view s) {
-  for (std::string_view n : {"ncclRemoteError", "remote process exited", "by remote peer", "reset by peer",
-                             "was aborted", "Watchdog caught", "timed out", "Signal 15", "SIGTERM"})
+bool has_any(std::string_view s, const std::vector<std::string_view>& needles) {
+  for (std::string_view n : needles)
     if (ps_has(s, n)) return true;
   return false;
 }
 
 }  // namespace
+
+ProgressScanner::ProgressScanner(std::string file, const Catalogue& cat) : file_(std::move(file)) {
+  bucket(-1);
+  for (const RoleNeedle& n : cat.role_needles(CatalogueRole::peer_failure)) {
+    peer_failure_.push_back(n.text);
+    if (cat.entries()[n.entry].peer_kind != PeerKind::lost_peer) continue;
+    lost_peer_.push_back(n.text);
+    lost_peer_gated_ &= ps_has(n.text, "peer") || ps_has(n.text, "remote");
+  }
+}
+
+bool ProgressScanner::lost_peer(std::string_view msg) const { return has_any(msg, lost_peer_); }
+
+// A traceback that reports a peer's failure or a timeout (a consequence on a survivor).
+bool ProgressScanner::peer_failure(std::string_view tb) const { return has_any(tb, peer_failure_); }
 
 int rank_from_file_name(std::string_view path) {
   size_t slash = path.rfind('/');
@@ -102,9 +115,7 @@ void ProgressScanner::nccl_line(std::string_view raw, bool warn, std::string_vie
                                 const Where& at) {
   Bucket& b = touch(raw, fw_rank, at);
   b.p.nccl_seen = true;
-  if (warn && b.p.peer_lost.empty() &&
-      (ps_has(msg, "by remote peer") || ps_has(msg, "reset by peer") ||
-       ps_has(msg, "remote process exited"))) {
+  if (warn && b.p.peer_lost.empty() && lost_peer(msg)) {
     b.p.peer_lost = std::string(msg.substr(0, 200));
     b.p.peer_lost_at = at;
     b.p.peer_lost_time = b.p.last_time;
@@ -146,9 +157,7 @@ void ProgressScanner::markers(Bucket& b, std::string_view msg, const Where& at) 
                          : std::string(msg.substr(k + 7, msg.find_first_of(", )", k + 7) - k - 7));
     b.p.waiting_in = op + " SeqNum=" + std::to_string(seq);
   }
-  if ((peer || remote) && b.p.peer_lost.empty() &&
-      (ps_has(msg, "remote process exited") || ps_has(msg, "by remote peer") ||
-       ps_has(msg, "reset by peer"))) {
+  if ((peer || remote || !lost_peer_gated_) && b.p.peer_lost.empty() && lost_peer(msg)) {
     b.p.peer_lost = std::string(msg.substr(0, 200));
     b.p.peer_lost_at = at;
     b.p.peer_lost_time = b.p.last_time >= 0 ? b.p.last_time : file_time_;
@@ -191,7 +200,7 @@ void ProgressScanner::end_traceback(Bucket& b) {
   while (!exc.empty() && (exc.back() == ' ' || exc.back() == '\t' || exc.back() == '\r')) exc.pop_back();
   b.tb.clear();
   if (exc.empty() || launcher_traceback(tb)) return;
-  if (peer_failure_text(tb)) {
+  if (peer_failure(tb)) {
     if (b.p.peer_lost.empty()) {
       b.p.peer_lost = exc.substr(0, 200);
       b.p.peer_lost_at = b.tb_at;

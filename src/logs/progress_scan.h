@@ -1,20 +1,23 @@
 // Per-rank progress facts of one input, gathered line by line beside the NCCL scan (file_scan.cc): which
 // rank printed what, the first Python traceback of each rank, signs that a peer went away, init and launcher
 // markers, and the exits launchers report. Lines go to the rank of their "[rankN]:" prefix; unprefixed lines
-// to the file's rank (a "rankN" in the file name, else the one NCCL rank the file shows).
+// to the file's rank (a "rankN" in the file name, else the one NCCL rank the file shows). The signs that a
+// peer went away are the catalogue's peer_failure entries (lost_peer on any line, every kind in tracebacks).
 #pragma once
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "logs/catalogue.h"
 #include "logs/log_facts.h"
 
 namespace dd::logs {
 
 class ProgressScanner {
  public:
-  explicit ProgressScanner(std::string file) : file_(std::move(file)) { bucket(-1); }
+  // cat: its peer_failure entries are the signs that a peer went away (read once here, not per line).
+  ProgressScanner(std::string file, const Catalogue& cat);
 
   // raw: the whole line; msg: NCCL's message (nccl) or the line without its rank prefix; fw_rank: the
   // prefix's rank or -1.
@@ -45,6 +48,14 @@ class ProgressScanner {
   void markers(Bucket& b, std::string_view msg, const Where& at);
   void exit_line(std::string_view msg, const Where& at);
   void end_traceback(Bucket& b);
+  bool lost_peer(std::string_view msg) const;    // holds a lost_peer needle
+  bool peer_failure(std::string_view tb) const;  // holds any peer_failure needle
+
+  std::vector<std::string_view> lost_peer_;     // the lost_peer needles (views into the catalogue)
+  std::vector<std::string_view> peer_failure_;  // every peer_failure needle
+  // Every lost_peer needle holds "peer" or "remote": a line without either (the markers look for both anyway)
+  // needs no search for them.
+  bool lost_peer_gated_ = true;
 
   std::string file_;
   std::map<int, Bucket> buckets_;
