@@ -31,8 +31,8 @@ class HangEvidence {
   // The byte itself ('1': a dump for the hang; '2': a snapshot into the dump's path + ".live") into each live
   // worker's FIFO; per worker, `flag` says whether a hook read it (a dump will come). How many did.
   int poke(char what, bool LocalWorker::*flag);
-  // Each live worker's state at `now` (when the stop began); quick (an interrupt): no read of the whole log for its collectives, and no
-  // py-spy.
+  // Each live worker's state at `now` (when the stop began); quick (an interrupt): no read of the whole log
+  // for its collectives, and no py-spy.
   void take_snapshots(Clock::time_point now, bool quick);
   const std::map<size_t, RankRecord>& snapshots() const { return snapshots_; }
   // Per rank the dump that shows this attempt's end, summarized into n.flight_recorder.
