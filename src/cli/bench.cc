@@ -17,6 +17,7 @@
 #include "cli/flag_values.h"
 #include "cli/output_paths.h"
 #include "cli/print_report.h"
+#include "cli/progress_printer.h"
 #include "cli/request_limits.h"
 #include "comm/check_pass.h"
 #include "comm/engine/engine.h"
@@ -248,7 +249,7 @@ int run_bench_command(const BenchArgs& a) {
     }
   const probe::NodeFacts facts = probe::collect_node_facts(po);
   const probe::SelfProcess self = probe::read_self_process();
-  const comm::NodeContext node{facts, probe::tool_env(), self};
+  const comm::NodeContext node{facts, probe::tool_env(), self, progress_printer("store")};
   comm::RunOptions run = run_options(a, facts);
   if (std::string refused = node_refusal(a, run, facts); !refused.empty()) {
     std::cerr << "distdoctor bench: " << refused << "\n";

@@ -198,7 +198,7 @@ int emit_cluster(const CheckArgs& a, Result<cluster::ClusterCheckOutcome> out) {
 // What the multi-node flow says while it runs (cluster::ClusterCheckSinks), printed here on stderr.
 cluster::ClusterCheckSinks cluster_sinks() {
   return {progress_printer("check"), progress_printer(""), progress_printer("store"),
-          [](const std::string& text) { std::cerr << text << std::flush; }};
+          [](const std::string& text) { std::cerr << text << std::flush; }, ::isatty(STDERR_FILENO) == 1};
 }
 
 // Multi-node: plan who this process is, probe (everything on the facts publisher, identity elsewhere).

@@ -16,6 +16,7 @@
 #include "common/safe_text.h"
 #include "launch/launch_args.h"
 #include "launch/launch_flow.h"
+#include "launch/launcher_convention.h"
 #include "launch/status_line.h"
 #include "launch/status_text.h"
 #include "launch/stop_signals.h"
@@ -74,11 +75,13 @@ void add_launch_job_options(CLI::App& sub, launch::LaunchArgs& a) {
       ->type_name("FILE");
   auto* bind =
       sub.add_flag("--bind-gpu", a.bind_gpu, "Give each worker one GPU through CUDA_VISIBLE_DEVICES");
-  // MindSpore picks its GPU by the worker's position on the node: it needs every GPU visible.
-  sub.add_flag("--mindspore", a.mindspore,
-               "A MindSpore job: msrun's variables (MS_ROLE, MS_SCHED_HOST...) and, on node rank 0, its "
-               "scheduler process")
-      ->excludes(bind);
+  for (const launch::LauncherConvention* c : launch::launcher_conventions()) {  // the opt-in ones' flags
+    if (c->flag.empty()) continue;
+    auto* flag = sub.add_flag_callback(
+        std::string(c->flag), [&a, name = std::string(c->name)] { a.conventions.push_back(name); },
+        std::string(c->flag_help));
+    if (c->every_gpu) flag->excludes(bind);
+  }
   sub.add_flag("--json", a.json, "Print the final report as JSON on stdout (worker lines go to stderr)");
   sub.add_flag(
       "-v,--verbose", a.verbose,

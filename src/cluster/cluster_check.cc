@@ -3,7 +3,6 @@
 #include "cluster/cluster_check.h"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <optional>
 
@@ -32,7 +31,7 @@ std::string process_title(const JobSpec& spec) {
 std::string announce_master(const CheckArgs& args, const std::string& master, const TokenChoice& token,
                             const ClusterCheckSinks& sinks) {
   const ClusterArgs& c = args.cluster;
-  TokenHandoff h = hand_off_token(token.token, token.generated, ::isatty(STDERR_FILENO) == 1, master);
+  TokenHandoff h = hand_off_token(token.token, token.generated, sinks.paste_on_terminal, master);
   say(sinks.leader, ProgressKind::progress,
       fmt::format("master of a {}-node check listening on {} (--deadline {:.0f} s).", c.nnodes, master,
                   c.timeout_s));

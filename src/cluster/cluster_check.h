@@ -37,6 +37,7 @@ struct ClusterCheckSinks {
   // The master's command for the other nodes, shown as is: on a terminal it holds the job token they need,
   // which a sink would hide (the printer redacts secrets).
   std::function<void(const std::string&)> paste_command;
+  bool paste_on_terminal = false;  // paste_command writes to a terminal: a generated token may be shown there
 };
 
 // An Error when the command line cannot work (no token, say); xn: the cross-node collective pass

@@ -18,7 +18,8 @@ struct Heard {
 };
 
 // Runs node rank 0 of a 2-node check on loopback with `token` (none: it makes one), collecting what it says.
-Heard run_master(const std::string& token) {
+// terminal: what cli/ says of its stderr (ClusterCheckSinks::paste_on_terminal).
+Heard run_master(const std::string& token, bool terminal = false) {
   CheckArgs args;
   args.cluster.nnodes = 2;
   args.cluster.node_rank = 0;
@@ -29,7 +30,8 @@ Heard run_master(const std::string& token) {
   ClusterCheckSinks sinks{[&](const ProgressLine& l) { h.progress.push_back(l); },
                           [&](const ProgressLine& l) { h.leader.push_back(l); },
                           {},
-                          [&](const std::string& text) { h.pasted.push_back(text); }};
+                          [&](const std::string& text) { h.pasted.push_back(text); },
+                          terminal};
   ::testing::internal::CaptureStderr();
   auto plan = plan_cluster_check(args, EnvMap{});
   if (plan) (void)run_cluster_check(args, *plan, probe::NodeFacts{}, sinks);
@@ -62,6 +64,18 @@ TEST(ClusterCheckSinks, MasterNoticeAndCommandGoThroughTheirSinks) {
   EXPECT_NE(h.pasted[0].find(" distdoctor check --nnodes 2 --master 127.0.0.1:0 --node-rank R\n\n"),
             std::string::npos)
       << h.pasted[0];
+}
+
+// Whether the command lands on a terminal is cli/'s to say (cluster/ asks no isatty): a generated token is
+// printed in it only then, else fetched from a file only this user can read.
+TEST(ClusterCheckSinks, ATerminalIsCliToSay) {
+  const Heard on_terminal = run_master("", true);
+  ASSERT_EQ(on_terminal.pasted.size(), 1u);
+  EXPECT_EQ(on_terminal.pasted[0].find("ssh "), std::string::npos) << on_terminal.pasted[0];
+  EXPECT_NE(on_terminal.pasted[0].find("DISTDOCTOR_TOKEN="), std::string::npos) << on_terminal.pasted[0];
+  const Heard to_file = run_master("", false);
+  ASSERT_EQ(to_file.pasted.size(), 1u);
+  EXPECT_NE(to_file.pasted[0].find("\"$(ssh "), std::string::npos) << to_file.pasted[0];
 }
 
 }  // namespace

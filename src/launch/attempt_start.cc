@@ -1,7 +1,6 @@
-// Starting one attempt's workers on this node (AttemptAgent::start_workers, attempt_agent.h): the layout the
-// nodes agree on, every log file made first, the debug hooks, each worker's record, command and environment
-// (every launcher convention that is on: worker_env), the start lines, then the supervisor (a convention's
-// companion process first: MindSpore's scheduler).
+// AttemptStart (see attempt_start.h).
+#include "launch/attempt_start.h"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -10,11 +9,9 @@
 
 #include "common/redact.h"
 #include "common/safe_text.h"
-#include "launch/attempt_agent.h"
 #include "launch/launcher_convention.h"
 #include "launch/run_dir.h"
 #include "launch/start_notes.h"
-#include "launch/terminal_tee.h"
 
 namespace dd::launch {
 
@@ -30,26 +27,26 @@ std::string start_error_text(const Error& e, const std::string& command) {
 
 }  // namespace
 
-WorkerEnvOptions AttemptAgent::env_options() const {
+WorkerEnvOptions AttemptStart::env_options() const {
   WorkerEnvOptions eo;
-  eo.bind_gpu = joined().job.bind_gpu;
-  eo.gpu_ids = joined().nodes[size_t(joined().node_rank)].gpu_ids;
+  eo.bind_gpu = s_.joined.job.bind_gpu;
+  eo.gpu_ids = s_.joined.nodes[size_t(s_.joined.node_rank)].gpu_ids;
   for (const auto& e : s_.base_env) {
     eo.user_has_omp_threads |= e.rfind("OMP_NUM_THREADS=", 0) == 0;
     eo.user_has_pythonunbuffered |= e.rfind("PYTHONUNBUFFERED=", 0) == 0;
     eo.user_vars.push_back(e.substr(0, e.find('=')));
   }
-  eo.opted_in = opted_in(joined().job);
-  eo.hang_timeout_s = joined().job.hang_timeout_s;
+  eo.opted_in = opted_in(s_.joined.job);
+  eo.hang_timeout_s = s_.joined.job.hang_timeout_s;
   return eo;
 }
 
 // Every log file of this node exists before anything starts: a full or read-only log folder is named as
 // such (exit 3), not as a worker that "failed with status 127". Then the debug hooks, when they can be.
-Status AttemptAgent::prepare_logs(const WorkerEnvOptions& eo) {
-  const int node = joined().node_rank;
+Status AttemptStart::prepare_logs(const WorkerEnvOptions& eo) {
+  const int node = s_.joined.node_rank;
   std::vector<std::string> log_paths;
-  for (const LocalWorker& w : workers_) log_paths.push_back(w.log_path);
+  for (const LocalWorker& w : w_.all()) log_paths.push_back(w.log_path);
   if (const CompanionProcess* c = companion_of(eo); c && node == 0)
     log_paths.push_back(companion_log_path(s_.run_dir, attempt_, node, c->role));
   if (auto st = prepare_attempt_logs(hooks_.dir, log_paths); !st) return st;
@@ -63,9 +60,9 @@ Status AttemptAgent::prepare_logs(const WorkerEnvOptions& eo) {
 }
 
 // Local rank lr's command (this node's own command line, never one read from the store), env and hook files.
-process::WorkerSpec AttemptAgent::worker_spec(int lr, const WorkerEnvOptions& eo) {
-  const int node = joined().node_rank;
-  LocalWorker& me = workers_[size_t(lr)];
+process::WorkerSpec AttemptStart::worker_spec(int lr, const WorkerEnvOptions& eo) {
+  const int node = s_.joined.node_rank;
+  LocalWorker& me = w_.all()[size_t(lr)];
   const int rank = me.rank;
   process::WorkerSpec w;
   w.argv = s_.args.command;
@@ -89,93 +86,78 @@ process::WorkerSpec AttemptAgent::worker_spec(int lr, const WorkerEnvOptions& eo
 }
 
 // MindSpore's scheduler (or another convention's companion) on node rank 0, before its workers, as msrun.
-bool AttemptAgent::start_companion(const WorkerEnvOptions& eo) {
+std::optional<StopEvent> AttemptStart::start_companion(const WorkerEnvOptions& eo) {
   const CompanionProcess* c = companion_of(eo);
-  const int node = joined().node_rank;
-  if (!c || node != 0) return true;
-  const Status st = companion_.start(*c, {layout_, node, 0, eo}, [this] { erase_status(); });
-  if (st) return true;
+  const int node = s_.joined.node_rank;
+  if (!c || node != 0) return std::nullopt;
+  const Status st = companion_.start(*c, {layout_, node, 0, eo}, erase_status_);
+  if (st) return std::nullopt;
   StopEvent ev;
   ev.cause = StopCause::scheduler_failed;
   ev.detail = st.error().message();
   ev.root.node_rank = node;
   ev.root.exit_code = 127;
-  ev.root.end_wall_ms = wall_ms(Clock::now());
+  ev.root.end_wall_ms = wall_ms_at(std::chrono::steady_clock::now());
   ev.root.log_path = companion_.log_path();
   ev.root.tail = {redact_text(st.error().message())};
-  raise_stop(ev);
-  return false;
+  return ev;
 }
 
 // The worker after the last one started could not be (exec failed): a failed worker, exit 127.
-void AttemptAgent::raise_start_failed(const Error& e) {
-  const size_t started = sup_.workers().size();
+StopEvent AttemptStart::start_failed(const Error& e) const {
+  const size_t started = w_.started();
+  const std::vector<LocalWorker>& workers = w_.all();
   StopEvent ev;
   ev.cause = StopCause::worker_failed;
-  ev.rank = started < workers_.size() ? workers_[started].rank : -1;
+  ev.rank = started < workers.size() ? workers[started].rank : -1;
   ev.root.rank = ev.rank;
   ev.root.local_rank = int(started);  // the one that could not be started
-  ev.root.node_rank = joined().node_rank;
+  ev.root.node_rank = s_.joined.node_rank;
   ev.root.exit_code = 127;
-  ev.root.end_wall_ms = wall_ms(Clock::now());
+  ev.root.end_wall_ms = wall_ms_at(std::chrono::steady_clock::now());
   ev.root.tail = {redact_text(e.message())};
   ev.root.start_error = start_error_text(e, s_.args.command.front());
-  ev.root.log_path = started < workers_.size() ? workers_[started].log_path : "";
-  raise_stop(ev);
+  ev.root.log_path = started < workers.size() ? workers[started].log_path : "";
+  return ev;
 }
 
-bool AttemptAgent::start_workers() {
+std::optional<StopEvent> AttemptStart::run() {
   auto layout = agree_layout(s_, attempt_);
   if (!layout) {
     StopEvent ev;
-    ev.cause = joined().node_rank == 0 ? StopCause::node_lost : StopCause::master_lost;
+    ev.cause = s_.joined.node_rank == 0 ? StopCause::node_lost : StopCause::master_lost;
     ev.detail = layout.error().message();
-    raise_stop(ev);
-    return false;
+    return ev;
   }
   layout_ = std::move(*layout);
-  const int node = joined().node_rank, first = layout_.first_rank(node);
+  const int node = s_.joined.node_rank, first = layout_.first_rank(node);
   const WorkerEnvOptions eo = env_options();
-  for (int lr = 0; lr < joined().nodes[size_t(node)].nproc; ++lr)
-    workers_.push_back(
-        {.rank = first + lr, .log_path = worker_log_path(s_.run_dir, attempt_, node, first + lr)});
-  hook_opt_.flight_recorder = joined().job.flight_recorder;
+  w_.plan(attempt_, first, s_.joined.nodes[size_t(node)].nproc);
+  hook_opt_.flight_recorder = s_.joined.job.flight_recorder;
   hooks_ = debug_hook_paths(
       std::filesystem::path(worker_log_path(s_.run_dir, attempt_, node, first)).parent_path().string());
   if (Status st = prepare_logs(eo); !st) {
     StopEvent ev;
     ev.cause = StopCause::cannot_start;
     ev.detail = st.error().message();
-    raise_stop(ev);
-    return false;
+    return ev;
   }
   std::vector<process::WorkerSpec> specs;
-  std::vector<process::OutputTail::Source> sources;
   std::vector<int> ranks;
   std::vector<std::string> logs;
-  for (int lr = 0; lr < int(workers_.size()); ++lr) {
+  for (int lr = 0; lr < int(w_.all().size()); ++lr) {
     specs.push_back(worker_spec(lr, eo));
-    const LocalWorker& w = workers_[size_t(lr)];
-    sources.push_back({w.log_path, rank_prefix(w.rank), tee_shows(s_.args.tee, w.rank)});
-    ranks.push_back(w.rank);
-    logs.push_back(w.log_path);
+    ranks.push_back(w_.all()[size_t(lr)].rank);
+    logs.push_back(w_.all()[size_t(lr)].log_path);
   }
   // Before any worker prints: the job, the real log folder, each log, whose output the terminal shows.
   for (const std::string& line : start_notes(
-           {joined().job.job_id, attempt_, node, joined().nnodes, hooks_.dir, ranks, logs, s_.args.tee}))
+           {s_.joined.job.job_id, attempt_, node, s_.joined.nnodes, hooks_.dir, ranks, logs, s_.args.tee}))
     say(s_.progress, ProgressKind::progress, line);
-  tail_ = std::make_unique<process::OutputTail>(sources, s_.out_fd, 200);
-  tail_->set_before_echo([this] { erase_status(); });
-  t0_ = Clock::now();
-  for (LocalWorker& w : workers_) w.last_output = t0_;
-  if (!start_companion(eo)) return true;  // the stop is raised
-  if (auto st = sup_.start(specs, s_.base_env); !st) raise_start_failed(st.error());
-  for (size_t i = 0; i < sup_.workers().size(); ++i) {
-    workers_[i].proc = &sup_.workers()[i];  // the supervisor's vector is made once, by start
-    if (s_.guard) s_.guard->watch_group(sup_.workers()[i].pid);
-  }
-  started_ = true;
-  return true;
+  w_.open_output(erase_status_);
+  if (auto stop = start_companion(eo)) return stop;
+  if (auto st = w_.start(specs); !st) return start_failed(st.error());
+  return std::nullopt;
 }
 
 }  // namespace dd::launch

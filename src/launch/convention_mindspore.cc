@@ -79,6 +79,11 @@ constexpr CompanionProcess kScheduler{
 extern const LauncherConvention kMindSporeConvention{
     .name = "mindspore",
     .flag = "--mindspore",
+    .flag_help =
+        "A MindSpore job: msrun's variables (MS_ROLE, MS_SCHED_HOST...) and, on node rank 0, its "
+        "scheduler process",
+    // MindSpore picks its GPU by the worker's position on the node: it needs every GPU visible.
+    .every_gpu = true,
     .worker_env = worker_hook,
     .own_vars = kMindSporeVars,
     .companion = &kScheduler,

@@ -24,7 +24,7 @@ void to_json(nlohmann::json& j, const JobSettings& s) {
        {"flight_recorder", s.flight_recorder},
        {"straggler_interval_s", s.straggler_interval_s},
        {"nnodes", s.nnodes},
-       {"mindspore", s.mindspore}};
+       {"conventions", s.conventions}};
 }
 
 void from_json(const nlohmann::json& j, JobSettings& s) {
@@ -41,7 +41,7 @@ void from_json(const nlohmann::json& j, JobSettings& s) {
   s.flight_recorder = j.value("flight_recorder", true);
   s.straggler_interval_s = j.value("straggler_interval_s", 0.0);  // a peer from before: none
   s.nnodes = j.value("nnodes", 0);
-  s.mindspore = j.value("mindspore", false);
+  s.conventions = j.value("conventions", std::vector<std::string>{});
 }
 
 void to_json(nlohmann::json& j, const NodeHello& h) {

@@ -26,7 +26,9 @@ struct JobSettings {
   bool flight_recorder = true;       // false with --no-flight-recorder: no Flight Recorder, no stack hook
   double straggler_interval_s = 30;  // live straggler checks (straggler_watch.cc); 0: off
   int nnodes = 0;                    // node rank 0's --nnodes (0: a launcher that did not say)
-  bool mindspore = false;            // --mindspore: MS_* variables, and node rank 0 starts the scheduler
+  // The opt-in launcher conventions turned on by their flag (launcher_convention.h): "mindspore" with
+  // --mindspore (MS_* variables, and node rank 0 starts the scheduler).
+  std::vector<std::string> conventions;
 };
 
 struct NodeHello {

@@ -25,7 +25,7 @@ struct LaunchArgs {
   double straggler_interval_s = 30;         // --straggler-interval (0 = off): live straggler checks
   std::string metrics_file;                 // --metrics: lateness gauges (lateness_outputs.h)
   bool bind_gpu = false;                    // --bind-gpu
-  bool mindspore = false;                   // --mindspore: MindSpore's variables and its scheduler
+  std::vector<std::string> conventions;     // the opt-in conventions whose flag was given ("mindspore")
   bool json = false;                        // --json: the final report as JSON on stdout
   bool status_line = false;                 // the live status line on stderr (cli: status_line_wanted)
   bool verbose = false;                     // --verbose: every finding's details in the text report

@@ -71,7 +71,7 @@ JobSettings wanted_settings(const LaunchArgs& a, const cluster::ClusterPlan& pla
   s.preflight = !a.no_preflight;
   s.flight_recorder = !a.no_flight_recorder;
   s.straggler_interval_s = s.flight_recorder ? a.straggler_interval_s : 0;
-  s.mindspore = a.mindspore;
+  s.conventions = a.conventions;
   s.nnodes = plan.spec.world;
   std::string host = a.cluster.master.substr(0, a.cluster.master.rfind(':'));
   if (plan.spec.world == 1)

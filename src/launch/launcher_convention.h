@@ -52,6 +52,8 @@ struct LauncherConvention {
   // Empty: always on (its names do not collide with another's). Else the launch flag that turns it on
   // ("--mindspore"), with WorkerEnvOptions::opted_in holding `name`.
   std::string_view flag;
+  std::string_view flag_help;  // the flag's line in `launch --help`
+  bool every_gpu = false;      // its workers need every GPU visible: the flag excludes --bind-gpu
   // This worker's variables (laid over the launcher's own environment).
   EnvPairs (*worker_env)(const ConventionInput& in) = nullptr;
   // Every name worker_env and the companion may set: launch leaves them out when it compares environments
@@ -67,7 +69,7 @@ std::span<const LauncherConvention* const> launcher_conventions();
 
 // The conventions a job's settings turn on by flag ("mindspore" with --mindspore):
 // WorkerEnvOptions::opted_in.
-std::vector<std::string> opted_in(const JobSettings& job);
+inline const std::vector<std::string>& opted_in(const JobSettings& job) { return job.conventions; }
 
 // Whether the convention is on for a job with these options.
 bool convention_on(const LauncherConvention& c, const WorkerEnvOptions& opt);

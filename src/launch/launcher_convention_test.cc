@@ -72,10 +72,23 @@ TEST(LauncherConvention, AnOptInConventionIsOffUntilItsFlag) {
   }
   EXPECT_EQ(companion_of({}), nullptr);  // no companion process without --mindspore
   JobSettings ms;
-  ms.mindspore = true;
+  ms.conventions = {"mindspore"};
   const CompanionProcess* c = companion_of({.opted_in = opted_in(ms)});
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->role, "scheduler");
+}
+
+// cli/launch.cc adds each opt-in convention's flag from the table: a new one needs no line there.
+TEST(LauncherConvention, AnOptInConventionSaysItsFlag) {
+  for (const LauncherConvention* c : launcher_conventions()) {
+    if (c->flag.empty()) continue;
+    EXPECT_EQ(c->flag.substr(0, 2), "--") << c->name;
+    EXPECT_FALSE(c->flag_help.empty()) << c->name;
+  }
+  JobSettings ms;
+  ms.conventions = {"mindspore"};
+  const JobSettings back = nlohmann::json(ms).get<JobSettings>();  // as node rank 0 publishes it
+  EXPECT_EQ(back.conventions, ms.conventions);
 }
 
 }  // namespace

@@ -24,12 +24,6 @@ constexpr const LauncherConvention* kConventions[] = {
 
 std::span<const LauncherConvention* const> launcher_conventions() { return kConventions; }
 
-std::vector<std::string> opted_in(const JobSettings& job) {
-  std::vector<std::string> on;
-  if (job.mindspore) on.push_back("mindspore");
-  return on;
-}
-
 bool convention_on(const LauncherConvention& c, const WorkerEnvOptions& opt) {
   return c.flag.empty() || opt.opted(c.name);
 }

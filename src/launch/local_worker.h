@@ -1,4 +1,4 @@
-// One local worker of an attempt as the node agent keeps it (attempt_agent.h), in one record instead of a
+// One local worker of an attempt as this node's WorkerSet keeps it (worker_set.h), in one record instead of a
 // vector per field kept in step: its rank and log, the debug hook files it was given, and what the agent has
 // seen of it (its output, CPU time, identity, a failure seen in /proc, Flight Recorder requests). Its process
 // (pid, exit status) is the supervisor's process::WorkerState it points to, its output the OutputTail's
@@ -33,7 +33,7 @@ struct LocalWorker {
   bool running() const { return proc && !proc->exited; }
   WorkerHookFiles hook;
   CpuWindow cpu;
-  // Seen failing in /proc while its process was still ending (AttemptAgent::check_ending).
+  // Seen failing in /proc while its process was still ending (WorkerSet::find_ending).
   struct Ending {
     int status = 0;  // the wait status it showed (a signal or a non-zero exit)
     Clock::time_point since;

@@ -157,7 +157,7 @@ RunOutcome run_collectives(const RunOptions& opt, const NodeContext& node, const
   std::optional<rendezvous::OpenedStore> served;  // kept alive until the run ends
   if (opt.store_master && !opt.store_url.empty()) {
     auto o = rendezvous::open_store(opt.store_url, opt.store_token, rendezvous::StoreRole::kMaster,
-                                    t0 + opt.init_timeout);
+                                    t0 + opt.init_timeout, {.server_log = node.store_log});
     if (!o) {
       out.findings.push_back(comm_failure(report::comm_id::kError, "cannot serve the store " + opt.store_url,
                                           {o.error().message()},

@@ -9,6 +9,7 @@
 #include "comm/engine/run_options.h"
 #include "comm/run/nccl_log.h"
 #include "comm/run/run_timing.h"
+#include "common/progress_sink.h"
 #include "probe/facts.h"
 #include "probe/self_probe.h"
 #include "probe/tool_env.h"
@@ -50,6 +51,7 @@ struct NodeContext {
   const probe::NodeFacts& facts;
   const probe::ToolEnv& tool;
   const probe::SelfProcess& self;  // own executable (workers are copies of it) and environment
+  ProgressSink store_log;          // the embedded store's log when this node serves it (store_master)
 };
 
 // Told of each op as soon as every rank of this node reported it (in op order, while the run goes on), with
