@@ -88,6 +88,7 @@ extern const LauncherConvention kMindSporeConvention{
     .own_vars = kMindSporeVars,
     .companion = &kScheduler,
     .report = {.companion_failed = parts::scheduler_failed_finding,
-               .companion_end = parts::scheduler_end_finding}};
+               .companion_end = parts::scheduler_end_finding,
+               .docs = parts::scheduler_finding_docs}};
 
 }  // namespace dd::launch

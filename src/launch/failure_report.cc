@@ -6,11 +6,15 @@
 
 #include <utility>
 
+#include "launch/failure_report_ids.h"
 #include "launch/failure_report_rows.h"
 #include "launch/report_parts.h"
 #include "logs/finding_fold.h"
 
 namespace dd::launch {
+
+// logs/ folds launch's diagnosis of a failed rank by this id and cannot include launch/: one spelling.
+static_assert(std::string_view(ids::kRankFailed) == logs::kDiagnosedRankFailureId);
 
 using report::Finding;
 

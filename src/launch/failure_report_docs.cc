@@ -2,6 +2,7 @@
 // the convention's own, and the ids the nodes' join gives (launch_join.cc), which are no part of the report.
 #include "launch/failure_report.h"
 #include "launch/failure_report_rows.h"
+#include "launch/launcher_convention.h"
 #include "launch/report_parts.h"
 
 namespace dd::launch {
@@ -40,8 +41,8 @@ const std::vector<report::FindingDoc>& launch_finding_docs() {
     for (const auto& row : stop_cause_rows()) v.insert(v.end(), row.docs.begin(), row.docs.end());
     for (const LaunchPart* part : all_launch_parts()) v.insert(v.end(), part->docs.begin(), part->docs.end());
     v.insert(v.end(), join_docs().begin(), join_docs().end());
-    // A convention's companion (launcher_convention.h): its report hooks' ids.
-    v.insert(v.end(), parts::scheduler_finding_docs().begin(), parts::scheduler_finding_docs().end());
+    for (const LauncherConvention* c : launcher_conventions())  // its report hooks' ids
+      if (c->report.docs) v.insert(v.end(), c->report.docs().begin(), c->report.docs().end());
     return v;
   }();
   return all;

@@ -15,6 +15,7 @@
 #include "launch/launch_facts.h"
 #include "launch/worker_env.h"
 #include "report/finding.h"
+#include "report/finding_doc.h"
 
 namespace dd::launch {
 
@@ -45,6 +46,8 @@ struct CompanionProcess {
 struct ConventionReport {
   report::Finding (*companion_failed)(const AttemptRecord& a) = nullptr;
   std::optional<report::Finding> (*companion_end)(const AttemptRecord& a) = nullptr;
+  // The docs of every id those two may emit (`explain`, the finding registry).
+  const std::vector<report::FindingDoc>& (*docs)() = nullptr;
 };
 
 struct LauncherConvention {

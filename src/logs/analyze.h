@@ -49,8 +49,8 @@ std::vector<report::Finding> logs_findings(const LogsResult& r, const Catalogue&
 // Cross-rank rules over the merged facts (log_rules.h lists them; log_rules.cc runs them).
 std::vector<report::Finding> cross_rank_findings(const LogsResult& r);
 
-// Long forms of the logs.* ids the rules above emit (for `explain`; logs_finding_docs.cc): id, title,
-// explanation.
+// Long forms of the logs.* ids the rules above emit (for `explain`; gathered from the rows in log_rules.cc):
+// id, title, explanation.
 const std::vector<report::FindingDoc>& logs_finding_docs();
 
 // Facts as JSON (files, processes, collectives, framework failures) for --json.

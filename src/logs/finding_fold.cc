@@ -29,7 +29,7 @@ bool restates(const Finding& f, const Finding& root) {
   if (!same_place(f, root)) return false;
   if (f.id == root.id) return true;        // one error matched twice (launch, then logs)
   if (f.id == kStoppedFirst) return true;  // the stop of the rank the root names
-  if (starts_with(root.id, "logs.hang.") && starts_with(f.id, "logs.fr."))  // two views of one hang
+  if (starts_with(root.id, ids::kHangPrefix) && starts_with(f.id, ids::kFrPrefix))  // two views of one hang
     return root.rank >= 0 && f.rank == root.rank;
   // launch's diagnosis of its failed rank: the failure's fix already names the catalogue entry.
   return root.id == kDiagnosedRankFailureId && root.fix.find("(" + f.id + ";") != std::string::npos;

@@ -6,6 +6,7 @@
 #include <array>
 
 #include "logs/catalogue.h"
+#include "logs/log_finding_ids.h"
 #include "report/first_failure.h"
 
 namespace dd::logs {
@@ -15,9 +16,8 @@ namespace {
 // Rule ids that report a failure seen from the survivors' side (the catalogue's entries say it themselves:
 // CatalogueEntry::role).
 constexpr std::array<std::string_view, 6> kConsequenceRuleIds = {
-    "logs.torchrun.failures", "logs.pytorch.watchdog_summary",
-    "logs.coll.desync",       "logs.init.incomplete",
-    "logs.init.partial",      "logs.nccl.warn"};
+    ids::kTorchrunFailures, ids::kWatchdogSummary, ids::kCollDesync,
+    ids::kInitIncomplete,   ids::kInitPartial,     ids::kNcclWarn};
 
 // Whether a time may be at or after the root's. Keys are microseconds; one on a whole second most likely came
 // from a clock printed to the second (NCCL's "[2026-11-27 23:01:33]"), so it stands for that whole second.
