@@ -53,7 +53,8 @@ TEST(CatalogueRoles, OldHangTriggerNeedlesAreCatalogueEntries) {
     EXPECT_EQ(t->kind, kind) << needle;
     EXPECT_EQ(t->rank, 1);
   }
-  EXPECT_EQ(cat.role_needles(CatalogueRole::hang_trigger).size(), std::size(old));
+  // More may come (a new wording is one entry): the old ones are all there.
+  EXPECT_GE(cat.role_needles(CatalogueRole::hang_trigger).size(), std::size(old));
   // A watchdog's abort line restates the timeout: the line is a timeout (the kind that wins first).
   auto both = hang_trigger(
       "Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective "
@@ -75,7 +76,7 @@ TEST(CatalogueRoles, OldPeerFailureNeedlesAreCatalogueEntries) {
   size_t lost_needles = 0;
   for (const RoleNeedle& n : cat.role_needles(CatalogueRole::peer_failure))
     lost_needles += lost(cat.entries()[n.entry]);
-  EXPECT_EQ(lost_needles, 3u);
+  EXPECT_GE(lost_needles, 3u);  // more may come: a new wording is one entry
   for (const char* n : {"remote process exited", "by remote peer", "reset by peer"})
     EXPECT_TRUE(role_has_needle(cat, CatalogueRole::peer_failure, n, lost)) << n;
 }

@@ -111,6 +111,7 @@ std::optional<FrStraggler> straggler_among(const std::vector<Track>& tracks, Sig
   g.others_late_ms = median_ms(others_late);
   g.timed = timed;
   describe_straggler(g, tracks, rows, c, from, sig);
+  if (g.fail_slow && g.span_s < kFailSlowMinSpanS) return std::nullopt;  // a hiccup, not a rank turned slow
   if (from > 0) g.before_late_ms = median_ms(before);
   return g;
 }

@@ -49,6 +49,10 @@ inline constexpr size_t kStragglerMinCompared = 8;
 inline constexpr double kStragglerLastShare = 0.6;
 inline constexpr double kStragglerMinLateMs = 5;
 inline constexpr int64_t kStragglerMarginNs = 1'000'000;  // last by less than this is a tie
+// A rank that kept up and then came last is named once it has been late for this long: shorter is a hiccup (a
+// pause, a checkpoint, another process for a moment). 4 Gloo ranks on 16 shared cores, 30 s healthy: one rank
+// 20 ms late in the last 27 steps (1.5 s) of 561.
+inline constexpr double kFailSlowMinSpanS = 3.0;
 
 std::vector<FrStraggler> find_stragglers(const FrSummary& s);
 

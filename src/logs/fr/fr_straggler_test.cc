@@ -165,7 +165,7 @@ TEST(FrStraggler, ClocksOfTwoNodesAreNeverCompared) {
 }
 
 TEST(FrStraggler, NodesUnknownCompareAllRanksAsOneClock) {
-  FrSummary s = made_up(1, 30, 10, 0);
+  FrSummary s = made_up(1, 30, 10, 0, 60);
   for (auto& r : s.ranks) r.node = -1;
   const auto g = find_stragglers(s);
   ASSERT_EQ(g.size(), 1u);
@@ -176,6 +176,21 @@ TEST(FrStraggler, NodesUnknownCompareAllRanksAsOneClock) {
   EXPECT_NEAR(g[0].slow_after_s, 1.0, 0.01);
   EXPECT_NEAR(g[0].others_wait_share, 0.3, 0.02) << "30 ms of each 100";
   EXPECT_NE(straggler_text(g[0]).find("ranks 0,2-3 spend 3"), std::string::npos) << straggler_text(g[0]);
+}
+
+// A rank that kept up and then came last for under kFailSlowMinSpanS is a hiccup; for longer, it turned slow.
+TEST(FrStraggler, AShortSlowSpellAtTheEndIsAHiccup) {
+  FrSummary s = made_up(1, 30, 40, 0, 60);  // late for the last 20 collectives: 1.9 s
+  for (auto& r : s.ranks) r.node = -1;
+  EXPECT_TRUE(find_stragglers(s).empty());
+  s = made_up(1, 30, 40, 0, 80);  // the last 40: 3.9 s
+  for (auto& r : s.ranks) r.node = -1;
+  const auto g = find_stragglers(s);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_TRUE(g[0].fail_slow);
+  EXPECT_EQ(g[0].first_seq, 40);
+  // Recorded: 4 Gloo ranks, 30 s healthy; rank 3 came last by ~20 ms in the last 27 steps of 561.
+  EXPECT_TRUE(recorded("healthy_blip", "h200x1_gloo_stragglers", 4).empty());
 }
 
 TEST(FrStraggler, SmallOrRareLatenessIsNoStraggler) {
