@@ -58,7 +58,8 @@ def _distdoctor_hooks():
                 data = dump_of(c10d, "_dump_nccl_trace")
                 try:
                     import pickle
-                    more = pickle.loads(dump_of(c10d, "_dump_fr_trace") or pickle.dumps({}))
+                    other = dump_of(c10d, "_dump_fr_trace")
+                    more = pickle.loads(other) if other else {}
                     if more.get("entries"):
                         base = pickle.loads(data) if data else {}
                         have = {e.get("pg_id") for e in base.get("entries", [])}

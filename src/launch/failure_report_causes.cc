@@ -50,8 +50,8 @@ std::vector<Finding> interrupted(const AttemptRecord& a) { return {parts::interr
 // The companion process (a convention's, beside the workers) failed before they finished: its convention
 // says how (ConventionReport::companion_failed).
 std::vector<Finding> companion_failed(const AttemptRecord& a) {
-  for (const auto* c : launcher_conventions())
-    if (c->companion && c->report.companion_failed) return {c->report.companion_failed(a)};
+  const LauncherConvention* c = parts::companion_convention();
+  if (c && c->report.companion_failed) return {c->report.companion_failed(a)};
   return {};
 }
 

@@ -120,10 +120,15 @@ int interrupt_signal(const std::string& detail) {
   return SIGINT;
 }
 
-std::string companion_who() {
+const LauncherConvention* companion_convention() {
   for (const auto* c : launcher_conventions())
-    if (c->companion) return std::string(c->companion->who);
-  return "the companion process";
+    if (c->companion) return c;
+  return nullptr;
+}
+
+std::string companion_who() {
+  const LauncherConvention* c = companion_convention();
+  return c ? std::string(c->companion->who) : "the companion process";
 }
 
 }  // namespace dd::launch::parts

@@ -12,6 +12,10 @@
 #include "report/finding_doc.h"
 #include "rules/rank_identity.h"
 
+namespace dd::launch {
+struct LauncherConvention;  // launcher_convention.h
+}  // namespace dd::launch
+
 namespace dd::launch::parts {
 
 std::string end_text(const RankRecord& r);  // "exited with status 7", "killed by signal 9
@@ -53,8 +57,10 @@ report::Finding interrupted_finding(const AttemptRecord& a);
 void add_interrupt_evidence(const AttemptRecord& a, report::Finding& f);
 // The signal named in an interrupt's detail ("SIGINT", "received SIGTERM", "signal 15"); SIGINT when none is.
 int interrupt_signal(const std::string& detail);
-// The companion process of the conventions in words ("MindSpore's scheduler"): what StopCause::
-// scheduler_failed names (at most one convention has one; "the companion process" when none).
+// The convention with a companion process (at most one has one; null when none): what StopCause::
+// scheduler_failed is about.
+const LauncherConvention* companion_convention();
+// Its companion in words ("MindSpore's scheduler"; "the companion process" when none).
 std::string companion_who();
 // launch.rank.stopped: the ranks launch ended itself, as ranges per node; launch.node.silent: the nodes that
 // sent no record (stopped_report.cc). Nothing when there is none.

@@ -2,6 +2,8 @@
 // reader takes (built once per catalogue), and how `explain` says them.
 #include "logs/catalogue_roles.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
@@ -27,9 +29,7 @@ int name_index(const std::array<const char*, N>& names, const std::string& name)
 
 template <size_t N>
 std::string names_list(const std::array<const char*, N>& names) {
-  std::string s;
-  for (const char* n : names) s += (s.empty() ? "" : ", ") + std::string(n);
-  return s;
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 Error entry_error(const CatalogueEntry& e, const std::string& what) {
@@ -112,8 +112,7 @@ void Catalogue::build_role_needles() {
 std::string role_words(const CatalogueEntry& e) {
   std::vector<std::string> said;
   if (e.has_role(CatalogueRole::consequence)) {
-    std::string of;
-    for (const auto& id : e.consequence_of) of += (of.empty() ? "" : ", ") + id;
+    const std::string of = fmt::format("{}", fmt::join(e.consequence_of, ", "));
     said.push_back(
         "a consequence: this line usually follows from another failure (a peer that died or hung, an error a "
         "more specific line explains)" +
@@ -131,9 +130,7 @@ std::string role_words(const CatalogueEntry& e) {
                         ? "the rank lost a peer; `logs` counts the rank as a survivor, not the failed one"
                         : "a traceback holding it is a survivor's, not the rank's own error"));
   if (!e.is_finding()) said.push_back("never a finding of its own");
-  std::string out;
-  for (const auto& s : said) out += (out.empty() ? "" : "; ") + s;
-  return out;
+  return fmt::format("{}", fmt::join(said, "; "));
 }
 
 }  // namespace dd::logs

@@ -22,11 +22,7 @@ inline std::string rank_span(const std::vector<int>& v) {
 }
 
 // Every rank, comma-separated, no ranges: "0, 1, 2".
-inline std::string rank_list(const std::vector<int>& v) {
-  std::string s;
-  for (int r : v) s += (s.empty() ? "" : ", ") + std::to_string(r);
-  return s;
-}
+inline std::string rank_list(const std::vector<int>& v) { return fmt::format("{}", fmt::join(v, ", ")); }
 
 inline std::string ranks_word(const std::vector<int>& v) {
   return (v.size() == 1 ? "rank " : "ranks ") + rank_span(v);
